@@ -1,0 +1,410 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/model.h"
+
+#include <Eigen/Eigenvalues>
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "engine/error.h"
+#include "engine/project_io.h"
+#include "engine/rotation.h"
+
+namespace ek {
+namespace {
+
+class Checker {
+ public:
+  explicit Checker(const Project& p) : p_(p) {}
+
+  [[noreturn]] void fail(const std::string& table, const std::string& row, const std::string& field,
+                         const std::string& what) const {
+    throw ModelError({p_.sourcePath, table, row, field}, what);
+  }
+  static std::string rowId(int id) { return "id " + std::to_string(id); }
+
+  template <class Rows>
+  std::map<int, std::size_t> uniqueIds(const Rows& rows, const std::string& table) const {
+    std::map<int, std::size_t> ids;
+    for (std::size_t k = 0; k < rows.size(); ++k)
+      if (!ids.emplace(rows[k].id, k).second)
+        fail(table, rowId(rows[k].id), "id", "duplicate id " + std::to_string(rows[k].id) + " (also row #" +
+                                                 std::to_string(ids[rows[k].id] + 1) + " of the table)");
+    return ids;
+  }
+
+ private:
+  const Project& p_;
+};
+
+void checkLaw(const Checker& c, const std::map<int, std::size_t>& curves, const LawRow& law, const std::string& table,
+              int id, const std::string& field) {
+  if (law.curve) {
+    if (!curves.count(*law.curve))
+      c.fail(table, Checker::rowId(id), field, "curve " + std::to_string(*law.curve) + " does not exist");
+  } else if (law.coefficient < 0.0) {
+    c.fail(table, Checker::rowId(id), field, "must not be negative");
+  }
+}
+
+bool componentValid(OutputQuantity q, const std::string& comp) {
+  static const std::set<std::string> xyz{"x", "y", "z"}, rot{"rx", "ry", "rz"};
+  switch (q) {
+    case OutputQuantity::MarkerPosition:
+    case OutputQuantity::MarkerDisplacement:
+    case OutputQuantity::MarkerVelocity: return xyz.count(comp) > 0;
+    case OutputQuantity::BodyAngles:
+    case OutputQuantity::BodyAngularVelocity: return rot.count(comp) > 0;
+    case OutputQuantity::BushingForce:
+    case OutputQuantity::BushingDeflection: return xyz.count(comp) > 0 || rot.count(comp) > 0;
+    case OutputQuantity::P2PForce:
+    case OutputQuantity::P2PLength:
+    case OutputQuantity::Input: return comp.empty();
+  }
+  return false;
+}
+
+Mat3 inertiaTensor(const std::array<double, 6>& i) {
+  Mat3 I;
+  I << i[0], i[3], i[4], i[3], i[1], i[5], i[4], i[5], i[2];
+  return I;
+}
+
+}  // namespace
+
+void validate(const Project& p) {
+  const Checker c(p);
+  const auto bodies = c.uniqueIds(p.bodies, "bodies");
+  const auto markers = c.uniqueIds(p.markers, "markers");
+  const auto bushings = c.uniqueIds(p.bushings, "bushings");
+  const auto p2ps = c.uniqueIds(p.p2ps, "p2p elements");
+  const auto curves = c.uniqueIds(p.curves, "curves");
+  const auto inputs = c.uniqueIds(p.inputs, "inputs");
+
+  for (const auto& b : p.bodies) {
+    if (b.fixed) continue;
+    const std::string row = Checker::rowId(b.id);
+    if (!(b.mass > 0.0)) c.fail("bodies", row, "mass [kg]", "mass must be positive, is " + std::to_string(b.mass));
+    const Eigen::SelfAdjointEigenSolver<Mat3> eig(inertiaTensor(b.inertia));
+    const Vec3 l = eig.eigenvalues();
+    if (!(l.minCoeff() > 0.0))
+      c.fail("bodies", row, "inertia [kg m^2]", "inertia tensor is not positive definite (principal moments " +
+                                                    std::to_string(l[0]) + ", " + std::to_string(l[1]) + ", " +
+                                                    std::to_string(l[2]) + ")");
+    const double tol = 1e-9 * l.maxCoeff();
+    if (l[0] + l[1] < l[2] - tol)
+      c.fail("bodies", row, "inertia [kg m^2]",
+             "principal moments violate the triangle inequality (" + std::to_string(l[0]) + " + " +
+                 std::to_string(l[1]) + " < " + std::to_string(l[2]) + ")");
+    if (std::abs(std::cos(b.orientation[1])) < 1e-3)
+      c.fail("bodies", row, "orientation [rad]",
+             "pitch angle alpha_y' at +-90 deg is the Cardan singularity; choose the body frame so that it "
+             "does not rotate about its y' axis by large angles");
+  }
+  if (std::none_of(p.bodies.begin(), p.bodies.end(), [](const BodyRow& b) { return !b.fixed; }))
+    c.fail("bodies", "", "", "the project has no free body");
+
+  for (const auto& m : p.markers)
+    if (!bodies.count(m.body))
+      c.fail("markers", Checker::rowId(m.id), "body", "body " + std::to_string(m.body) + " does not exist");
+
+  auto checkMarkers = [&](const std::string& table, int id, int mi, int mj) {
+    if (!markers.count(mi))
+      c.fail(table, Checker::rowId(id), "marker_i", "marker " + std::to_string(mi) + " does not exist");
+    if (!markers.count(mj))
+      c.fail(table, Checker::rowId(id), "marker_j", "marker " + std::to_string(mj) + " does not exist");
+    const int bi = p.markers[markers.at(mi)].body, bj = p.markers[markers.at(mj)].body;
+    if (bi == bj)
+      c.fail(table, Checker::rowId(id), "marker_j",
+             "both markers (" + std::to_string(mi) + ", " + std::to_string(mj) + ") are on body " +
+                 std::to_string(bi) + "; a force element must join two different bodies");
+  };
+  for (const auto& b : p.bushings) {
+    checkMarkers("bushings", b.id, b.markerI, b.markerJ);
+    for (int k = 0; k < 6; ++k) {
+      const std::string dir = kBushingDirections[k];
+      const bool rot = k >= 3;
+      checkLaw(c, curves, b.directions[k].stiffness, "bushings", b.id,
+               dir + "." + (rot ? "stiffness [N m/rad]" : "stiffness [N/m]"));
+      checkLaw(c, curves, b.directions[k].damping, "bushings", b.id,
+               dir + "." + (rot ? "damping [N m s/rad]" : "damping [N s/m]"));
+    }
+  }
+  for (const auto& e : p.p2ps) {
+    checkMarkers("p2p elements", e.id, e.markerI, e.markerJ);
+    const std::string row = Checker::rowId(e.id);
+    if (e.freeLength && !(*e.freeLength > 0.0)) c.fail("p2p elements", row, "free length [m]", "must be positive");
+    checkLaw(c, curves, e.spring, "p2p elements", e.id, "spring [N/m]");
+    checkLaw(c, curves, e.damper, "p2p elements", e.id, "damper [N s/m]");
+    for (const auto* stop : {&e.bumpStop, &e.reboundStop}) {
+      if (!*stop) continue;
+      const std::string key = stop == &e.bumpStop ? "bump stop" : "rebound stop";
+      if ((*stop)->clearance < 0.0) c.fail("p2p elements", row, key + ".clearance [m]", "must not be negative");
+      checkLaw(c, curves, (*stop)->law, "p2p elements", e.id, key + ".stiffness [N/m]");
+    }
+  }
+  for (const auto& cv : p.curves) {
+    const std::string row = Checker::rowId(cv.id);
+    Interpolation ip;
+    Extrapolation ep;
+    if (!parseInterpolation(cv.interpolation, ip))
+      c.fail("curves", row, "interpolation", "unknown interpolation \"" + cv.interpolation + "\" (linear, pchip, spline)");
+    if (!parseExtrapolation(cv.extrapolation, ep))
+      c.fail("curves", row, "extrapolation", "unknown extrapolation \"" + cv.extrapolation + "\" (linear, constant)");
+    if (cv.points.size() < 2)
+      c.fail("curves", row, "points", "a curve needs at least 2 points, has " + std::to_string(cv.points.size()));
+    for (std::size_t k = 1; k < cv.points.size(); ++k)
+      if (!(cv.points[k][0] > cv.points[k - 1][0]))
+        c.fail("curves", row, "points",
+               "abscissae must increase strictly: point " + std::to_string(k + 1) + " (x = " +
+                   std::to_string(cv.points[k][0]) + ") does not follow point " + std::to_string(k) +
+                   " (x = " + std::to_string(cv.points[k - 1][0]) + ")");
+  }
+  for (const auto& in : p.inputs) {
+    if (!markers.count(in.marker))
+      c.fail("inputs", Checker::rowId(in.id), "marker", "marker " + std::to_string(in.marker) + " does not exist");
+    if (in.direction.norm() == 0.0) c.fail("inputs", Checker::rowId(in.id), "direction", "must not be zero");
+  }
+  std::set<std::string> lcNames;
+  for (const auto& lc : p.loadCases) {
+    const std::string row = "'" + lc.name + "'";
+    if (!lcNames.insert(lc.name).second) c.fail("load cases", row, "name", "duplicate load case name");
+    std::set<int> driven;
+    for (std::size_t k = 0; k < lc.drives.size(); ++k) {
+      const std::string field = "signals[" + std::to_string(k) + "].input";
+      const int in = lc.drives[k].input;
+      if (!inputs.count(in)) c.fail("load cases", row, field, "input " + std::to_string(in) + " does not exist");
+      if (!driven.insert(in).second)
+        c.fail("load cases", row, field, "input " + std::to_string(in) + " is driven twice");
+    }
+  }
+  std::set<std::string> outNames;
+  for (const auto& o : p.outputs) {
+    const std::string row = "'" + o.name + "'";
+    if (!outNames.insert(o.name).second) c.fail("outputs", row, "name", "duplicate output name");
+    const std::map<int, std::size_t>* ids = nullptr;
+    std::string key;
+    switch (o.quantity) {
+      case OutputQuantity::MarkerPosition:
+      case OutputQuantity::MarkerDisplacement:
+      case OutputQuantity::MarkerVelocity: ids = &markers; key = "marker"; break;
+      case OutputQuantity::BodyAngles:
+      case OutputQuantity::BodyAngularVelocity: ids = &bodies; key = "body"; break;
+      case OutputQuantity::BushingForce:
+      case OutputQuantity::BushingDeflection: ids = &bushings; key = "bushing"; break;
+      case OutputQuantity::P2PForce:
+      case OutputQuantity::P2PLength: ids = &p2ps; key = "p2p"; break;
+      case OutputQuantity::Input: ids = &inputs; key = "input"; break;
+    }
+    if (!ids->count(o.element)) c.fail("outputs", row, key, key + " " + std::to_string(o.element) + " does not exist");
+    if ((o.quantity == OutputQuantity::BodyAngles || o.quantity == OutputQuantity::BodyAngularVelocity) &&
+        p.bodies[bodies.at(o.element)].fixed)
+      c.fail("outputs", row, key, "body " + std::to_string(o.element) + " is fixed");
+    if (!componentValid(o.quantity, o.component))
+      c.fail("outputs", row, "component", "component \"" + o.component + "\" does not fit quantity \"" +
+                                              toString(o.quantity) + "\"");
+  }
+}
+
+int BlockPattern::find(int row, int column) const {
+  const auto b = col.begin() + rowStart[row], e = col.begin() + rowStart[row + 1];
+  const auto it = std::lower_bound(b, e, column);
+  return (it != e && *it == column) ? static_cast<int>(it - col.begin()) : -1;
+}
+
+std::shared_ptr<const SuspensionModel> SuspensionModel::build(const Project& p) {
+  validate(p);
+  std::shared_ptr<SuspensionModel> m(new SuspensionModel());
+  m->project_ = p;
+  m->gravity = p.gravity;
+
+  m->curves.reserve(p.curves.size());  // Characteristic keeps pointers: never reallocate after this
+  std::map<int, const Curve*> curveById;
+  for (const auto& c : p.curves) {
+    Interpolation ip;
+    Extrapolation ep;
+    parseInterpolation(c.interpolation, ip);
+    parseExtrapolation(c.extrapolation, ep);
+    std::vector<double> x, y;
+    for (const auto& pt : c.points) {
+      x.push_back(pt[0]);
+      y.push_back(pt[1]);
+    }
+    m->curves.emplace_back(std::move(x), std::move(y), ip, ep);
+    curveById[c.id] = &m->curves.back();
+  }
+  auto law = [&](const LawRow& l) {
+    Characteristic ch;
+    if (l.curve) ch.curve = curveById.at(*l.curve);
+    else ch.coefficient = l.coefficient;
+    return ch;
+  };
+
+  for (const auto& b : p.bodies) {
+    ModelBody mb;
+    mb.id = b.id;
+    mb.name = b.name;
+    mb.fixed = b.fixed;
+    mb.R0 = rotation::matrix(b.orientation);
+    mb.angles0 = b.orientation;
+    if (b.fixed) {
+      mb.p0 = b.position;
+    } else {
+      mb.state = m->nFree_++;
+      m->freeBodies.push_back(static_cast<int>(m->bodies.size()));
+      mb.mass = b.mass;
+      mb.inertia = inertiaTensor(b.inertia);
+      mb.com = b.com;
+      mb.p0 = b.position + mb.R0 * b.com;
+      mb.v0 = b.velocity;
+      mb.w0 = b.angularVelocity;
+    }
+    m->bodies.push_back(mb);
+  }
+  for (const auto& mk : p.markers) {
+    ModelMarker mm;
+    mm.id = mk.id;
+    mm.name = mk.name;
+    mm.body = m->bodyById(mk.body);
+    const ModelBody& body = m->bodies[mm.body.value];
+    mm.s = mk.position - (body.fixed ? Vec3::Zero() : body.com);
+    mm.R_BM = rotation::matrix(mk.orientation);
+    m->markers.push_back(mm);
+  }
+
+  // Block pattern from the topology: diagonal blocks plus one pair per coupled free bodies.
+  const int n = m->nFree_;
+  std::vector<std::set<int>> cols(n);
+  for (int k = 0; k < n; ++k) cols[k].insert(k);
+  auto stateOf = [&](int markerId) { return m->bodies[m->markers[m->markerById(markerId).value].body.value].state; };
+  auto couple = [&](int mi, int mj) {
+    const int a = stateOf(mi), b = stateOf(mj);
+    if (a >= 0 && b >= 0) {
+      cols[a].insert(b);
+      cols[b].insert(a);
+    }
+  };
+  for (const auto& b : p.bushings) couple(b.markerI, b.markerJ);
+  for (const auto& e : p.p2ps) couple(e.markerI, e.markerJ);
+  BlockPattern& bp = m->pattern;
+  bp.nBodies = n;
+  bp.rowStart.assign(1, 0);
+  for (int k = 0; k < n; ++k) {
+    for (int c : cols[k]) bp.col.push_back(c);
+    bp.rowStart.push_back(static_cast<int>(bp.col.size()));
+  }
+  bp.diag.resize(n);
+  for (int k = 0; k < n; ++k) bp.diag[k] = bp.find(k, k);
+  auto blockSlots = [&](int mi, int mj) {
+    const int a = stateOf(mi), b = stateOf(mj);
+    BlockSlots s;
+    if (a >= 0) s.aa = bp.diag[a];
+    if (b >= 0) s.bb = bp.diag[b];
+    if (a >= 0 && b >= 0) {
+      s.ab = bp.find(a, b);
+      s.ba = bp.find(b, a);
+    }
+    return s;
+  };
+
+  for (const auto& b : p.bushings) {
+    ModelBushing mb;
+    mb.id = b.id;
+    mb.name = b.name;
+    mb.i = m->markerById(b.markerI);
+    mb.j = m->markerById(b.markerJ);
+    for (int k = 0; k < 6; ++k) {
+      mb.stiffness[k] = law(b.directions[k].stiffness);
+      mb.damping[k] = law(b.directions[k].damping);
+      mb.preload[k] = b.directions[k].preload;
+    }
+    mb.blocks = blockSlots(b.markerI, b.markerJ);
+    m->bushings.push_back(mb);
+  }
+  VecX r0, v0;
+  m->initialState(r0, v0);
+  for (const auto& e : p.p2ps) {
+    ModelP2P mp;
+    mp.id = e.id;
+    mp.name = e.name;
+    mp.i = m->markerById(e.markerI);
+    mp.j = m->markerById(e.markerJ);
+    auto worldPos = [&](MarkerIndex mi) {
+      const ModelMarker& mk = m->markers[mi.value];
+      const ModelBody& body = m->bodies[mk.body.value];
+      return Vec3(body.p0 + body.R0 * mk.s);
+    };
+    const double modelled = (worldPos(mp.i) - worldPos(mp.j)).norm();
+    if (!e.freeLength && modelled < 1e-9)
+      throw ModelError({p.sourcePath, "p2p elements", "id " + std::to_string(e.id), "marker_j"},
+                       "the markers coincide as modelled, so the element has no line of action; "
+                       "move a marker or give 'free length [m]'");
+    mp.freeLength = e.freeLength ? *e.freeLength : modelled;
+    mp.preload = e.preload;
+    mp.spring = law(e.spring);
+    mp.damper = law(e.damper);
+    if (e.bumpStop) mp.bump = {true, e.bumpStop->clearance, law(e.bumpStop->law)};
+    if (e.reboundStop) mp.rebound = {true, e.reboundStop->clearance, law(e.reboundStop->law)};
+    mp.blocks = blockSlots(e.markerI, e.markerJ);
+    m->p2ps.push_back(mp);
+  }
+  for (const auto& in : p.inputs) {
+    ModelInput mi;
+    mi.id = in.id;
+    mi.name = in.name;
+    mi.marker = m->markerById(in.marker);
+    mi.kind = in.kind;
+    mi.frame = in.frame;
+    mi.direction = in.direction;
+    const int st = m->bodies[m->markers[mi.marker.value].body.value].state;
+    mi.slot = st >= 0 ? bp.diag[st] : -1;
+    m->inputs.push_back(mi);
+  }
+  return m;
+}
+
+BodyIndex SuspensionModel::bodyById(int id) const {
+  for (std::size_t k = 0; k < bodies.size(); ++k)
+    if (bodies[k].id == id) return BodyIndex(static_cast<int>(k));
+  return {};
+}
+MarkerIndex SuspensionModel::markerById(int id) const {
+  for (std::size_t k = 0; k < markers.size(); ++k)
+    if (markers[k].id == id) return MarkerIndex(static_cast<int>(k));
+  return {};
+}
+int SuspensionModel::bushingById(int id) const {
+  for (std::size_t k = 0; k < bushings.size(); ++k)
+    if (bushings[k].id == id) return static_cast<int>(k);
+  return -1;
+}
+int SuspensionModel::p2pById(int id) const {
+  for (std::size_t k = 0; k < p2ps.size(); ++k)
+    if (p2ps[k].id == id) return static_cast<int>(k);
+  return -1;
+}
+int SuspensionModel::inputById(int id) const {
+  for (std::size_t k = 0; k < inputs.size(); ++k)
+    if (inputs[k].id == id) return static_cast<int>(k);
+  return -1;
+}
+const LoadCaseRow* SuspensionModel::loadCase(const std::string& name) const {
+  for (const auto& lc : project_.loadCases)
+    if (lc.name == name) return &lc;
+  return nullptr;
+}
+
+void SuspensionModel::initialState(VecX& r, VecX& v) const {
+  r.resize(nDof());
+  v.resize(nDof());
+  for (int s = 0; s < nFree_; ++s) {
+    const ModelBody& b = bodies[freeBodies[s]];
+    r.segment<3>(6 * s) = b.p0;
+    r.segment<3>(6 * s + 3) = b.angles0;
+    v.segment<3>(6 * s) = b.v0;
+    v.segment<3>(6 * s + 3) = b.w0;
+  }
+}
+
+}  // namespace ek

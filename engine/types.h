@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+/// @file types.h
+/// Fixed-size Eigen aliases, strong index types and small vector helpers used by every stage.
+
+#include <Eigen/Core>
+#include <Eigen/Geometry>
+#include <compare>
+#include <cstdint>
+#include <limits>
+
+namespace ek {
+
+using Vec3 = Eigen::Vector3d;
+using Vec6 = Eigen::Matrix<double, 6, 1>;
+using Mat3 = Eigen::Matrix3d;
+using Mat6 = Eigen::Matrix<double, 6, 6>;
+using VecX = Eigen::VectorXd;
+using MatX = Eigen::MatrixXd;
+
+/// A typed index into one table of the compiled model, so a marker index cannot index bodies.
+template <class Tag>
+struct Index {
+  std::int32_t value = -1;
+  constexpr Index() = default;
+  constexpr explicit Index(std::int32_t v) : value(v) {}
+  constexpr bool valid() const { return value >= 0; }
+  constexpr auto operator<=>(const Index&) const = default;
+};
+using BodyIndex = Index<struct BodyTag>;
+using MarkerIndex = Index<struct MarkerTag>;
+using CurveIndex = Index<struct CurveTag>;
+using BlockIndex = Index<struct BlockTag>;
+
+/// Cross-product matrix: skew(a) * b == a.cross(b).
+inline Mat3 skew(const Vec3& a) {
+  Mat3 s;
+  s << 0.0, -a.z(), a.y(), a.z(), 0.0, -a.x(), -a.y(), a.x(), 0.0;
+  return s;
+}
+
+inline constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+}  // namespace ek

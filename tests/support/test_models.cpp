@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "support/test_models.h"
+
+#include <cmath>
+
+#include "engine/rotation.h"
+
+namespace ek::test {
+
+Project singleBushing(double mass, const Vec3& inertia, double k, double kr, const Vec3& at) {
+  Project p;
+  p.name = "single bushing";
+  BodyRow ground;
+  ground.id = 0;
+  ground.name = "ground";
+  ground.fixed = true;
+  BodyRow body;
+  body.id = 1;
+  body.name = "mass";
+  body.mass = mass;
+  body.inertia = {inertia.x(), inertia.y(), inertia.z(), 0, 0, 0};
+  body.position = at;
+  p.bodies = {ground, body};
+  p.markers = {MarkerRow{1, "ground mount", 0, at, Vec3::Zero()}, MarkerRow{2, "body mount", 1, Vec3::Zero(), Vec3::Zero()}};
+  BushingRow b;
+  b.id = 1;
+  b.name = "bushing";
+  b.markerI = 2;
+  b.markerJ = 1;
+  for (int d = 0; d < 3; ++d) b.directions[d].stiffness.coefficient = k;
+  for (int d = 3; d < 6; ++d) b.directions[d].stiffness.coefficient = kr;
+  p.bushings = {b};
+  return p;
+}
+
+Project randomProject(unsigned seed, int nFree, int nBushings, int nP2P, bool withGround) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> U(-1.0, 1.0);
+  auto rv = [&](double s) { return Vec3(s * U(rng), s * U(rng), s * U(rng)); };
+  const double deg60 = M_PI / 3.0;
+  Project p;
+  p.name = "random " + std::to_string(seed);
+  p.gravity = Vec3(0.3, -0.2, -9.81);
+
+  // Curves: progressive stiffness (pchip), a spline, a linear one, and an asymmetric damper.
+  p.curves.push_back({1, "progressive", "pchip", "linear",
+                      {{-0.05, -9e4}, {-0.02, -2.5e4}, {0.0, 0.0}, {0.01, 1.1e4}, {0.03, 5e4}, {0.06, 2e5}}});
+  p.curves.push_back({2, "spline", "spline", "linear", {{-1.0, -3e3}, {-0.3, -500}, {0.0, 0.0}, {0.4, 900}, {1.2, 5e3}}});
+  p.curves.push_back({3, "damper", "pchip", "constant", {{-2.0, -2e3}, {-0.5, -800}, {0.0, 0.0}, {0.5, 2e3}, {2.0, 5e3}}});
+  p.curves.push_back({4, "linear", "linear", "linear", {{-1.0, -2e4}, {0.0, 0.0}, {1.0, 3e4}}});
+  p.curves.push_back({5, "stop", "pchip", "linear", {{0.0, 0.0}, {0.01, 500}, {0.02, 3e3}, {0.04, 2e4}}});
+
+  int marker = 1;
+  if (withGround) {
+    BodyRow g;
+    g.id = 100;
+    g.name = "ground";
+    g.fixed = true;
+    g.position = rv(0.5);
+    g.orientation = rv(0.4);
+    p.bodies.push_back(g);
+  }
+  for (int k = 0; k < nFree; ++k) {
+    BodyRow b;
+    b.id = k + 1;
+    b.name = "body " + std::to_string(k + 1);
+    b.mass = 1.0 + 5.0 * std::abs(U(rng));
+    b.com = rv(0.05);
+    const Vec3 d(0.05 + 0.1 * std::abs(U(rng)), 0.05 + 0.1 * std::abs(U(rng)), 0.05 + 0.1 * std::abs(U(rng)));
+    b.inertia = {d.y() + d.z(), d.x() + d.z(), d.x() + d.y(), 0.01 * U(rng), 0.01 * U(rng), 0.01 * U(rng)};
+    b.position = rv(0.3);
+    b.orientation = rv(deg60);
+    b.velocity = rv(1.0);
+    b.angularVelocity = rv(3.0);
+    p.bodies.push_back(b);
+  }
+  auto addMarker = [&](int body) {
+    MarkerRow m;
+    m.id = marker++;
+    m.name = "m" + std::to_string(m.id);
+    m.body = body;
+    m.position = rv(0.15);
+    m.orientation = rv(deg60);
+    p.markers.push_back(m);
+    return m.id;
+  };
+  // Endpoints: a chain (so the topology is connected), the rest random pairs, some to ground.
+  auto pickPair = [&](int e) {
+    int a, b;
+    if (e < nFree - 1) {
+      a = e + 1;
+      b = e + 2;
+    } else {
+      a = 1 + static_cast<int>(std::abs(U(rng)) * nFree) % nFree;
+      do b = (withGround && U(rng) > 0.4) ? 100 : 1 + static_cast<int>(std::abs(U(rng)) * nFree) % nFree;
+      while (b == a);
+    }
+    return std::pair{a, b};
+  };
+  auto law = [&](double coefficient, int curveId, bool useCurve) {
+    LawRow l;
+    if (useCurve) l.curve = curveId;
+    else l.coefficient = coefficient;
+    return l;
+  };
+  auto bodyRow = [&](int id) -> const BodyRow& {
+    for (const auto& b : p.bodies)
+      if (b.id == id) return b;
+    return p.bodies.front();
+  };
+  // Marker J is placed near marker I's world pose (offset ~2 cm, ~0.3 rad), so deflections lie
+  // in the curves' nonlinear range, as in an assembled suspension.
+  auto addMatchingMarker = [&](int body, int otherMarker, double dp, double da) {
+    const MarkerRow other = p.markers[otherMarker - 1];
+    const BodyRow& ob = bodyRow(other.body);
+    const Mat3 Ro = rotation::matrix(ob.orientation);
+    const Vec3 pw = ob.position + Ro * other.position + rv(dp);
+    const Mat3 Rw = Ro * rotation::matrix(other.orientation) * rotation::matrix(rv(da));
+    const BodyRow& b = bodyRow(body);
+    const Mat3 Rb = rotation::matrix(b.orientation);
+    MarkerRow m;
+    m.id = marker++;
+    m.name = "m" + std::to_string(m.id);
+    m.body = body;
+    m.position = Rb.transpose() * (pw - b.position);
+    m.orientation = rotation::anglesFromMatrix(Rb.transpose() * Rw);
+    p.markers.push_back(m);
+    return m.id;
+  };
+  for (int e = 0; e < nBushings; ++e) {
+    auto [a, b] = pickPair(e);
+    BushingRow r;
+    r.id = 10 + e;
+    r.name = "bushing " + std::to_string(e);
+    r.markerI = addMarker(a);
+    r.markerJ = addMatchingMarker(b, r.markerI, 0.02, 0.3);
+    for (int d = 0; d < 6; ++d) {
+      const bool rot = d >= 3;
+      r.directions[d].stiffness = law(rot ? 2e3 : 2e5, rot ? 2 : 1 + 3 * (d % 2), U(rng) > -0.3);
+      r.directions[d].damping = law(rot ? 5.0 : 500.0, 3, U(rng) > 0.0);
+      r.directions[d].preload = 50.0 * U(rng);
+    }
+    p.bushings.push_back(r);
+  }
+  for (int e = 0; e < nP2P; ++e) {
+    auto [a, b] = pickPair(nBushings + e);
+    P2PRow r;
+    r.id = 50 + e;
+    r.name = "p2p " + std::to_string(e);
+    r.markerI = addMarker(a);
+    r.markerJ = addMarker(b);
+    const MarkerRow& mi = p.markers[r.markerI - 1];
+    const MarkerRow& mj = p.markers[r.markerJ - 1];
+    auto world = [&](const MarkerRow& m) {
+      const BodyRow& body = bodyRow(m.body);
+      return Vec3(body.position + rotation::matrix(body.orientation) * m.position);
+    };
+    r.freeLength = (world(mi) - world(mj)).norm() + 0.02 * U(rng);
+    r.preload = 100.0 * U(rng);
+    r.spring = law(3e4, 4, e % 2 == 0);
+    r.damper = law(1e3, 3, e % 2 == 1);
+    r.bumpStop = StopRow{0.0, law(1e5, 5, true)};
+    r.reboundStop = StopRow{0.0, law(2e5, 5, false)};
+    p.p2ps.push_back(r);
+  }
+  // Inputs on body 1 (force global + torque marker) and the last body (force marker, torque global).
+  const int m1 = addMarker(1), m2 = addMarker(nFree);
+  p.inputs.push_back({1, "F global", m1, InputKind::Force, InputFrame::Global, Vec3(0.3, -0.5, 0.8)});
+  p.inputs.push_back({2, "T marker", m1, InputKind::Torque, InputFrame::Marker, Vec3(0.0, 1.0, 0.2)});
+  p.inputs.push_back({3, "F marker", m2, InputKind::Force, InputFrame::Marker, Vec3(1.0, 0.1, 0.0)});
+  p.inputs.push_back({4, "T global", m2, InputKind::Torque, InputFrame::Global, Vec3(0.2, 0.2, 1.0)});
+  return p;
+}
+
+}  // namespace ek::test
