@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// elastokin-sim: runs a load case of a project headless and writes the output channels as CSV.
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "engine/error.h"
+#include "engine/project_io.h"
+#include "engine/simulation.h"
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: elastokin-sim PROJECT.json --loadcase NAME --out RESULTS.csv [options]\n"
+    "\n"
+    "Runs one load case of a suspension project with the LSRT2 integrator and writes the\n"
+    "project's output channels as CSV.\n"
+    "\n"
+    "options:\n"
+    "  --loadcase NAME       load case to run (required)\n"
+    "  --out FILE            results CSV (required)\n"
+    "  --dt SECONDS          fixed step (default: the project's, usually 0.001)\n"
+    "  --lin-every N         linearize every N-th step (default: the project's, usually 1)\n"
+    "  --duration SECONDS    simulated time (default: the load case's)\n"
+    "  --channels A,B,...    output channels by name (default: all the project's outputs)\n"
+    "  --sample-rate HZ      samples per second written (default: the project's; must divide 1/dt)\n"
+    "  --solver NAME         linear solver: dense (default)\n"
+    "  --frozen-kinematics   use the papers' frozen K_lin (no d(Kv)/dr term)\n"
+    "  --list                list the project's load cases and channels, then exit\n"
+    "  --quiet               no progress bar\n"
+    "  -h, --help            this text\n";
+
+int usageError(const std::string& what) {
+  std::fprintf(stderr, "elastokin-sim: %s\n\n%s", what.c_str(), kUsage);
+  return 2;
+}
+
+bool parseDouble(const std::string& s, double& out) {
+  char* end = nullptr;
+  out = std::strtod(s.c_str(), &end);
+  return end && *end == '\0' && !s.empty();
+}
+bool parseInt(const std::string& s, int& out) {
+  char* end = nullptr;
+  const long v = std::strtol(s.c_str(), &end, 10);
+  out = static_cast<int>(v);
+  return end && *end == '\0' && !s.empty();
+}
+
+std::vector<std::string> splitComma(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream ss(s);
+  std::string item;
+  while (std::getline(ss, item, ','))
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+class ProgressBar {
+ public:
+  explicit ProgressBar(bool enabled) : enabled_(enabled), start_(std::chrono::steady_clock::now()) {}
+  void update(double fraction) {
+    if (!enabled_) return;
+    const double elapsed = seconds();
+    if (elapsed < 1.0 && fraction < 1.0) return;  // short runs stay silent
+    shown_ = true;
+    const int width = 40, filled = static_cast<int>(fraction * width);
+    std::fprintf(stderr, "\r[%.*s%*s] %3.0f %%  %.1f s", filled, "########################################",
+                 width - filled, "", 100.0 * fraction, elapsed);
+    std::fflush(stderr);
+  }
+  void finish() {
+    if (shown_) std::fprintf(stderr, "\n");
+  }
+  double seconds() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  }
+
+ private:
+  bool enabled_;
+  bool shown_ = false;
+  std::chrono::steady_clock::time_point start_;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  std::string projectPath, loadCase, outPath;
+  ek::RunOptions opt;
+  bool quiet = false, list = false, haveDt = false, haveLin = false, haveRate = false;
+  for (std::size_t k = 0; k < args.size(); ++k) {
+    const std::string& a = args[k];
+    auto value = [&](std::string& out) {
+      if (k + 1 >= args.size()) return false;
+      out = args[++k];
+      return true;
+    };
+    std::string v;
+    if (a == "-h" || a == "--help") {
+      std::printf("%s", kUsage);
+      return 0;
+    } else if (a == "--quiet") {
+      quiet = true;
+    } else if (a == "--list") {
+      list = true;
+    } else if (a == "--frozen-kinematics") {
+      opt.kinematicsDerivative = false;
+    } else if (a == "--loadcase") {
+      if (!value(loadCase)) return usageError("--loadcase needs a name");
+    } else if (a == "--out") {
+      if (!value(outPath)) return usageError("--out needs a file name");
+    } else if (a == "--dt") {
+      if (!value(v) || !parseDouble(v, opt.dt) || !(opt.dt > 0)) return usageError("--dt needs a positive number of seconds");
+      haveDt = true;
+    } else if (a == "--lin-every") {
+      if (!value(v) || !parseInt(v, opt.linearizeEvery) || opt.linearizeEvery < 1)
+        return usageError("--lin-every needs a whole number >= 1");
+      haveLin = true;
+    } else if (a == "--duration") {
+      if (!value(v) || !parseDouble(v, opt.duration) || !(opt.duration > 0))
+        return usageError("--duration needs a positive number of seconds");
+    } else if (a == "--sample-rate") {
+      if (!value(v) || !parseDouble(v, opt.sampleRate) || !(opt.sampleRate > 0))
+        return usageError("--sample-rate needs a positive number of Hz");
+      haveRate = true;
+    } else if (a == "--channels") {
+      if (!value(v)) return usageError("--channels needs a comma-separated list of names");
+      opt.channels = splitComma(v);
+    } else if (a == "--solver") {
+      if (!value(opt.solver)) return usageError("--solver needs a name");
+    } else if (!a.empty() && a[0] == '-') {
+      return usageError("unknown option '" + a + "'");
+    } else if (projectPath.empty()) {
+      projectPath = a;
+    } else {
+      return usageError("more than one project file given ('" + projectPath + "', '" + a + "')");
+    }
+  }
+  if (projectPath.empty()) return usageError("no project file given");
+
+  try {
+    const ek::Project project = ek::readProject(projectPath);
+    const auto model = ek::SuspensionModel::build(project);
+    if (list) {
+      std::printf("%s: %d free bodies, %d DOF, %zu bushings, %zu P2P elements\nload cases:\n", projectPath.c_str(),
+                  model->nFreeBodies(), model->nDof(), model->bushings.size(), model->p2ps.size());
+      for (const auto& lc : project.loadCases) std::printf("  %s (%.3g s)\n", lc.name.c_str(), lc.duration);
+      std::printf("channels:\n");
+      for (const auto& c : ek::resolveChannels(*model, {})) std::printf("  %s [%s]\n", c.name.c_str(), c.unit.c_str());
+      return 0;
+    }
+    if (loadCase.empty()) return usageError("--loadcase is required");
+    if (outPath.empty()) return usageError("--out is required");
+    if (!haveDt) opt.dt = project.simulation.step;
+    if (!haveLin) opt.linearizeEvery = project.simulation.linearizeEvery;
+    if (!haveRate) opt.sampleRate = project.simulation.sampleRate;
+
+    ek::Simulation sim(model, loadCase, opt);
+    ProgressBar bar(!quiet && isatty(STDERR_FILENO));
+    const auto t0 = std::chrono::steady_clock::now();
+    sim.initialize();
+    const auto t1 = std::chrono::steady_clock::now();
+    std::string failure;
+    try {
+      const long long every = std::max<long long>(1, sim.totalSteps() / 200);
+      while (sim.step())
+        if (sim.stepsDone() % every == 0) bar.update(static_cast<double>(sim.stepsDone()) / sim.totalSteps());
+      bar.update(1.0);
+    } catch (const ek::SimulationError& e) {
+      failure = e.what();
+    }
+    const auto t2 = std::chrono::steady_clock::now();
+    bar.finish();
+    ek::writeCsv(sim.results(), outPath);
+    const double wall = std::chrono::duration<double>(t2 - t1).count();
+    const double simulated = sim.stepsDone() * opt.dt;
+    std::printf("project        %s (%d bodies, %d DOF)\n", projectPath.c_str(), model->nFreeBodies(), model->nDof());
+    std::printf("load case      %s\n", loadCase.c_str());
+    std::printf("integrator     LSRT2, dt = %g s, linearized every %d step(s), %s solver%s\n", opt.dt,
+                opt.linearizeEvery, sim.options().solver.c_str(),
+                opt.kinematicsDerivative ? "" : ", frozen kinematics");
+    std::printf("initial state  %s\n",
+                model->loadCase(loadCase)->initialState == ek::InitialState::Equilibrium
+                    ? ("static equilibrium (" + std::to_string(sim.equilibrium().iterations) + " Newton iterations, " +
+                       std::to_string(std::chrono::duration<double>(t1 - t0).count()) + " s)")
+                          .c_str()
+                    : "as modelled");
+    std::printf("steps          %lld of %lld (%.4g s simulated)\n", sim.stepsDone(), sim.totalSteps(), simulated);
+    std::printf("wall time      %.4f s\n", wall);
+    std::printf("real-time factor %.4f\n", simulated > 0 ? wall / simulated : 0.0);
+    std::printf("samples        %zu x %zu channels -> %s\n", sim.results().size(), sim.results().channels().size(),
+                outPath.c_str());
+    if (!failure.empty()) {
+      std::fprintf(stderr, "elastokin-sim: %s\n(results up to that time were written to %s)\n", failure.c_str(),
+                   outPath.c_str());
+      return 3;
+    }
+    return 0;
+  } catch (const ek::ModelError& e) {
+    std::fprintf(stderr, "elastokin-sim: %s\n", e.what());
+    return 1;
+  } catch (const ek::SimulationError& e) {
+    std::fprintf(stderr, "elastokin-sim: %s\n", e.what());
+    return 3;
+  } catch (const std::invalid_argument& e) {
+    return usageError(e.what());
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "elastokin-sim: %s\n", e.what());
+    return 1;
+  }
+}

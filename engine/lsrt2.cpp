@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/lsrt2.h"
+
+#include <cmath>
+#include <string>
+
+#include "engine/error.h"
+#include "engine/linearize.h"
+
+namespace ek {
+
+Lsrt2::Lsrt2(const SuspensionModel& model, Lsrt2Options options, std::unique_ptr<LinearSolver> solver)
+    : model_(model), options_(options), solver_(std::move(solver)) {
+  const int n = model.nDof(), m = model.nFreeBodies(), nu = model.nInputs();
+  for (VecX* v : {&rLin_, &vLin_, &rBar_, &vBar_, &G_, &y_, &rhs_, &dr1_, &dv1_, &dr2_, &dv2_, &tmp_})
+    v->setZero(n);
+  for (VecX* v : {&uLin_, &uK_, &uNext_, &uHalf_, &uDot_, &uBar_}) v->setZero(nu);
+  P_.assign(m, Mat3::Identity());
+  Kt_.assign(m, Mat3::Identity());
+  A_.assign(model.pattern.nBlocks(), Mat6::Zero());
+}
+
+void Lsrt2::relinearize(const State& state, Workspace& ws) {
+  linearize(model_, state, uLin_, ws);
+  rLin_ = state.r;
+  vLin_ = state.v;
+  const double hg = options_.dt * kGamma;
+  for (int l = 0; l < model_.nFreeBodies(); ++l) {
+    P_[l] = options_.kinematicsDerivative ? Mat3((Mat3::Identity() - hg * ws.N[l]).inverse()) : Mat3::Identity();
+    Kt_[l] = P_[l] * ws.Kinv[l];
+  }
+  // A = M - dt gamma J_v - (dt gamma)^2 J_r Kt   (paper 003 eq. 19)
+  const BlockPattern& bp = model_.pattern;
+  for (int l = 0; l < bp.nBodies; ++l) {
+    for (int s = bp.rowStart[l]; s < bp.rowStart[l + 1]; ++s) {
+      const Mat6& Jr = ws.Jr[s];
+      Mat6& A = A_[s];
+      A = -hg * ws.Jv[s];
+      A.leftCols<3>() -= hg * hg * Jr.leftCols<3>();
+      A.rightCols<3>() -= hg * hg * Jr.rightCols<3>() * Kt_[bp.col[s]];
+    }
+    const ModelBody& body = model_.bodies[model_.freeBodies[l]];
+    Mat6& D = A_[bp.diag[l]];
+    D.topLeftCorner<3, 3>().diagonal().array() += body.mass;
+    D.bottomRightCorner<3, 3>() += body.inertia;
+  }
+  solver_->factorize(A_);
+}
+
+void Lsrt2::stage(const VecX& rbar, const VecX& vbar, const VecX& ubar, const Workspace& ws, VecX& dr, VecX& dv) {
+  const double hg = options_.dt * kGamma;
+  for (int l = 0; l < model_.nFreeBodies(); ++l) {
+    G_.segment<3>(6 * l) = vbar.segment<3>(6 * l);
+    Vec3 g = ws.Kinv[l] * vbar.segment<3>(6 * l + 3);
+    if (options_.kinematicsDerivative)
+      g += ws.N[l] * (rbar.segment<3>(6 * l + 3) - rLin_.segment<3>(6 * l + 3));
+    G_.segment<3>(6 * l + 3) = P_[l] * g;
+  }
+  y_ = rbar - rLin_ + hg * G_;
+  rhs_ = ws.h;
+  blockMultiplyAdd(model_.pattern, ws.Jr, y_, rhs_);
+  tmp_ = vbar - vLin_;
+  blockMultiplyAdd(model_.pattern, ws.Jv, tmp_, rhs_);
+  uDot_ = ubar - uLin_;  // reused as scratch: u_dot is not needed after u_bar is formed
+  rhs_.noalias() += ws.Ju * uDot_;
+  solver_->solve(rhs_, dv);
+  for (int l = 0; l < model_.nFreeBodies(); ++l) {
+    dr.segment<3>(6 * l) = G_.segment<3>(6 * l) + hg * dv.segment<3>(6 * l);
+    dr.segment<3>(6 * l + 3) = G_.segment<3>(6 * l + 3) + hg * Kt_[l] * dv.segment<3>(6 * l + 3);
+  }
+}
+
+void Lsrt2::step(State& state, const InputSignals& inputs, Workspace& ws) {
+  const double dt = options_.dt, t = state.t;
+  linearizedLast_ = steps_ % options_.linearizeEvery == 0;
+  if (linearizedLast_) {
+    inputs.evaluate(t, uLin_);
+    relinearize(state, ws);
+  }
+  // u_dot ~ (u(t + dt) - u(t)) / dt (eq. 12); u_bar_1 = u(t) + dt gamma u_dot, u_bar_2 = u(t + dt/2)
+  // because gamma21 + gamma22 = 0 (eq. 16c).
+  inputs.evaluate(t, uK_);
+  inputs.evaluate(t + dt, uNext_);
+  inputs.evaluate(t + 0.5 * dt, uHalf_);
+  uBar_ = uK_ + kGamma * (uNext_ - uK_);
+  stage(state.r, state.v, uBar_, ws, dr1_, dv1_);
+  const double c = dt * (0.5 - kGamma);  // dt (a21 + gamma21), eq. (16a/b)
+  rBar_ = state.r + c * dr1_;
+  vBar_ = state.v + c * dv1_;
+  stage(rBar_, vBar_, uHalf_, ws, dr2_, dv2_);
+  state.r += dt * dr2_;  // b = (0, 1), eq. (10)
+  state.v += dt * dv2_;
+  state.t = t + dt;
+  ++steps_;
+}
+
+double maxAcceleration(const SuspensionModel& model, const Workspace& ws) {
+  double worst = 0.0;
+  for (int l = 0; l < model.nFreeBodies(); ++l) {
+    const ModelBody& b = model.bodies[model.freeBodies[l]];
+    const double a = ws.h.segment<3>(6 * l).norm() / b.mass;
+    const double alpha = b.inertia.ldlt().solve(Vec3(ws.h.segment<3>(6 * l + 3))).norm();
+    worst = std::max({worst, a, alpha});
+  }
+  return worst;
+}
+
+EquilibriumResult solveEquilibrium(const SuspensionModel& model, const VecX& u, State& state, Workspace& ws,
+                                   double tolerance, int maxIterations) {
+  const int n = model.nDof();
+  state.v.setZero();
+  VecX Mdiag(n), dx(n);
+  for (int l = 0; l < model.nFreeBodies(); ++l) {
+    const ModelBody& b = model.bodies[model.freeBodies[l]];
+    Mdiag.segment<3>(6 * l).setConstant(b.mass);
+    Mdiag.segment<3>(6 * l + 3) = b.inertia.diagonal();
+  }
+  auto weightedNorm = [&](const VecX& h) { return (h.array() / Mdiag.array()).matrix().norm(); };
+
+  linearize(model, state, u, ws);
+  double scale = 0.0;  // a squared frequency: size of J_r relative to M
+  {
+    const MatX Jr = blockToDense(model.pattern, ws.Jr);
+    for (int k = 0; k < n; ++k) scale = std::max(scale, std::abs(Jr(k, k)) / Mdiag[k]);
+    if (scale == 0.0) scale = 1.0;
+  }
+  // A tiny mass-proportional term keeps free directions (zero stiffness, e.g. wheel spin) where
+  // they are without changing the Newton direction elsewhere.
+  const double mu = 1e-9 * scale;
+  const double maxTranslation = 0.02, maxRotation = 0.1;  // per iteration [m], [rad]
+  Eigen::PartialPivLU<MatX> lu(n);
+  State trial = state;
+  Workspace wt(model);
+  for (int it = 0; it < maxIterations; ++it) {
+    const double acc = maxAcceleration(model, ws);
+    if (acc < tolerance) return {it, acc};
+    const double norm0 = weightedNorm(ws.h);
+    // Newton in body-twist increments dq (dr = K dq): the columns then pair with the rows of h
+    // (force, body-frame torque) and the mass-proportional term acts on the right coordinate.
+    MatX Jd = blockToDense(model.pattern, ws.Jr);
+    for (int l = 0; l < model.nFreeBodies(); ++l) Jd.middleCols<3>(6 * l + 3) *= ws.Kinv[l];
+    Jd.diagonal() -= mu * Mdiag;
+    lu.compute(Jd);
+    dx = lu.solve(-ws.h);
+    for (int l = 0; l < model.nFreeBodies(); ++l) dx.segment<3>(6 * l + 3) = ws.Kinv[l] * dx.segment<3>(6 * l + 3);
+    if (!dx.allFinite())
+      throw SimulationError("static equilibrium not found: the stiffness matrix J_r is singular; is every body "
+                            "held by force elements?");
+    double limit = 1.0;
+    for (int l = 0; l < model.nFreeBodies(); ++l) {
+      limit = std::min(limit, maxTranslation / std::max(dx.segment<3>(6 * l).norm(), 1e-300));
+      limit = std::min(limit, maxRotation / std::max(dx.segment<3>(6 * l + 3).norm(), 1e-300));
+    }
+    // Backtracking along the Newton direction: with an exact J_r it is a descent direction of
+    // the weighted residual, so some step length reduces it.
+    bool accepted = false;
+    for (double alpha = limit; alpha > 1e-8 && !accepted; alpha *= 0.5) {
+      trial.r = state.r + alpha * dx;
+      try {
+        linearize(model, trial, u, wt);
+        accepted = wt.h.allFinite() && weightedNorm(wt.h) < (1.0 - 1e-4 * alpha) * norm0;
+      } catch (const SimulationError&) {
+        accepted = false;
+      }
+    }
+    if (!accepted)
+      throw SimulationError("static equilibrium not found: no step reduces the residual after " + std::to_string(it) +
+                            " iterations (largest acceleration " + std::to_string(acc) + ")");
+    state.r = trial.r;
+    std::swap(ws, wt);
+  }
+  const double acc = maxAcceleration(model, ws);
+  if (acc < tolerance) return {maxIterations, acc};
+  throw SimulationError("static equilibrium not found in " + std::to_string(maxIterations) +
+                        " iterations (largest acceleration left " + std::to_string(acc) + ")");
+}
+
+}  // namespace ek
