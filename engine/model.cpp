@@ -73,7 +73,79 @@ Mat3 inertiaTensor(const std::array<double, 6>& i) {
 
 }  // namespace
 
+namespace {
+
+/// NaN/Inf anywhere is an error (projects edited in memory never went through the JSON reader).
+void checkFinite(const Project& p) {
+  const Checker c(p);
+  auto num = [&](double v, const std::string& table, const std::string& row, const std::string& field) {
+    if (!std::isfinite(v)) c.fail(table, row, field, "value is not finite");
+  };
+  auto vec = [&](const Vec3& v, const std::string& table, const std::string& row, const std::string& field) {
+    for (int k = 0; k < 3; ++k) num(v[k], table, row, field);
+  };
+  vec(p.gravity, "", "", "gravity [m/s^2]");
+  num(p.simulation.step, "", "", "simulation.step [s]");
+  num(p.simulation.sampleRate, "", "", "simulation.sample rate [Hz]");
+  for (const auto& b : p.bodies) {
+    const std::string row = Checker::rowId(b.id);
+    num(b.mass, "bodies", row, "mass [kg]");
+    vec(b.com, "bodies", row, "com [m]");
+    for (double v : b.inertia) num(v, "bodies", row, "inertia [kg m^2]");
+    vec(b.position, "bodies", row, "position [m]");
+    vec(b.orientation, "bodies", row, "orientation [rad]");
+    vec(b.velocity, "bodies", row, "velocity [m/s]");
+    vec(b.angularVelocity, "bodies", row, "angular velocity [rad/s]");
+  }
+  for (const auto& m : p.markers) {
+    vec(m.position, "markers", Checker::rowId(m.id), "position [m]");
+    vec(m.orientation, "markers", Checker::rowId(m.id), "orientation [rad]");
+  }
+  for (const auto& b : p.bushings)
+    for (int k = 0; k < 6; ++k) {
+      const std::string dir = kBushingDirections[k];
+      const bool rot = k >= 3;
+      num(b.directions[k].stiffness.coefficient, "bushings", Checker::rowId(b.id),
+          dir + "." + (rot ? "stiffness [N m/rad]" : "stiffness [N/m]"));
+      num(b.directions[k].damping.coefficient, "bushings", Checker::rowId(b.id),
+          dir + "." + (rot ? "damping [N m s/rad]" : "damping [N s/m]"));
+      num(b.directions[k].preload, "bushings", Checker::rowId(b.id), dir + "." + (rot ? "preload [N m]" : "preload [N]"));
+    }
+  for (const auto& e : p.p2ps) {
+    const std::string row = Checker::rowId(e.id);
+    if (e.freeLength) num(*e.freeLength, "p2p elements", row, "free length [m]");
+    num(e.preload, "p2p elements", row, "preload [N]");
+    num(e.spring.coefficient, "p2p elements", row, "spring [N/m]");
+    num(e.damper.coefficient, "p2p elements", row, "damper [N s/m]");
+    if (e.bumpStop) {
+      num(e.bumpStop->clearance, "p2p elements", row, "bump stop.clearance [m]");
+      num(e.bumpStop->law.coefficient, "p2p elements", row, "bump stop.stiffness [N/m]");
+    }
+    if (e.reboundStop) {
+      num(e.reboundStop->clearance, "p2p elements", row, "rebound stop.clearance [m]");
+      num(e.reboundStop->law.coefficient, "p2p elements", row, "rebound stop.stiffness [N/m]");
+    }
+  }
+  for (const auto& cv : p.curves)
+    for (const auto& pt : cv.points) {
+      num(pt[0], "curves", Checker::rowId(cv.id), "points");
+      num(pt[1], "curves", Checker::rowId(cv.id), "points");
+    }
+  for (const auto& in : p.inputs) vec(in.direction, "inputs", Checker::rowId(in.id), "direction");
+  for (const auto& lc : p.loadCases) {
+    num(lc.duration, "load cases", "'" + lc.name + "'", "duration [s]");
+    for (std::size_t k = 0; k < lc.drives.size(); ++k) {
+      const SignalRow& s = lc.drives[k].signal;
+      for (double v : {s.value, s.value2, s.t0, s.t1, s.amplitude, s.frequency, s.frequency2, s.phase})
+        num(v, "load cases", "'" + lc.name + "'", "signals[" + std::to_string(k) + "]");
+    }
+  }
+}
+
+}  // namespace
+
 void validate(const Project& p) {
+  checkFinite(p);
   const Checker c(p);
   const auto bodies = c.uniqueIds(p.bodies, "bodies");
   const auto markers = c.uniqueIds(p.markers, "markers");

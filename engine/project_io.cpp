@@ -48,19 +48,16 @@ constexpr SignalName kSignals[] = {{SignalType::Constant, "constant"}, {SignalTy
 /// Reads one JSON object, remembering where it is, and rejects fields it was not asked for.
 class ObjectReader {
  public:
+  /// A nested object's fields are named with its path, e.g. "x.stiffness [N/m]".
   ObjectReader(const Json& j, Location where) : j_(j), where_(std::move(where)) {
     if (!j_.is_object()) fail("", "expected an object, found " + std::string(j_.type_name()));
   }
 
-  [[noreturn]] void fail(const std::string& field, const std::string& what) const {
-    Location w = where_;
-    w.field = field;
-    throw ModelError(w, what);
-  }
+  [[noreturn]] void fail(const std::string& field, const std::string& what) const { throw ModelError(at(field), what); }
   const Location& where() const { return where_; }
   Location at(const std::string& field) const {
     Location w = where_;
-    w.field = field;
+    w.field = where_.field.empty() ? field : field.empty() ? where_.field : where_.field + "." + field;
     return w;
   }
   bool has(const std::string& key) {
@@ -434,6 +431,17 @@ Project parseProject(const std::string& text, const std::string& path) {
     throw ModelError({path, "", "", ""}, "malformed JSON at line " + std::to_string(line) + ", column " +
                                              std::to_string(col) + ": " +
                                              (p == std::string::npos ? what : what.substr(p)));
+  } catch (const nlohmann::json::out_of_range& e) {
+    // A number too large for a double (it would be Inf). The library gives the token, not the
+    // position: find the token in the text.
+    const std::string what = e.what();
+    const auto a = what.find('\''), b = what.rfind('\'');
+    const std::string token = (a != std::string::npos && b > a) ? what.substr(a + 1, b - a - 1) : "";
+    const std::size_t at = token.empty() ? std::string::npos : text.find(token);
+    const auto [line, col] = lineColumn(text, at == std::string::npos ? 0 : at + 1);
+    throw ModelError({path, "", "", ""}, "malformed JSON at line " + std::to_string(line) + ", column " +
+                                             std::to_string(col) + ": number '" + token +
+                                             "' is out of range (not finite)");
   }
   Project pr;
   pr.sourcePath = path;

@@ -27,7 +27,7 @@ RunOptions checked(RunOptions o, const LoadCaseRow& lc) {
   if (!(o.duration > 0.0)) throw std::invalid_argument("the duration must be positive");
   if (o.sampleRate < 0.0) o.sampleRate = 1.0 / o.dt;
   const double stride = 1.0 / (o.sampleRate * o.dt);
-  if (!(o.sampleRate > 0.0) || stride < 1.0 - 1e-9 || std::abs(stride - std::round(stride)) > 1e-6)
+  if (!(o.sampleRate > 0.0) || stride < 1.0 - 1e-9 || std::abs(stride - std::round(stride)) > 1e-6 * stride)
     throw std::invalid_argument("the sample rate (" + std::to_string(o.sampleRate) +
                                 " Hz) must divide the step rate 1/dt (" + std::to_string(1.0 / o.dt) + " Hz)");
   return o;

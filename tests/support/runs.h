@@ -1,0 +1,18 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+/// Helpers to run a project programmatically in tests.
+
+#include <memory>
+
+#include "engine/simulation.h"
+
+namespace ek::test {
+
+/// Adds a load case "free" (as modelled, no inputs) of the given duration.
+void addFreeLoadCase(Project& p, double duration);
+
+/// Runs load case `name` and returns the simulation (already finished).
+std::unique_ptr<Simulation> runProject(const Project& p, const std::string& name, double dt, int linEvery = 1,
+                                       bool kinematicsDerivative = true);
+
+}  // namespace ek::test
