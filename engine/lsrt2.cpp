@@ -2,12 +2,20 @@
 #include "engine/lsrt2.h"
 
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 #include "engine/error.h"
 #include "engine/linearize.h"
 
 namespace ek {
+namespace {
+std::string fmtG(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", v);
+  return buf;
+}
+}  // namespace
 
 Lsrt2::Lsrt2(const SuspensionModel& model, Lsrt2Options options, std::unique_ptr<LinearSolver> solver)
     : model_(model), options_(options), solver_(std::move(solver)) {
@@ -146,6 +154,12 @@ EquilibriumResult solveEquilibrium(const SuspensionModel& model, const VecX& u, 
     if (!dx.allFinite())
       throw SimulationError("static equilibrium not found: the stiffness matrix J_r is singular; is every body "
                             "held by force elements?");
+    // Round-off floor: the residual of light links cannot go below ~1e-7 m/s^2, but once the
+    // Newton correction is below 1e-10 m / 1e-10 rad for every body the pose is pinned.
+    double largest = 0.0;
+    for (int l = 0; l < model.nFreeBodies(); ++l)
+      largest = std::max({largest, dx.segment<3>(6 * l).norm(), dx.segment<3>(6 * l + 3).norm()});
+    if (largest < 1e-10) return {it, acc};
     double limit = 1.0;
     for (int l = 0; l < model.nFreeBodies(); ++l) {
       limit = std::min(limit, maxTranslation / std::max(dx.segment<3>(6 * l).norm(), 1e-300));
@@ -165,14 +179,14 @@ EquilibriumResult solveEquilibrium(const SuspensionModel& model, const VecX& u, 
     }
     if (!accepted)
       throw SimulationError("static equilibrium not found: no step reduces the residual after " + std::to_string(it) +
-                            " iterations (largest acceleration " + std::to_string(acc) + ")");
+                            " iterations (largest acceleration " + fmtG(acc) + ")");
     state.r = trial.r;
     std::swap(ws, wt);
   }
   const double acc = maxAcceleration(model, ws);
   if (acc < tolerance) return {maxIterations, acc};
   throw SimulationError("static equilibrium not found in " + std::to_string(maxIterations) +
-                        " iterations (largest acceleration left " + std::to_string(acc) + ")");
+                        " iterations (largest acceleration left " + fmtG(acc) + ")");
 }
 
 }  // namespace ek

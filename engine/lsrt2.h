@@ -66,7 +66,8 @@ class Lsrt2 {
 /// Static equilibrium: r with h(r, 0, u) = 0, by Newton's method on J_r regularised with a
 /// Levenberg-Marquardt term (J_r - mu M) so that free directions (e.g. wheel spin, zero
 /// stiffness) stay where they are. Converged when every body's acceleration M^-1 h is below
-/// `tolerance` (m/s^2 and rad/s^2).
+/// `tolerance` (m/s^2 and rad/s^2), or when the Newton correction of every body is below
+/// 1e-10 m and 1e-10 rad (the round-off floor of stiff models with light links).
 struct EquilibriumResult {
   int iterations = 0;
   double residual = 0.0;  ///< largest acceleration left

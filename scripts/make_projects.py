@@ -279,5 +279,282 @@ def quarter_double_wishbone():
     b.write("quarter_double_wishbone.json")
 
 
+
+
+# ---------------------------------------------------------------------------------------------
+# Full axles of the papers (paper 003 Sect. 2.1, Fig. 2): both sides, vehicle body as ground.
+# ---------------------------------------------------------------------------------------------
+
+def add(a, b, f=1.0):
+    return [a[i] + f * b[i] for i in range(3)]
+
+
+def lerp(a, b, t):
+    return [a[i] + t * (b[i] - a[i]) for i in range(3)]
+
+
+def axis_orientation(u):
+    """Cardan angles of a frame whose z axis is u (u near vertical: small angles)."""
+    # R = Rz(psi) Ry(theta) Rx(phi), third column = u: choose psi = 0.
+    theta = math.atan2(u[0], math.hypot(u[1], u[2]))
+    phi = math.atan2(-u[1], u[2])
+    return (0.0, theta, phi)
+
+
+class Axle:
+    """Helper that numbers ids and places markers for one axle."""
+
+    def __init__(self, builder):
+        self.b = builder
+        self.next_marker = 1
+        self.next_bushing = 1
+        self.next_p2p = 1
+
+    def m(self, name, body, point, orientation=(0, 0, 0)):
+        mid = self.next_marker
+        self.b.marker(mid, name, body, point, orientation)
+        self.next_marker += 1
+        return mid
+
+    def bushing(self, name, body_i, body_j, point, trans, rot, orientation=(0, 0, 0), damp_t=None, damp_r=None):
+        mi = self.m(name + " (i)", body_i, point, orientation)
+        mj = self.m(name + " (j)", body_j, point, orientation)
+        bid = self.next_bushing
+        self.b.bushing(bid, name, mi, mj, trans, rot, damp_t=damp_t, damp_r=damp_r)
+        self.next_bushing += 1
+        return bid
+
+    def p2p(self, name, body_i, pi, body_j, pj, **kw):
+        mi = self.m(name + " (i)", body_i, pi)
+        mj = self.m(name + " (j)", body_j, pj)
+        row = {"id": self.next_p2p, "name": name, "marker_i": mi, "marker_j": mj}
+        length = norm(sub(pi, pj))
+        row["free length [m]"] = round(kw.pop("free_length", length), 6)
+        row["preload [N]"] = kw.pop("preload", 0.0)
+        row["spring [N/m]"] = kw.pop("spring", 0.0)
+        row["damper [N s/m]"] = kw.pop("damper", 0.0)
+        row.update(kw)
+        self.b.p2p(row)
+        self.next_p2p += 1
+        return row["id"]
+
+
+BALL_T, BALL_R = [1.5e7] * 3, [8.0] * 3
+STIFF_T, STIFF_R = [2.0e7] * 3, [1.0e5] * 3
+
+
+def spring_damper_unit(ax, tag, lower_body, lower_point, upper_point, ground, bid, spring_rate, spring_force,
+                       fork=False, isolator=False, rebound_spring=False):
+    """Damper tube, piston rod and the two spring halves between lower_point (on lower_body) and
+    upper_point (on the vehicle body). Sliding joints are bushings free along the axis (z of their
+    markers) and nearly free about it; seats and guides are stiff in the other directions."""
+    L = norm(sub(upper_point, lower_point))
+    u = [x / L for x in sub(upper_point, lower_point)]
+    o = axis_orientation(u)
+    at = lambda f: lerp(lower_point, upper_point, f)
+    b = ax.b
+    tube = b.body(bid, "damper tube " + tag, "spring damper", 1.9, rod_inertia(1.9, at(0.0), at(0.55), 0.025), at=at(0.27))
+    rod = b.body(bid + 1, "piston rod " + tag, "spring damper", 0.7, rod_inertia(0.7, at(0.4), at(1.0), 0.011), at=at(0.7))
+    slow = b.body(bid + 2, "spring lower half " + tag, "spring damper", 0.65, rod_inertia(0.65, at(0.35), at(0.62), 0.06),
+                  at=at(0.48))
+    supp = b.body(bid + 3, "spring upper half " + tag, "spring damper", 0.65, rod_inertia(0.65, at(0.62), at(0.92), 0.06),
+                  at=at(0.77))
+    slide_t, slide_r = [1.0e7, 1.0e7, 0.0], [5.0e4, 5.0e4, 2.0]
+    slide_dt, slide_dr = [1.0e4, 1.0e4, 20.0], [10.0, 10.0, 0.05]
+    if fork:
+        # damper fork: two bushings side by side on the wheel mount
+        side = [0.0, 0.03, 0.0]
+        ax.bushing("damper fork front " + tag, tube, lower_body, add(lower_point, [0.03, 0, 0]), [4.0e6] * 3, [300.0] * 3, o)
+        ax.bushing("damper fork rear " + tag, tube, lower_body, add(lower_point, [-0.03, 0, 0]), [4.0e6] * 3, [300.0] * 3, o)
+    else:
+        ax.bushing("damper lower mount " + tag, tube, lower_body, lower_point, [5.0e6] * 3, [150.0, 150.0, 150.0], o)
+    ax.bushing("top mount " + tag, rod, ground, upper_point, [1.5e6, 1.5e6, 6.0e5], [600.0, 600.0, 40.0], o)
+    ax.bushing("rod guide " + tag, rod, tube, at(0.55), slide_t, slide_r, o, damp_t=slide_dt, damp_r=slide_dr)
+    ax.bushing("piston " + tag, rod, tube, at(0.42), slide_t, [0.0, 0.0, 0.0], o, damp_t=slide_dt, damp_r=[0.0] * 3)
+    ax.bushing("spring lower seat " + tag, slow, tube, at(0.35), STIFF_T, [2.0e4] * 3, o)
+    ax.bushing("spring upper seat " + tag, supp, rod, at(0.92), STIFF_T, [2.0e4] * 3, o)
+    if isolator:
+        ax.bushing("spring isolator " + tag, supp, ground, at(0.95), [8.0e5, 8.0e5, 3.0e6], [200.0, 200.0, 20.0], o)
+    ax.bushing("spring guide " + tag, supp, slow, at(0.62), slide_t, slide_r, o, damp_t=slide_dt, damp_r=slide_dr)
+    free = 0.57 * L + spring_force / spring_rate
+    ax.p2p("main spring " + tag, slow, at(0.35), supp, at(0.92), free_length=free, spring=spring_rate)
+    ax.p2p("damper " + tag, tube, at(0.05), rod, at(0.98), damper={"curve": 1})
+    ax.p2p("bump stop " + tag, tube, at(0.56), rod, at(0.80),
+           **{"bump stop": {"clearance [m]": 0.05, "stiffness [N/m]": {"curve": 2}}})
+    ax.p2p("rebound stop " + tag, tube, at(0.50), rod, at(0.44) if False else at(0.70),
+           **{"rebound stop": {"clearance [m]": 0.06, "stiffness [N/m]": {"curve": 3}}})
+    if rebound_spring:
+        ax.p2p("rebound spring " + tag, tube, at(0.52), rod, at(0.66),
+               **{"rebound stop": {"clearance [m]": 0.035, "stiffness [N/m]": 2.0e4}})
+    return {"tube": tube, "rod": rod}
+
+
+def anti_roll_bar_half(ax, tag, s, bid, axis_x, axis_z, bar_y_mount, end_point, link_to_body, link_to_point, mount_body):
+    """Bar half from the middle (y = 0) to its arm end, clamped to mount_body, with a drop link to
+    link_to_body. Returns (bar body, marker of the torsion joint)."""
+    b = ax.b
+    centre = [axis_x, 0.0, axis_z]
+    corner = [axis_x, s * abs(end_point[1]), axis_z]
+    pts = [centre, corner, end_point]
+    bar = b.body(bid, "anti-roll bar half " + tag, "anti-roll bar", 2.2, plate_inertia(2.2, pts), at=centroid(*pts))
+    link = b.body(bid + 1, "anti-roll bar link " + tag, "anti-roll bar", 0.35,
+                  rod_inertia(0.35, end_point, link_to_point, 0.008), at=centroid(end_point, link_to_point))
+    bar_axis = (s * math.pi / 2, 0, 0)  # x along the bar: torsion is rx
+    ax.bushing("bar clamp " + tag, bar, mount_body, [axis_x, s * bar_y_mount, axis_z], [2.0e6, 2.0e6, 2.0e6],
+               [15.0, 800.0, 800.0], bar_axis)
+    ax.bushing("bar link lower " + tag, link, bar, end_point, BALL_T, BALL_R)
+    ax.bushing("bar link upper " + tag, link, link_to_body, link_to_point, BALL_T, BALL_R)
+    return bar
+
+
+def wheel_and_mount(ax, tag, s, bid, wc, mount_at, mount_mass, mount_inertia):
+    b = ax.b
+    mount = b.body(bid, "wheel mount " + tag, "wheel", mount_mass, mount_inertia, at=mount_at)
+    wheel = b.body(bid + 1, "wheel " + tag, "wheel", 22.0, [1.5, 0.9, 0.9, 0.0, 0.0, 0.0], at=wc,
+                   orientation=(s * math.pi / 2, 0, 0))
+    axle = (s * math.pi / 2, 0, 0)
+    ax.bushing("wheel bearing " + tag, wheel, mount, wc, [2.0e7] * 3, [0.0, 8.0e4, 8.0e4], axle,
+               damp_r=[0.2, 16.0, 16.0])
+    centre = ax.m("wheel centre " + tag, wheel, wc)
+    return mount, wheel, centre
+
+
+def link(ax, name, tag, bid, p_in, body_in, p_out, body_out, mass, inner_t, inner_r, outer_ball=True):
+    body = ax.b.body(bid, name + " " + tag, "control arms", mass, rod_inertia(mass, p_in, p_out, 0.015),
+                     at=centroid(p_in, p_out))
+    inner = ax.bushing(name + " inner " + tag, body, body_in, p_in, inner_t, inner_r)
+    ax.bushing(name + " outer " + tag, body, body_out, p_out, BALL_T if outer_ball else inner_t,
+               BALL_R if outer_ball else inner_r)
+    return body, inner
+
+
+def load_cases_and_inputs(b, centres):
+    inputs, lc1, lc2 = [], [], []
+    k = 1
+    for tag, mk in centres:
+        inputs.append({"id": k, "name": "Fx wheel " + tag, "marker": mk, "kind": "force", "frame": "global",
+                       "direction": [1.0, 0.0, 0.0]})
+        inputs.append({"id": k + 1, "name": "Fz wheel " + tag, "marker": mk, "kind": "force", "frame": "global",
+                       "direction": [0.0, 0.0, 1.0]})
+        lc1 += [{"input": k, "type": "step", "time [s]": 5.0, "before": 0.0, "after": -2500.0},
+                {"input": k + 1, "type": "constant", "value": 5000.0}]
+        lc2 += [{"input": k, "type": "chirp", "offset": -2500.0, "amplitude": 500.0, "start [s]": 5.0, "end [s]": 20.0,
+                 "start frequency [Hz]": 0.0, "end frequency [Hz]": 30.0},
+                {"input": k + 1, "type": "constant", "value": 5000.0}]
+        k += 2
+    b.p["inputs"] = inputs
+    b.p["load cases"] = [
+        {"name": "LC1", "duration [s]": 15.0, "initial state": "equilibrium", "signals": lc1},
+        {"name": "LC2", "duration [s]": 20.0, "initial state": "equilibrium", "signals": lc2},
+    ]
+
+
+def double_wishbone():
+    b = Builder("Double wishbone axle (papers' topology)",
+                "Full double wishbone axle after Archut & Corves (paper 003 Fig. 2 left): per side wheel, wheel "
+                "mount, upper wishbone, lower wishbone, track rod, trailing arm, damper tube, piston rod, upper and "
+                "lower spring half, anti-roll bar link and half; the bar halves joined by a torsion bushing. "
+                "Vehicle body fixed. 24 bodies, 144 DOF.")
+    shared_curves(b)
+    b.body(0, "vehicle body", "vehicle body", fixed=True)
+    ax = Axle(b)
+    centres, outputs = [], []
+    bars = {}
+    for s, tag, base in [(1, "left", 1), (-1, "right", 13)]:
+        P = lambda x, y, z: [x, s * y, z]
+        wc = P(0.0, 0.780, 0.310)
+        UF, UR, UB = P(0.120, 0.450, 0.520), P(-0.120, 0.450, 0.525), P(-0.010, 0.680, 0.500)
+        LI, LB = P(-0.020, 0.330, 0.190), P(0.000, 0.720, 0.170)
+        TI, TO = P(-0.150, 0.360, 0.300), P(-0.140, 0.700, 0.300)
+        TA_B, TA_M = P(0.450, 0.580, 0.260), P(0.040, 0.730, 0.240)
+        SL = lerp(LI, LB, 0.62)
+        SU = P(0.000, 0.540, 0.640)
+        mount, wheel, centre = wheel_and_mount(ax, tag, s, base, wc, centroid(LB, UB, wc), 9.0, [0.08, 0.06, 0.05, 0, 0, 0])
+        centres.append((tag, centre))
+        upper = b.body(base + 2, "upper wishbone " + tag, "control arms", 2.1, plate_inertia(2.1, [UF, UR, UB]),
+                       at=centroid(UF, UR, UB))
+        ax.bushing("upper wishbone front " + tag, upper, 0, UF, [2.0e6] * 3, [100.0, 2000.0, 2000.0])
+        ax.bushing("upper wishbone rear " + tag, upper, 0, UR, [2.0e6] * 3, [100.0, 2000.0, 2000.0])
+        ax.bushing("upper ball joint " + tag, upper, mount, UB, BALL_T, BALL_R)
+        lower, _ = link(ax, "lower wishbone", tag, base + 3, LI, 0, LB, mount, 3.8, [3.0e6] * 3, [120.0, 2500.0, 2500.0])
+        link(ax, "track rod", tag, base + 4, TI, 0, TO, mount, 0.9, BALL_T, BALL_R)
+        trailing = b.body(base + 5, "trailing arm " + tag, "control arms", 2.6, rod_inertia(2.6, TA_B, TA_M, 0.02),
+                          at=centroid(TA_B, TA_M))
+        ta_bushing = ax.bushing("trailing arm front bushing " + tag, trailing, 0, TA_B,
+                                [{"curve": 4}, 2.5e6, 2.5e6], [150.0, 2500.0, 2500.0], damp_t=[600.0, 2500.0, 2500.0])
+        ax.bushing("trailing arm rear joint " + tag, trailing, mount, TA_M, BALL_T, BALL_R)
+        sdu = spring_damper_unit(ax, tag, lower, SL, SU, 0, base + 6, 68000.0, 9400.0)
+        tube_point = lerp(SL, SU, 0.25)
+        bars[s] = anti_roll_bar_half(ax, tag, s, base + 10, -0.25, 0.16, 0.45, P(0.0, 0.565, 0.16), sdu["tube"],
+                                     tube_point, 0)
+        outputs += [
+            {"name": "wheel centre x " + tag, "quantity": "marker displacement", "marker": centre, "component": "x"},
+            {"name": "wheel centre z " + tag, "quantity": "marker displacement", "marker": centre, "component": "z"},
+            {"name": "trailing arm bushing fx " + tag, "quantity": "bushing force", "bushing": ta_bushing, "component": "x"},
+        ]
+    ax.bushing("anti-roll bar torsion", bars[1], bars[-1], [-0.25, 0.0, 0.16], STIFF_T, [2500.0, 1.0e5, 1.0e5],
+               (math.pi / 2, 0, 0), damp_r=[2.0, 20.0, 20.0])
+    load_cases_and_inputs(b, centres)
+    b.p["outputs"] = outputs
+    b.write("double_wishbone.json")
+
+
+def multilink():
+    b = Builder("Multilink axle (papers' topology)",
+                "Full multilink axle after Archut & Corves (paper 003 Fig. 2 right): per side wheel, wheel mount, "
+                "five control arms on a subframe, spring damper unit between wheel mount and vehicle body, "
+                "anti-roll bar on the spring link via a link; the subframe is bushed to the vehicle body. "
+                "27 bodies, 162 DOF, 63 force elements.")
+    shared_curves(b)
+    b.body(0, "vehicle body", "vehicle body", fixed=True)
+    ax = Axle(b)
+    sub_pts = [[0.35, 0.45, 0.40], [0.35, -0.45, 0.40], [-0.35, 0.45, 0.40], [-0.35, -0.45, 0.40],
+               [0.0, 0.52, 0.42], [0.0, -0.52, 0.42]]
+    subframe = b.body(27, "subframe", "subframe", 24.0, [2.6, 0.9, 3.2, 0.0, 0.0, 0.0], at=[0.0, 0.0, 0.36])
+    for k, p in enumerate(sub_pts):
+        ax.bushing("subframe mount %d" % (k + 1), subframe, 0, p, [1.2e6, 1.2e6, 2.0e6], [300.0, 300.0, 300.0])
+    centres, outputs, bars = [], [], {}
+    for s, tag, base in [(1, "left", 1), (-1, "right", 14)]:
+        P = lambda x, y, z: [x, s * y, z]
+        wc = P(0.0, 0.780, 0.320)
+        mount, wheel, centre = wheel_and_mount(ax, tag, s, base, wc, P(0.0, 0.70, 0.33), 10.5, [0.11, 0.08, 0.07, 0, 0, 0])
+        centres.append((tag, centre))
+        links = [
+            ("upper front link", P(0.10, 0.40, 0.50), P(0.08, 0.70, 0.52), 1.0),
+            ("upper rear link", P(-0.15, 0.42, 0.50), P(-0.08, 0.70, 0.51), 1.0),
+            ("toe link", P(-0.22, 0.40, 0.28), P(-0.16, 0.72, 0.28), 0.9),
+            ("spring link", P(0.00, 0.36, 0.20), P(0.00, 0.72, 0.17), 3.2),
+            ("trailing link", P(0.42, 0.55, 0.28), P(0.05, 0.72, 0.26), 1.4),
+        ]
+        bodies = {}
+        tl_bushing = None
+        for k, (name, pin, pout, mass) in enumerate(links):
+            inner_t = [{"curve": 4}, 2.5e6, 2.5e6] if name == "trailing link" else [3.0e6] * 3
+            body, inner = link(ax, name, tag, base + 2 + k, pin, subframe, pout, mount, mass, inner_t,
+                               [120.0, 2500.0, 2500.0], outer_ball=(name != "spring link"))
+            bodies[name] = (body, pin, pout)
+            if name == "trailing link":
+                tl_bushing = inner
+        sdu = spring_damper_unit(ax, tag, mount, P(-0.06, 0.66, 0.25), P(-0.08, 0.58, 0.68), 0, base + 7, 62000.0,
+                                 7200.0, fork=True, isolator=True, rebound_spring=True)
+        sl_body, sl_in, sl_out = bodies["spring link"]
+        on_link = lerp(sl_in, sl_out, 0.6)
+        bars[s] = anti_roll_bar_half(ax, tag, s, base + 11, -0.30, 0.32, 0.42, P(0.0, 0.58, 0.32), sl_body, on_link,
+                                     subframe)
+        outputs += [
+            {"name": "wheel centre x " + tag, "quantity": "marker displacement", "marker": centre, "component": "x"},
+            {"name": "wheel centre z " + tag, "quantity": "marker displacement", "marker": centre, "component": "z"},
+            {"name": "trailing link bushing fx " + tag, "quantity": "bushing force", "bushing": tl_bushing,
+             "component": "x"},
+        ]
+    ax.bushing("anti-roll bar torsion", bars[1], bars[-1], [-0.30, 0.0, 0.32], STIFF_T, [2500.0, 1.0e5, 1.0e5],
+               (math.pi / 2, 0, 0), damp_r=[2.0, 20.0, 20.0])
+    load_cases_and_inputs(b, centres)
+    b.p["outputs"] = outputs
+    b.write("multilink.json")
+
+
 if __name__ == "__main__":
     quarter_double_wishbone()
+    double_wishbone()
+    multilink()
