@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "engine/error.h"
+#include "engine/modal.h"
 #include "engine/project_io.h"
 #include "engine/simulation.h"
 
@@ -32,8 +33,14 @@ constexpr const char* kUsage =
     "  --channels A,B,...    output channels by name (default: all the project's outputs)\n"
     "  --sample-rate HZ      samples per second written (default: the project's; must divide 1/dt)\n"
     "  --solver NAME         linear solver: dense (default)\n"
+    "  --integrator NAME     lsrt2 (default) or cvode (BDF reference, variable step; --dt is then\n"
+    "                        the output step)\n"
+    "  --rtol X              relative tolerance of cvode (default 1e-9)\n"
     "  --frozen-kinematics   use the papers' frozen K_lin (no d(Kv)/dr term)\n"
     "  --list                list the project's load cases and channels, then exit\n"
+    "  --stiffness           eigen-analysis at the load case's initial state instead of a run:\n"
+    "                        stiffness ratio, eigenvalues, undamped eigenfrequencies\n"
+    "                        (with --out: all eigenvalues as CSV)\n"
     "  --quiet               no progress bar\n"
     "  -h, --help            this text\n";
 
@@ -89,13 +96,43 @@ class ProgressBar {
   std::chrono::steady_clock::time_point start_;
 };
 
+int stiffnessReport(const std::shared_ptr<const ek::SuspensionModel>& model, const std::string& loadCase,
+                    const std::string& outPath) {
+  ek::RunOptions o;
+  ek::Simulation sim(model, loadCase, o);
+  sim.initialize();
+  ek::VecX u(model->nInputs());
+  ek::InputSignals(*model, *model->loadCase(loadCase)).evaluate(0.0, u);
+  const ek::ModalReport rep = ek::analyzeModes(*model, sim.state(), u);
+  std::printf("linearized at the initial state of load case %s (%d DOF, %zu eigenvalues)\n", loadCase.c_str(),
+              model->nDof(), rep.eigenvalues.size());
+  std::printf("zero eigenvalues (|lambda| < %.2e, free directions)  %d\n", rep.zeroThreshold, rep.zeroEigenvalues);
+  std::printf("largest |lambda|    %.4e 1/s\n", rep.maxMagnitude);
+  std::printf("smallest |lambda|   %.4e 1/s (non-zero)\n", rep.minMagnitude);
+  std::printf("stiffness ratio     %.4e\n", rep.stiffnessRatio);
+  std::printf("largest real part   %.4e 1/s (%s)\n", rep.maxRealPart, rep.maxRealPart < 0 ? "all decay" : "NOT all decay");
+  const auto& f = rep.undampedFrequencies;
+  std::printf("undamped eigenfrequencies: %zu, lowest:", f.size());
+  for (std::size_t k = 0; k < std::min<std::size_t>(12, f.size()); ++k) std::printf(" %.3f", f[k]);
+  std::printf(" Hz\n                           highest: %.1f Hz\n", f.empty() ? 0.0 : f.back());
+  if (!outPath.empty()) {
+    std::FILE* out = std::fopen(outPath.c_str(), "w");
+    if (!out) throw std::runtime_error(outPath + ": cannot write");
+    std::fprintf(out, "real [1/s],imag [1/s],magnitude [1/s]\n");
+    for (const auto& l : rep.eigenvalues) std::fprintf(out, "%.10g,%.10g,%.10g\n", l.real(), l.imag(), std::abs(l));
+    std::fclose(out);
+    std::printf("eigenvalues -> %s\n", outPath.c_str());
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   std::string projectPath, loadCase, outPath;
   ek::RunOptions opt;
-  bool quiet = false, list = false, haveDt = false, haveLin = false, haveRate = false;
+  bool quiet = false, list = false, stiffness = false, haveDt = false, haveLin = false, haveRate = false;
   for (std::size_t k = 0; k < args.size(); ++k) {
     const std::string& a = args[k];
     auto value = [&](std::string& out) {
@@ -111,6 +148,8 @@ int main(int argc, char** argv) {
       quiet = true;
     } else if (a == "--list") {
       list = true;
+    } else if (a == "--stiffness") {
+      stiffness = true;
     } else if (a == "--frozen-kinematics") {
       opt.kinematicsDerivative = false;
     } else if (a == "--loadcase") {
@@ -134,6 +173,11 @@ int main(int argc, char** argv) {
     } else if (a == "--channels") {
       if (!value(v)) return usageError("--channels needs a comma-separated list of names");
       opt.channels = splitComma(v);
+    } else if (a == "--integrator") {
+      if (!value(opt.integrator)) return usageError("--integrator needs a name");
+    } else if (a == "--rtol") {
+      if (!value(v) || !parseDouble(v, opt.relativeTolerance) || !(opt.relativeTolerance > 0))
+        return usageError("--rtol needs a positive number");
     } else if (a == "--solver") {
       if (!value(opt.solver)) return usageError("--solver needs a name");
     } else if (!a.empty() && a[0] == '-') {
@@ -158,6 +202,7 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (loadCase.empty()) return usageError("--loadcase is required");
+    if (stiffness) return stiffnessReport(model, loadCase, outPath);
     if (outPath.empty()) return usageError("--out is required");
     if (!haveDt) opt.dt = project.simulation.step;
     if (!haveLin) opt.linearizeEvery = project.simulation.linearizeEvery;
@@ -184,9 +229,7 @@ int main(int argc, char** argv) {
     const double simulated = sim.stepsDone() * opt.dt;
     std::printf("project        %s (%d bodies, %d DOF)\n", projectPath.c_str(), model->nFreeBodies(), model->nDof());
     std::printf("load case      %s\n", loadCase.c_str());
-    std::printf("integrator     LSRT2, dt = %g s, linearized every %d step(s), %s solver%s\n", opt.dt,
-                opt.linearizeEvery, sim.options().solver.c_str(),
-                opt.kinematicsDerivative ? "" : ", frozen kinematics");
+    std::printf("integrator     %s\n", sim.integrator().describe().c_str());
     std::printf("initial state  %s\n",
                 model->loadCase(loadCase)->initialState == ek::InitialState::Equilibrium
                     ? ("static equilibrium (" + std::to_string(sim.equilibrium().iterations) + " Newton iterations, " +

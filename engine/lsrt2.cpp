@@ -102,6 +102,14 @@ void Lsrt2::step(State& state, const InputSignals& inputs, Workspace& ws) {
   ++steps_;
 }
 
+std::string Lsrt2::describe() const {
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "LSRT2, dt = %g s, linearized every %d step(s), %s solver%s", options_.dt,
+                options_.linearizeEvery, solver_->name().c_str(),
+                options_.kinematicsDerivative ? "" : ", frozen kinematics (papers' K_lin)");
+  return buf;
+}
+
 double maxAcceleration(const SuspensionModel& model, const Workspace& ws) {
   double worst = 0.0;
   for (int l = 0; l < model.nFreeBodies(); ++l) {

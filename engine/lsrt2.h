@@ -14,6 +14,7 @@
 
 #include <memory>
 
+#include "engine/integrator.h"
 #include "engine/linear_solver.h"
 #include "engine/signal.h"
 #include "engine/workspace.h"
@@ -28,7 +29,7 @@ struct Lsrt2Options {
   bool kinematicsDerivative = true;
 };
 
-class Lsrt2 {
+class Lsrt2 final : public Integrator {
  public:
   static constexpr double kGamma = 0.29289321881345248;  // 1 - sqrt(2)/2
 
@@ -36,7 +37,8 @@ class Lsrt2 {
 
   /// Advances state by one step dt. Linearizes at the step start when due.
   /// @throws SimulationError (singular matrix, element singularity).
-  void step(State& state, const InputSignals& inputs, Workspace& ws);
+  void step(State& state, const InputSignals& inputs, Workspace& ws) override;
+  std::string describe() const override;
 
   /// True if the last step() linearized at the state it started from (ws then holds the
   /// kinematics and element results of that state).

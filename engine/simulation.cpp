@@ -57,8 +57,11 @@ Simulation::Simulation(std::shared_ptr<const SuspensionModel> model, const std::
       inputs_(*model_, *loadCase_),
       ws_(*model_),
       outWs_(*model_),
-      integrator_(*model_, Lsrt2Options{options_.dt, options_.linearizeEvery, options_.kinematicsDerivative},
-                  makeLinearSolver(options_.solver, *model_)) {
+      integrator_(makeIntegrator(*model_,
+                                 IntegratorOptions{options_.integrator, options_.dt, options_.linearizeEvery,
+                                                   options_.kinematicsDerivative, options_.solver,
+                                                   options_.relativeTolerance},
+                                 *loadCase_)) {
   nSteps_ = static_cast<long long>(std::llround(options_.duration / options_.dt));
   if (nSteps_ < 1) throw std::invalid_argument("the duration is shorter than one step");
   sampleStride_ = std::llround(1.0 / (options_.sampleRate * options_.dt));
@@ -97,7 +100,7 @@ void Simulation::record() {
 bool Simulation::step() {
   if (step_ >= nSteps_) return false;
   try {
-    integrator_.step(state_, inputs_, ws_);
+    integrator_->step(state_, inputs_, ws_);
   } catch (const SimulationError& e) {
     throw SimulationError("run stopped at t = " + fmt("%.4f", state_.t) + " s (step " + std::to_string(step_ + 1) +
                           "): " + e.what());

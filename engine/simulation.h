@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/integrator.h"
 #include "engine/lsrt2.h"
 #include "engine/outputs.h"
 
@@ -22,6 +23,8 @@ struct RunOptions {
   std::vector<std::string> channels;  ///< empty: all outputs of the project
   std::string solver = "dense";
   bool kinematicsDerivative = true;
+  std::string integrator = "lsrt2";  ///< or "cvode" (the reference)
+  double relativeTolerance = 1e-9;   ///< CVODE
 };
 
 /// Physical bounds beyond which a run counts as diverged.
@@ -56,6 +59,7 @@ class Simulation {
   double duration() const { return nSteps_ * options_.dt; }
   const EquilibriumResult& equilibrium() const { return equilibrium_; }
   const RunOptions& options() const { return options_; }
+  const Integrator& integrator() const { return *integrator_; }
   DivergenceLimits limits;
 
  private:
@@ -67,7 +71,7 @@ class Simulation {
   RunOptions options_;
   InputSignals inputs_;
   Workspace ws_, outWs_;
-  Lsrt2 integrator_;
+  std::unique_ptr<Integrator> integrator_;
   State state_;
   Recorder recorder_;
   std::vector<Vec3> markerStart_;
