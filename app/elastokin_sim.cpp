@@ -29,7 +29,9 @@ constexpr const char* kUsage =
     "  --out FILE            results CSV (required)\n"
     "  --dt SECONDS          fixed step (default: the project's, usually 0.001)\n"
     "  --lin-every N         linearize every N-th step (default: the project's, usually 1)\n"
-    "  --duration SECONDS    simulated time (default: the load case's)\n"
+    "  --start SECONDS       start the run at this time of the load case, from the static\n"
+    "                        equilibrium (or modelled state) under the inputs at that time\n"
+    "  --duration SECONDS    simulated time (default: the rest of the load case)\n"
     "  --channels A,B,...    output channels by name (default: all the project's outputs)\n"
     "  --sample-rate HZ      samples per second written (default: the project's; must divide 1/dt)\n"
     "  --solver NAME         linear solver: dense (default)\n"
@@ -163,6 +165,9 @@ int main(int argc, char** argv) {
       if (!value(v) || !parseInt(v, opt.linearizeEvery) || opt.linearizeEvery < 1)
         return usageError("--lin-every needs a whole number >= 1");
       haveLin = true;
+    } else if (a == "--start") {
+      if (!value(v) || !parseDouble(v, opt.start) || !(opt.start >= 0))
+        return usageError("--start needs a non-negative number of seconds");
     } else if (a == "--duration") {
       if (!value(v) || !parseDouble(v, opt.duration) || !(opt.duration > 0))
         return usageError("--duration needs a positive number of seconds");

@@ -23,7 +23,8 @@ const LoadCaseRow& findLoadCase(const SuspensionModel& m, const std::string& nam
 RunOptions checked(RunOptions o, const LoadCaseRow& lc) {
   if (!(o.dt > 0.0) || !std::isfinite(o.dt)) throw std::invalid_argument("the step dt must be positive");
   if (o.linearizeEvery < 1) throw std::invalid_argument("--lin-every must be at least 1");
-  if (o.duration < 0.0) o.duration = lc.duration;
+  if (!(o.start >= 0.0) || !std::isfinite(o.start)) throw std::invalid_argument("the start time must not be negative");
+  if (o.duration < 0.0) o.duration = lc.duration - o.start;
   if (!(o.duration > 0.0)) throw std::invalid_argument("the duration must be positive");
   if (o.sampleRate < 0.0) o.sampleRate = 1.0 / o.dt;
   const double stride = 1.0 / (o.sampleRate * o.dt);
@@ -70,11 +71,11 @@ Simulation::Simulation(std::shared_ptr<const SuspensionModel> model, const std::
 }
 
 void Simulation::initialize() {
-  state_.t = 0.0;
+  state_.t = options_.start;
   step_ = 0;
   model_->initialState(state_.r, state_.v);
   VecX u0(model_->nInputs());
-  inputs_.evaluate(0.0, u0);
+  inputs_.evaluate(options_.start, u0);
   if (loadCase_->initialState == InitialState::Equilibrium) {
     try {
       equilibrium_ = solveEquilibrium(*model_, u0, state_, ws_);
@@ -87,7 +88,7 @@ void Simulation::initialize() {
   markerStart_.resize(model_->markers.size());
   for (std::size_t k = 0; k < markerStart_.size(); ++k) markerStart_[k] = outWs_.markers[k].p;
   recorder_.reset(recorder_.channels(), static_cast<std::size_t>(nSteps_ / sampleStride_ + 2));
-  recorder_.record(0.0, outWs_, markerStart_);
+  recorder_.record(options_.start, outWs_, markerStart_);
 }
 
 void Simulation::record() {
@@ -106,7 +107,7 @@ bool Simulation::step() {
                           "): " + e.what());
   }
   ++step_;
-  state_.t = static_cast<double>(step_) * options_.dt;  // no drift from summing dt
+  state_.t = options_.start + static_cast<double>(step_) * options_.dt;  // no drift from summing dt
   checkDivergence();
   if (step_ % sampleStride_ == 0) record();
   return step_ < nSteps_;

@@ -18,7 +18,8 @@ namespace ek {
 struct RunOptions {
   double dt = 1e-3;            ///< [s]
   int linearizeEvery = 1;
-  double duration = -1.0;      ///< [s]; negative: the load case's duration
+  double start = 0.0;          ///< [s]: the run covers [start, start + duration] of the load case
+  double duration = -1.0;      ///< [s]; negative: the rest of the load case after start
   double sampleRate = -1.0;    ///< [Hz]; negative: one sample per step
   std::vector<std::string> channels;  ///< empty: all outputs of the project
   std::string solver = "dense";
