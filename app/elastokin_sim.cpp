@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -211,7 +212,16 @@ int main(int argc, char** argv) {
     if (outPath.empty()) return usageError("--out is required");
     if (!haveDt) opt.dt = project.simulation.step;
     if (!haveLin) opt.linearizeEvery = project.simulation.linearizeEvery;
-    if (!haveRate) opt.sampleRate = project.simulation.sampleRate;
+    if (!haveRate) {
+      // The project's default rate applies when it divides the step rate; otherwise sample every step.
+      opt.sampleRate = project.simulation.sampleRate;
+      const double stride = 1.0 / (opt.sampleRate * opt.dt);
+      if (stride < 1.0 - 1e-9 || std::abs(stride - std::round(stride)) > 1e-6 * stride) {
+        std::fprintf(stderr, "elastokin-sim: note: sampling every step (%g Hz); the project's %g Hz does not divide it\n",
+                     1.0 / opt.dt, opt.sampleRate);
+        opt.sampleRate = 1.0 / opt.dt;
+      }
+    }
 
     ek::Simulation sim(model, loadCase, opt);
     ProgressBar bar(!quiet && isatty(STDERR_FILENO));

@@ -32,7 +32,7 @@ void finishWrench(const Mat3x24& dF, const Mat3x24& dTau, const MarkerKinematics
 
 }  // namespace
 
-void calcBushings(const SuspensionModel& model, Workspace& ws) {
+void calcBushings(const SuspensionModel& model, Workspace& ws, bool partials) {
   for (std::size_t e = 0; e < model.bushings.size(); ++e) {
     const ModelBushing& b = model.bushings[e];
     const MarkerKinematics& mi = ws.markers[b.i.value];
@@ -78,36 +78,36 @@ void calcBushings(const SuspensionModel& model, Workspace& ws) {
     w.F = mj.R * ft;
     w.tau = mi.R * g;
 
-    // Partials of d, d_dot, a, a_dot w.r.t. the marker quantities.
-    Mat3x24 dd = Mat3x24::Zero(), ddr = Mat3x24::Zero(), da = Mat3x24::Zero(), dar = Mat3x24::Zero();
-    dd.middleCols<3>(pI) = RJt;
-    dd.middleCols<3>(pJ) = -RJt;
-    dd.middleCols<3>(thJ) = RJt * skew(dW);
-    const Mat3 RJtWJ = RJt * skew(mj.w);
-    ddr.middleCols<3>(pI) = -RJtWJ;
-    ddr.middleCols<3>(pJ) = RJtWJ;
-    ddr.middleCols<3>(thJ) = RJt * skew(u);
-    ddr.middleCols<3>(vI) = RJt;
-    ddr.middleCols<3>(vJ) = -RJt;
-    ddr.middleCols<3>(wJ) = RJt * skew(dW);
-    da.middleCols<3>(thI) = Ga;
-    da.middleCols<3>(thJ) = -Ga;
-    const Mat3 DwGa = rotation::dBodyToRateTimes(a, z) * Ga;
-    dar.middleCols<3>(thI) = DwGa + Ga * skew(wRel);
-    dar.middleCols<3>(thJ) = -DwGa;
-    dar.middleCols<3>(wI) = Ga;
-    dar.middleCols<3>(wJ) = -Ga;
+    if (!partials) continue;
 
-    Mat3x24 dF = mj.R * (-(kt.asDiagonal() * dd) - ct.asDiagonal() * ddr);
-    dF.middleCols<3>(thJ) -= skew(w.F);
-    const Mat3x24 dfa = -(ka.asDiagonal() * da) - ca.asDiagonal() * dar;
-    Mat3x24 dTau = mi.R * (rotation::dBodyToRateTransposedTimes(a, fa) * da + Ti.transpose() * dfa);
-    dTau.middleCols<3>(thI) -= skew(w.tau);
+    // Partials w.r.t. the marker quantities, block by non-zero block (docs/method.md):
+    //   delta d     = RJ^T (dpI - dpJ) + RJ^T [dW]x dthJ
+    //   delta d_dot = RJ^T (dvI - dvJ - [wJ]x (dpI - dpJ) + [dW]x dwJ) + RJ^T [u]x dthJ
+    //   delta a     = Ga (dthI - dthJ)
+    //   delta a_dot = (Dw Ga + Ga [wRel]x) dthI - Dw Ga dthJ + Ga (dwI - dwJ)
+    const Mat3 A1 = kt.asDiagonal() * RJt, A2 = ct.asDiagonal() * RJt;
+    const Mat3 dF_dpI = -mj.R * (A1 - A2 * skew(mj.w));
+    const Mat3 dF_dvI = -mj.R * A2;
+    const Mat3 DwGa = rotation::dBodyToRateTimes(a, z) * Ga;
+    const Mat3 B = rotation::dBodyToRateTransposedTimes(a, fa) - Ti.transpose() * ka.asDiagonal();
+    const Mat3 Cc = Ti.transpose() * ca.asDiagonal();
+    const Mat3 dTau_dwI = -mi.R * (Cc * Ga);
+    Mat3x24 dF = Mat3x24::Zero(), dTau = Mat3x24::Zero();
+    dF.middleCols<3>(pI) = dF_dpI;
+    dF.middleCols<3>(pJ) = -dF_dpI;
+    dF.middleCols<3>(thJ) = -mj.R * (A1 * skew(dW) + A2 * skew(u)) - skew(w.F);
+    dF.middleCols<3>(vI) = dF_dvI;
+    dF.middleCols<3>(vJ) = -dF_dvI;
+    dF.middleCols<3>(wJ) = dF_dvI * skew(dW);
+    dTau.middleCols<3>(thI) = mi.R * (B * Ga - Cc * (DwGa + Ga * skew(wRel))) - skew(w.tau);
+    dTau.middleCols<3>(thJ) = -mi.R * (B * Ga - Cc * DwGa);
+    dTau.middleCols<3>(wI) = dTau_dwI;
+    dTau.middleCols<3>(wJ) = -dTau_dwI;
     finishWrench(dF, dTau, mi, mj, w);
   }
 }
 
-void calcP2Ps(const SuspensionModel& model, Workspace& ws) {
+void calcP2Ps(const SuspensionModel& model, Workspace& ws, bool partials) {
   for (std::size_t e = 0; e < model.p2ps.size(); ++e) {
     const ModelP2P& p = model.p2ps[e];
     const MarkerKinematics& mi = ws.markers[p.i.value];
@@ -151,6 +151,7 @@ void calcP2Ps(const SuspensionModel& model, Workspace& ws) {
     ElementWrench& w = out.wrench;
     w.F = -T * e1;
     w.tau.setZero();
+    if (!partials) continue;
 
     const Mat3 Pe = (Mat3::Identity() - e1 * e1.transpose()) / len;  // d e / d d_W
     const Mat3 dF_dp = -e1 * (dT_dl * e1.transpose() + dT_dr * vRel.transpose() * Pe) - T * Pe;

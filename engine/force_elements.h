@@ -18,14 +18,15 @@
 
 namespace ek {
 
-/// Marker kinematics => bushing deflections, rates, forces, wrench and partials (ws.bushings).
+/// Marker kinematics => bushing deflections, rates, forces, wrench and (if `partials`) the
+/// wrench's partials (ws.bushings). Without partials: values only, for outputs.
 /// @pre calcMarkerKinematics() ran.
 /// @throws SimulationError when a relative rotation reaches the Cardan singularity.
-void calcBushings(const SuspensionModel& model, Workspace& ws);
+void calcBushings(const SuspensionModel& model, Workspace& ws, bool partials = true);
 
-/// Marker kinematics => P2P length, rate, tension, wrench and partials (ws.p2ps).
+/// Marker kinematics => P2P length, rate, tension, wrench and (if `partials`) its partials (ws.p2ps).
 /// @pre calcMarkerKinematics() ran.
 /// @throws SimulationError when the two markers coincide (no line of action).
-void calcP2Ps(const SuspensionModel& model, Workspace& ws);
+void calcP2Ps(const SuspensionModel& model, Workspace& ws, bool partials = true);
 
 }  // namespace ek

@@ -28,6 +28,9 @@ class Integrator {
   virtual void step(State& state, const InputSignals& inputs, Workspace& ws) = 0;
   /// A one-line description for summaries.
   virtual std::string describe() const = 0;
+  /// True if the last step() left in ws the kinematics and force-element results (and u) of the
+  /// state the step started from, so outputs of that state can be read from ws.
+  virtual bool workspaceHoldsStepStart() const { return false; }
 };
 
 /// @throws std::invalid_argument for an unknown method or solver.

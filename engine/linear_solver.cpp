@@ -5,6 +5,8 @@
 #include <stdexcept>
 
 #include "engine/error.h"
+#include "engine/klu_solver.h"
+#include "engine/topology_solver.h"
 
 namespace ek {
 
@@ -28,7 +30,9 @@ void DenseLuSolver::solve(const VecX& b, VecX& x) { x = lu_.solve(b); }
 
 std::unique_ptr<LinearSolver> makeLinearSolver(const std::string& name, const SuspensionModel& model) {
   if (name == "dense") return std::make_unique<DenseLuSolver>(model);
-  throw std::invalid_argument("unknown linear solver '" + name + "' (available: dense)");
+  if (name == "klu") return std::make_unique<KluSolver>(model);
+  if (name == "topology") return std::make_unique<TopologySolver>(model);
+  throw std::invalid_argument("unknown linear solver '" + name + "' (available: topology, klu, dense)");
 }
 
 }  // namespace ek

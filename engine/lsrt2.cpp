@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/lsrt2.h"
 
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -10,6 +11,13 @@
 
 namespace ek {
 namespace {
+using Clock = std::chrono::steady_clock;
+double since(Clock::time_point& t0) {
+  const auto t1 = Clock::now();
+  const double s = std::chrono::duration<double>(t1 - t0).count();
+  t0 = t1;
+  return s;
+}
 std::string fmtG(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.3g", v);
@@ -29,7 +37,9 @@ Lsrt2::Lsrt2(const SuspensionModel& model, Lsrt2Options options, std::unique_ptr
 }
 
 void Lsrt2::relinearize(const State& state, Workspace& ws) {
+  auto t0 = Clock::now();
   linearize(model_, state, uLin_, ws);
+  if (timing_) times_.linearize += since(t0);
   rLin_ = state.r;
   vLin_ = state.v;
   const double hg = options_.dt * kGamma;
@@ -52,7 +62,12 @@ void Lsrt2::relinearize(const State& state, Workspace& ws) {
     D.topLeftCorner<3, 3>().diagonal().array() += body.mass;
     D.bottomRightCorner<3, 3>() += body.inertia;
   }
+  if (timing_) times_.assemble += since(t0);
   solver_->factorize(A_);
+  if (timing_) {
+    times_.factorize += since(t0);
+    ++times_.linearizations;
+  }
 }
 
 void Lsrt2::stage(const VecX& rbar, const VecX& vbar, const VecX& ubar, const Workspace& ws, VecX& dr, VecX& dv) {
@@ -71,7 +86,9 @@ void Lsrt2::stage(const VecX& rbar, const VecX& vbar, const VecX& ubar, const Wo
   blockMultiplyAdd(model_.pattern, ws.Jv, tmp_, rhs_);
   uDot_ = ubar - uLin_;  // reused as scratch: u_dot is not needed after u_bar is formed
   rhs_.noalias() += ws.Ju * uDot_;
+  auto t0 = Clock::now();
   solver_->solve(rhs_, dv);
+  if (timing_) times_.solve += since(t0);
   for (int l = 0; l < model_.nFreeBodies(); ++l) {
     dr.segment<3>(6 * l) = G_.segment<3>(6 * l) + hg * dv.segment<3>(6 * l);
     dr.segment<3>(6 * l + 3) = G_.segment<3>(6 * l + 3) + hg * Kt_[l] * dv.segment<3>(6 * l + 3);
@@ -79,6 +96,8 @@ void Lsrt2::stage(const VecX& rbar, const VecX& vbar, const VecX& ubar, const Wo
 }
 
 void Lsrt2::step(State& state, const InputSignals& inputs, Workspace& ws) {
+  const auto start = Clock::now();
+  const PhaseTimes before = times_;
   const double dt = options_.dt, t = state.t;
   linearizedLast_ = steps_ % options_.linearizeEvery == 0;
   if (linearizedLast_) {
@@ -100,6 +119,12 @@ void Lsrt2::step(State& state, const InputSignals& inputs, Workspace& ws) {
   state.v += dt * dv2_;
   state.t = t + dt;
   ++steps_;
+  if (timing_) {
+    const double total = std::chrono::duration<double>(Clock::now() - start).count();
+    times_.other += total - (times_.linearize - before.linearize) - (times_.assemble - before.assemble) -
+                    (times_.factorize - before.factorize) - (times_.solve - before.solve);
+    ++times_.steps;
+  }
 }
 
 std::string Lsrt2::describe() const {

@@ -29,6 +29,12 @@ struct Lsrt2Options {
   bool kinematicsDerivative = true;
 };
 
+/// Wall time spent per phase, accumulated over steps (when enabled).
+struct PhaseTimes {
+  double linearize = 0.0, assemble = 0.0, factorize = 0.0, solve = 0.0, other = 0.0;  ///< [s]
+  long long linearizations = 0, steps = 0;
+};
+
 class Lsrt2 final : public Integrator {
  public:
   static constexpr double kGamma = 0.29289321881345248;  // 1 - sqrt(2)/2
@@ -43,7 +49,11 @@ class Lsrt2 final : public Integrator {
   /// True if the last step() linearized at the state it started from (ws then holds the
   /// kinematics and element results of that state).
   bool linearizedLastStep() const { return linearizedLast_; }
+  bool workspaceHoldsStepStart() const override { return linearizedLast_; }
   const Lsrt2Options& options() const { return options_; }
+  /// Phase timing for benchmarks (off by default; costs a clock read per phase when on).
+  void enableTiming(bool on) { timing_ = on; }
+  const PhaseTimes& phaseTimes() const { return times_; }
   const LinearSolver& solver() const { return *solver_; }
   /// Coefficient matrix A of the last linearization, in the block pattern.
   const std::vector<Mat6>& coefficientBlocks() const { return A_; }
@@ -57,6 +67,8 @@ class Lsrt2 final : public Integrator {
   std::unique_ptr<LinearSolver> solver_;
   long long steps_ = 0;
   bool linearizedLast_ = false;
+  bool timing_ = false;
+  PhaseTimes times_;
   // Linearization point and per-body matrices of the linear model.
   VecX rLin_, vLin_, uLin_;
   std::vector<Mat3> P_, Kt_;

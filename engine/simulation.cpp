@@ -46,8 +46,8 @@ void evaluateOutputsState(const SuspensionModel& model, const State& state, cons
   ws.u = u;
   calcBodyKinematics(model, state, ws);
   calcMarkerKinematics(model, ws);
-  calcBushings(model, ws);
-  calcP2Ps(model, ws);
+  calcBushings(model, ws, false);
+  calcP2Ps(model, ws, false);
 }
 
 Simulation::Simulation(std::shared_ptr<const SuspensionModel> model, const std::string& loadCase,
@@ -92,10 +92,15 @@ void Simulation::initialize() {
 }
 
 void Simulation::record() {
-  // ws_ holds stage results of the step's start state only; outputs are at the step's end.
   inputs_.evaluate(state_.t, outWs_.u);
   evaluateOutputsState(*model_, state_, outWs_.u, outWs_);
   recorder_.record(state_.t, outWs_, markerStart_);
+}
+
+void Simulation::flushPending() {
+  if (!pending_) return;
+  pending_ = false;
+  record();
 }
 
 bool Simulation::step() {
@@ -103,13 +108,34 @@ bool Simulation::step() {
   try {
     integrator_->step(state_, inputs_, ws_);
   } catch (const SimulationError& e) {
+    flushPending();  // keep the results up to the stop
     throw SimulationError("run stopped at t = " + fmt("%.4f", state_.t) + " s (step " + std::to_string(step_ + 1) +
                           "): " + e.what());
   }
+  if (pending_) {  // only set when this step was going to linearize at its start state
+    recorder_.record(pendingTime_, ws_, markerStart_);
+    pending_ = false;
+  }
   ++step_;
   state_.t = options_.start + static_cast<double>(step_) * options_.dt;  // no drift from summing dt
-  checkDivergence();
-  if (step_ % sampleStride_ == 0) record();
+  const bool due = step_ % sampleStride_ == 0;
+  try {
+    checkDivergence();
+  } catch (const SimulationError&) {
+    if (due) record();
+    throw;
+  }
+  if (due) {
+    // Taken from the next step's linearization if it linearizes at its start; else now.
+    const bool nextLinearizes = step_ < nSteps_ && options_.integrator == "lsrt2" &&
+                                step_ % options_.linearizeEvery == 0;
+    if (nextLinearizes) {
+      pending_ = true;
+      pendingTime_ = state_.t;
+    } else {
+      record();
+    }
+  }
   return step_ < nSteps_;
 }
 

@@ -61,10 +61,12 @@ class Simulation {
   const EquilibriumResult& equilibrium() const { return equilibrium_; }
   const RunOptions& options() const { return options_; }
   const Integrator& integrator() const { return *integrator_; }
+  Integrator& integrator() { return *integrator_; }
   DivergenceLimits limits;
 
  private:
   void record();
+  void flushPending();
   void checkDivergence() const;
 
   std::shared_ptr<const SuspensionModel> model_;
@@ -79,6 +81,10 @@ class Simulation {
   VecX r0_;
   EquilibriumResult equilibrium_;
   long long nSteps_ = 0, step_ = 0, sampleStride_ = 1;
+  /// A sample of the current state is due but not yet recorded: the next step's linearization
+  /// computes everything it needs, so it is taken from there (or evaluated when that does not come).
+  bool pending_ = false;
+  double pendingTime_ = 0.0;
 };
 
 /// Evaluates stages 1-3 (kinematics and force elements) at a state into ws, for outputs.
