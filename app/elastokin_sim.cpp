@@ -15,6 +15,7 @@
 #include "engine/error.h"
 #include "engine/modal.h"
 #include "engine/project_io.h"
+#include "engine/realtime.h"
 #include "engine/simulation.h"
 
 namespace {
@@ -35,7 +36,9 @@ constexpr const char* kUsage =
     "  --duration SECONDS    simulated time (default: the rest of the load case)\n"
     "  --channels A,B,...    output channels by name (default: all the project's outputs)\n"
     "  --sample-rate HZ      samples per second written (default: the project's; must divide 1/dt)\n"
-    "  --solver NAME         linear solver: dense (default)\n"
+    "  --solver NAME         linear solver of LSRT2: topology (default; block LU along the\n"
+    "                        suspension topology), klu (SuiteSparse) or dense (LU)\n"
+    "  --realtime            pace the steps to the wall clock; count missed deadlines\n"
     "  --integrator NAME     lsrt2 (default) or cvode (BDF reference, variable step; --dt is then\n"
     "                        the output step)\n"
     "  --rtol X              relative tolerance of cvode (default 1e-9)\n"
@@ -135,7 +138,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   std::string projectPath, loadCase, outPath;
   ek::RunOptions opt;
-  bool quiet = false, list = false, stiffness = false, haveDt = false, haveLin = false, haveRate = false;
+  bool quiet = false, list = false, stiffness = false, realtime = false, haveDt = false, haveLin = false, haveRate = false;
   for (std::size_t k = 0; k < args.size(); ++k) {
     const std::string& a = args[k];
     auto value = [&](std::string& out) {
@@ -151,6 +154,8 @@ int main(int argc, char** argv) {
       quiet = true;
     } else if (a == "--list") {
       list = true;
+    } else if (a == "--realtime") {
+      realtime = true;
     } else if (a == "--stiffness") {
       stiffness = true;
     } else if (a == "--frozen-kinematics") {
@@ -224,6 +229,7 @@ int main(int argc, char** argv) {
     }
 
     ek::Simulation sim(model, loadCase, opt);
+    ek::RealtimePacer pacer(opt.dt);
     ProgressBar bar(!quiet && isatty(STDERR_FILENO));
     const auto t0 = std::chrono::steady_clock::now();
     sim.initialize();
@@ -231,8 +237,13 @@ int main(int argc, char** argv) {
     std::string failure;
     try {
       const long long every = std::max<long long>(1, sim.totalSteps() / 200);
-      while (sim.step())
+      if (realtime) pacer.start();
+      bool more = true;
+      while (more) {
+        more = sim.step();
+        if (realtime) pacer.stepDone(sim.stepsDone());
         if (sim.stepsDone() % every == 0) bar.update(static_cast<double>(sim.stepsDone()) / sim.totalSteps());
+      }
       bar.update(1.0);
     } catch (const ek::SimulationError& e) {
       failure = e.what();
@@ -253,7 +264,11 @@ int main(int argc, char** argv) {
                     : "as modelled");
     std::printf("steps          %lld of %lld (%.4g s simulated)\n", sim.stepsDone(), sim.totalSteps(), simulated);
     std::printf("wall time      %.4f s\n", wall);
-    std::printf("real-time factor %.4f\n", simulated > 0 ? wall / simulated : 0.0);
+    if (realtime)
+      std::printf("real time      paced to the wall clock: %lld of %lld deadlines missed (worst %.3f ms late)\n",
+                  pacer.overruns(), sim.stepsDone(), 1e3 * pacer.worstLateness());
+    else
+      std::printf("real-time factor %.4f\n", simulated > 0 ? wall / simulated : 0.0);
     std::printf("samples        %zu x %zu channels -> %s\n", sim.results().size(), sim.results().channels().size(),
                 outPath.c_str());
     if (!failure.empty()) {

@@ -17,7 +17,7 @@ struct IntegratorOptions {
   double dt = 1e-3;               ///< fixed step (LSRT2) or output step (CVODE) [s]
   int linearizeEvery = 1;         ///< LSRT2
   bool kinematicsDerivative = true;  ///< LSRT2: include d(Kv)/dr
-  std::string solver = "dense";   ///< LSRT2 linear solver
+  std::string solver = "topology";  ///< LSRT2 linear solver
   double relativeTolerance = 1e-9;   ///< CVODE
 };
 

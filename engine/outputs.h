@@ -24,7 +24,7 @@ struct Channel {
 std::vector<Channel> resolveChannels(const SuspensionModel& model, const std::vector<std::string>& names);
 
 /// Value of a channel from a workspace whose stages 1-3 ran at the state (and whose u is set).
-/// `markerStart` holds each marker's position at the start of the run (for displacements).
+/// `markerStart` holds each marker's design position, the pose as modelled (for displacements).
 double channelValue(const Channel& c, const Workspace& ws, const std::vector<Vec3>& markerStart);
 
 /// Sampled results: times and a row-major value table, preallocated for the whole run.

@@ -146,7 +146,7 @@ struct LoadCaseRow {
 
 enum class OutputQuantity {
   MarkerPosition,      ///< x, y, z [m], global
-  MarkerDisplacement,  ///< x, y, z [m], global, relative to the start of the run
+  MarkerDisplacement,  ///< x, y, z [m], global, from the design position (as modelled)
   MarkerVelocity,      ///< x, y, z [m/s], global
   BodyAngles,          ///< rz, ry, rx: the Cardan angles [rad]
   BodyAngularVelocity, ///< rx, ry, rz [rad/s], body frame

@@ -22,7 +22,7 @@ struct RunOptions {
   double duration = -1.0;      ///< [s]; negative: the rest of the load case after start
   double sampleRate = -1.0;    ///< [Hz]; negative: one sample per step
   std::vector<std::string> channels;  ///< empty: all outputs of the project
-  std::string solver = "dense";
+  std::string solver = "topology";
   bool kinematicsDerivative = true;
   std::string integrator = "lsrt2";  ///< or "cvode" (the reference)
   double relativeTolerance = 1e-9;   ///< CVODE

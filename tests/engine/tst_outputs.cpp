@@ -37,7 +37,8 @@ class TestOutputs : public QObject {
     QCOMPARE(rec.size(), std::size_t(1));
     for (std::size_t c = 0; c < rec.channels().size(); ++c) {
       const Channel& ch = rec.channels()[c];
-      if (ch.quantity == OutputQuantity::MarkerDisplacement) QCOMPARE(rec.value(0, c), 0.0);  // from the start
+      if (ch.quantity == OutputQuantity::MarkerDisplacement)  // from the design position: the static deflection
+        QVERIFY(std::abs(rec.value(0, c)) > 1e-5 && std::abs(rec.value(0, c)) < 0.05);
       if (ch.quantity == OutputQuantity::Input) QCOMPARE(rec.value(0, c), 0.0);              // Fx before 5 s
       if (ch.quantity == OutputQuantity::P2PForce && ch.name == "spring force left")
         QVERIFY(rec.value(0, c) < -5000.0);  // the spring is compressed carrying the wheel load
