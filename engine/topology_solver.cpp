@@ -8,6 +8,39 @@
 #include "engine/error.h"
 
 namespace ek {
+namespace {
+
+/// Inverse of a 6x6 block by Gauss-Jordan elimination with partial pivoting, in fixed-size loops
+/// (Eigen's general inverse takes its blocked large-matrix path for 6x6). Returns false if a
+/// pivot vanishes.
+bool invert6(const Mat6& A, Mat6& inv) {
+  Mat6 a = A;
+  inv.setIdentity();
+  for (int c = 0; c < 6; ++c) {
+    int p = c;
+    for (int r = c + 1; r < 6; ++r)
+      if (std::abs(a(r, c)) > std::abs(a(p, c))) p = r;
+    const double piv = a(p, c);
+    if (!std::isfinite(piv) || std::abs(piv) < 1e-300) return false;
+    if (p != c) {
+      a.row(p).swap(a.row(c));
+      inv.row(p).swap(inv.row(c));
+    }
+    const double s = 1.0 / piv;
+    a.row(c) *= s;
+    inv.row(c) *= s;
+    for (int r = 0; r < 6; ++r) {
+      if (r == c) continue;
+      const double f = a(r, c);
+      if (f == 0.0) continue;
+      a.row(r) -= f * a.row(c);
+      inv.row(r) -= f * inv.row(c);
+    }
+  }
+  return true;
+}
+
+}  // namespace
 
 TopologySolver::TopologySolver(const SuspensionModel& model) : model_(model), n_(model.nFreeBodies()) {
   const BlockPattern& bp = model.pattern;
@@ -63,7 +96,7 @@ TopologySolver::TopologySolver(const SuspensionModel& model) : model_(model), n_
     rowStart_.push_back(static_cast<int>(col_.size()));
   }
   F_.assign(col_.size(), Mat6::Zero());
-  D_.resize(n_);
+  Dinv_.assign(n_, Mat6::Identity());
 
   fromPattern_.resize(bp.nBlocks());
   for (int i = 0; i < n_; ++i)
@@ -104,16 +137,13 @@ void TopologySolver::factorize(const std::vector<Mat6>& blocks) {
   for (std::size_t s = 0; s < blocks.size(); ++s) F_[fromPattern_[s]] = blocks[s];
   std::size_t u = 0;
   for (int k = 0; k < n_; ++k) {
-    D_[k].compute(F_[slot(k, k)]);
-    const auto d = D_[k].matrixLU().diagonal();
-    for (int q = 0; q < 6; ++q)
-      if (!std::isfinite(d[q]) || std::abs(d[q]) < 1e-300)
-        throw SimulationError("the coefficient matrix A is singular: pivot block of body '" +
-                              model_.bodies[model_.freeBodies[order_[k]]].name + "'");
-    // L_ik = F_ik D_k^-1, i.e. solve D_k^T L_ik^T = F_ik^T.
+    if (!invert6(F_[slot(k, k)], Dinv_[k]))
+      throw SimulationError("the coefficient matrix A is singular: pivot block of body '" +
+                            model_.bodies[model_.freeBodies[order_[k]]].name + "'");
+    // L_ik = F_ik D_k^-1
     for (int li : lowerOf_[k]) {
-      const Mat6 t = D_[k].transpose().solve(F_[li].transpose());
-      F_[li] = t.transpose();
+      const Mat6 t = F_[li] * Dinv_[k];
+      F_[li] = t;
     }
     for (const std::size_t end = u + lowerOf_[k].size() * upperOf_[k].size(); u < end; ++u) {
       const Update& op = updates_[u];
@@ -133,7 +163,7 @@ void TopologySolver::solve(const VecX& b, VecX& x) {
   for (int k = n_ - 1; k >= 0; --k) {
     Vec6 acc = y_.segment<6>(6 * k);
     for (int s : upperOf_[k]) acc.noalias() -= F_[s] * y_.segment<6>(6 * col_[s]);
-    y_.segment<6>(6 * k) = D_[k].solve(acc);
+    y_.segment<6>(6 * k).noalias() = Dinv_[k] * acc;
   }
   for (int k = 0; k < n_; ++k) x.segment<6>(6 * order_[k]) = y_.segment<6>(6 * k);
 }

@@ -18,8 +18,6 @@
 
 #include <vector>
 
-#include <Eigen/LU>
-
 #include "engine/linear_solver.h"
 
 namespace ek {
@@ -54,7 +52,7 @@ class TopologySolver final : public LinearSolver {
   std::vector<int> rowStart_, col_;         ///< factor pattern by elimination position (CSR, sorted)
   std::vector<int> fromPattern_;            ///< factor slot of each A block
   std::vector<Mat6> F_;                     ///< factor blocks (L below, U above the diagonal)
-  std::vector<Eigen::PartialPivLU<Mat6>> D_;  ///< LU of the pivot blocks
+  std::vector<Mat6> Dinv_;  ///< inverses of the pivot blocks (one 6x6 product per L block and solve)
   std::vector<Update> updates_;
   std::vector<std::vector<int>> lowerOf_, upperOf_;  ///< per pivot: factor slots of L_ik / U_kj
   int fill_ = 0;
