@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Table models of the workbench: QAbstractItemModelTester on every table, undo/redo round trips
+// (with merging of repeated cell edits), invalid edits rejected with the engine's message, row
+// operations, and a broken project that leaves the open one untouched.
+#include <QAbstractItemModelTester>
+#include <QtTest>
+
+#include "engine/error.h"
+#include "engine/model.h"
+#include "ui/project_document.h"
+#include "ui/table_models.h"
+
+using namespace ek;
+using namespace ek::ui;
+
+namespace {
+const QString kRoot = QStringLiteral(ELASTOKIN_SOURCE_DIR);
+const Table kTables[] = {Table::Bodies, Table::Markers, Table::Bushings, Table::P2Ps,
+                         Table::Curves, Table::Inputs,  Table::Outputs};
+
+int columnOf(const QAbstractItemModel& m, const QString& header) {
+  for (int c = 0; c < m.columnCount(); ++c)
+    if (m.headerData(c, Qt::Horizontal).toString() == header) return c;
+  return -1;
+}
+}  // namespace
+
+class TestTableModels : public QObject {
+  Q_OBJECT
+ private slots:
+  void init() {
+    doc_ = std::make_unique<ProjectDocument>();
+    doc_->open(kRoot + "/projects/quarter_double_wishbone.json");
+  }
+
+  void modelTesterOnEveryTable() {
+    for (Table t : kTables) {
+      auto model = makeTableModel(doc_.get(), t);
+      QAbstractItemModelTester tester(model.get(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+      const int rows = model->rowCount();
+      QCOMPARE(static_cast<std::size_t>(rows), [&]() -> std::size_t {
+        const Project& p = doc_->project();
+        switch (t) {
+          case Table::Bodies: return p.bodies.size();
+          case Table::Markers: return p.markers.size();
+          case Table::Bushings: return p.bushings.size();
+          case Table::P2Ps: return p.p2ps.size();
+          case Table::Curves: return p.curves.size();
+          case Table::Inputs: return p.inputs.size();
+          case Table::Outputs: return p.outputs.size();
+        }
+        return 0;
+      }());
+      QVERIFY(model->addRow());
+      QCOMPARE(model->rowCount(), rows + 1);
+      QVERIFY(model->duplicateRow(0));
+      QCOMPARE(model->rowCount(), rows + 2);
+      QVERIFY(model->removeRowAt(rows + 1));
+      doc_->undoStack()->undo();
+      doc_->undoStack()->undo();
+      doc_->undoStack()->undo();
+      QCOMPARE(model->rowCount(), rows);
+      for (int c = 0; c < model->columnCount(); ++c) QVERIFY(!model->headerData(c, Qt::Horizontal).toString().isEmpty());
+    }
+  }
+
+  void unitsInHeaders() {
+    auto bodies = makeTableModel(doc_.get(), Table::Bodies);
+    QVERIFY(columnOf(*bodies, "mass [kg]") >= 0);
+    QVERIFY(columnOf(*bodies, "position x [m]") >= 0);
+    auto bushings = makeTableModel(doc_.get(), Table::Bushings);
+    QVERIFY(columnOf(*bushings, "rx stiffness [N m/rad]") >= 0);
+  }
+
+  void undoRedoRoundTripAndMerge() {
+    auto model = makeTableModel(doc_.get(), Table::Bodies);
+    const int mass = columnOf(*model, "mass [kg]");
+    const QModelIndex cell = model->index(1, mass);  // the wheel mount (row 0 is the vehicle body)
+    const double original = model->data(cell, Qt::DisplayRole).toDouble();
+    QVERIFY(model->setData(cell, "12.5", Qt::EditRole));
+    QVERIFY(model->setData(cell, "13", Qt::EditRole));  // merges with the first edit
+    QCOMPARE(doc_->project().bodies[1].mass, 13.0);
+    QCOMPARE(doc_->undoStack()->count(), 1);
+    QVERIFY(doc_->isModified());
+    doc_->undoStack()->undo();
+    QCOMPARE(doc_->project().bodies[1].mass, original);
+    QCOMPARE(model->data(cell, Qt::DisplayRole).toDouble(), original);
+    QVERIFY(!doc_->isModified());
+    doc_->undoStack()->redo();
+    QCOMPARE(doc_->project().bodies[1].mass, 13.0);
+  }
+
+  void invalidEditsAreRejected_data() {
+    QTest::addColumn<int>("table");
+    QTest::addColumn<int>("row");
+    QTest::addColumn<QString>("column");
+    QTest::addColumn<QString>("value");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("negative mass") << int(Table::Bodies) << 1 << "mass [kg]" << "-3" << "mass must be positive";
+    QTest::newRow("not a number") << int(Table::Bodies) << 1 << "mass [kg]" << "heavy" << "expected a number";
+    QTest::newRow("inertia triangle") << int(Table::Bodies) << 1 << "Izz [kg m^2]" << "5" << "triangle inequality";
+    QTest::newRow("missing body") << int(Table::Markers) << 0 << "body" << "77" << "body 77 does not exist";
+    QTest::newRow("missing curve") << int(Table::Bushings) << 0 << "x stiffness [N/m]" << "curve 99" << "curve 99 does not exist";
+    QTest::newRow("bad law text") << int(Table::Bushings) << 0 << "y damping [N s/m]" << "soft" << "expected a number or 'curve <id>'";
+    QTest::newRow("duplicate id") << int(Table::Markers) << 1 << "id" << "1" << "duplicate id";
+    QTest::newRow("same body") << int(Table::Bushings) << 0 << "marker j" << "2" << "are on body";
+  }
+  void invalidEditsAreRejected() {
+    QFETCH(int, table);
+    QFETCH(int, row);
+    QFETCH(QString, column);
+    QFETCH(QString, value);
+    QFETCH(QString, message);
+    auto model = makeTableModel(doc_.get(), Table(table));
+    const int c = columnOf(*model, column);
+    QVERIFY2(c >= 0, qPrintable(column));
+    const Project before = doc_->project();
+    QSignalSpy rejected(model.get(), &TableModel::editRejected);
+    QVERIFY(!model->setData(model->index(row, c), value, Qt::EditRole));
+    QVERIFY2(model->lastError().contains(message), qPrintable(model->lastError()));
+    QCOMPARE(rejected.count(), 1);
+    QVERIFY(doc_->project() == before);
+    QCOMPARE(doc_->undoStack()->count(), 0);
+  }
+
+  void lawCellsAcceptCurvesAndNumbers() {
+    auto model = makeTableModel(doc_.get(), Table::Bushings);
+    const int c = columnOf(*model, "z stiffness [N/m]");
+    QVERIFY(model->setData(model->index(0, c), "curve 4", Qt::EditRole));
+    QCOMPARE(*doc_->project().bushings[0].directions[2].stiffness.curve, 4);
+    QCOMPARE(model->data(model->index(0, c), Qt::DisplayRole).toString(), QString("curve 4"));
+    QVERIFY(model->setData(model->index(0, c), "2.5e6", Qt::EditRole));
+    QVERIFY(!doc_->project().bushings[0].directions[2].stiffness.curve);
+    QCOMPARE(doc_->project().bushings[0].directions[2].stiffness.coefficient, 2.5e6);
+  }
+
+  void duplicateGetsNewId() {
+    auto model = makeTableModel(doc_.get(), Table::Markers);
+    const int n = model->rowCount();
+    model->duplicateRow(2);
+    const auto& m = doc_->project().markers;
+    QCOMPARE(m[3].position, m[2].position);
+    QVERIFY(m[3].id != m[2].id);
+    QCOMPARE(static_cast<int>(m.size()), n + 1);
+    validate(doc_->project());  // still a valid project
+  }
+
+  void brokenProjectKeepsTheOpenOne() {
+    const Project before = doc_->project();
+    QVERIFY_THROWS_EXCEPTION(ModelError, doc_->open(kRoot + "/tests/data/bad_input/missing_marker.json"));
+    QVERIFY(doc_->project() == before);
+    QCOMPARE(doc_->path(), kRoot + "/projects/quarter_double_wishbone.json");
+  }
+
+ private:
+  std::unique_ptr<ProjectDocument> doc_;
+};
+
+QTEST_GUILESS_MAIN(TestTableModels)
+#include "tst_table_models.moc"

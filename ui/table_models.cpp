@@ -1,0 +1,507 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/table_models.h"
+
+#include <QLocale>
+#include <QUndoCommand>
+#include <cmath>
+
+#include "engine/error.h"
+#include "engine/model.h"
+#include "engine/project_io.h"
+
+namespace ek::ui {
+
+const char* tableName(Table t) {
+  switch (t) {
+    case Table::Bodies: return "bodies";
+    case Table::Markers: return "markers";
+    case Table::Bushings: return "bushings";
+    case Table::P2Ps: return "p2p elements";
+    case Table::Curves: return "curves";
+    case Table::Inputs: return "inputs";
+    case Table::Outputs: return "outputs";
+  }
+  return "";
+}
+
+TableModel::TableModel(ProjectDocument* doc, Table table) : QAbstractTableModel(doc), doc_(doc), table_(table) {
+  connect(doc, &ProjectDocument::tableChanged, this, [this](Table t, int row) {
+    if (t != table_) return;
+    if (row >= 0 && row < rowCount()) {
+      emit dataChanged(index(row, 0), index(row, columnCount() - 1));
+    } else {
+      beginResetModel();
+      endResetModel();
+    }
+  });
+  connect(doc, &ProjectDocument::projectReset, this, [this] {
+    beginResetModel();
+    endResetModel();
+  });
+}
+
+void TableModel::setError(const QString& message) {
+  lastError_ = message;
+  if (!message.isEmpty()) emit editRejected(message);
+}
+
+namespace {
+
+// ---- parsing helpers ------------------------------------------------------------------------
+
+QString parseNumber(const QVariant& v, double& out) {
+  bool ok = false;
+  const double d = v.typeId() == QMetaType::Double ? v.toDouble() : QLocale::c().toDouble(v.toString().trimmed(), &ok);
+  if (v.typeId() == QMetaType::Double) ok = true;
+  if (!ok) return QStringLiteral("expected a number, found '%1'").arg(v.toString());
+  if (!std::isfinite(d)) return QStringLiteral("value is not finite");
+  out = d;
+  return {};
+}
+
+QString parseInt(const QVariant& v, int& out) {
+  bool ok = false;
+  const int i = v.toString().trimmed().toInt(&ok);
+  if (!ok) return QStringLiteral("expected a whole number, found '%1'").arg(v.toString());
+  out = i;
+  return {};
+}
+
+QString lawText(const LawRow& l) {
+  return l.curve ? QStringLiteral("curve %1").arg(*l.curve) : QLocale::c().toString(l.coefficient, 'g', 10);
+}
+
+QString parseLaw(const QVariant& v, LawRow& out) {
+  const QString s = v.toString().trimmed();
+  if (s.startsWith(QLatin1String("curve"))) {
+    int id = 0;
+    if (!parseInt(s.mid(5), id).isEmpty()) return QStringLiteral("expected a number or 'curve <id>', found '%1'").arg(s);
+    out = LawRow{0.0, id};
+    return {};
+  }
+  double d = 0;
+  if (!parseNumber(s, d).isEmpty()) return QStringLiteral("expected a number or 'curve <id>', found '%1'").arg(s);
+  out = LawRow{d, std::nullopt};
+  return {};
+}
+
+QString num(double d) { return QLocale::c().toString(d, 'g', 10); }
+
+// ---- generic row model --------------------------------------------------------------------
+
+template <class Row>
+struct Column {
+  QString header;  ///< with unit
+  QString field;   ///< the engine's field name (for matching validation messages)
+  std::function<QVariant(const Row&)> get;
+  std::function<QString(Row&, const QVariant&)> set;  ///< empty: read-only
+};
+
+template <class Row>
+using Rows = std::vector<Row> Project::*;
+
+/// Replaces one row; repeated edits of the same cell merge into one undo step.
+template <class Row>
+class SetRowCommand : public QUndoCommand {
+ public:
+  SetRowCommand(ProjectDocument* doc, Table t, Rows<Row> rows, int index, int column, Row before, Row after,
+                const QString& text)
+      : QUndoCommand(text), doc_(doc), t_(t), rows_(rows), index_(index), column_(column), before_(std::move(before)),
+        after_(std::move(after)) {}
+  void redo() override { apply(after_); }
+  void undo() override { apply(before_); }
+  int id() const override { return 1000 + static_cast<int>(t_); }
+  bool mergeWith(const QUndoCommand* other) override {
+    const auto* o = dynamic_cast<const SetRowCommand*>(other);
+    if (!o || o->index_ != index_ || o->column_ != column_) return false;
+    after_ = o->after_;
+    return true;
+  }
+
+ private:
+  void apply(const Row& r) {
+    (doc_->projectForCommand().*rows_)[index_] = r;
+    doc_->notifyChanged(t_, index_);
+  }
+  ProjectDocument* doc_;
+  Table t_;
+  Rows<Row> rows_;
+  int index_, column_;
+  Row before_, after_;
+};
+
+/// Inserts (insert = true) or removes one row.
+template <class Row>
+class RowCommand : public QUndoCommand {
+ public:
+  RowCommand(ProjectDocument* doc, Table t, Rows<Row> rows, int index, Row row, bool insert, const QString& text)
+      : QUndoCommand(text), doc_(doc), t_(t), rows_(rows), index_(index), row_(std::move(row)), insert_(insert) {}
+  void redo() override { insert_ ? add() : remove(); }
+  void undo() override { insert_ ? remove() : add(); }
+
+ private:
+  void add() {
+    auto& v = doc_->projectForCommand().*rows_;
+    v.insert(v.begin() + index_, row_);
+    doc_->notifyChanged(t_, -1);
+  }
+  void remove() {
+    auto& v = doc_->projectForCommand().*rows_;
+    v.erase(v.begin() + index_);
+    doc_->notifyChanged(t_, -1);
+  }
+  ProjectDocument* doc_;
+  Table t_;
+  Rows<Row> rows_;
+  int index_;
+  Row row_;
+  bool insert_;
+};
+
+template <class Row>
+QString rowKey(const Row& r) {
+  if constexpr (requires { r.id; }) return QStringLiteral("id %1").arg(r.id);
+  else return QStringLiteral("'%1'").arg(QString::fromStdString(r.name));
+}
+
+template <class Row>
+class RowTableModel final : public TableModel {
+ public:
+  RowTableModel(ProjectDocument* doc, Table t, Rows<Row> rows, std::vector<Column<Row>> columns,
+                std::function<Row(const Project&)> fresh)
+      : TableModel(doc, t), rows_(rows), columns_(std::move(columns)), fresh_(std::move(fresh)) {}
+
+  int rowCount(const QModelIndex& parent = {}) const override {
+    return parent.isValid() ? 0 : static_cast<int>(rows().size());
+  }
+  int columnCount(const QModelIndex& parent = {}) const override {
+    return parent.isValid() ? 0 : static_cast<int>(columns_.size());
+  }
+  QVariant data(const QModelIndex& i, int role) const override {
+    if (!i.isValid() || i.row() >= rowCount() || i.column() >= columnCount()) return {};
+    if (role == Qt::DisplayRole || role == Qt::EditRole) return columns_[i.column()].get(rows()[i.row()]);
+    if (role == Qt::TextAlignmentRole && columns_[i.column()].get(rows()[i.row()]).typeId() == QMetaType::Double)
+      return int(Qt::AlignRight | Qt::AlignVCenter);
+    return {};
+  }
+  QVariant headerData(int section, Qt::Orientation o, int role) const override {
+    if (role != Qt::DisplayRole) return {};
+    if (o == Qt::Horizontal) return section < columnCount() ? columns_[section].header : QVariant();
+    return section + 1;
+  }
+  Qt::ItemFlags flags(const QModelIndex& i) const override {
+    if (!i.isValid()) return Qt::NoItemFlags;
+    Qt::ItemFlags f = Qt::ItemIsSelectable | Qt::ItemIsEnabled;
+    if (columns_[i.column()].set) f |= Qt::ItemIsEditable;
+    return f;
+  }
+  bool setData(const QModelIndex& i, const QVariant& value, int role) override {
+    if (role != Qt::EditRole || !i.isValid() || !columns_[i.column()].set) return false;
+    const Column<Row>& col = columns_[i.column()];
+    Row edited = rows()[i.row()];
+    const QString parseError = col.set(edited, value);
+    if (!parseError.isEmpty()) {
+      setError(QStringLiteral("%1, row %2, '%3': %4").arg(tableName(table_), rowKey(edited), col.header, parseError));
+      return false;
+    }
+    // The engine's validation decides; an error located in this row is a rejection.
+    Project trial = doc_->project();
+    (trial.*rows_)[i.row()] = edited;
+    try {
+      validate(trial);
+    } catch (const ModelError& e) {
+      const QString row = QString::fromStdString(e.where().row);
+      if (QString::fromStdString(e.where().table) == tableName(table_) &&
+          (row == rowKey(edited) || row == rowKey(rows()[i.row()]))) {
+        setError(QString::fromStdString(e.detail()) + QStringLiteral(" (%1)").arg(QString::fromStdString(e.where().field)));
+        return false;
+      }
+    }
+    setError({});
+    doc_->undoStack()->push(new SetRowCommand<Row>(doc_, table_, rows_, i.row(), i.column(), rows()[i.row()], edited,
+                                                   QStringLiteral("edit %1 %2").arg(tableName(table_), col.header)));
+    return true;
+  }
+  bool addRow() override {
+    doc_->undoStack()->push(new RowCommand<Row>(doc_, table_, rows_, rowCount(), fresh_(doc_->project()), true,
+                                                QStringLiteral("add row to %1").arg(tableName(table_))));
+    return true;
+  }
+  bool duplicateRow(int row) override {
+    if (row < 0 || row >= rowCount()) return false;
+    Row copy = rows()[row];
+    const Row fresh = fresh_(doc_->project());
+    if constexpr (requires { copy.id; }) copy.id = fresh.id;  // a new unique id
+    else copy.name = fresh.name;
+    doc_->undoStack()->push(new RowCommand<Row>(doc_, table_, rows_, row + 1, copy, true,
+                                                QStringLiteral("duplicate row of %1").arg(tableName(table_))));
+    return true;
+  }
+  bool removeRowAt(int row) override {
+    if (row < 0 || row >= rowCount()) return false;
+    doc_->undoStack()->push(new RowCommand<Row>(doc_, table_, rows_, row, rows()[row], false,
+                                                QStringLiteral("delete row of %1").arg(tableName(table_))));
+    return true;
+  }
+
+ private:
+  const std::vector<Row>& rows() const { return doc_->project().*rows_; }
+  Rows<Row> rows_;
+  std::vector<Column<Row>> columns_;
+  std::function<Row(const Project&)> fresh_;
+};
+
+template <class Row>
+int nextId(const std::vector<Row>& rows) {
+  int id = 0;
+  for (const auto& r : rows) id = std::max(id, r.id);
+  return id + 1;
+}
+
+// Column helpers.
+template <class Row>
+Column<Row> intCol(QString h, QString f, int Row::*m) {
+  return {h, f, [m](const Row& r) { return QVariant(r.*m); },
+          [m](Row& r, const QVariant& v) { return parseInt(v, r.*m); }};
+}
+template <class Row>
+Column<Row> textCol(QString h, QString f, std::string Row::*m) {
+  return {h, f, [m](const Row& r) { return QVariant(QString::fromStdString(r.*m)); },
+          [m](Row& r, const QVariant& v) {
+            r.*m = v.toString().toStdString();
+            return QString();
+          }};
+}
+template <class Row>
+Column<Row> numCol(QString h, QString f, std::function<double&(Row&)> ref) {
+  return {h, f, [ref](const Row& r) { return QVariant(ref(const_cast<Row&>(r))); },
+          [ref](Row& r, const QVariant& v) { return parseNumber(v, ref(r)); }};
+}
+template <class Row>
+void vecCols(std::vector<Column<Row>>& cols, const QString& what, const QString& unit, const QString& field,
+             Vec3 Row::*m, const char* names[3]) {
+  for (int k = 0; k < 3; ++k)
+    cols.push_back(numCol<Row>(QStringLiteral("%1 %2 [%3]").arg(what, names[k], unit), field,
+                               [m, k](Row& r) -> double& { return (r.*m)[k]; }));
+}
+template <class Row>
+Column<Row> lawCol(QString h, QString f, std::function<LawRow&(Row&)> ref) {
+  return {h, f, [ref](const Row& r) { return QVariant(lawText(ref(const_cast<Row&>(r)))); },
+          [ref](Row& r, const QVariant& v) { return parseLaw(v, ref(r)); }};
+}
+
+const char* kXyz[3] = {"x", "y", "z"};
+const char* kAngles[3] = {"alpha_z", "alpha_y'", "alpha_x''"};
+
+std::unique_ptr<TableModel> bodies(ProjectDocument* d) {
+  std::vector<Column<BodyRow>> c;
+  c.push_back(intCol<BodyRow>("id", "id", &BodyRow::id));
+  c.push_back(textCol<BodyRow>("name", "name", &BodyRow::name));
+  c.push_back({"fixed", "fixed", [](const BodyRow& r) { return QVariant(r.fixed ? "yes" : "no"); },
+               [](BodyRow& r, const QVariant& v) {
+                 const QString s = v.toString().trimmed().toLower();
+                 if (s != "yes" && s != "no" && s != "true" && s != "false") return QString("expected yes or no");
+                 r.fixed = s == "yes" || s == "true";
+                 return QString();
+               }});
+  c.push_back(textCol<BodyRow>("subsystem", "subsystem", &BodyRow::subsystem));
+  c.push_back(numCol<BodyRow>("mass [kg]", "mass [kg]", [](BodyRow& r) -> double& { return r.mass; }));
+  vecCols<BodyRow>(c, "position", "m", "position [m]", &BodyRow::position, kXyz);
+  vecCols<BodyRow>(c, "orientation", "rad", "orientation [rad]", &BodyRow::orientation, kAngles);
+  vecCols<BodyRow>(c, "com", "m", "com [m]", &BodyRow::com, kXyz);
+  const char* in[6] = {"Ixx", "Iyy", "Izz", "Ixy", "Ixz", "Iyz"};
+  for (int k = 0; k < 6; ++k)
+    c.push_back(numCol<BodyRow>(QStringLiteral("%1 [kg m^2]").arg(in[k]), "inertia [kg m^2]",
+                                [k](BodyRow& r) -> double& { return r.inertia[k]; }));
+  return std::make_unique<RowTableModel<BodyRow>>(d, Table::Bodies, &Project::bodies, c, [](const Project& p) {
+    BodyRow b;
+    b.id = nextId(p.bodies);
+    b.name = "body " + std::to_string(b.id);
+    b.mass = 1.0;
+    b.inertia = {0.01, 0.01, 0.01, 0, 0, 0};
+    return b;
+  });
+}
+
+std::unique_ptr<TableModel> markers(ProjectDocument* d) {
+  std::vector<Column<MarkerRow>> c;
+  c.push_back(intCol<MarkerRow>("id", "id", &MarkerRow::id));
+  c.push_back(textCol<MarkerRow>("name", "name", &MarkerRow::name));
+  c.push_back(intCol<MarkerRow>("body", "body", &MarkerRow::body));
+  vecCols<MarkerRow>(c, "position", "m", "position [m]", &MarkerRow::position, kXyz);
+  vecCols<MarkerRow>(c, "orientation", "rad", "orientation [rad]", &MarkerRow::orientation, kAngles);
+  return std::make_unique<RowTableModel<MarkerRow>>(d, Table::Markers, &Project::markers, c, [](const Project& p) {
+    MarkerRow m;
+    m.id = nextId(p.markers);
+    m.name = "marker " + std::to_string(m.id);
+    m.body = p.bodies.empty() ? 0 : p.bodies.front().id;
+    return m;
+  });
+}
+
+std::unique_ptr<TableModel> bushings(ProjectDocument* d) {
+  std::vector<Column<BushingRow>> c;
+  c.push_back(intCol<BushingRow>("id", "id", &BushingRow::id));
+  c.push_back(textCol<BushingRow>("name", "name", &BushingRow::name));
+  c.push_back(intCol<BushingRow>("marker i", "marker_i", &BushingRow::markerI));
+  c.push_back(intCol<BushingRow>("marker j", "marker_j", &BushingRow::markerJ));
+  for (int k = 0; k < 6; ++k) {
+    const QString dir = kBushingDirections[k];
+    const bool rot = k >= 3;
+    const QString ks = rot ? "stiffness [N m/rad]" : "stiffness [N/m]", kd = rot ? "damping [N m s/rad]" : "damping [N s/m]",
+                  kp = rot ? "preload [N m]" : "preload [N]";
+    c.push_back(lawCol<BushingRow>(dir + " " + ks, dir + "." + ks,
+                                   [k](BushingRow& r) -> LawRow& { return r.directions[k].stiffness; }));
+    c.push_back(lawCol<BushingRow>(dir + " " + kd, dir + "." + kd,
+                                   [k](BushingRow& r) -> LawRow& { return r.directions[k].damping; }));
+    c.push_back(numCol<BushingRow>(dir + " " + kp, dir + "." + kp,
+                                   [k](BushingRow& r) -> double& { return r.directions[k].preload; }));
+  }
+  return std::make_unique<RowTableModel<BushingRow>>(d, Table::Bushings, &Project::bushings, c, [](const Project& p) {
+    BushingRow b;
+    b.id = nextId(p.bushings);
+    b.name = "bushing " + std::to_string(b.id);
+    if (p.markers.size() >= 2) b.markerI = p.markers[0].id, b.markerJ = p.markers[1].id;
+    return b;
+  });
+}
+
+std::unique_ptr<TableModel> p2ps(ProjectDocument* d) {
+  std::vector<Column<P2PRow>> c;
+  c.push_back(intCol<P2PRow>("id", "id", &P2PRow::id));
+  c.push_back(textCol<P2PRow>("name", "name", &P2PRow::name));
+  c.push_back(intCol<P2PRow>("marker i", "marker_i", &P2PRow::markerI));
+  c.push_back(intCol<P2PRow>("marker j", "marker_j", &P2PRow::markerJ));
+  c.push_back({"free length [m]", "free length [m]",
+               [](const P2PRow& r) { return r.freeLength ? QVariant(*r.freeLength) : QVariant(QString("as modelled")); },
+               [](P2PRow& r, const QVariant& v) {
+                 const QString s = v.toString().trimmed();
+                 if (s.isEmpty() || s == "as modelled") {
+                   r.freeLength.reset();
+                   return QString();
+                 }
+                 double x = 0;
+                 const QString e = parseNumber(v, x);
+                 if (e.isEmpty()) r.freeLength = x;
+                 return e;
+               }});
+  c.push_back(numCol<P2PRow>("preload [N]", "preload [N]", [](P2PRow& r) -> double& { return r.preload; }));
+  c.push_back(lawCol<P2PRow>("spring [N/m]", "spring [N/m]", [](P2PRow& r) -> LawRow& { return r.spring; }));
+  c.push_back(lawCol<P2PRow>("damper [N s/m]", "damper [N s/m]", [](P2PRow& r) -> LawRow& { return r.damper; }));
+  for (auto [name, member] : {std::pair{QString("bump stop"), &P2PRow::bumpStop},
+                              std::pair{QString("rebound stop"), &P2PRow::reboundStop}}) {
+    c.push_back({name + " clearance [m]", name + ".clearance [m]",
+                 [member](const P2PRow& r) { return (r.*member) ? QVariant((r.*member)->clearance) : QVariant(QString("none")); },
+                 [member](P2PRow& r, const QVariant& v) {
+                   const QString s = v.toString().trimmed();
+                   if (s.isEmpty() || s == "none") {
+                     (r.*member).reset();
+                     return QString();
+                   }
+                   double x = 0;
+                   const QString e = parseNumber(v, x);
+                   if (!e.isEmpty()) return e;
+                   if (!(r.*member)) r.*member = StopRow{};
+                   (r.*member)->clearance = x;
+                   return QString();
+                 }});
+    c.push_back({name + " stiffness [N/m]", name + ".stiffness [N/m]",
+                 [member](const P2PRow& r) { return (r.*member) ? QVariant(lawText((r.*member)->law)) : QVariant(QString("none")); },
+                 [member](P2PRow& r, const QVariant& v) {
+                   if (!(r.*member)) r.*member = StopRow{};
+                   return parseLaw(v, (r.*member)->law);
+                 }});
+  }
+  return std::make_unique<RowTableModel<P2PRow>>(d, Table::P2Ps, &Project::p2ps, c, [](const Project& p) {
+    P2PRow e;
+    e.id = nextId(p.p2ps);
+    e.name = "p2p " + std::to_string(e.id);
+    if (p.markers.size() >= 2) e.markerI = p.markers[0].id, e.markerJ = p.markers[1].id;
+    return e;
+  });
+}
+
+std::unique_ptr<TableModel> curves(ProjectDocument* d) {
+  std::vector<Column<CurveRow>> c;
+  c.push_back(intCol<CurveRow>("id", "id", &CurveRow::id));
+  c.push_back(textCol<CurveRow>("name", "name", &CurveRow::name));
+  c.push_back(textCol<CurveRow>("interpolation", "interpolation", &CurveRow::interpolation));
+  c.push_back(textCol<CurveRow>("extrapolation", "extrapolation", &CurveRow::extrapolation));
+  c.push_back({"points", "points", [](const CurveRow& r) { return QVariant(static_cast<int>(r.points.size())); }, {}});
+  return std::make_unique<RowTableModel<CurveRow>>(d, Table::Curves, &Project::curves, c, [](const Project& p) {
+    CurveRow r;
+    r.id = nextId(p.curves);
+    r.name = "curve " + std::to_string(r.id);
+    r.points = {{-1.0, -1.0}, {0.0, 0.0}, {1.0, 1.0}};
+    return r;
+  });
+}
+
+std::unique_ptr<TableModel> inputs(ProjectDocument* d) {
+  std::vector<Column<InputRow>> c;
+  c.push_back(intCol<InputRow>("id", "id", &InputRow::id));
+  c.push_back(textCol<InputRow>("name", "name", &InputRow::name));
+  c.push_back(intCol<InputRow>("marker", "marker", &InputRow::marker));
+  c.push_back({"kind", "kind", [](const InputRow& r) { return QVariant(r.kind == InputKind::Force ? "force" : "torque"); },
+               [](InputRow& r, const QVariant& v) {
+                 const QString s = v.toString().trimmed();
+                 if (s != "force" && s != "torque") return QString("expected force or torque");
+                 r.kind = s == "force" ? InputKind::Force : InputKind::Torque;
+                 return QString();
+               }});
+  c.push_back({"frame", "frame", [](const InputRow& r) { return QVariant(r.frame == InputFrame::Global ? "global" : "marker"); },
+               [](InputRow& r, const QVariant& v) {
+                 const QString s = v.toString().trimmed();
+                 if (s != "global" && s != "marker") return QString("expected global or marker");
+                 r.frame = s == "global" ? InputFrame::Global : InputFrame::Marker;
+                 return QString();
+               }});
+  vecCols<InputRow>(c, "direction", "-", "direction", &InputRow::direction, kXyz);
+  return std::make_unique<RowTableModel<InputRow>>(d, Table::Inputs, &Project::inputs, c, [](const Project& p) {
+    InputRow r;
+    r.id = nextId(p.inputs);
+    r.name = "input " + std::to_string(r.id);
+    r.marker = p.markers.empty() ? 0 : p.markers.front().id;
+    return r;
+  });
+}
+
+std::unique_ptr<TableModel> outputs(ProjectDocument* d) {
+  std::vector<Column<OutputRow>> c;
+  c.push_back(textCol<OutputRow>("name", "name", &OutputRow::name));
+  c.push_back({"quantity", "quantity", [](const OutputRow& r) { return QVariant(toString(r.quantity)); },
+               [](OutputRow& r, const QVariant& v) {
+                 for (int q = 0; q <= static_cast<int>(OutputQuantity::Input); ++q)
+                   if (v.toString().trimmed() == toString(OutputQuantity(q))) {
+                     r.quantity = OutputQuantity(q);
+                     return QString();
+                   }
+                 return QStringLiteral("unknown quantity '%1'").arg(v.toString());
+               }});
+  c.push_back(intCol<OutputRow>("element", "element", &OutputRow::element));
+  c.push_back(textCol<OutputRow>("component", "component", &OutputRow::component));
+  return std::make_unique<RowTableModel<OutputRow>>(d, Table::Outputs, &Project::outputs, c, [](const Project& p) {
+    OutputRow r;
+    r.name = "output " + std::to_string(p.outputs.size() + 1);
+    r.element = p.markers.empty() ? 0 : p.markers.front().id;
+    r.component = "x";
+    return r;
+  });
+}
+
+}  // namespace
+
+std::unique_ptr<TableModel> makeTableModel(ProjectDocument* doc, Table table) {
+  switch (table) {
+    case Table::Bodies: return bodies(doc);
+    case Table::Markers: return markers(doc);
+    case Table::Bushings: return bushings(doc);
+    case Table::P2Ps: return p2ps(doc);
+    case Table::Curves: return curves(doc);
+    case Table::Inputs: return inputs(doc);
+    case Table::Outputs: return outputs(doc);
+  }
+  return nullptr;
+}
+
+}  // namespace ek::ui

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+/// @file table_models.h
+/// One QAbstractTableModel per project table, all built from one generic row model and a list of
+/// column descriptions (header with unit, getter, parser). Every edit is a QUndoCommand (repeated
+/// edits of one cell merge); an edit the engine's validation rejects is not applied, and the
+/// model keeps the message for the view (lastError()).
+
+#include <QAbstractTableModel>
+#include <QString>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "ui/project_document.h"
+
+namespace ek::ui {
+
+/// A table model over one of the document's tables.
+class TableModel : public QAbstractTableModel {
+  Q_OBJECT
+ public:
+  TableModel(ProjectDocument* doc, Table table);
+  Table table() const { return table_; }
+  /// The engine's message for the last rejected edit (empty if the last edit was accepted).
+  QString lastError() const { return lastError_; }
+  /// Row operations, each one undoable command.
+  virtual bool addRow() = 0;
+  virtual bool duplicateRow(int row) = 0;
+  virtual bool removeRowAt(int row) = 0;
+
+ signals:
+  void editRejected(const QString& message);
+
+ protected:
+  void setError(const QString& message);
+  ProjectDocument* doc_;
+  Table table_;
+  QString lastError_;
+};
+
+/// Creates the model of a table.
+std::unique_ptr<TableModel> makeTableModel(ProjectDocument* doc, Table table);
+
+/// The engine's table name ("bushings", "p2p elements", ...).
+const char* tableName(Table table);
+
+}  // namespace ek::ui
