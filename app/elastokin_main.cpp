@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// elastokin: the workbench. Opens a project (default: projects/double_wishbone.json). Without a
+// display it says so and runs the headless job instead (elastokin-sim on LC1 of the project).
+#include <QApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QProcess>
+#include <QTimer>
+#include <cstdio>
+#include <cstdlib>
+
+#include "ui/main_window.h"
+#include "ui/vtk_widget.h"
+
+int main(int argc, char** argv) {
+  const QString root = QStringLiteral(ELASTOKIN_SOURCE_DIR);
+  QString project = root + "/projects/double_wishbone.json";
+  QString screenshot;
+  double runSeconds = -1.0;
+  for (int k = 1; k < argc; ++k) {
+    const QString a = QString::fromLocal8Bit(argv[k]);
+    if (a == "--screenshot" && k + 1 < argc) screenshot = QString::fromLocal8Bit(argv[++k]);
+    else if (a == "--run" && k + 1 < argc) runSeconds = QString::fromLocal8Bit(argv[++k]).toDouble();
+    else if (a == "-h" || a == "--help") {
+      std::printf("usage: elastokin [PROJECT.json] [--run SECONDS] [--screenshot FILE.png]\n"
+                  "  --run S          start load case LC1 for S simulated seconds after opening\n"
+                  "  --screenshot F   save a screenshot of the window (after the run) and quit\n");
+      return 0;
+    } else project = a;
+  }
+  const char* display = std::getenv("DISPLAY");
+  const char* wayland = std::getenv("WAYLAND_DISPLAY");
+  if ((!display || !*display) && (!wayland || !*wayland)) {
+    // VTK (GLX only) would abort without a display: run the headless job instead.
+    std::fprintf(stderr, "elastokin: no display; running the headless job (elastokin-sim, load case LC1) instead\n");
+    const QString sim = QFileInfo(QString::fromLocal8Bit(argv[0])).absolutePath() + "/elastokin-sim";
+    QDir().mkpath("results");
+    return QProcess::execute(sim, {project, "--loadcase", "LC1", "--out", "results/LC1.csv"});
+  }
+  ek::ui::VtkWidget::setDefaultSurfaceFormat();
+  QApplication app(argc, argv);
+  QApplication::setApplicationName("Elastokin");
+  QApplication::setOrganizationName("Elastokin");
+  ek::ui::MainWindow w;
+  w.show();
+  if (!w.openProject(project)) return 1;
+  auto shoot = [&] {
+    if (screenshot.isEmpty()) return;
+    QTimer::singleShot(500, &w, [&] {
+      w.grab().save(screenshot);
+      std::printf("screenshot -> %s\n", qPrintable(screenshot));
+      app.quit();
+    });
+  };
+  if (runSeconds > 0) {
+    QObject::connect(&w, &ek::ui::MainWindow::runFinished, &w, [&](bool) { shoot(); });
+    QTimer::singleShot(300, &w, [&] { w.startRun(runSeconds); });
+  } else {
+    shoot();
+  }
+  return app.exec();
+}

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// End-to-end: the workbench on the default project runs LC1 for 1 simulated second on the worker
+// thread; the live plot received the samples, the 3D view shows the suspension (pixel check),
+// CSV export writes the expected columns, and a screenshot is saved as a test artefact. Opening
+// each bad-input example shows the engine's error and keeps the open project. Needs a display
+// (CI: xvfb-run); without one the test reports itself skipped.
+#include <QApplication>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QTimer>
+#include <QtTest>
+#include <cstdlib>
+
+#include <qcustomplot.h>
+
+#include "ui/main_window.h"
+#include "ui/plot_panel.h"
+#include "ui/view3d.h"
+#include "ui/vtk_widget.h"
+
+using namespace ek::ui;
+
+namespace {
+const QString kRoot = QStringLiteral(ELASTOKIN_SOURCE_DIR);
+const QString kArtefacts = QStringLiteral(ELASTOKIN_BINARY_DIR) + "/artefacts";
+}  // namespace
+
+class TestWorkbench : public QObject {
+  Q_OBJECT
+ private slots:
+  void initTestCase() { QDir().mkpath(kArtefacts); }
+
+  void runLc1ForOneSecond() {
+    MainWindow w;
+    w.setQuiet(true);
+    w.show();
+    QVERIFY(w.openProject(kRoot + "/projects/double_wishbone.json"));
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QTest::qWait(1500);  // first VTK render (shader compilation) before measuring
+
+    // Responsiveness: the largest gap between 10 ms ticks of the GUI thread during the run.
+    QElapsedTimer clock;
+    qint64 last = 0, worstGap = 0;
+    std::vector<qint64> gaps;
+    QTimer tick;
+    tick.setInterval(10);
+    connect(&tick, &QTimer::timeout, [&] {
+      const qint64 now = clock.elapsed();
+      worstGap = std::max(worstGap, now - last);
+      gaps.push_back(now - last);
+      last = now;
+    });
+    QSignalSpy finished(&w, &MainWindow::runFinished);
+    clock.start();
+    tick.start();
+    w.startRun(1.0);
+    QVERIFY(w.isRunning());
+    QVERIFY(finished.wait(60000));
+    tick.stop();
+    std::sort(gaps.begin(), gaps.end());
+    qInfo("GUI event loop during the run (10 ms timer): median gap %lld ms, p99 %lld ms, largest %lld ms over %zu ticks",
+          gaps[gaps.size() / 2], gaps[gaps.size() * 99 / 100], worstGap, gaps.size());
+    QCOMPARE(finished.first().first().toBool(), true);
+    QVERIFY2(w.lastRunMessage().isEmpty(), qPrintable(w.lastRunMessage()));
+
+    // The live plots received every sample (1 s at 1 kHz, plus t = 0).
+    PlotPanel* plots = w.plots();
+    QCOMPARE(static_cast<int>(plots->times().size()), 1001);
+    QCOMPARE(plots->times().back(), 1.0);
+    QVERIFY(plots->plot(0)->graph(0)->dataCount() == 1001);
+    QVERIFY(plots->channels().contains("wheel centre x left"));
+    QVERIFY(plots->channels()[plots->selectedChannel(0)].contains("wheel centre x"));
+
+    // The 3D view shows the suspension: a good share of pixels differ from the background.
+    QTest::qWait(200);
+    const QImage img = w.view3d()->grab3D();
+    QVERIFY(!img.isNull());
+    const QColor corner = img.pixelColor(2, 2);
+    int differ = 0;
+    for (int y = 0; y < img.height(); y += 2)
+      for (int x = 0; x < img.width(); x += 2) {
+        const QColor c = img.pixelColor(x, y);
+        if (std::abs(c.red() - corner.red()) + std::abs(c.green() - corner.green()) + std::abs(c.blue() - corner.blue()) > 90)
+          ++differ;
+      }
+    const double share = static_cast<double>(differ) / ((img.width() / 2) * (img.height() / 2));
+    qInfo("3D view %dx%d: %.1f %% of pixels show the suspension", img.width(), img.height(), 100 * share);
+    QVERIFY(share > 0.03);
+    img.save(kArtefacts + "/view3d.png");
+
+    // CSV export: header of names and units, one row per sample.
+    const QString csv = kArtefacts + "/results.csv";
+    QCOMPARE(plots->exportCsv(csv), QString());
+    QFile f(csv);
+    QVERIFY(f.open(QIODevice::ReadOnly | QIODevice::Text));
+    const QString header = QString::fromUtf8(f.readLine()).trimmed();
+    QVERIFY2(header.startsWith("time [s],wheel centre x left [m],wheel centre z left [m],trailing arm bushing fx left [N]"),
+             qPrintable(header));
+    int rows = 0;
+    while (!f.atEnd()) rows += !f.readLine().trimmed().isEmpty();
+    QCOMPARE(rows, 1001);
+    for (const char* ext : {".png", ".pdf", ".svg"}) {
+      const QString path = kArtefacts + "/plot1" + ext;
+      QCOMPARE(plots->exportPlot(0, path), QString());
+      QVERIFY(QFileInfo(path).size() > 1000);
+    }
+    QVERIFY(w.grab().save(kArtefacts + "/main_window.png"));
+  }
+
+  void badProjectsKeepTheOpenOne() {
+    MainWindow w;
+    w.setQuiet(true);
+    QVERIFY(w.openProject(kRoot + "/projects/quarter_double_wishbone.json"));
+    const auto before = w.document()->project();
+    const QStringList bad = QDir(kRoot + "/tests/data/bad_input").entryList({"*.json"});
+    QVERIFY(bad.size() >= 15);
+    for (const QString& name : bad) {
+      QVERIFY2(!w.openProject(kRoot + "/tests/data/bad_input/" + name), qPrintable(name));
+      QVERIFY2(w.lastDialogText().contains(name), qPrintable(w.lastDialogText()));  // the engine's text names the file
+      QVERIFY(w.document()->project() == before);
+    }
+  }
+};
+
+int main(int argc, char** argv) {
+  const char* display = std::getenv("DISPLAY");
+  if (!display || !*display) {
+    std::printf("SKIP: no display (run under xvfb-run)\n");
+    return 77;
+  }
+  VtkWidget::setDefaultSurfaceFormat();
+  QApplication app(argc, argv);
+  TestWorkbench t;
+  return QTest::qExec(&t, argc, argv);
+}
+#include "tst_workbench.moc"

@@ -1,0 +1,397 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/main_window.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCheckBox>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QSlider>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTableView>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+#include "engine/error.h"
+#include "engine/model.h"
+#include "ui/plot_panel.h"
+#include "ui/view3d.h"
+
+namespace ek::ui {
+
+namespace {
+const std::pair<Table, const char*> kTableTabs[] = {
+    {Table::Bodies, "Bodies"}, {Table::Markers, "Markers"}, {Table::Bushings, "Bushings"}, {Table::P2Ps, "P2P"},
+    {Table::Curves, "Curves"}, {Table::Inputs, "Inputs"},   {Table::Outputs, "Outputs"}};
+}
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), doc_(new ProjectDocument(this)) {
+  qRegisterMetaType<SampleBlock>();
+  qRegisterMetaType<Frame>();
+  qRegisterMetaType<RunSettings>();
+  qRegisterMetaType<std::shared_ptr<const SuspensionModel>>();
+
+  auto* split = new QSplitter(this);
+  auto* left = new QWidget(split);
+  auto* leftLayout = new QVBoxLayout(left);
+  leftLayout->setContentsMargins(2, 2, 2, 2);
+  tables_ = new QTabWidget(left);
+  tableError_ = new QLabel(left);
+  tableError_->setWordWrap(true);
+  tableError_->setStyleSheet("color: #b00020;");
+  leftLayout->addWidget(tables_, 1);
+  auto* rowButtons = new QHBoxLayout;
+  for (auto [label, op] : {std::pair{tr("Add"), 0}, std::pair{tr("Duplicate"), 1}, std::pair{tr("Delete"), 2}}) {
+    auto* b = new QPushButton(label, left);
+    rowButtons->addWidget(b);
+    connect(b, &QPushButton::clicked, this, [this, op = op] {
+      auto* view = qobject_cast<QTableView*>(tables_->currentWidget());
+      auto* model = view ? qobject_cast<TableModel*>(view->model()) : nullptr;
+      if (!model) return;
+      const int row = view->currentIndex().isValid() ? view->currentIndex().row() : model->rowCount() - 1;
+      if (op == 0) model->addRow();
+      else if (op == 1) model->duplicateRow(row);
+      else model->removeRowAt(row);
+    });
+  }
+  rowButtons->addStretch();
+  leftLayout->addLayout(rowButtons);
+  leftLayout->addWidget(tableError_);
+
+  auto* centre = new QTabWidget(split);
+  auto* view3dPage = new QWidget(centre);
+  auto* v3 = new QVBoxLayout(view3dPage);
+  v3->setContentsMargins(0, 0, 0, 0);
+  view3d_ = new View3D(view3dPage);
+  v3->addWidget(view3d_, 1);
+  auto* viewBar = new QHBoxLayout;
+  for (auto [label, preset] : {std::pair{tr("Front"), View3D::Preset::Front}, std::pair{tr("Side"), View3D::Preset::Side},
+                               std::pair{tr("Top"), View3D::Preset::Top}, std::pair{tr("Iso"), View3D::Preset::Iso}}) {
+    auto* b = new QPushButton(label, view3dPage);
+    connect(b, &QPushButton::clicked, this, [this, p = preset] { view3d_->setView(p); });
+    viewBar->addWidget(b);
+  }
+  viewBar->addWidget(new QLabel(tr("Exaggeration:"), view3dPage));
+  exaggeration_ = new QDoubleSpinBox(view3dPage);
+  exaggeration_->setRange(1, 200);
+  exaggeration_->setValue(1);
+  connect(exaggeration_, &QDoubleSpinBox::valueChanged, this, [this](double v) { view3d_->setExaggeration(v); });
+  viewBar->addWidget(exaggeration_);
+  viewBar->addWidget(new QLabel(tr("Time:"), view3dPage));
+  timeSlider_ = new QSlider(Qt::Horizontal, view3dPage);
+  timeSlider_->setEnabled(false);
+  connect(timeSlider_, &QSlider::valueChanged, this, [this](int v) {
+    if (!running_ && v >= 0 && v < static_cast<int>(frames_.size())) view3d_->showFrame(frames_[v]);
+  });
+  viewBar->addWidget(timeSlider_, 1);
+  v3->addLayout(viewBar);
+  centre->addTab(view3dPage, tr("3D"));
+  plots_ = new PlotPanel(centre, 2);
+  centre->addTab(plots_, tr("Plots"));
+  split->addWidget(left);
+  split->addWidget(centre);
+  split->setStretchFactor(0, 2);
+  split->setStretchFactor(1, 3);
+  setCentralWidget(split);
+
+  progress_ = new QProgressBar(this);
+  progress_->setMaximumWidth(220);
+  rtf_ = new QLabel(this);
+  statusBar()->addPermanentWidget(rtf_);
+  statusBar()->addPermanentWidget(progress_);
+
+  worker_ = new SimulationWorker;
+  worker_->moveToThread(&thread_);
+  connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
+  thread_.start();
+  connect(worker_, &SimulationWorker::started, this, [this](QStringList ch, QStringList un, double duration) {
+    plots_->startRun(ch, un, duration, {"wheel centre x", "bushing fx"});
+    plots_->setRunning(true);
+    frames_.clear();
+    progress_->setRange(0, 1000);
+  });
+  connect(worker_, &SimulationWorker::samples, this, [this](SampleBlock b) { plots_->append(b); });
+  connect(worker_, &SimulationWorker::frame, this, [this](Frame f) {
+    view3d_->showFrame(f);
+    frames_.push_back(std::move(f));
+  });
+  connect(worker_, &SimulationWorker::progress, this, [this](double t, double duration, double rtf) {
+    progress_->setValue(static_cast<int>(1000.0 * t / std::max(duration, 1e-9)));
+    rtf_->setText(tr("t = %1 s   real-time factor %2").arg(t, 0, 'f', 2).arg(rtf, 0, 'f', 3));
+  });
+  connect(worker_, &SimulationWorker::finished, this, &MainWindow::onFinished);
+
+  buildRunBar();
+  buildMenus();
+  connect(doc_, &ProjectDocument::projectReset, this, [this] {
+    buildTables();
+    rebuildModel();
+    updateTitle();
+  });
+  connect(doc_->undoStack(), &QUndoStack::cleanChanged, this, [this] { updateTitle(); });
+  connect(doc_->undoStack(), &QUndoStack::indexChanged, this, [this] { rebuildModel(); });
+  resize(1400, 860);
+}
+
+MainWindow::~MainWindow() {
+  worker_->stop();
+  thread_.quit();
+  thread_.wait();
+}
+
+TableModel* MainWindow::tableModel(Table t) {
+  for (auto& m : models_)
+    if (m->table() == t) return m.get();
+  return nullptr;
+}
+
+void MainWindow::buildTables() {
+  tables_->clear();
+  models_.clear();
+  for (auto [t, label] : kTableTabs) {
+    models_.push_back(makeTableModel(doc_, t));
+    auto* view = new QTableView(tables_);
+    view->setModel(models_.back().get());
+    view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    view->setAlternatingRowColors(true);
+    tables_->addTab(view, tr(label));
+    connect(models_.back().get(), &TableModel::editRejected, this, [this](const QString& m) {
+      tableError_->setText(m);
+      statusBar()->showMessage(m, 8000);
+    });
+  }
+}
+
+void MainWindow::rebuildModel() {
+  // The 3D view and the run use the compiled model of the current tables, when they are valid.
+  try {
+    model_ = SuspensionModel::build(doc_->project());
+    view3d_->setModel(model_);
+    const QString current = loadCase_->currentText();
+    loadCase_->clear();
+    for (const auto& lc : doc_->project().loadCases) loadCase_->addItem(QString::fromStdString(lc.name));
+    if (loadCase_->findText(current) >= 0) loadCase_->setCurrentText(current);
+    runAct_->setEnabled(!running_ && loadCase_->count() > 0);
+    tableError_->clear();
+  } catch (const ModelError& e) {
+    model_.reset();
+    runAct_->setEnabled(false);
+    tableError_->setText(QString::fromStdString(e.what()));
+  }
+}
+
+void MainWindow::buildRunBar() {
+  QToolBar* bar = addToolBar(tr("Run"));
+  bar->addWidget(new QLabel(tr(" Load case "), bar));
+  loadCase_ = new QComboBox(bar);
+  bar->addWidget(loadCase_);
+  bar->addWidget(new QLabel(tr("  dt [ms] "), bar));
+  dt_ = new QDoubleSpinBox(bar);
+  dt_->setDecimals(3);
+  dt_->setRange(0.01, 10.0);
+  dt_->setValue(1.0);
+  bar->addWidget(dt_);
+  bar->addWidget(new QLabel(tr("  linearize every "), bar));
+  linEvery_ = new QSpinBox(bar);
+  linEvery_->setRange(1, 100);
+  bar->addWidget(linEvery_);
+  bar->addWidget(new QLabel(tr("  solver "), bar));
+  solver_ = new QComboBox(bar);
+  solver_->addItems({"topology", "klu", "dense"});
+  bar->addWidget(solver_);
+  realtime_ = new QCheckBox(tr("real time"), bar);
+  bar->addWidget(realtime_);
+  bar->addSeparator();
+  runAct_ = bar->addAction(tr("Run"), this, [this] { startRun(); });
+  pauseAct_ = bar->addAction(tr("Pause"), this, [this] {
+    if (worker_->isPaused()) {
+      worker_->resume();
+      pauseAct_->setText(tr("Pause"));
+    } else {
+      worker_->pause();
+      pauseAct_->setText(tr("Resume"));
+    }
+  });
+  stopAct_ = bar->addAction(tr("Stop"), this, [this] { worker_->stop(); });
+  bar->addAction(tr("Reset"), this, [this] {
+    if (running_) return;
+    frames_.clear();
+    timeSlider_->setEnabled(false);
+    if (model_) view3d_->setModel(model_);
+  });
+  pauseAct_->setEnabled(false);
+  stopAct_->setEnabled(false);
+}
+
+void MainWindow::startRun(double duration) {
+  if (running_ || !model_ || loadCase_->count() == 0) return;
+  RunSettings s;
+  s.loadCase = loadCase_->currentText();
+  s.dt = dt_->value() * 1e-3;
+  s.linearizeEvery = linEvery_->value();
+  s.solver = solver_->currentText();
+  s.realtime = realtime_->isChecked();
+  s.duration = duration;
+  running_ = true;
+  runAct_->setEnabled(false);
+  pauseAct_->setEnabled(true);
+  stopAct_->setEnabled(true);
+  timeSlider_->setEnabled(false);
+  lastMessage_.clear();
+  statusBar()->showMessage(tr("running %1 ...").arg(s.loadCase));
+  QMetaObject::invokeMethod(worker_, "run", Qt::QueuedConnection, Q_ARG(std::shared_ptr<const ek::SuspensionModel>, model_),
+                            Q_ARG(ek::ui::RunSettings, s));
+}
+
+void MainWindow::onFinished(const QString& msg, bool completed) {
+  running_ = false;
+  plots_->setRunning(false);
+  runAct_->setEnabled(model_ != nullptr);
+  pauseAct_->setEnabled(false);
+  pauseAct_->setText(tr("Pause"));
+  stopAct_->setEnabled(false);
+  lastMessage_ = msg;
+  if (!frames_.empty()) {
+    timeSlider_->setRange(0, static_cast<int>(frames_.size()) - 1);
+    timeSlider_->setValue(timeSlider_->maximum());
+    timeSlider_->setEnabled(true);
+  }
+  statusBar()->showMessage(completed ? tr("run complete") : msg, 10000);
+  if (!completed && !msg.startsWith("stopped")) message(tr("Run stopped"), msg);
+  emit runFinished(completed);
+}
+
+void MainWindow::buildMenus() {
+  QMenu* file = menuBar()->addMenu(tr("&File"));
+  file->addAction(tr("&New"), QKeySequence::New, this, [this] {
+    if (!maybeSave()) return;
+    Project p;
+    p.name = "new project";
+    BodyRow g;
+    g.id = 0;
+    g.name = "vehicle body";
+    g.fixed = true;
+    p.bodies.push_back(g);
+    doc_->reset(p, QString());
+  });
+  file->addAction(tr("&Open..."), QKeySequence::Open, this, [this] {
+    if (!maybeSave()) return;
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open project"), QString(), tr("Projects (*.json)"));
+    if (!path.isEmpty()) openProject(path);
+  });
+  recentMenu_ = file->addMenu(tr("Open &recent"));
+  updateRecent(QString());
+  file->addAction(tr("&Save"), QKeySequence::Save, this, [this] { save(false); });
+  file->addAction(tr("Save &as..."), QKeySequence::SaveAs, this, [this] { save(true); });
+  file->addSeparator();
+  file->addAction(tr("Export results as &CSV..."), this, [this] {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export CSV"), "results.csv", tr("CSV (*.csv)"));
+    if (path.isEmpty()) return;
+    const QString err = plots_->exportCsv(path);
+    if (!err.isEmpty()) message(tr("Export"), err);
+  });
+  for (int k = 0; k < plots_->plotCount(); ++k)
+    file->addAction(tr("Export plot %1 (PNG, PDF, SVG)...").arg(k + 1), this, [this, k] {
+      const QString path = QFileDialog::getSaveFileName(this, tr("Export plot"), "plot.png", tr("Images (*.png *.pdf *.svg)"));
+      if (path.isEmpty()) return;
+      const QString err = plots_->exportPlot(k, path);
+      if (!err.isEmpty()) message(tr("Export"), err);
+    });
+  file->addAction(tr("Save 3D &screenshot..."), this, [this] {
+    const QString path = QFileDialog::getSaveFileName(this, tr("3D screenshot"), "view.png", tr("PNG (*.png)"));
+    if (!path.isEmpty() && !view3d_->grab3D().save(path)) message(tr("Screenshot"), tr("%1: cannot write").arg(path));
+  });
+  file->addSeparator();
+  file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+  QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+  QAction* undo = doc_->undoStack()->createUndoAction(this, tr("&Undo"));
+  undo->setShortcut(QKeySequence::Undo);
+  QAction* redo = doc_->undoStack()->createRedoAction(this, tr("&Redo"));
+  redo->setShortcuts({QKeySequence::Redo, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z)});
+  edit->addAction(undo);
+  edit->addAction(redo);
+}
+
+bool MainWindow::openProject(const QString& path, bool showErrors) {
+  try {
+    doc_->open(path);
+    updateRecent(path);
+    return true;
+  } catch (const ModelError& e) {
+    if (showErrors) message(tr("Cannot open project"), QString::fromStdString(e.what()));
+    return false;
+  }
+}
+
+bool MainWindow::save(bool askPath) {
+  QString path = doc_->path();
+  if (askPath || path.isEmpty())
+    path = QFileDialog::getSaveFileName(this, tr("Save project"), path, tr("Projects (*.json)"));
+  if (path.isEmpty()) return false;
+  try {
+    doc_->saveAs(path);
+    updateRecent(path);
+    updateTitle();
+    return true;
+  } catch (const std::exception& e) {
+    message(tr("Cannot save"), QString::fromStdString(e.what()));
+    return false;
+  }
+}
+
+bool MainWindow::maybeSave() {
+  if (!doc_->isModified() || quiet_) return true;
+  const auto r = QMessageBox::question(this, tr("Unsaved changes"), tr("Save the changes to the project?"),
+                                       QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+  if (r == QMessageBox::Cancel) return false;
+  return r == QMessageBox::Discard || save(false);
+}
+
+void MainWindow::closeEvent(QCloseEvent* e) {
+  if (maybeSave()) e->accept();
+  else e->ignore();
+}
+
+void MainWindow::updateTitle() {
+  const QString name = doc_->path().isEmpty() ? tr("untitled") : QFileInfo(doc_->path()).fileName();
+  setWindowTitle(QStringLiteral("%1%2 — Elastokin").arg(name, doc_->isModified() ? "*" : ""));
+}
+
+void MainWindow::updateRecent(const QString& path) {
+  QSettings settings("Elastokin", "Elastokin");
+  QStringList recent = settings.value("recent").toStringList();
+  if (!path.isEmpty()) {
+    recent.removeAll(path);
+    recent.prepend(path);
+    while (recent.size() > 8) recent.removeLast();
+    settings.setValue("recent", recent);
+  }
+  recentMenu_->clear();
+  for (const QString& p : recent)
+    recentMenu_->addAction(p, this, [this, p] {
+      if (maybeSave()) openProject(p);
+    });
+}
+
+void MainWindow::message(const QString& title, const QString& text, bool error) {
+  lastDialog_ = text;
+  if (quiet_) return;
+  if (error) QMessageBox::warning(this, title, text);
+  else QMessageBox::information(this, title, text);
+}
+
+}  // namespace ek::ui

@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+/// @file main_window.h
+/// The workbench window: table editors (left), 3D view and live plots (centre), run controls
+/// (toolbar) with the simulation on a worker thread, File and Edit menus.
+
+#include <QMainWindow>
+#include <QThread>
+#include <memory>
+#include <vector>
+
+#include "ui/project_document.h"
+#include "ui/simulation_worker.h"
+#include "ui/table_models.h"
+
+class QComboBox;
+class QDoubleSpinBox;
+class QSpinBox;
+class QCheckBox;
+class QLabel;
+class QProgressBar;
+class QSlider;
+class QTabWidget;
+class QAction;
+
+namespace ek::ui {
+
+class PlotPanel;
+class View3D;
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+ public:
+  explicit MainWindow(QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  /// Opens a project; on error shows the engine's message and keeps the current project.
+  bool openProject(const QString& path, bool showErrors = true);
+  ProjectDocument* document() { return doc_; }
+  PlotPanel* plots() { return plots_; }
+  View3D* view3d() { return view3d_; }
+  TableModel* tableModel(Table t);
+  /// Starts a run with the toolbar's settings (duration < 0: the load case's).
+  void startRun(double duration = -1.0);
+  bool isRunning() const { return running_; }
+  QString lastRunMessage() const { return lastMessage_; }
+  /// For tests: dialogs are not shown (their text goes to lastDialogText()).
+  void setQuiet(bool quiet) { quiet_ = quiet; }
+  QString lastDialogText() const { return lastDialog_; }
+
+ signals:
+  void runFinished(bool completed);
+
+ protected:
+  void closeEvent(QCloseEvent* e) override;
+
+ private:
+  void buildMenus();
+  void buildTables();
+  void buildRunBar();
+  void rebuildModel();
+  bool maybeSave();
+  bool save(bool askPath);
+  void updateTitle();
+  void updateRecent(const QString& path);
+  void message(const QString& title, const QString& text, bool error = true);
+  void onFinished(const QString& message, bool completed);
+
+  ProjectDocument* doc_;
+  std::vector<std::unique_ptr<TableModel>> models_;
+  QTabWidget* tables_;
+  QLabel* tableError_;
+  PlotPanel* plots_;
+  View3D* view3d_;
+  QSlider* timeSlider_;
+  QComboBox* loadCase_;
+  QComboBox* solver_;
+  QDoubleSpinBox* dt_;
+  QSpinBox* linEvery_;
+  QCheckBox* realtime_;
+  QDoubleSpinBox* exaggeration_;
+  QAction *runAct_, *pauseAct_, *stopAct_;
+  QMenu* recentMenu_;
+  QProgressBar* progress_;
+  QLabel* rtf_;
+  QThread thread_;
+  SimulationWorker* worker_;
+  std::shared_ptr<const SuspensionModel> model_;
+  std::vector<Frame> frames_;  ///< poses of the run, for playback
+  bool running_ = false, quiet_ = false;
+  QString lastMessage_, lastDialog_;
+};
+
+}  // namespace ek::ui

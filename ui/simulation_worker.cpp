@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/simulation_worker.h"
+
+#include <QThread>
+#include <chrono>
+
+#include "engine/error.h"
+#include "engine/realtime.h"
+#include "engine/simulation.h"
+
+namespace ek::ui {
+
+void SimulationWorker::run(std::shared_ptr<const SuspensionModel> model, RunSettings s) {
+  paused_ = false;
+  stop_ = false;
+  using Clock = std::chrono::steady_clock;
+  try {
+    RunOptions o;
+    o.dt = s.dt;
+    o.linearizeEvery = s.linearizeEvery;
+    o.solver = s.solver.toStdString();
+    o.duration = s.duration;
+    Simulation sim(model, s.loadCase.toStdString(), o);
+    sim.initialize();
+    QStringList names, units;
+    for (const auto& c : sim.results().channels()) {
+      names << QString::fromStdString(c.name);
+      units << QString::fromStdString(c.unit);
+    }
+    emit started(names, units, sim.duration());
+
+    std::size_t sent = 0;
+    auto flush = [&] {
+      const Recorder& rec = sim.results();
+      SampleBlock b;
+      b.values.resize(rec.channels().size());
+      for (std::size_t k = sent; k < rec.size(); ++k) {
+        b.t.push_back(rec.time(k));
+        for (std::size_t c = 0; c < rec.channels().size(); ++c) b.values[c].push_back(rec.value(k, c));
+      }
+      sent = rec.size();
+      if (!b.t.empty()) emit samples(std::move(b));
+      Frame f;
+      f.t = sim.state().t;
+      const Workspace& ws = sim.workspace();
+      for (std::size_t k = 0; k < model->bodies.size(); ++k) {
+        const int st = model->bodies[k].state;
+        if (st >= 0) {
+          f.position.push_back(sim.state().r.segment<3>(6 * st));
+          f.orientation.push_back(ws.bodies[k].R);
+        } else {
+          f.position.push_back(model->bodies[k].p0);
+          f.orientation.push_back(model->bodies[k].R0);
+        }
+      }
+      emit frame(std::move(f));
+    };
+
+    RealtimePacer pacer(s.dt);
+    const auto t0 = Clock::now();
+    auto lastFlush = t0;
+    double busy = 0.0;  // wall time spent stepping (for the real-time factor)
+    bool more = true;
+    if (s.realtime) pacer.start();
+    long long pacedSteps = 0;
+    while (more && !stop_) {
+      if (paused_) {
+        flush();
+        QThread::msleep(20);
+        if (s.realtime) {  // resume pacing from now
+          pacer.start();
+          pacedSteps = 0;
+        }
+        continue;
+      }
+      const auto a = Clock::now();
+      try {
+        more = sim.step();
+      } catch (const SimulationError& e) {
+        flush();  // keep the results up to the stop
+        emit finished(QString::fromStdString(e.what()), false);
+        return;
+      }
+      busy += std::chrono::duration<double>(Clock::now() - a).count();
+      if (s.realtime) pacer.stepDone(++pacedSteps);
+      if (Clock::now() - lastFlush > std::chrono::milliseconds(20)) {
+        flush();
+        lastFlush = Clock::now();
+        emit progress(sim.state().t, sim.duration(), busy / std::max(1e-12, sim.stepsDone() * s.dt));
+      }
+    }
+    flush();
+    emit progress(sim.state().t, sim.duration(), busy / std::max(1e-12, sim.stepsDone() * s.dt));
+    emit finished(stop_ ? QStringLiteral("stopped at t = %1 s").arg(sim.state().t) : QString(), !stop_);
+  } catch (const SimulationError& e) {
+    emit finished(QString::fromStdString(e.what()), false);
+  } catch (const std::exception& e) {
+    emit finished(QString::fromStdString(e.what()), false);
+  }
+}
+
+}  // namespace ek::ui

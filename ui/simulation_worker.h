@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+/// @file simulation_worker.h
+/// Runs a load case on a worker thread. Commands (pause, resume, stop) are atomic flags read
+/// between steps; results come back by value every ~20 ms: the new samples of all channels and
+/// the latest poses of the bodies (for the 3D view).
+
+#include <QMetaType>
+#include <QObject>
+#include <QString>
+#include <QStringList>
+#include <atomic>
+#include <memory>
+#include <vector>
+
+#include "engine/model.h"
+
+namespace ek::ui {
+
+struct RunSettings {
+  QString loadCase;
+  double dt = 1e-3;
+  int linearizeEvery = 1;
+  QString solver = "topology";
+  bool realtime = false;
+  double duration = -1.0;  ///< negative: the load case's
+};
+
+/// Poses of all bodies (fixed ones included), indexed like SuspensionModel::bodies.
+struct Frame {
+  double t = 0.0;
+  std::vector<Vec3> position;      ///< body reference point (centre of mass of free bodies)
+  std::vector<Mat3> orientation;   ///< R_WB
+};
+
+/// New samples since the last block: times and one column per channel.
+struct SampleBlock {
+  std::vector<double> t;
+  std::vector<std::vector<double>> values;
+};
+
+class SimulationWorker : public QObject {
+  Q_OBJECT
+ public:
+  explicit SimulationWorker(QObject* parent = nullptr) : QObject(parent) {}
+  // Thread-safe commands, effective between steps.
+  void pause() { paused_ = true; }
+  void resume() { paused_ = false; }
+  void stop() { stop_ = true; }
+  bool isPaused() const { return paused_; }
+
+ public slots:
+  /// Runs to the end (or stop/divergence); emits started, then blocks/frames/progress, then finished.
+  void run(std::shared_ptr<const ek::SuspensionModel> model, ek::ui::RunSettings settings);
+
+ signals:
+  void started(QStringList channels, QStringList units, double duration);
+  void samples(ek::ui::SampleBlock block);
+  void frame(ek::ui::Frame frame);
+  void progress(double t, double duration, double realtimeFactor);
+  /// message empty: completed; otherwise the engine's message (divergence names time and body).
+  void finished(QString message, bool completed);
+
+ private:
+  std::atomic<bool> paused_{false}, stop_{false};
+};
+
+}  // namespace ek::ui
+
+Q_DECLARE_METATYPE(ek::ui::SampleBlock)
+Q_DECLARE_METATYPE(ek::ui::Frame)
+Q_DECLARE_METATYPE(ek::ui::RunSettings)
+Q_DECLARE_METATYPE(std::shared_ptr<const ek::SuspensionModel>)
