@@ -7,7 +7,7 @@ set -euo pipefail
 packages=(
   build-essential cmake pkg-config
   libeigen3-dev nlohmann-json3-dev
-  qt6-base-dev libqt6opengl6-dev libqt6svg6-dev
+  qt6-base-dev libqt6opengl6-dev qt6-svg-dev
   libvtk9-dev libqcustomplot-dev libqcustomplot2.1-qt6
   libsundials-dev libsuitesparse-dev
   xvfb xauth
