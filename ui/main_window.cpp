@@ -72,7 +72,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), doc_(new ProjectD
   leftLayout->addLayout(rowButtons);
   leftLayout->addWidget(tableError_);
 
-  auto* centre = new QTabWidget(split);
+  auto* centre = centre_ = new QTabWidget(split);
   auto* view3dPage = new QWidget(centre);
   auto* v3 = new QVBoxLayout(view3dPage);
   v3->setContentsMargins(0, 0, 0, 0);
@@ -151,6 +151,11 @@ MainWindow::~MainWindow() {
   worker_->stop();
   thread_.quit();
   thread_.wait();
+}
+
+void MainWindow::showTab(const QString& title) {
+  for (int k = 0; k < centre_->count(); ++k)
+    if (centre_->tabText(k) == title) centre_->setCurrentIndex(k);
 }
 
 TableModel* MainWindow::tableModel(Table t) {

@@ -44,6 +44,8 @@ class MainWindow : public QMainWindow {
   void startRun(double duration = -1.0);
   bool isRunning() const { return running_; }
   QString lastRunMessage() const { return lastMessage_; }
+  /// Shows the centre tab with this title ("3D", "Plots").
+  void showTab(const QString& title);
   /// For tests: dialogs are not shown (their text goes to lastDialogText()).
   void setQuiet(bool quiet) { quiet_ = quiet; }
   QString lastDialogText() const { return lastDialog_; }
@@ -69,6 +71,7 @@ class MainWindow : public QMainWindow {
   ProjectDocument* doc_;
   std::vector<std::unique_ptr<TableModel>> models_;
   QTabWidget* tables_;
+  QTabWidget* centre_;
   QLabel* tableError_;
   PlotPanel* plots_;
   View3D* view3d_;
