@@ -83,7 +83,7 @@ void SimulationWorker::run(std::shared_ptr<const SuspensionModel> model, RunSett
       }
       busy += std::chrono::duration<double>(Clock::now() - a).count();
       if (s.realtime) pacer.stepDone(++pacedSteps);
-      if (Clock::now() - lastFlush > std::chrono::milliseconds(20)) {
+      if (Clock::now() - lastFlush > std::chrono::milliseconds(40)) {  // 25 Hz to the GUI
         flush();
         lastFlush = Clock::now();
         emit progress(sim.state().t, sim.duration(), busy / std::max(1e-12, sim.stepsDone() * s.dt));

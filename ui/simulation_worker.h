@@ -2,7 +2,7 @@
 #pragma once
 /// @file simulation_worker.h
 /// Runs a load case on a worker thread. Commands (pause, resume, stop) are atomic flags read
-/// between steps; results come back by value every ~20 ms: the new samples of all channels and
+/// between steps; results come back by value every ~40 ms: the new samples of all channels and
 /// the latest poses of the bodies (for the 3D view).
 
 #include <QMetaType>

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/vtk_widget.h"
 
+#include <QElapsedTimer>
 #include <QMouseEvent>
 #include <QOpenGLContext>
 #include <QSurfaceFormat>
@@ -98,7 +99,11 @@ void VtkWidget::resizeGL(int w, int h) {
 
 void VtkWidget::paintGL() {
   if (!initialized_) return;
+  QElapsedTimer t;
+  t.start();
   window_->Render();
+  lastRenderMs_ = t.nsecsElapsed() * 1e-6;
+  maxRenderMs_ = std::max(maxRenderMs_, lastRenderMs_);
 }
 
 void VtkWidget::forward(QMouseEvent* e, unsigned long vtkEvent) {

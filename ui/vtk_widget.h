@@ -24,6 +24,9 @@ class VtkWidget : public QOpenGLWidget {
   vtkGenericOpenGLRenderWindow* renderWindow() const;
   /// Sets the default surface format VTK needs; call before QApplication is created.
   static void setDefaultSurfaceFormat();
+  /// Duration of the last and the longest render [ms] (software GL under Xvfb is slow).
+  double lastRenderMs() const { return lastRenderMs_; }
+  double maxRenderMs() const { return maxRenderMs_; }
 
  protected:
   void initializeGL() override;
@@ -41,6 +44,7 @@ class VtkWidget : public QOpenGLWidget {
   vtkSmartPointer<vtkGenericRenderWindowInteractor> interactor_;
   vtkSmartPointer<vtkRenderer> renderer_;
   bool initialized_ = false;
+  double lastRenderMs_ = 0.0, maxRenderMs_ = 0.0;
 };
 
 }  // namespace ek::ui

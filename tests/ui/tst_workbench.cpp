@@ -58,6 +58,8 @@ class TestWorkbench : public QObject {
     QVERIFY(w.isRunning());
     QVERIFY(finished.wait(60000));
     tick.stop();
+    qInfo("3D render: last %.1f ms, longest %.1f ms", w.view3d()->vtkWidget()->lastRenderMs(),
+          w.view3d()->vtkWidget()->maxRenderMs());
     std::sort(gaps.begin(), gaps.end());
     qInfo("GUI event loop during the run (10 ms timer): median gap %lld ms, p99 %lld ms, largest %lld ms over %zu ticks",
           gaps[gaps.size() / 2], gaps[gaps.size() * 99 / 100], worstGap, gaps.size());
