@@ -168,6 +168,10 @@ void TopologySolver::solve(const VecX& b, VecX& x) {
   for (int k = 0; k < n_; ++k) x.segment<6>(6 * order_[k]) = y_.segment<6>(6 * k);
 }
 
+bool TopologySolver::isFill(int i, int j) const {
+  return model_.pattern.find(order_[i], order_[j]) < 0;
+}
+
 std::vector<int> TopologySolver::partition() const {
   // Group by the elimination position's "level": bodies eliminated while they still had no
   // later neighbour form leaves; the last ones form the separator. Here simply: 0 for bodies

@@ -36,6 +36,11 @@ class TopologySolver final : public LinearSolver {
   int fillBlocks() const { return fill_; }
   /// Block multiply-adds of one numeric factorization.
   int updateOperations() const { return static_cast<int>(updates_.size()); }
+  /// Factor pattern in elimination positions (CSR): row k holds the blocks (k, col) of L+U.
+  const std::vector<int>& factorRowStart() const { return rowStart_; }
+  const std::vector<int>& factorColumns() const { return col_; }
+  /// True if block (i, j) (elimination positions) is fill-in, not a block of A.
+  bool isFill(int i, int j) const;
   /// Separator-like partition for display: bodies grouped by the elimination step whose fill
   /// joins them (the last-eliminated bodies form the top-level separator).
   std::vector<int> partition() const;

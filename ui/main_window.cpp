@@ -29,6 +29,8 @@
 #include "engine/error.h"
 #include "engine/model.h"
 #include "ui/plot_panel.h"
+#include "ui/sparsity_view.h"
+#include "ui/topology_view.h"
 #include "ui/view3d.h"
 
 namespace ek::ui {
@@ -102,6 +104,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), doc_(new ProjectD
   centre->addTab(view3dPage, tr("3D"));
   plots_ = new PlotPanel(centre, 2);
   centre->addTab(plots_, tr("Plots"));
+  topology_ = new TopologyView(centre);
+  centre->addTab(topology_, tr("Topology"));
+  sparsity_ = new SparsityView(centre);
+  centre->addTab(sparsity_, tr("Sparsity"));
+  connect(topology_, &TopologyView::picked, this, [this](Table t, int id) { select(t, id); });
   split->addWidget(left);
   split->addWidget(centre);
   split->setStretchFactor(0, 2);
@@ -153,6 +160,26 @@ MainWindow::~MainWindow() {
   thread_.wait();
 }
 
+void MainWindow::select(Table t, int id) {
+  for (int k = 0; k < static_cast<int>(models_.size()); ++k) {
+    if (models_[k]->table() != t) continue;
+    auto* view = qobject_cast<QTableView*>(tables_->widget(k));
+    for (int r = 0; r < models_[k]->rowCount(); ++r)
+      if (models_[k]->data(models_[k]->index(r, 0), Qt::DisplayRole).toInt() == id) {
+        tables_->setCurrentIndex(k);
+        view->selectRow(r);
+      }
+  }
+  if (!model_) return;
+  int body = -1;
+  if (t == Table::Bodies) body = model_->bodyById(id).value;
+  else if (t == Table::Bushings && model_->bushingById(id) >= 0)
+    body = model_->markers[model_->bushings[model_->bushingById(id)].i.value].body.value;
+  else if (t == Table::P2Ps && model_->p2pById(id) >= 0)
+    body = model_->markers[model_->p2ps[model_->p2pById(id)].i.value].body.value;
+  view3d_->highlight(body);
+}
+
 void MainWindow::showTab(const QString& title) {
   for (int k = 0; k < centre_->count(); ++k)
     if (centre_->tabText(k) == title) centre_->setCurrentIndex(k);
@@ -186,6 +213,8 @@ void MainWindow::rebuildModel() {
   try {
     model_ = SuspensionModel::build(doc_->project());
     view3d_->setModel(model_);
+    topology_->setModel(model_);
+    sparsity_->setModel(model_);
     const QString current = loadCase_->currentText();
     loadCase_->clear();
     for (const auto& lc : doc_->project().loadCases) loadCase_->addItem(QString::fromStdString(lc.name));

@@ -26,6 +26,8 @@ class QAction;
 namespace ek::ui {
 
 class PlotPanel;
+class SparsityView;
+class TopologyView;
 class View3D;
 
 class MainWindow : public QMainWindow {
@@ -44,6 +46,10 @@ class MainWindow : public QMainWindow {
   void startRun(double duration = -1.0);
   bool isRunning() const { return running_; }
   QString lastRunMessage() const { return lastMessage_; }
+  /// Selects the row of a body or force element in the tables and highlights it in 3D.
+  void select(Table table, int id);
+  TopologyView* topology() { return topology_; }
+  SparsityView* sparsity() { return sparsity_; }
   /// Shows the centre tab with this title ("3D", "Plots").
   void showTab(const QString& title);
   /// For tests: dialogs are not shown (their text goes to lastDialogText()).
@@ -75,6 +81,8 @@ class MainWindow : public QMainWindow {
   QLabel* tableError_;
   PlotPanel* plots_;
   View3D* view3d_;
+  TopologyView* topology_;
+  SparsityView* sparsity_;
   QSlider* timeSlider_;
   QComboBox* loadCase_;
   QComboBox* solver_;

@@ -21,17 +21,11 @@
 #include <Eigen/Geometry>
 #include <functional>
 
+#include "ui/topology_view.h"
 #include "ui/vtk_widget.h"
 
 namespace ek::ui {
 namespace {
-
-QColor subsystemColour(const std::string& s) {
-  static const QColor palette[] = {QColor(70, 130, 200), QColor(220, 120, 40), QColor(80, 170, 90),
-                                   QColor(200, 70, 80),  QColor(150, 100, 200), QColor(190, 170, 60),
-                                   QColor(60, 180, 180)};
-  return palette[std::hash<std::string>{}(s) % 7];
-}
 
 vtkActor* addActor(vtkRenderer* r, vtkAlgorithmOutput* port, const QColor& c) {
   auto* mapper = vtkPolyDataMapper::New();
@@ -70,7 +64,7 @@ void View3D::setModel(std::shared_ptr<const SuspensionModel> model) {
   p2pLines_.clear();
   for (std::size_t b = 0; b < model_->bodies.size(); ++b) {
     const ModelBody& body = model_->bodies[b];
-    const QColor colour = body.fixed ? QColor(120, 120, 120) : subsystemColour(body.name.rfind("wheel", 0) == 0 ? "wheel" : body.name.substr(0, body.name.find(' ')));
+    const QColor colour = body.fixed ? QColor(120, 120, 120) : subsystemColour(model_->project().bodies[b].subsystem);
     if (!body.fixed && isWheel(body)) {
       // Tyre: a cylinder along the body's x axis (the axle).
       vtkNew<vtkCylinderSource> tyre;
@@ -190,6 +184,19 @@ void View3D::setView(Preset p) {
   c->SetViewUp(p == Preset::Top ? 1 : 0, 0, p == Preset::Top ? 0 : 1);
   r->ResetCamera();
   c->Zoom(1.3);
+  vtk_->update();
+}
+
+void View3D::highlight(int body) {
+  for (std::size_t b = 0; b < bodyActors_.size(); ++b)
+    for (vtkActor* a : bodyActors_[b]) {
+      if (static_cast<int>(b) == body) {
+        a->GetProperty()->SetAmbient(0.6);
+        a->GetProperty()->SetAmbientColor(1.0, 0.9, 0.0);
+      } else {
+        a->GetProperty()->SetAmbient(0.0);
+      }
+    }
   vtk_->update();
 }
 

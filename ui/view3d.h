@@ -31,6 +31,8 @@ class View3D : public QWidget {
   enum class Preset { Front, Side, Top, Iso };
   void setView(Preset p);
   VtkWidget* vtkWidget() const { return vtk_; }
+  /// Highlights one body (index in SuspensionModel::bodies; -1: none).
+  void highlight(int body);
   QImage grab3D();
 
  private:

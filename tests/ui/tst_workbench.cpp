@@ -14,7 +14,11 @@
 
 #include <qcustomplot.h>
 
+#include "engine/model.h"
+#include "engine/topology_solver.h"
 #include "ui/main_window.h"
+#include "ui/sparsity_view.h"
+#include "ui/topology_view.h"
 #include "ui/plot_panel.h"
 #include "ui/view3d.h"
 #include "ui/vtk_widget.h"
@@ -108,6 +112,23 @@ class TestWorkbench : public QObject {
       QVERIFY(QFileInfo(path).size() > 1000);
     }
     QVERIFY(w.grab().save(kArtefacts + "/main_window.png"));
+  }
+
+  // Topology graph and sparsity view show the model: one node per free body plus the ground, one
+  // edge per force element; the blocks of A and the fill of the topology solver.
+  void topologyAndSparsityViews() {
+    MainWindow w;
+    w.setQuiet(true);
+    QVERIFY(w.openProject(kRoot + "/projects/multilink.json"));
+    const auto m = ek::SuspensionModel::build(w.document()->project());
+    QCOMPARE(w.topology()->nodeCount(), m->nFreeBodies() + 1);
+    QCOMPARE(w.topology()->edgeCount(), static_cast<int>(m->bushings.size() + m->p2ps.size()));
+    QCOMPARE(w.sparsity()->blocksShown(), m->pattern.nBlocks());
+    QCOMPARE(w.sparsity()->fillShown(), ek::TopologySolver(*m).fillBlocks());
+    QVERIFY(w.sparsity()->summary().contains("162 x 162"));
+    // Picking an element selects its row.
+    w.select(Table::Bushings, m->bushings[5].id);
+    QCOMPARE(w.tableModel(Table::Bushings)->rowCount(), static_cast<int>(m->bushings.size()));
   }
 
   void badProjectsKeepTheOpenOne() {
