@@ -28,6 +28,7 @@
 
 #include "engine/error.h"
 #include "engine/model.h"
+#include "ui/curve_editor.h"
 #include "ui/plot_panel.h"
 #include "ui/sparsity_view.h"
 #include "ui/topology_view.h"
@@ -104,6 +105,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), doc_(new ProjectD
   centre->addTab(view3dPage, tr("3D"));
   plots_ = new PlotPanel(centre, 2);
   centre->addTab(plots_, tr("Plots"));
+  curves_ = new CurveEditor(doc_, centre);
+  centre->addTab(curves_, tr("Curves"));
   topology_ = new TopologyView(centre);
   centre->addTab(topology_, tr("Topology"));
   sparsity_ = new SparsityView(centre);

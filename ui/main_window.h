@@ -25,6 +25,7 @@ class QAction;
 
 namespace ek::ui {
 
+class CurveEditor;
 class PlotPanel;
 class SparsityView;
 class TopologyView;
@@ -49,6 +50,7 @@ class MainWindow : public QMainWindow {
   /// Selects the row of a body or force element in the tables and highlights it in 3D.
   void select(Table table, int id);
   TopologyView* topology() { return topology_; }
+  CurveEditor* curveEditor() { return curves_; }
   SparsityView* sparsity() { return sparsity_; }
   /// Shows the centre tab with this title ("3D", "Plots").
   void showTab(const QString& title);
@@ -82,6 +84,7 @@ class MainWindow : public QMainWindow {
   PlotPanel* plots_;
   View3D* view3d_;
   TopologyView* topology_;
+  CurveEditor* curves_;
   SparsityView* sparsity_;
   QSlider* timeSlider_;
   QComboBox* loadCase_;

@@ -491,6 +491,19 @@ std::unique_ptr<TableModel> outputs(ProjectDocument* d) {
 
 }  // namespace
 
+QString editCurve(ProjectDocument* doc, int index, const CurveRow& row, const QString& what) {
+  Project trial = doc->project();
+  trial.curves[index] = row;
+  try {
+    validate(trial);
+  } catch (const ModelError& e) {
+    if (e.where().table == "curves") return QString::fromStdString(e.detail());
+  }
+  doc->undoStack()->push(new SetRowCommand<CurveRow>(doc, Table::Curves, &Project::curves, index, -1,
+                                                     doc->project().curves[index], row, what));
+  return {};
+}
+
 std::unique_ptr<TableModel> makeTableModel(ProjectDocument* doc, Table table) {
   switch (table) {
     case Table::Bodies: return bodies(doc);

@@ -42,6 +42,10 @@ class TableModel : public QAbstractTableModel {
 /// Creates the model of a table.
 std::unique_ptr<TableModel> makeTableModel(ProjectDocument* doc, Table table);
 
+/// Replaces curve `index` by `row` as one undo step, if the engine's validation accepts it.
+/// @returns the engine's message when it rejects the curve (nothing changes), else empty.
+QString editCurve(ProjectDocument* doc, int index, const CurveRow& row, const QString& what);
+
 /// The engine's table name ("bushings", "p2p elements", ...).
 const char* tableName(Table table);
 

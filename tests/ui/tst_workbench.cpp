@@ -16,6 +16,7 @@
 
 #include "engine/model.h"
 #include "engine/topology_solver.h"
+#include "ui/curve_editor.h"
 #include "ui/main_window.h"
 #include "ui/sparsity_view.h"
 #include "ui/topology_view.h"
@@ -129,6 +130,24 @@ class TestWorkbench : public QObject {
     // Picking an element selects its row.
     w.select(Table::Bushings, m->bushings[5].id);
     QCOMPARE(w.tableModel(Table::Bushings)->rowCount(), static_cast<int>(m->bushings.size()));
+  }
+
+  void curveEditorEditsTheProject() {
+    MainWindow w;
+    w.setQuiet(true);
+    QVERIFY(w.openProject(kRoot + "/projects/double_wishbone.json"));
+    CurveEditor* ed = w.curveEditor();
+    ed->showCurve(1);  // bump stop
+    const auto before = w.document()->project().curves[1];
+    QVERIFY(ed->plot()->graph(0)->dataCount() > 100);  // the interpolated curve is drawn
+    QCOMPARE(ed->movePoint(2, before.points[2][0], 1234.0), QString());
+    QCOMPARE(w.document()->project().curves[1].points[2][1], 1234.0);
+    w.document()->undoStack()->undo();
+    QVERIFY(w.document()->project().curves[1] == before);
+    // x beyond the next point: the engine rejects it and nothing changes.
+    const QString err = ed->movePoint(2, before.points[4][0] + 0.01, 10.0);
+    QVERIFY2(err.contains("increase strictly"), qPrintable(err));
+    QVERIFY(w.document()->project().curves[1] == before);
   }
 
   void badProjectsKeepTheOpenOne() {
