@@ -203,6 +203,7 @@ void MainWindow::buildTables() {
     view->setModel(models_.back().get());
     view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     view->setAlternatingRowColors(true);
+    view->setItemDelegate(new ReferenceDelegate(view));
     tables_->addTab(view, tr(label));
     connect(models_.back().get(), &TableModel::editRejected, this, [this](const QString& m) {
       tableError_->setText(m);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/table_models.h"
 
+#include <QComboBox>
 #include <QLocale>
 #include <QUndoCommand>
 #include <cmath>
@@ -95,7 +96,17 @@ struct Column {
   QString field;   ///< the engine's field name (for matching validation messages)
   std::function<QVariant(const Row&)> get;
   std::function<QString(Row&, const QVariant&)> set;  ///< empty: read-only
+  std::function<QStringList(const Project&)> choices = {};  ///< reference columns: "id: name"
 };
+
+template <class Rows>
+QStringList idChoices(const Rows& rows) {
+  QStringList l;
+  for (const auto& r : rows) l << QStringLiteral("%1: %2").arg(r.id).arg(QString::fromStdString(r.name));
+  return l;
+}
+QStringList bodyChoices(const Project& p) { return idChoices(p.bodies); }
+QStringList markerChoices(const Project& p) { return idChoices(p.markers); }
 
 template <class Row>
 using Rows = std::vector<Row> Project::*;
@@ -222,6 +233,10 @@ class RowTableModel final : public TableModel {
                                                    QStringLiteral("edit %1 %2").arg(tableName(table_), col.header)));
     return true;
   }
+  QStringList choices(int column) const override {
+    if (column < 0 || column >= columnCount() || !columns_[column].choices) return {};
+    return columns_[column].choices(doc_->project());
+  }
   bool addRow() override {
     doc_->undoStack()->push(new RowCommand<Row>(doc_, table_, rows_, rowCount(), fresh_(doc_->project()), true,
                                                 QStringLiteral("add row to %1").arg(tableName(table_))));
@@ -328,6 +343,7 @@ std::unique_ptr<TableModel> markers(ProjectDocument* d) {
   c.push_back(intCol<MarkerRow>("id", "id", &MarkerRow::id));
   c.push_back(textCol<MarkerRow>("name", "name", &MarkerRow::name));
   c.push_back(intCol<MarkerRow>("body", "body", &MarkerRow::body));
+  c.back().choices = bodyChoices;
   vecCols<MarkerRow>(c, "position", "m", "position [m]", &MarkerRow::position, kXyz);
   vecCols<MarkerRow>(c, "orientation", "rad", "orientation [rad]", &MarkerRow::orientation, kAngles);
   return std::make_unique<RowTableModel<MarkerRow>>(d, Table::Markers, &Project::markers, c, [](const Project& p) {
@@ -344,7 +360,9 @@ std::unique_ptr<TableModel> bushings(ProjectDocument* d) {
   c.push_back(intCol<BushingRow>("id", "id", &BushingRow::id));
   c.push_back(textCol<BushingRow>("name", "name", &BushingRow::name));
   c.push_back(intCol<BushingRow>("marker i", "marker_i", &BushingRow::markerI));
+  c.back().choices = markerChoices;
   c.push_back(intCol<BushingRow>("marker j", "marker_j", &BushingRow::markerJ));
+  c.back().choices = markerChoices;
   for (int k = 0; k < 6; ++k) {
     const QString dir = kBushingDirections[k];
     const bool rot = k >= 3;
@@ -371,7 +389,9 @@ std::unique_ptr<TableModel> p2ps(ProjectDocument* d) {
   c.push_back(intCol<P2PRow>("id", "id", &P2PRow::id));
   c.push_back(textCol<P2PRow>("name", "name", &P2PRow::name));
   c.push_back(intCol<P2PRow>("marker i", "marker_i", &P2PRow::markerI));
+  c.back().choices = markerChoices;
   c.push_back(intCol<P2PRow>("marker j", "marker_j", &P2PRow::markerJ));
+  c.back().choices = markerChoices;
   c.push_back({"free length [m]", "free length [m]",
                [](const P2PRow& r) { return r.freeLength ? QVariant(*r.freeLength) : QVariant(QString("as modelled")); },
                [](P2PRow& r, const QVariant& v) {
@@ -442,6 +462,7 @@ std::unique_ptr<TableModel> inputs(ProjectDocument* d) {
   c.push_back(intCol<InputRow>("id", "id", &InputRow::id));
   c.push_back(textCol<InputRow>("name", "name", &InputRow::name));
   c.push_back(intCol<InputRow>("marker", "marker", &InputRow::marker));
+  c.back().choices = markerChoices;
   c.push_back({"kind", "kind", [](const InputRow& r) { return QVariant(r.kind == InputKind::Force ? "force" : "torque"); },
                [](InputRow& r, const QVariant& v) {
                  const QString s = v.toString().trimmed();
@@ -490,6 +511,34 @@ std::unique_ptr<TableModel> outputs(ProjectDocument* d) {
 }
 
 }  // namespace
+
+QWidget* ReferenceDelegate::createEditor(QWidget* parent, const QStyleOptionViewItem& option,
+                                         const QModelIndex& index) const {
+  const auto* model = qobject_cast<const TableModel*>(index.model());
+  const QStringList choices = model ? model->choices(index.column()) : QStringList();
+  if (choices.isEmpty()) return QStyledItemDelegate::createEditor(parent, option, index);
+  auto* combo = new QComboBox(parent);
+  combo->addItems(choices);
+  return combo;
+}
+
+void ReferenceDelegate::setEditorData(QWidget* editor, const QModelIndex& index) const {
+  if (auto* combo = qobject_cast<QComboBox*>(editor)) {
+    const QString id = index.data(Qt::EditRole).toString();
+    for (int k = 0; k < combo->count(); ++k)
+      if (combo->itemText(k).section(':', 0, 0) == id) combo->setCurrentIndex(k);
+    return;
+  }
+  QStyledItemDelegate::setEditorData(editor, index);
+}
+
+void ReferenceDelegate::setModelData(QWidget* editor, QAbstractItemModel* model, const QModelIndex& index) const {
+  if (auto* combo = qobject_cast<QComboBox*>(editor)) {
+    model->setData(index, combo->currentText().section(':', 0, 0), Qt::EditRole);
+    return;
+  }
+  QStyledItemDelegate::setModelData(editor, model, index);
+}
 
 QString editCurve(ProjectDocument* doc, int index, const CurveRow& row, const QString& what) {
   Project trial = doc->project();

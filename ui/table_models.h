@@ -7,6 +7,7 @@
 /// model keeps the message for the view (lastError()).
 
 #include <QAbstractTableModel>
+#include <QStyledItemDelegate>
 #include <QString>
 #include <functional>
 #include <memory>
@@ -24,6 +25,8 @@ class TableModel : public QAbstractTableModel {
   Table table() const { return table_; }
   /// The engine's message for the last rejected edit (empty if the last edit was accepted).
   QString lastError() const { return lastError_; }
+  /// For reference columns: the existing ids to choose from, as "id: name" (empty: free entry).
+  virtual QStringList choices(int column) const = 0;
   /// Row operations, each one undoable command.
   virtual bool addRow() = 0;
   virtual bool duplicateRow(int row) = 0;
@@ -37,6 +40,15 @@ class TableModel : public QAbstractTableModel {
   ProjectDocument* doc_;
   Table table_;
   QString lastError_;
+};
+
+/// Edits reference cells with a combo box of the existing ids (set on every table view).
+class ReferenceDelegate : public QStyledItemDelegate {
+ public:
+  using QStyledItemDelegate::QStyledItemDelegate;
+  QWidget* createEditor(QWidget* parent, const QStyleOptionViewItem& option, const QModelIndex& index) const override;
+  void setEditorData(QWidget* editor, const QModelIndex& index) const override;
+  void setModelData(QWidget* editor, QAbstractItemModel* model, const QModelIndex& index) const override;
 };
 
 /// Creates the model of a table.

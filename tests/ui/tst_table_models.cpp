@@ -134,6 +134,16 @@ class TestTableModels : public QObject {
     QCOMPARE(doc_->project().bushings[0].directions[2].stiffness.coefficient, 2.5e6);
   }
 
+  void referenceColumnsOfferExistingIds() {
+    auto markers = makeTableModel(doc_.get(), Table::Markers);
+    const QStringList bodies = markers->choices(columnOf(*markers, "body"));
+    QCOMPARE(bodies.size(), static_cast<int>(doc_->project().bodies.size()));
+    QVERIFY(bodies.first().startsWith("0: vehicle body"));
+    auto bushings = makeTableModel(doc_.get(), Table::Bushings);
+    QCOMPARE(bushings->choices(columnOf(*bushings, "marker j")).size(), static_cast<int>(doc_->project().markers.size()));
+    QVERIFY(bushings->choices(columnOf(*bushings, "name")).isEmpty());
+  }
+
   void duplicateGetsNewId() {
     auto model = makeTableModel(doc_.get(), Table::Markers);
     const int n = model->rowCount();
