@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/table_models.h"
 
+#include <QColor>
 #include <QComboBox>
 #include <QLocale>
 #include <QUndoCommand>
@@ -193,6 +194,11 @@ class RowTableModel final : public TableModel {
     if (role == Qt::DisplayRole || role == Qt::EditRole) return columns_[i.column()].get(rows()[i.row()]);
     if (role == Qt::TextAlignmentRole && columns_[i.column()].get(rows()[i.row()]).typeId() == QMetaType::Double)
       return int(Qt::AlignRight | Qt::AlignVCenter);
+    // The last rejected edit is marked on its cell, with the engine's message.
+    if (i.row() == errorCell_.first && i.column() == errorCell_.second) {
+      if (role == Qt::ToolTipRole) return lastError_;
+      if (role == Qt::BackgroundRole) return QColor(255, 205, 205);
+    }
     return {};
   }
   QVariant headerData(int section, Qt::Orientation o, int role) const override {
@@ -212,7 +218,7 @@ class RowTableModel final : public TableModel {
     Row edited = rows()[i.row()];
     const QString parseError = col.set(edited, value);
     if (!parseError.isEmpty()) {
-      setError(QStringLiteral("%1, row %2, '%3': %4").arg(tableName(table_), rowKey(edited), col.header, parseError));
+      markCell(i, QStringLiteral("%1, row %2, '%3': %4").arg(tableName(table_), rowKey(edited), col.header, parseError));
       return false;
     }
     // The engine's validation decides; an error located in this row is a rejection.
@@ -224,11 +230,11 @@ class RowTableModel final : public TableModel {
       const QString row = QString::fromStdString(e.where().row);
       if (QString::fromStdString(e.where().table) == tableName(table_) &&
           (row == rowKey(edited) || row == rowKey(rows()[i.row()]))) {
-        setError(QString::fromStdString(e.detail()) + QStringLiteral(" (%1)").arg(QString::fromStdString(e.where().field)));
+        markCell(i, QString::fromStdString(e.detail()) + QStringLiteral(" (%1)").arg(QString::fromStdString(e.where().field)));
         return false;
       }
     }
-    setError({});
+    markCell({}, {});
     doc_->undoStack()->push(new SetRowCommand<Row>(doc_, table_, rows_, i.row(), i.column(), rows()[i.row()], edited,
                                                    QStringLiteral("edit %1 %2").arg(tableName(table_), col.header)));
     return true;
@@ -260,6 +266,14 @@ class RowTableModel final : public TableModel {
   }
 
  private:
+  void markCell(const QModelIndex& i, const QString& message) {
+    const auto old = errorCell_;
+    errorCell_ = i.isValid() ? std::pair{i.row(), i.column()} : std::pair{-1, -1};
+    setError(message);
+    for (const auto& cell : {old, errorCell_})
+      if (cell.first >= 0 && cell.first < rowCount()) emit dataChanged(index(cell.first, cell.second), index(cell.first, cell.second));
+  }
+  std::pair<int, int> errorCell_{-1, -1};
   const std::vector<Row>& rows() const { return doc_->project().*rows_; }
   Rows<Row> rows_;
   std::vector<Column<Row>> columns_;

@@ -4,6 +4,10 @@
 #include <QHBoxLayout>
 #include <QImage>
 #include <vtkActor.h>
+#include <vtkCellArray.h>
+#include <vtkPoints.h>
+#include <vtkPolyData.h>
+#include <vtkPolyLine.h>
 #include <vtkCamera.h>
 #include <vtkCubeSource.h>
 #include <vtkCylinderSource.h>
@@ -38,6 +42,8 @@ vtkActor* addActor(vtkRenderer* r, vtkAlgorithmOutput* port, const QColor& c) {
   actor->Delete();  // the renderer keeps it
   return actor;
 }
+
+constexpr int kHelixPoints = 240;
 
 bool isWheel(const ModelBody& b) {
   return b.name.rfind("wheel", 0) == 0 && b.name.find("mount") == std::string::npos;
@@ -114,14 +120,36 @@ void View3D::setModel(std::shared_ptr<const SuspensionModel> model) {
     s->SetPhiResolution(12);
     bodyActors_[mk.body.value].push_back(addActor(r, s->GetOutputPort(), QColor(30, 30, 30)));
   }
-  // P2P elements: lines between their markers in world coordinates (updated per frame).
+  // P2P elements between their markers in world coordinates (updated per frame): springs as
+  // helices, dampers and stops as tubes.
+  helices_.clear();
   for (std::size_t e = 0; e < model_->p2ps.size(); ++e) {
+    if (!model_->p2ps[e].spring.isZero()) {
+      vtkNew<vtkPoints> pts;
+      pts->SetNumberOfPoints(kHelixPoints);
+      vtkNew<vtkPolyLine> polyLine;
+      polyLine->GetPointIds()->SetNumberOfIds(kHelixPoints);
+      for (int k = 0; k < kHelixPoints; ++k) polyLine->GetPointIds()->SetId(k, k);
+      vtkNew<vtkCellArray> cells;
+      cells->InsertNextCell(polyLine);
+      vtkNew<vtkPolyData> poly;
+      poly->SetPoints(pts);
+      poly->SetLines(cells);
+      vtkNew<vtkTubeFilter> tube;
+      tube->SetInputData(poly);
+      tube->SetRadius(0.006);
+      tube->SetNumberOfSides(8);
+      addActor(r, tube->GetOutputPort(), QColor(200, 40, 40));
+      helices_.push_back({static_cast<int>(e), pts, poly});
+      p2pLines_.push_back(nullptr);
+      continue;
+    }
     auto* line = vtkLineSource::New();
     vtkNew<vtkTubeFilter> tube;
     tube->SetInputConnection(line->GetOutputPort());
-    tube->SetRadius(e % 3 == 0 ? 0.02 : 0.006);
+    tube->SetRadius(0.012);
     tube->SetNumberOfSides(10);
-    vtkActor* a = addActor(r, tube->GetOutputPort(), e % 3 == 0 ? QColor(200, 40, 40) : QColor(240, 180, 40));
+    vtkActor* a = addActor(r, tube->GetOutputPort(), QColor(240, 180, 40));
     a->GetProperty()->SetOpacity(0.7);
     p2pLines_.push_back(line);
     line->Delete();  // kept alive by the pipeline
@@ -161,12 +189,30 @@ void View3D::applyPoses() {
       for (int j = 0; j < 4; ++j) m->SetElement(i, j, pose[b].matrix()(i, j));
     for (vtkActor* a : bodyActors_[b]) a->SetUserMatrix(m);
   }
-  for (std::size_t e = 0; e < p2pLines_.size(); ++e) {
+  auto ends = [&](std::size_t e) {
     const ModelMarker& mi = model_->markers[model_->p2ps[e].i.value];
     const ModelMarker& mj = model_->markers[model_->p2ps[e].j.value];
-    const Vec3 a = pose[mi.body.value] * mi.s, b = pose[mj.body.value] * mj.s;
+    return std::pair<Vec3, Vec3>{pose[mi.body.value] * mi.s, pose[mj.body.value] * mj.s};
+  };
+  for (std::size_t e = 0; e < p2pLines_.size(); ++e) {
+    if (!p2pLines_[e]) continue;
+    const auto [a, b] = ends(e);
     p2pLines_[e]->SetPoint1(a.x(), a.y(), a.z());
     p2pLines_[e]->SetPoint2(b.x(), b.y(), b.z());
+  }
+  for (const Helix& h : helices_) {
+    const auto [a, b] = ends(static_cast<std::size_t>(h.element));
+    const Vec3 axis = b - a;
+    const Vec3 n = axis.normalized();
+    const Vec3 u = n.unitOrthogonal(), v = n.cross(u);
+    const double radius = 0.055, turns = 6.5;
+    for (int k = 0; k < kHelixPoints; ++k) {
+      const double t = static_cast<double>(k) / (kHelixPoints - 1), phi = 2.0 * M_PI * turns * t;
+      const Vec3 p = a + t * axis + radius * (std::cos(phi) * u + std::sin(phi) * v);
+      h.points->SetPoint(k, p.x(), p.y(), p.z());
+    }
+    h.points->Modified();
+    h.poly->Modified();
   }
   vtk_->update();
 }

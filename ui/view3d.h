@@ -15,6 +15,8 @@
 
 class vtkActor;
 class vtkLineSource;
+class vtkPoints;
+class vtkPolyData;
 
 namespace ek::ui {
 
@@ -40,7 +42,13 @@ class View3D : public QWidget {
   VtkWidget* vtk_;
   std::shared_ptr<const SuspensionModel> model_;
   std::vector<std::vector<vtkActor*>> bodyActors_;  ///< per body (owned by the renderer)
-  std::vector<vtkLineSource*> p2pLines_;
+  std::vector<vtkLineSource*> p2pLines_;   ///< per P2P element; null for springs
+  struct Helix {
+    int element;
+    vtkPoints* points;
+    vtkPolyData* poly;
+  };
+  std::vector<Helix> helices_;             ///< springs drawn as helices
   Frame last_;
   double exaggeration_ = 1.0;
 };

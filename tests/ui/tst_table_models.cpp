@@ -119,6 +119,9 @@ class TestTableModels : public QObject {
     QVERIFY(!model->setData(model->index(row, c), value, Qt::EditRole));
     QVERIFY2(model->lastError().contains(message), qPrintable(model->lastError()));
     QCOMPARE(rejected.count(), 1);
+    // The message is shown on the cell (tooltip, tinted background).
+    QVERIFY(model->data(model->index(row, c), Qt::ToolTipRole).toString().contains(message));
+    QVERIFY(model->data(model->index(row, c), Qt::BackgroundRole).isValid());
     QVERIFY(doc_->project() == before);
     QCOMPARE(doc_->undoStack()->count(), 0);
   }
