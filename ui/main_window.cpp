@@ -33,6 +33,7 @@
 #include "ui/sparsity_view.h"
 #include "ui/topology_view.h"
 #include "ui/view3d.h"
+#include "ui/vtk_widget.h"
 
 namespace ek::ui {
 
@@ -135,9 +136,22 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), doc_(new ProjectD
     progress_->setRange(0, 1000);
   });
   connect(worker_, &SimulationWorker::samples, this, [this](SampleBlock b) { plots_->append(b); });
+  // Software OpenGL (llvmpipe) needs 30-70 ms per frame: render the newest frame only after an
+  // idle interval of twice the last render time (at least 40 ms), so the GUI thread never spends
+  // more than a third of its time rendering.
+  frameTimer_ = new QTimer(this);
+  frameTimer_->setSingleShot(true);
+  sinceRender_.start();
+  connect(frameTimer_, &QTimer::timeout, this, [this] {
+    if (frames_.empty()) return;
+    view3d_->showFrame(frames_.back());
+    sinceRender_.restart();
+  });
   connect(worker_, &SimulationWorker::frame, this, [this](Frame f) {
-    view3d_->showFrame(f);
     frames_.push_back(std::move(f));
+    if (frameTimer_->isActive()) return;
+    const qint64 wait = std::max<qint64>(40, static_cast<qint64>(3.0 * view3d_->vtkWidget()->lastRenderMs()));
+    frameTimer_->start(static_cast<int>(std::max<qint64>(0, wait - sinceRender_.elapsed())));
   });
   connect(worker_, &SimulationWorker::progress, this, [this](double t, double duration, double rtf) {
     progress_->setValue(static_cast<int>(1000.0 * t / std::max(duration, 1e-9)));
@@ -275,6 +289,8 @@ void MainWindow::buildRunBar() {
   stopAct_->setEnabled(false);
 }
 
+void MainWindow::setRealtime(bool on) { realtime_->setChecked(on); }
+
 void MainWindow::startRun(double duration) {
   if (running_ || !model_ || loadCase_->count() == 0) return;
   RunSettings s;
@@ -296,6 +312,8 @@ void MainWindow::startRun(double duration) {
 }
 
 void MainWindow::onFinished(const QString& msg, bool completed) {
+  frameTimer_->stop();
+  if (!frames_.empty()) view3d_->showFrame(frames_.back());
   running_ = false;
   plots_->setRunning(false);
   runAct_->setEnabled(model_ != nullptr);

@@ -5,7 +5,9 @@
 /// (toolbar) with the simulation on a worker thread, File and Edit menus.
 
 #include <QMainWindow>
+#include <QElapsedTimer>
 #include <QThread>
+#include <QTimer>
 #include <memory>
 #include <vector>
 
@@ -45,6 +47,8 @@ class MainWindow : public QMainWindow {
   TableModel* tableModel(Table t);
   /// Starts a run with the toolbar's settings (duration < 0: the load case's).
   void startRun(double duration = -1.0);
+  /// Real-time pacing of the next runs (the toolbar's check box).
+  void setRealtime(bool on);
   bool isRunning() const { return running_; }
   QString lastRunMessage() const { return lastMessage_; }
   /// Selects the row of a body or force element in the tables and highlights it in 3D.
@@ -101,6 +105,8 @@ class MainWindow : public QMainWindow {
   SimulationWorker* worker_;
   std::shared_ptr<const SuspensionModel> model_;
   std::vector<Frame> frames_;  ///< poses of the run, for playback
+  QTimer* frameTimer_;         ///< renders the newest frame when the 3D view may render again
+  QElapsedTimer sinceRender_;
   bool running_ = false, quiet_ = false;
   QString lastMessage_, lastDialog_;
 };

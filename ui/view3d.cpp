@@ -43,7 +43,7 @@ vtkActor* addActor(vtkRenderer* r, vtkAlgorithmOutput* port, const QColor& c) {
   return actor;
 }
 
-constexpr int kHelixPoints = 240;
+constexpr int kHelixPoints = 160;
 
 bool isWheel(const ModelBody& b) {
   return b.name.rfind("wheel", 0) == 0 && b.name.find("mount") == std::string::npos;
@@ -76,7 +76,7 @@ void View3D::setModel(std::shared_ptr<const SuspensionModel> model) {
       vtkNew<vtkCylinderSource> tyre;
       tyre->SetRadius(0.31);
       tyre->SetHeight(0.2);
-      tyre->SetResolution(48);
+      tyre->SetResolution(32);
       vtkNew<vtkTransform> t;
       t->RotateZ(-90.0);  // the cylinder's axis is y: turn it onto x
       vtkNew<vtkTransformPolyDataFilter> f;
@@ -105,7 +105,7 @@ void View3D::setModel(std::shared_ptr<const SuspensionModel> model) {
         vtkNew<vtkTubeFilter> tube;
         tube->SetInputConnection(line->GetOutputPort());
         tube->SetRadius(0.008);
-        tube->SetNumberOfSides(12);
+        tube->SetNumberOfSides(8);
         bodyActors_[b].push_back(addActor(r, tube->GetOutputPort(), colour));
       }
     }
@@ -116,8 +116,8 @@ void View3D::setModel(std::shared_ptr<const SuspensionModel> model) {
     vtkNew<vtkSphereSource> s;
     s->SetCenter(mk.s.x(), mk.s.y(), mk.s.z());
     s->SetRadius(0.014);
-    s->SetThetaResolution(16);
-    s->SetPhiResolution(12);
+    s->SetThetaResolution(10);
+    s->SetPhiResolution(8);
     bodyActors_[mk.body.value].push_back(addActor(r, s->GetOutputPort(), QColor(30, 30, 30)));
   }
   // P2P elements between their markers in world coordinates (updated per frame): springs as

@@ -115,6 +115,43 @@ class TestWorkbench : public QObject {
     QVERIFY(w.grab().save(kArtefacts + "/main_window.png"));
   }
 
+  // Responsiveness while a paced run animates the 3D view and the plots (interactive use): the
+  // gaps between 10 ms ticks of the GUI thread are measured and reported (not asserted: timing is
+  // for benchmarks; the closing note quotes them).
+  void responsivenessDuringRealtimeRun() {
+    MainWindow w;
+    w.setQuiet(true);
+    w.show();
+    QVERIFY(w.openProject(kRoot + "/projects/double_wishbone.json"));
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QTest::qWait(1500);
+    w.setRealtime(true);
+    QElapsedTimer clock;
+    qint64 last = 0;
+    std::vector<qint64> gaps;
+    QTimer tick;
+    tick.setInterval(10);
+    connect(&tick, &QTimer::timeout, [&] {
+      const qint64 now = clock.elapsed();
+      gaps.push_back(now - last);
+      last = now;
+    });
+    QSignalSpy finished(&w, &MainWindow::runFinished);
+    clock.start();
+    tick.start();
+    w.startRun(2.0);
+    QVERIFY(finished.wait(30000));
+    tick.stop();
+    QVERIFY(!gaps.empty());
+    std::sort(gaps.begin(), gaps.end());
+    const int over50 = static_cast<int>(std::count_if(gaps.begin(), gaps.end(), [](qint64 g) { return g > 50; }));
+    qInfo("paced 2 s run: %zu ticks, median gap %lld ms, p99 %lld ms, largest %lld ms, %d gaps over 50 ms; "
+          "3D render last %.1f ms, longest %.1f ms",
+          gaps.size(), gaps[gaps.size() / 2], gaps[gaps.size() * 99 / 100], gaps.back(), over50,
+          w.view3d()->vtkWidget()->lastRenderMs(), w.view3d()->vtkWidget()->maxRenderMs());
+    QCOMPARE(static_cast<int>(w.plots()->times().size()), 2001);
+  }
+
   // Topology graph and sparsity view show the model: one node per free body plus the ground, one
   // edge per force element; the blocks of A and the fill of the topology solver.
   void topologyAndSparsityViews() {
