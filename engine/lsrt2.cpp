@@ -167,7 +167,7 @@ EquilibriumResult solveEquilibrium(const SuspensionModel& model, const VecX& u, 
   }
   // A tiny mass-proportional term keeps free directions (zero stiffness, e.g. wheel spin) where
   // they are without changing the Newton direction elsewhere.
-  const double mu = 1e-9 * scale;
+  double mu = 1e-9 * scale;  // lowered after full steps (down to 1e-15 scale), raised when steps are cut
   const double maxTranslation = 0.02, maxRotation = 0.1;  // per iteration [m], [rad]
   Eigen::PartialPivLU<MatX> lu(n);
   State trial = state;
@@ -201,7 +201,8 @@ EquilibriumResult solveEquilibrium(const SuspensionModel& model, const VecX& u, 
     // Backtracking along the Newton direction: with an exact J_r it is a descent direction of
     // the weighted residual, so some step length reduces it.
     bool accepted = false;
-    for (double alpha = limit; alpha > 1e-8 && !accepted; alpha *= 0.5) {
+    double alpha = limit;
+    for (; alpha > 1e-8 && !accepted; alpha *= 0.5) {
       trial.r = state.r + alpha * dx;
       try {
         linearize(model, trial, u, wt);
@@ -215,6 +216,8 @@ EquilibriumResult solveEquilibrium(const SuspensionModel& model, const VecX& u, 
                             " iterations (largest acceleration " + fmtG(acc) + ")");
     state.r = trial.r;
     std::swap(ws, wt);
+    // alpha was halved once more after acceptance: 2 alpha is the step taken.
+    mu = (2.0 * alpha >= limit && limit == 1.0) ? std::max(mu * 0.1, 1e-15 * scale) : std::min(mu * 10.0, 1e-6 * scale);
   }
   const double acc = maxAcceleration(model, ws);
   if (acc < tolerance) return {maxIterations, acc};

@@ -530,13 +530,15 @@ def multilink():
         tl_bushing = None
         for k, (name, pin, pout, mass) in enumerate(links):
             inner_t = [{"curve": 4}, 2.5e6, 2.5e6] if name == "trailing link" else [3.0e6] * 3
+            # Conical stiffness at the low end of control-arm bushings (300-3000 N m/rad): with five
+            # links it otherwise dominates the wheel rate.
             body, inner = link(ax, name, tag, base + 2 + k, pin, subframe, pout, mount, mass, inner_t,
-                               [120.0, 2500.0, 2500.0], outer_ball=(name != "spring link"))
+                               [120.0, 800.0, 800.0], outer_ball=(name != "spring link"))
             bodies[name] = (body, pin, pout)
             if name == "trailing link":
                 tl_bushing = inner
-        sdu = spring_damper_unit(ax, tag, mount, P(-0.06, 0.66, 0.25), P(-0.08, 0.58, 0.68), 0, base + 7, 62000.0,
-                                 7200.0, fork=True, isolator=True, rebound_spring=True)
+        sdu = spring_damper_unit(ax, tag, mount, P(-0.06, 0.66, 0.25), P(-0.08, 0.58, 0.68), 0, base + 7, 27000.0,
+                                 5800.0, fork=True, isolator=True, rebound_spring=True)
         sl_body, sl_in, sl_out = bodies["spring link"]
         on_link = lerp(sl_in, sl_out, 0.6)
         bars[s] = anti_roll_bar_half(ax, tag, s, base + 11, -0.30, 0.32, 0.42, P(0.0, 0.58, 0.32), sl_body, on_link,
