@@ -48,15 +48,12 @@ class Lsrt2 final : public Integrator {
 
   /// True if the last step() linearized at the state it started from (ws then holds the
   /// kinematics and element results of that state).
-  bool linearizedLastStep() const { return linearizedLast_; }
   bool workspaceHoldsStepStart() const override { return linearizedLast_; }
   const Lsrt2Options& options() const { return options_; }
   /// Phase timing for benchmarks (off by default; costs a clock read per phase when on).
   void enableTiming(bool on) { timing_ = on; }
   const PhaseTimes& phaseTimes() const { return times_; }
   const LinearSolver& solver() const { return *solver_; }
-  /// Coefficient matrix A of the last linearization, in the block pattern.
-  const std::vector<Mat6>& coefficientBlocks() const { return A_; }
 
  private:
   void relinearize(const State& state, Workspace& ws);

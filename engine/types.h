@@ -7,7 +7,6 @@
 #include <Eigen/Geometry>
 #include <compare>
 #include <cstdint>
-#include <limits>
 
 namespace ek {
 
@@ -29,8 +28,6 @@ struct Index {
 };
 using BodyIndex = Index<struct BodyTag>;
 using MarkerIndex = Index<struct MarkerTag>;
-using CurveIndex = Index<struct CurveTag>;
-using BlockIndex = Index<struct BlockTag>;
 
 /// Cross-product matrix: skew(a) * b == a.cross(b).
 inline Mat3 skew(const Vec3& a) {
@@ -38,7 +35,5 @@ inline Mat3 skew(const Vec3& a) {
   s << 0.0, -a.z(), a.y(), a.z(), 0.0, -a.x(), -a.y(), a.x(), 0.0;
   return s;
 }
-
-inline constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 }  // namespace ek
