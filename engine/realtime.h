@@ -27,7 +27,12 @@ class RealtimePacer {
       ++overruns_;
       worstLateness_ = std::max(worstLateness_, std::chrono::duration<double>(now - deadline).count());
     } else {
-      std::this_thread::sleep_until(deadline);
+      // The scheduler wakes a sleeping thread up to a millisecond late: sleep until shortly before
+      // the deadline, then spin.
+      const auto early = deadline - std::chrono::microseconds(300);
+      if (now < early) std::this_thread::sleep_until(early);
+      while (Clock::now() < deadline) {
+      }
     }
   }
   long long overruns() const { return overruns_; }
