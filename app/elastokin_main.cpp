@@ -17,14 +17,15 @@ int main(int argc, char** argv) {
   QString project = root + "/projects/double_wishbone.json";
   QString screenshot;
   double runSeconds = -1.0;
-  QString tab;
+  QString tab, table;
   for (int k = 1; k < argc; ++k) {
     const QString a = QString::fromLocal8Bit(argv[k]);
     if (a == "--screenshot" && k + 1 < argc) screenshot = QString::fromLocal8Bit(argv[++k]);
     else if (a == "--run" && k + 1 < argc) runSeconds = QString::fromLocal8Bit(argv[++k]).toDouble();
     else if (a == "--tab" && k + 1 < argc) tab = QString::fromLocal8Bit(argv[++k]);
+    else if (a == "--table" && k + 1 < argc) table = QString::fromLocal8Bit(argv[++k]);
     else if (a == "-h" || a == "--help") {
-      std::printf("usage: elastokin [PROJECT.json] [--run SECONDS] [--tab 3D|Plots] [--screenshot FILE.png]\n"
+      std::printf("usage: elastokin [PROJECT.json] [--run SECONDS] [--tab 3D|Plots|...] [--table Bodies|Signals|...] [--screenshot FILE.png]\n"
                   "  --run S          start load case LC1 for S simulated seconds after opening\n"
                   "  --screenshot F   save a screenshot of the window (after the run) and quit\n");
       return 0;
@@ -47,6 +48,7 @@ int main(int argc, char** argv) {
   w.show();
   if (!w.openProject(project)) return 1;
   if (!tab.isEmpty()) w.showTab(tab);
+  if (!table.isEmpty()) w.showTable(table);
   auto shoot = [&] {
     if (screenshot.isEmpty()) return;
     QTimer::singleShot(500, &w, [&] {

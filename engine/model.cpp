@@ -242,9 +242,15 @@ void validate(const Project& p) {
   for (const auto& lc : p.loadCases) {
     const std::string row = "'" + lc.name + "'";
     if (!lcNames.insert(lc.name).second) c.fail("load cases", row, "name", "duplicate load case name");
+    if (!(lc.duration > 0.0)) c.fail("load cases", row, "duration [s]", "must be positive");
     std::set<int> driven;
     for (std::size_t k = 0; k < lc.drives.size(); ++k) {
-      const std::string field = "signals[" + std::to_string(k) + "].input";
+      const SignalRow& s = lc.drives[k].signal;
+      const std::string sig = "signals[" + std::to_string(k) + "]";
+      if ((s.type == SignalType::Ramp || s.type == SignalType::Chirp) && !(s.t1 > s.t0))
+        c.fail("load cases", row, sig + ".end [s]", "must be later than 'start [s]'");
+      if (s.type == SignalType::Table && s.file.empty()) c.fail("load cases", row, sig + ".file", "no file given");
+      const std::string field = sig + ".input";
       const int in = lc.drives[k].input;
       if (!inputs.count(in)) c.fail("load cases", row, field, "input " + std::to_string(in) + " does not exist");
       if (!driven.insert(in).second)

@@ -40,7 +40,8 @@ namespace ek::ui {
 namespace {
 const std::pair<Table, const char*> kTableTabs[] = {
     {Table::Bodies, "Bodies"}, {Table::Markers, "Markers"}, {Table::Bushings, "Bushings"}, {Table::P2Ps, "P2P"},
-    {Table::Curves, "Curves"}, {Table::Inputs, "Inputs"},   {Table::Outputs, "Outputs"}};
+    {Table::Curves, "Curves"}, {Table::Inputs, "Inputs"},   {Table::LoadCases, "Load cases"},
+    {Table::Signals, "Signals"}, {Table::Outputs, "Outputs"}};
 }
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), doc_(new ProjectDocument(this)) {
@@ -195,6 +196,11 @@ void MainWindow::select(Table t, int id) {
   else if (t == Table::P2Ps && model_->p2pById(id) >= 0)
     body = model_->markers[model_->p2ps[model_->p2pById(id)].i.value].body.value;
   view3d_->highlight(body);
+}
+
+void MainWindow::showTable(const QString& title) {
+  for (int k = 0; k < tables_->count(); ++k)
+    if (tables_->tabText(k) == title) tables_->setCurrentIndex(k);
 }
 
 void MainWindow::showTab(const QString& title) {

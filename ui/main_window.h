@@ -58,6 +58,8 @@ class MainWindow : public QMainWindow {
   SparsityView* sparsity() { return sparsity_; }
   /// Shows the centre tab with this title ("3D", "Plots").
   void showTab(const QString& title);
+  /// Shows the table tab with this title ("Bodies", "Signals", ...).
+  void showTable(const QString& title);
   /// For tests: dialogs are not shown (their text goes to lastDialogText()).
   void setQuiet(bool quiet) { quiet_ = quiet; }
   QString lastDialogText() const { return lastDialog_; }

@@ -12,7 +12,7 @@
 
 namespace ek::ui {
 
-enum class Table { Bodies, Markers, Bushings, P2Ps, Curves, Inputs, Outputs };
+enum class Table { Bodies, Markers, Bushings, P2Ps, Curves, Inputs, LoadCases, Signals, Outputs };
 
 class ProjectDocument : public QObject {
   Q_OBJECT

@@ -21,6 +21,8 @@ const char* tableName(Table t) {
     case Table::P2Ps: return "p2p elements";
     case Table::Curves: return "curves";
     case Table::Inputs: return "inputs";
+    case Table::LoadCases: return "load cases";
+    case Table::Signals: return "load cases";  // signals are fields of the load cases table
     case Table::Outputs: return "outputs";
   }
   return "";
@@ -169,6 +171,12 @@ class RowCommand : public QUndoCommand {
   Row row_;
   bool insert_;
 };
+
+/// A command id that never merges with another (structural changes, whole-row edits).
+int unmergeable() {
+  static int next = -1;
+  return next--;
+}
 
 template <class Row>
 QString rowKey(const Row& r) {
@@ -501,6 +509,176 @@ std::unique_ptr<TableModel> inputs(ProjectDocument* d) {
   });
 }
 
+std::unique_ptr<TableModel> loadCases(ProjectDocument* d) {
+  std::vector<Column<LoadCaseRow>> c;
+  c.push_back(textCol<LoadCaseRow>("name", "name", &LoadCaseRow::name));
+  c.push_back(numCol<LoadCaseRow>("duration [s]", "duration [s]", [](LoadCaseRow& r) -> double& { return r.duration; }));
+  c.push_back({"initial state", "initial state",
+               [](const LoadCaseRow& r) {
+                 return QVariant(r.initialState == InitialState::Equilibrium ? "equilibrium" : "as modelled");
+               },
+               [](LoadCaseRow& r, const QVariant& v) {
+                 const QString s = v.toString().trimmed();
+                 if (s != "equilibrium" && s != "as modelled") return QString("expected equilibrium or as modelled");
+                 r.initialState = s == "equilibrium" ? InitialState::Equilibrium : InitialState::AsModelled;
+                 return QString();
+               }});
+  c.push_back({"signals", "signals", [](const LoadCaseRow& r) { return QVariant(static_cast<int>(r.drives.size())); }, {}});
+  return std::make_unique<RowTableModel<LoadCaseRow>>(d, Table::LoadCases, &Project::loadCases, c, [](const Project& p) {
+    LoadCaseRow r;
+    r.name = "load case " + std::to_string(p.loadCases.size() + 1);
+    r.duration = 1.0;
+    return r;
+  });
+}
+
+/// The drives of all load cases, flattened: one row per (load case, signal). An edit replaces the
+/// load case (validated, one undo step).
+class SignalsModel final : public TableModel {
+ public:
+  explicit SignalsModel(ProjectDocument* d) : TableModel(d, Table::Signals) {
+    connect(d, &ProjectDocument::tableChanged, this, [this](Table t, int) {
+      if (t != Table::LoadCases) return;
+      beginResetModel();
+      endResetModel();
+    });
+  }
+  int rowCount(const QModelIndex& parent = {}) const override {
+    if (parent.isValid()) return 0;
+    int n = 0;
+    for (const auto& lc : doc_->project().loadCases) n += static_cast<int>(lc.drives.size());
+    return n;
+  }
+  int columnCount(const QModelIndex& parent = {}) const override { return parent.isValid() ? 0 : kColumns; }
+  QVariant headerData(int section, Qt::Orientation o, int role) const override {
+    if (role != Qt::DisplayRole) return {};
+    if (o == Qt::Vertical) return section + 1;
+    static const char* h[kColumns] = {"load case", "input", "type", "value / before / from / offset", "after / to",
+                                      "time / start [s]", "end [s]", "amplitude", "frequency / start f [Hz]",
+                                      "end frequency [Hz]", "phase [rad]", "file"};
+    return section < kColumns ? QVariant(h[section]) : QVariant();
+  }
+  Qt::ItemFlags flags(const QModelIndex& i) const override {
+    if (!i.isValid()) return Qt::NoItemFlags;
+    return Qt::ItemIsSelectable | Qt::ItemIsEnabled | (i.column() > 0 ? Qt::ItemIsEditable : Qt::NoItemFlags);
+  }
+  QVariant data(const QModelIndex& i, int role) const override {
+    int lc = 0, k = 0;
+    if (!locate(i.row(), lc, k)) return {};
+    if (i.row() == errorCell_.first && i.column() == errorCell_.second) {
+      if (role == Qt::ToolTipRole) return lastError_;
+      if (role == Qt::BackgroundRole) return QColor(255, 205, 205);
+    }
+    if (role != Qt::DisplayRole && role != Qt::EditRole) return {};
+    const LoadCaseRow& row = doc_->project().loadCases[lc];
+    const SignalRow& s = row.drives[k].signal;
+    switch (i.column()) {
+      case 0: return QString::fromStdString(row.name);
+      case 1: return row.drives[k].input;
+      case 2: return QString(toString(s.type));
+      case 3: return s.value;
+      case 4: return s.value2;
+      case 5: return s.t0;
+      case 6: return s.t1;
+      case 7: return s.amplitude;
+      case 8: return s.frequency;
+      case 9: return s.frequency2;
+      case 10: return s.phase;
+      case 11: return QString::fromStdString(s.file);
+    }
+    return {};
+  }
+  bool setData(const QModelIndex& i, const QVariant& v, int role) override {
+    int lc = 0, k = 0;
+    if (role != Qt::EditRole || !locate(i.row(), lc, k) || i.column() == 0) return false;
+    LoadCaseRow row = doc_->project().loadCases[lc];
+    SignalRow& s = row.drives[k].signal;
+    QString err;
+    double* num[] = {nullptr, nullptr, nullptr, &s.value, &s.value2, &s.t0, &s.t1, &s.amplitude, &s.frequency,
+                     &s.frequency2, &s.phase};
+    if (i.column() == 1) {
+      err = parseInt(v, row.drives[k].input);
+    } else if (i.column() == 2) {
+      bool found = false;
+      for (auto t : {SignalType::Constant, SignalType::Step, SignalType::Ramp, SignalType::Sine, SignalType::Chirp,
+                     SignalType::Table})
+        if (v.toString().trimmed() == toString(t)) s.type = t, found = true;
+      if (!found) err = QStringLiteral("expected constant, step, ramp, sine, chirp or table");
+    } else if (i.column() == 11) {
+      s.file = v.toString().trimmed().toStdString();
+    } else {
+      err = parseNumber(v, *num[i.column()]);
+    }
+    if (err.isEmpty()) {
+      Project trial = doc_->project();
+      trial.loadCases[lc] = row;
+      try {
+        validate(trial);
+      } catch (const ModelError& e) {
+        if (e.where().table == "load cases") err = QString::fromStdString(e.detail()) + " (" + QString::fromStdString(e.where().field) + ")";
+      }
+    }
+    const auto old = errorCell_;
+    errorCell_ = err.isEmpty() ? std::pair{-1, -1} : std::pair{i.row(), i.column()};
+    setError(err);
+    for (const auto& cell : {old, errorCell_})
+      if (cell.first >= 0 && cell.first < rowCount()) emit dataChanged(index(cell.first, cell.second), index(cell.first, cell.second));
+    if (!err.isEmpty()) return false;
+    doc_->undoStack()->push(new SetRowCommand<LoadCaseRow>(doc_, Table::LoadCases, &Project::loadCases, lc,
+                                                           1000 + i.row() * kColumns + i.column(),
+                                                           doc_->project().loadCases[lc], row, "edit signal"));
+    return true;
+  }
+  QStringList choices(int column) const override { return column == 1 ? idChoices(doc_->project().inputs) : QStringList(); }
+  /// Adds a constant zero signal for the first input not yet driven, to the load case of `row`
+  /// (or the first load case).
+  bool addRow() override { return addTo(0); }
+  bool duplicateRow(int row) override {
+    int lc = 0, k = 0;
+    return locate(row, lc, k) && addTo(lc);
+  }
+  bool removeRowAt(int r) override {
+    int lc = 0, k = 0;
+    if (!locate(r, lc, k)) return false;
+    LoadCaseRow row = doc_->project().loadCases[lc];
+    row.drives.erase(row.drives.begin() + k);
+    doc_->undoStack()->push(new SetRowCommand<LoadCaseRow>(doc_, Table::LoadCases, &Project::loadCases, lc, unmergeable(),
+                                                           doc_->project().loadCases[lc], row, "delete signal"));
+    return true;
+  }
+
+ private:
+  static constexpr int kColumns = 12;
+  bool addTo(int lc) {
+    const Project& p = doc_->project();
+    if (lc >= static_cast<int>(p.loadCases.size())) return false;
+    LoadCaseRow row = p.loadCases[lc];
+    for (const auto& in : p.inputs) {
+      bool driven = false;
+      for (const auto& d : row.drives) driven |= d.input == in.id;
+      if (driven) continue;
+      row.drives.push_back({in.id, SignalRow{}});
+      doc_->undoStack()->push(new SetRowCommand<LoadCaseRow>(doc_, Table::LoadCases, &Project::loadCases, lc, unmergeable(),
+                                                             p.loadCases[lc], row, "add signal"));
+      return true;
+    }
+    setError(QStringLiteral("every input is already driven in load case '%1'").arg(QString::fromStdString(row.name)));
+    return false;
+  }
+  bool locate(int r, int& lc, int& k) const {
+    const auto& lcs = doc_->project().loadCases;
+    for (lc = 0; lc < static_cast<int>(lcs.size()); ++lc) {
+      if (r < static_cast<int>(lcs[lc].drives.size())) {
+        k = r;
+        return r >= 0;
+      }
+      r -= static_cast<int>(lcs[lc].drives.size());
+    }
+    return false;
+  }
+  std::pair<int, int> errorCell_{-1, -1};
+};
+
 std::unique_ptr<TableModel> outputs(ProjectDocument* d) {
   std::vector<Column<OutputRow>> c;
   c.push_back(textCol<OutputRow>("name", "name", &OutputRow::name));
@@ -562,7 +740,7 @@ QString editCurve(ProjectDocument* doc, int index, const CurveRow& row, const QS
   } catch (const ModelError& e) {
     if (e.where().table == "curves") return QString::fromStdString(e.detail());
   }
-  doc->undoStack()->push(new SetRowCommand<CurveRow>(doc, Table::Curves, &Project::curves, index, -1,
+  doc->undoStack()->push(new SetRowCommand<CurveRow>(doc, Table::Curves, &Project::curves, index, unmergeable(),
                                                      doc->project().curves[index], row, what));
   return {};
 }
@@ -575,6 +753,8 @@ std::unique_ptr<TableModel> makeTableModel(ProjectDocument* doc, Table table) {
     case Table::P2Ps: return p2ps(doc);
     case Table::Curves: return curves(doc);
     case Table::Inputs: return inputs(doc);
+    case Table::LoadCases: return loadCases(doc);
+    case Table::Signals: return std::make_unique<SignalsModel>(doc);
     case Table::Outputs: return outputs(doc);
   }
   return nullptr;

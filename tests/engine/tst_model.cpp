@@ -82,6 +82,20 @@ class TestModel : public QObject {
     }
   }
 
+  void signalParametersAreValidated() {
+    Project p = readProject(kData + "minimal_valid.json");
+    p.loadCases[0].drives[0].signal.type = SignalType::Ramp;  // t0 = 0.1, t1 = 0
+    try {
+      validate(p);
+      QFAIL("no error");
+    } catch (const ModelError& e) {
+      QCOMPARE(QString::fromStdString(e.where().field), QString("signals[0].end [s]"));
+    }
+    p = readProject(kData + "minimal_valid.json");
+    p.loadCases[0].duration = 0.0;
+    QVERIFY_THROWS_EXCEPTION(ModelError, validate(p));
+  }
+
   void centreOfMassFrame() {
     // The body frame origin differs from the centre of mass: markers are re-expressed about the
     // centre of mass and the state starts at the centre of mass.

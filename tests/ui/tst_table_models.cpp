@@ -15,8 +15,8 @@ using namespace ek::ui;
 
 namespace {
 const QString kRoot = QStringLiteral(ELASTOKIN_SOURCE_DIR);
-const Table kTables[] = {Table::Bodies, Table::Markers, Table::Bushings, Table::P2Ps,
-                         Table::Curves, Table::Inputs,  Table::Outputs};
+const Table kTables[] = {Table::Bodies, Table::Markers,   Table::Bushings, Table::P2Ps,   Table::Curves,
+                         Table::Inputs, Table::LoadCases, Table::Signals,  Table::Outputs};
 
 int columnOf(const QAbstractItemModel& m, const QString& header) {
   for (int c = 0; c < m.columnCount(); ++c)
@@ -36,6 +36,10 @@ class TestTableModels : public QObject {
   void modelTesterOnEveryTable() {
     for (Table t : kTables) {
       auto model = makeTableModel(doc_.get(), t);
+      if (t == Table::Signals) {  // every input is driven already: row operations in signalsEditTheLoadCase
+        QAbstractItemModelTester tester(model.get(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        continue;
+      }
       QAbstractItemModelTester tester(model.get(), QAbstractItemModelTester::FailureReportingMode::QtTest);
       const int rows = model->rowCount();
       QCOMPARE(static_cast<std::size_t>(rows), [&]() -> std::size_t {
@@ -47,6 +51,12 @@ class TestTableModels : public QObject {
           case Table::P2Ps: return p.p2ps.size();
           case Table::Curves: return p.curves.size();
           case Table::Inputs: return p.inputs.size();
+          case Table::LoadCases: return p.loadCases.size();
+          case Table::Signals: {
+            std::size_t n = 0;
+            for (const auto& lc : p.loadCases) n += lc.drives.size();
+            return n;
+          }
           case Table::Outputs: return p.outputs.size();
         }
         return 0;
@@ -104,6 +114,10 @@ class TestTableModels : public QObject {
     QTest::newRow("bad law text") << int(Table::Bushings) << 0 << "y damping [N s/m]" << "soft" << "expected a number or 'curve <id>'";
     QTest::newRow("duplicate id") << int(Table::Markers) << 1 << "id" << "1" << "duplicate id";
     QTest::newRow("same body") << int(Table::Bushings) << 0 << "marker j" << "2" << "are on body";
+    QTest::newRow("unknown input in a load case") << int(Table::Signals) << 0 << "input" << "99" << "input 99 does not exist";
+    QTest::newRow("input driven twice") << int(Table::Signals) << 0 << "input" << "2" << "driven twice";
+    QTest::newRow("ramp ending before it starts") << int(Table::Signals) << 0 << "type" << "ramp" << "must be later than 'start [s]'";
+    QTest::newRow("non-positive duration") << int(Table::LoadCases) << 0 << "duration [s]" << "0" << "must be positive";
   }
   void invalidEditsAreRejected() {
     QFETCH(int, table);
@@ -124,6 +138,30 @@ class TestTableModels : public QObject {
     QVERIFY(model->data(model->index(row, c), Qt::BackgroundRole).isValid());
     QVERIFY(doc_->project() == before);
     QCOMPARE(doc_->undoStack()->count(), 0);
+  }
+
+  void signalsEditTheLoadCase() {
+    auto model = makeTableModel(doc_.get(), Table::Signals);
+    QAbstractItemModelTester tester(model.get(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    const int after = columnOf(*model, "after / to");
+    // Row 0: LC1's step of Fx (after = -2500 N).
+    QCOMPARE(model->data(model->index(0, 2), Qt::DisplayRole).toString(), QString("step"));
+    QVERIFY(model->setData(model->index(0, after), "-3000", Qt::EditRole));
+    QCOMPARE(doc_->project().loadCases[0].drives[0].signal.value2, -3000.0);
+    doc_->undoStack()->undo();
+    QCOMPARE(doc_->project().loadCases[0].drives[0].signal.value2, -2500.0);
+    // Every input is driven in LC1 already: adding says so; deleting and undoing restores it.
+    QVERIFY(!model->addRow());
+    QVERIFY(model->lastError().contains("already driven"));
+    const int rows = model->rowCount();
+    QVERIFY(model->removeRowAt(1));
+    QCOMPARE(model->rowCount(), rows - 1);
+    QVERIFY(model->addRow());  // the freed input gets a constant signal again
+    QCOMPARE(model->rowCount(), rows);
+    doc_->undoStack()->undo();
+    doc_->undoStack()->undo();
+    QVERIFY(doc_->project().loadCases[0] == Project(doc_->project()).loadCases[0]);
+    QCOMPARE(model->rowCount(), rows);
   }
 
   void lawCellsAcceptCurvesAndNumbers() {
