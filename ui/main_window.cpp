@@ -29,6 +29,7 @@
 #include "engine/error.h"
 #include "engine/model.h"
 #include "ui/curve_editor.h"
+#include "ui/mirror.h"
 #include "ui/plot_panel.h"
 #include "ui/sparsity_view.h"
 #include "ui/topology_view.h"
@@ -386,6 +387,12 @@ void MainWindow::buildMenus() {
   redo->setShortcuts({QKeySequence::Redo, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z)});
   edit->addAction(undo);
   edit->addAction(redo);
+  edit->addSeparator();
+  edit->addAction(tr("&Mirror left to right"), this, [this] {
+    const QString err = applyMirror(doc_);
+    if (!err.isEmpty()) message(tr("Mirror left to right"), err);
+    else statusBar()->showMessage(tr("mirrored the left side (undo with Ctrl+Z)"), 6000);
+  });
 }
 
 bool MainWindow::openProject(const QString& path, bool showErrors) {

@@ -7,6 +7,8 @@
 
 #include "engine/error.h"
 #include "engine/model.h"
+#include "engine/simulation.h"
+#include "ui/mirror.h"
 #include "ui/project_document.h"
 #include "ui/table_models.h"
 
@@ -194,6 +196,50 @@ class TestTableModels : public QObject {
     QVERIFY(m[3].id != m[2].id);
     QCOMPARE(static_cast<int>(m.size()), n + 1);
     validate(doc_->project());  // still a valid project
+  }
+
+  // Mirroring the left corner gives a right corner that moves exactly like it under the mirrored
+  // load case: x and z of the wheel centres equal, y opposite.
+  void mirrorLeftToRightIsSymmetric() {
+    const Project before = doc_->project();
+    int added = 0;
+    const Project m = mirrorLeftToRight(before, &added);
+    QCOMPARE(m.bodies.size(), before.bodies.size() + 5);
+    QCOMPARE(m.bushings.size(), 2 * before.bushings.size());
+    QCOMPARE(m.p2ps.size(), 2 * before.p2ps.size());
+    QCOMPARE(m.inputs.size(), 2 * before.inputs.size());
+    QVERIFY(added > 40);
+    validate(m);
+    Project withOutputs = m;
+    withOutputs.outputs.clear();
+    const int left = before.outputs[0].element, right = m.outputs[before.outputs.size()].element;
+    for (const char* c : {"x", "y", "z"}) {
+      withOutputs.outputs.push_back({std::string("L") + c, OutputQuantity::MarkerPosition, left, c});
+      withOutputs.outputs.push_back({std::string("R") + c, OutputQuantity::MarkerPosition, right, c});
+    }
+    RunOptions o;
+    o.start = 4.9;
+    o.duration = 0.3;
+    Simulation sim(SuspensionModel::build(withOutputs), "LC1", o);
+    sim.run();
+    const Recorder& r = sim.results();
+    double worst = 0.0;
+    for (std::size_t k = 0; k < r.size(); ++k) {
+      worst = std::max(worst, std::abs(r.value(k, 0) - r.value(k, 1)));   // x
+      worst = std::max(worst, std::abs(r.value(k, 2) + r.value(k, 3)));   // y mirrored
+      worst = std::max(worst, std::abs(r.value(k, 4) - r.value(k, 5)));   // z
+    }
+    qInfo("largest left/right asymmetry of the wheel centre over 4.9-5.2 s of LC1: %.2e m", worst);
+    QVERIFY(worst < 1e-9);
+    QVERIFY(std::abs(r.value(r.size() - 1, 0) - r.value(0, 0)) > 1e-4);  // it did move (force step at 5 s)
+
+    // In the document: one undo step; an already symmetric project has nothing to mirror.
+    QCOMPARE(applyMirror(doc_.get()), QString());
+    QCOMPARE(doc_->project().bodies.size(), m.bodies.size());
+    doc_->undoStack()->undo();
+    QVERIFY(doc_->project() == before);
+    doc_->open(kRoot + "/projects/double_wishbone.json");
+    QVERIFY(applyMirror(doc_.get()).contains("nothing to mirror"));
   }
 
   void brokenProjectKeepsTheOpenOne() {
