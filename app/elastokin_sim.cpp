@@ -12,11 +12,11 @@
 #include <string>
 #include <vector>
 
-#include "engine/error.h"
-#include "engine/modal.h"
-#include "engine/project_io.h"
-#include "engine/realtime.h"
-#include "engine/simulation.h"
+#include "engine/analysis/modal.h"
+#include "engine/analysis/realtime.h"
+#include "engine/analysis/simulation.h"
+#include "engine/core/error.h"
+#include "engine/model/project_io.h"
 
 namespace {
 

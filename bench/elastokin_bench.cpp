@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "engine/lsrt2.h"
-#include "engine/project_io.h"
-#include "engine/simulation.h"
+#include "engine/analysis/simulation.h"
+#include "engine/integrators/lsrt2.h"
+#include "engine/model/project_io.h"
 
 namespace {
 

@@ -9,7 +9,7 @@
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
-#include "engine/curve.h"
+#include "engine/model/curve.h"
 #include "ui/table_models.h"
 
 namespace ek::ui {

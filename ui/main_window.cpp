@@ -26,8 +26,8 @@
 #include <QToolBar>
 #include <QVBoxLayout>
 
-#include "engine/error.h"
-#include "engine/model.h"
+#include "engine/core/error.h"
+#include "engine/model/model.h"
 #include "ui/curve_editor.h"
 #include "ui/mirror.h"
 #include "ui/plot_panel.h"

@@ -4,9 +4,9 @@
 #include <QUndoCommand>
 #include <map>
 
-#include "engine/error.h"
-#include "engine/model.h"
-#include "engine/rotation.h"
+#include "engine/core/error.h"
+#include "engine/core/rotation.h"
+#include "engine/model/model.h"
 #include "ui/project_document.h"
 
 namespace ek::ui {

@@ -9,7 +9,7 @@
 
 #include <QString>
 
-#include "engine/project.h"
+#include "engine/model/project.h"
 
 namespace ek::ui {
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/project_document.h"
 
-#include "engine/model.h"
-#include "engine/project_io.h"
+#include "engine/model/model.h"
+#include "engine/model/project_io.h"
 
 namespace ek::ui {
 

@@ -8,7 +8,7 @@
 #include <QString>
 #include <QUndoStack>
 
-#include "engine/project.h"
+#include "engine/model/project.h"
 
 namespace ek::ui {
 

@@ -4,9 +4,9 @@
 #include <QThread>
 #include <chrono>
 
-#include "engine/error.h"
-#include "engine/realtime.h"
-#include "engine/simulation.h"
+#include "engine/analysis/realtime.h"
+#include "engine/analysis/simulation.h"
+#include "engine/core/error.h"
 
 namespace ek::ui {
 

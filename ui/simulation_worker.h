@@ -13,7 +13,7 @@
 #include <memory>
 #include <vector>
 
-#include "engine/model.h"
+#include "engine/model/model.h"
 
 namespace ek::ui {
 

@@ -7,7 +7,7 @@
 #include <QVBoxLayout>
 #include <QWheelEvent>
 
-#include "engine/topology_solver.h"
+#include "engine/solvers/topology_solver.h"
 
 namespace ek::ui {
 namespace {

@@ -8,7 +8,7 @@
 #include <QGraphicsView>
 #include <memory>
 
-#include "engine/model.h"
+#include "engine/model/model.h"
 
 class QLabel;
 

@@ -7,9 +7,9 @@
 #include <QUndoCommand>
 #include <cmath>
 
-#include "engine/error.h"
-#include "engine/model.h"
-#include "engine/project_io.h"
+#include "engine/core/error.h"
+#include "engine/model/model.h"
+#include "engine/model/project_io.h"
 
 namespace ek::ui {
 

@@ -9,7 +9,7 @@
 #include <QGraphicsView>
 #include <memory>
 
-#include "engine/model.h"
+#include "engine/model/model.h"
 #include "ui/project_document.h"
 
 namespace ek::ui {

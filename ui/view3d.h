@@ -10,7 +10,7 @@
 #include <memory>
 #include <vector>
 
-#include "engine/model.h"
+#include "engine/model/model.h"
 #include "ui/simulation_worker.h"
 
 class vtkActor;

@@ -5,7 +5,7 @@
 #include <functional>
 #include <string>
 
-#include "engine/types.h"
+#include "engine/core/types.h"
 
 namespace ek::test {
 

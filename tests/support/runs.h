@@ -4,7 +4,7 @@
 
 #include <memory>
 
-#include "engine/simulation.h"
+#include "engine/analysis/simulation.h"
 
 namespace ek::test {
 

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "engine/rotation.h"
+#include "engine/core/rotation.h"
 
 namespace ek::test {
 

@@ -4,7 +4,7 @@
 
 #include <random>
 
-#include "engine/project.h"
+#include "engine/model/project.h"
 
 namespace ek::test {
 

@@ -5,9 +5,9 @@
 #include <QAbstractItemModelTester>
 #include <QtTest>
 
-#include "engine/error.h"
-#include "engine/model.h"
-#include "engine/simulation.h"
+#include "engine/analysis/simulation.h"
+#include "engine/core/error.h"
+#include "engine/model/model.h"
 #include "ui/mirror.h"
 #include "ui/project_document.h"
 #include "ui/table_models.h"

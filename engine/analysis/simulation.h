@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+/// @file simulation.h
+/// One run of a load case: initial state (static equilibrium or as modelled), fixed-step LSRT2,
+/// divergence checks after every step, sampled output channels.
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/analysis/equilibrium.h"
+#include "engine/dynamics/outputs.h"
+#include "engine/integrators/integrator.h"
+
+namespace ek {
+
+struct RunOptions {
+  double dt = 1e-3;            ///< [s]
+  int linearizeEvery = 1;
+  double start = 0.0;          ///< [s]: the run covers [start, start + duration] of the load case
+  double duration = -1.0;      ///< [s]; negative: the rest of the load case after start
+  double sampleRate = -1.0;    ///< [Hz]; negative: one sample per step
+  std::vector<std::string> channels;  ///< empty: all outputs of the project
+  std::string solver = "topology";
+  bool kinematicsDerivative = true;
+  std::string integrator = "lsrt2";  ///< or "cvode" (the reference)
+  double relativeTolerance = 1e-9;   ///< CVODE
+};
+
+/// Physical bounds beyond which a run counts as diverged.
+struct DivergenceLimits {
+  double maxDisplacement = 10.0;       ///< from the start of the run [m]
+  double maxSpeed = 1e3;               ///< [m/s]
+  double maxAngularSpeed = 1e5;        ///< [rad/s]
+  double maxPitch = 89.0 * M_PI / 180; ///< |alpha_y'|, the Cardan singularity is at 90 deg
+};
+
+class Simulation {
+ public:
+  /// @throws ModelError (load case tables), std::invalid_argument (options, channels).
+  Simulation(std::shared_ptr<const SuspensionModel> model, const std::string& loadCase, const RunOptions& options);
+
+  /// Sets the initial state by the load case's rule and records the first sample.
+  /// @throws SimulationError if the equilibrium is not found.
+  void initialize();
+  /// Advances one step, checks divergence, records when a sample is due.
+  /// @returns false when the run is complete.
+  /// @throws SimulationError naming the time, step and body on divergence.
+  bool step();
+  /// initialize() then step() to the end; `progress(fraction)` is called every ~1 % of steps.
+  void run(const std::function<void(double)>& progress = {});
+
+  const State& state() const { return state_; }
+  const Recorder& results() const { return recorder_; }
+  const SuspensionModel& model() const { return *model_; }
+  const Workspace& workspace() const { return ws_; }
+  long long stepsDone() const { return step_; }
+  long long totalSteps() const { return nSteps_; }
+  double duration() const { return nSteps_ * options_.dt; }
+  const EquilibriumResult& equilibrium() const { return equilibrium_; }
+  const RunOptions& options() const { return options_; }
+  const Integrator& integrator() const { return *integrator_; }
+  Integrator& integrator() { return *integrator_; }
+  DivergenceLimits limits;
+
+ private:
+  void record();
+  void flushPending();
+  void checkDivergence() const;
+
+  std::shared_ptr<const SuspensionModel> model_;
+  const LoadCaseRow* loadCase_;
+  RunOptions options_;
+  InputSignals inputs_;
+  Workspace ws_, outWs_;
+  std::unique_ptr<Integrator> integrator_;
+  State state_;
+  Recorder recorder_;
+  std::vector<Vec3> markerStart_;
+  VecX r0_;
+  EquilibriumResult equilibrium_;
+  long long nSteps_ = 0, step_ = 0, sampleStride_ = 1;
+  /// A sample of the current state is due but not yet recorded: the next step's linearization
+  /// computes everything it needs, so it is taken from there (or evaluated when that does not come).
+  bool pending_ = false;
+  double pendingTime_ = 0.0;
+};
+
+/// Evaluates stages 1-3 (kinematics and force elements) at a state into ws, for outputs.
+void evaluateOutputsState(const SuspensionModel& model, const State& state, const VecX& u, Workspace& ws);
+
+}  // namespace ek

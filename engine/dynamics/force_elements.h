@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+/// @file force_elements.h
+/// Stage 3 of the online linearization: force elements with their partial derivatives.
+///
+/// Bushing (DESIGN.md section 2): with d_W = p_I - p_J, the translational deflection is
+/// d = R_WJ^T d_W and the rotational deflection a = (alpha_z, alpha_y', alpha_x'') the Cardan
+/// angles of R_JI = R_WJ^T R_WI (reported as rx = alpha_x'', ry = alpha_y', rz = alpha_z).
+/// Per direction the force on I is f = preload - S(deflection) - D(rate). The translational
+/// force acts at p_I along J's axes; the rotational generalized forces f_a are conjugate to a, so
+/// the torque on I is tau = R_WI T(a)^-T f_a (virtual work, exact for large angles). The
+/// reactions act on J's body at p_I (with the lever arm to its centre of mass).
+///
+/// P2P: along e = d_W/|d_W|; tension T = preload + S(l - l0) + D(l_dot) - bump + rebound,
+/// force on I is -T e, on J +T e.
+
+#include "engine/dynamics/workspace.h"
+
+namespace ek {
+
+/// Marker kinematics => bushing deflections, rates, forces, wrench and (if `partials`) the
+/// wrench's partials (ws.bushings). Without partials: values only, for outputs.
+/// @pre calcMarkerKinematics() ran.
+/// @throws SimulationError when a relative rotation reaches the Cardan singularity.
+void calcBushings(const SuspensionModel& model, Workspace& ws, bool partials = true);
+
+/// Marker kinematics => P2P length, rate, tension, wrench and (if `partials`) its partials (ws.p2ps).
+/// @pre calcMarkerKinematics() ran.
+/// @throws SimulationError when the two markers coincide (no line of action).
+void calcP2Ps(const SuspensionModel& model, Workspace& ws, bool partials = true);
+
+}  // namespace ek

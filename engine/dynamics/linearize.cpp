@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/dynamics/linearize.h"
+
+#include "engine/dynamics/force_elements.h"
+#include "engine/dynamics/kinematics.h"
+
+namespace ek {
+namespace {
+
+/// Adds the partials of one side's wrench (rows F, tau about the centre of mass) to the
+/// position and velocity blocks of a slot.
+void addBlock(Workspace& ws, int slot, const Mat6x12& d) {
+  ws.Jw_r[slot] += d.leftCols<6>();
+  ws.Jw_v[slot] += d.rightCols<6>();
+}
+
+/// Wrench (F, tau) acting at a point with lever arm rho from the centre of mass => partials of
+/// (F, tau + rho x F).
+Mat6x12 shiftToCentre(const Mat6x12& d, const Vec3& rho) {
+  Mat6x12 out = d;
+  out.bottomRows<3>() += skew(rho) * d.topRows<3>();
+  return out;
+}
+
+void scatter(const ElementWrench& w, const MarkerKinematics& mi, const BlockSlots& blocks, const Vec3& pCb, int stateA,
+             int stateB, Workspace& ws) {
+  const Mat3 Fx = skew(w.F);
+  if (stateA >= 0) {
+    const Vec3& rho = mi.rho;
+    ws.wrench[stateA].head<3>() += w.F;
+    ws.wrench[stateA].tail<3>() += w.tau + rho.cross(w.F);
+    Mat6x12 dA = shiftToCentre(w.dW_dA, rho);
+    dA.block<3, 3>(3, 3) += Fx * skew(rho);  // the lever arm turns with body a
+    addBlock(ws, blocks.aa, dA);
+    if (stateB >= 0) addBlock(ws, blocks.ab, shiftToCentre(w.dW_dB, rho));
+  }
+  if (stateB >= 0) {
+    const Vec3 q = mi.p - pCb;  // the reaction acts at p_I
+    ws.wrench[stateB].head<3>() -= w.F;
+    ws.wrench[stateB].tail<3>() -= w.tau + q.cross(w.F);
+    Mat6x12 dB = -shiftToCentre(w.dW_dB, q);
+    dB.block<3, 3>(3, 0) -= Fx;  // d q / d p_b = -I
+    addBlock(ws, blocks.bb, dB);
+    if (stateA >= 0) {
+      Mat6x12 dBA = -shiftToCentre(w.dW_dA, q);
+      dBA.block<3, 3>(3, 0) += Fx;                  // p_I moves with p_a
+      dBA.block<3, 3>(3, 3) -= Fx * skew(mi.rho);   // and turns with body a
+      addBlock(ws, blocks.ba, dBA);
+    }
+  }
+}
+
+}  // namespace
+
+void calcSurfaceForces(const SuspensionModel& model, Workspace& ws) {
+  for (auto& w : ws.wrench) w.setZero();
+  for (auto& b : ws.Jw_r) b.setZero();
+  for (auto& b : ws.Jw_v) b.setZero();
+  auto scatterElement = [&](const ElementWrench& w, MarkerIndex i, MarkerIndex j, const BlockSlots& blocks) {
+    const MarkerKinematics& mi = ws.markers[i.value];
+    const MarkerKinematics& mj = ws.markers[j.value];
+    const Vec3 pCb = ws.bodies[model.markers[j.value].body.value].p;
+    scatter(w, mi, blocks, pCb, mi.state, mj.state, ws);
+  };
+  for (std::size_t e = 0; e < model.bushings.size(); ++e)
+    scatterElement(ws.bushings[e].wrench, model.bushings[e].i, model.bushings[e].j, model.bushings[e].blocks);
+  for (std::size_t e = 0; e < model.p2ps.size(); ++e)
+    scatterElement(ws.p2ps[e].wrench, model.p2ps[e].i, model.p2ps[e].j, model.p2ps[e].blocks);
+}
+
+void calcBodyForces(const SuspensionModel& model, Workspace& ws) {
+  for (int s = 0; s < model.nFreeBodies(); ++s)
+    ws.wrench[s].head<3>() += model.bodies[model.freeBodies[s]].mass * model.gravity;
+
+  ws.Ju.setZero();
+  for (int k = 0; k < model.nInputs(); ++k) {
+    const ModelInput& in = model.inputs[k];
+    const MarkerKinematics& mk = ws.markers[in.marker.value];
+    if (mk.state < 0) continue;  // an input on a fixed body does nothing
+    const Mat3& R = ws.bodies[model.markers[in.marker.value].body.value].R;
+    const Vec3 dir = in.frame == InputFrame::Global ? in.direction : Vec3(mk.R * in.direction);
+    const double u = ws.u[k];
+    Vec6 unit;  // world wrench about the centre of mass per unit u
+    Mat3 dTau_dth = Mat3::Zero(), dF_dth = Mat3::Zero();
+    const Vec3 val = u * dir;
+    if (in.kind == InputKind::Force) {
+      unit << dir, mk.rho.cross(dir);
+      dTau_dth = skew(val) * skew(mk.rho);
+      if (in.frame == InputFrame::Marker) {
+        dF_dth = -skew(val);
+        dTau_dth -= skew(mk.rho) * skew(val);
+      }
+    } else {
+      unit << Vec3::Zero(), dir;
+      if (in.frame == InputFrame::Marker) dTau_dth = -skew(val);
+    }
+    ws.wrench[mk.state] += u * unit;
+    ws.Jw_r[in.slot].block<3, 3>(0, 3) += dF_dth;
+    ws.Jw_r[in.slot].block<3, 3>(3, 3) += dTau_dth;
+    ws.Ju.block<3, 1>(6 * mk.state, k) = unit.head<3>();
+    ws.Ju.block<3, 1>(6 * mk.state + 3, k) = R.transpose() * unit.tail<3>();
+  }
+}
+
+void assembleLinearization(const SuspensionModel& model, Workspace& ws) {
+  const BlockPattern& bp = model.pattern;
+  for (int l = 0; l < model.nFreeBodies(); ++l) {
+    const BodyKinematics& bl = ws.bodies[model.freeBodies[l]];
+    const ModelBody& body = model.bodies[model.freeBodies[l]];
+    const Mat3 Rt = bl.R.transpose();
+    const Vec3 tau = ws.wrench[l].tail<3>();
+    const Vec3 Iw = body.inertia * bl.w_B;
+    ws.h.segment<3>(6 * l) = ws.wrench[l].head<3>();
+    ws.h.segment<3>(6 * l + 3) = Rt * tau - bl.w_B.cross(Iw);
+    for (int s = bp.rowStart[l]; s < bp.rowStart[l + 1]; ++s) {
+      const BodyKinematics& bk = ws.bodies[model.freeBodies[bp.col[s]]];
+      const Mat6& Wr = ws.Jw_r[s];
+      const Mat6& Wv = ws.Jw_v[s];
+      Mat6& Jr = ws.Jr[s];
+      Mat6& Jv = ws.Jv[s];
+      Mat3 tauTheta = Wr.block<3, 3>(3, 3);
+      if (s == bp.diag[l]) tauTheta += skew(tau);  // d(R^T tau) = R^T (d tau + [tau]x d theta)
+      Jr.block<3, 3>(0, 0) = Wr.block<3, 3>(0, 0);
+      Jr.block<3, 3>(0, 3) = Wr.block<3, 3>(0, 3) * bk.RT;
+      Jr.block<3, 3>(3, 0) = Rt * Wr.block<3, 3>(3, 0);
+      Jr.block<3, 3>(3, 3) = Rt * tauTheta * bk.RT;
+      Jv.topRows<3>() = Wv.topRows<3>();
+      Jv.bottomRows<3>() = Rt * Wv.bottomRows<3>();
+    }
+    // Gyroscopic term -w x I w (h_w of eq. 2b) depends on w_B only.
+    ws.Jv[bp.diag[l]].block<3, 3>(3, 3) -= skew(bl.w_B) * body.inertia - skew(Iw);
+    ws.Kinv[l] = bl.Tinv;
+    ws.N[l] = bl.N;
+  }
+}
+
+void linearize(const SuspensionModel& model, const State& state, const VecX& u, Workspace& ws) {
+  ws.u = u;
+  calcBodyKinematics(model, state, ws);
+  calcMarkerKinematics(model, ws);
+  calcBushings(model, ws);
+  calcP2Ps(model, ws);
+  calcSurfaceForces(model, ws);
+  calcBodyForces(model, ws);
+  assembleLinearization(model, ws);
+}
+
+void blockMultiplyAdd(const BlockPattern& bp, const std::vector<Mat6>& blocks, const VecX& x, VecX& y) {
+  for (int l = 0; l < bp.nBodies; ++l)
+    for (int s = bp.rowStart[l]; s < bp.rowStart[l + 1]; ++s)
+      y.segment<6>(6 * l).noalias() += blocks[s] * x.segment<6>(6 * bp.col[s]);
+}
+
+MatX blockToDense(const BlockPattern& bp, const std::vector<Mat6>& blocks) {
+  MatX D = MatX::Zero(6 * bp.nBodies, 6 * bp.nBodies);
+  for (int l = 0; l < bp.nBodies; ++l)
+    for (int s = bp.rowStart[l]; s < bp.rowStart[l + 1]; ++s) D.block<6, 6>(6 * l, 6 * bp.col[s]) = blocks[s];
+  return D;
+}
+
+}  // namespace ek

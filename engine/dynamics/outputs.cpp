@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/dynamics/outputs.h"
+
+#include <cstdio>
+#include <fstream>
+#include <stdexcept>
+
+namespace ek {
+namespace {
+
+int componentIndex(const std::string& c) {
+  static const char* names[] = {"x", "y", "z", "rx", "ry", "rz"};
+  for (int k = 0; k < 6; ++k)
+    if (c == names[k]) return k;
+  return 0;
+}
+
+std::string unitOf(OutputQuantity q, int comp, InputKind kind) {
+  const bool rot = comp >= 3;
+  switch (q) {
+    case OutputQuantity::MarkerPosition:
+    case OutputQuantity::MarkerDisplacement: return "m";
+    case OutputQuantity::MarkerVelocity: return "m/s";
+    case OutputQuantity::BodyAngles: return "rad";
+    case OutputQuantity::BodyAngularVelocity: return "rad/s";
+    case OutputQuantity::BushingForce: return rot ? "N m" : "N";
+    case OutputQuantity::BushingDeflection: return rot ? "rad" : "m";
+    case OutputQuantity::P2PForce: return "N";
+    case OutputQuantity::P2PLength: return "m";
+    case OutputQuantity::Input: return kind == InputKind::Force ? "N" : "N m";
+  }
+  return "";
+}
+
+}  // namespace
+
+std::vector<Channel> resolveChannels(const SuspensionModel& model, const std::vector<std::string>& names) {
+  std::vector<Channel> all;
+  for (const auto& o : model.project().outputs) {
+    Channel c;
+    c.name = o.name;
+    c.quantity = o.quantity;
+    c.component = componentIndex(o.component);
+    InputKind kind = InputKind::Force;
+    switch (o.quantity) {
+      case OutputQuantity::MarkerPosition:
+      case OutputQuantity::MarkerDisplacement:
+      case OutputQuantity::MarkerVelocity: c.index = model.markerById(o.element).value; break;
+      case OutputQuantity::BodyAngles:
+      case OutputQuantity::BodyAngularVelocity: c.index = model.bodyById(o.element).value; break;
+      case OutputQuantity::BushingForce:
+      case OutputQuantity::BushingDeflection: c.index = model.bushingById(o.element); break;
+      case OutputQuantity::P2PForce:
+      case OutputQuantity::P2PLength: c.index = model.p2pById(o.element); break;
+      case OutputQuantity::Input:
+        c.index = model.inputById(o.element);
+        kind = model.inputs[c.index].kind;
+        break;
+    }
+    c.unit = unitOf(o.quantity, c.component, kind);
+    all.push_back(c);
+  }
+  if (names.empty()) return all;
+  std::vector<Channel> picked;
+  for (const auto& n : names) {
+    bool found = false;
+    for (const auto& c : all)
+      if (c.name == n) {
+        picked.push_back(c);
+        found = true;
+      }
+    if (!found) {
+      std::string known;
+      for (const auto& c : all) known += (known.empty() ? "" : ", ") + ("'" + c.name + "'");
+      throw std::invalid_argument("unknown channel '" + n + "' (the project's outputs: " +
+                                  (known.empty() ? "none" : known) + ")");
+    }
+  }
+  return picked;
+}
+
+double channelValue(const Channel& c, const Workspace& ws, const std::vector<Vec3>& markerStart) {
+  // Body angles and angular velocities are listed rx, ry, rz: alpha_x'', alpha_y', alpha_z.
+  const int rot = c.component >= 3 ? c.component - 3 : 0;
+  switch (c.quantity) {
+    case OutputQuantity::MarkerPosition: return ws.markers[c.index].p[c.component];
+    case OutputQuantity::MarkerDisplacement: return ws.markers[c.index].p[c.component] - markerStart[c.index][c.component];
+    case OutputQuantity::MarkerVelocity: return ws.markers[c.index].v[c.component];
+    case OutputQuantity::BodyAngles: return ws.bodies[c.index].angles[2 - rot];
+    case OutputQuantity::BodyAngularVelocity: return ws.bodies[c.index].w_B[rot];
+    case OutputQuantity::BushingForce: return ws.bushings[c.index].force[c.component];
+    case OutputQuantity::BushingDeflection: return ws.bushings[c.index].deflection[c.component];
+    case OutputQuantity::P2PForce: return ws.p2ps[c.index].tension;
+    case OutputQuantity::P2PLength: return ws.p2ps[c.index].length;
+    case OutputQuantity::Input: return ws.u[c.index];
+  }
+  return 0.0;
+}
+
+void Recorder::reset(std::vector<Channel> channels, std::size_t capacity) {
+  channels_ = std::move(channels);
+  times_.clear();
+  values_.clear();
+  times_.reserve(capacity);
+  values_.reserve(capacity * channels_.size());
+}
+
+void Recorder::record(double t, const Workspace& ws, const std::vector<Vec3>& markerStart) {
+  if (times_.size() == times_.capacity()) return;  // the run was sized for its samples
+  times_.push_back(t);
+  for (const auto& c : channels_) values_.push_back(channelValue(c, ws, markerStart));
+}
+
+std::vector<double> Recorder::series(std::size_t c) const {
+  std::vector<double> s(size());
+  for (std::size_t k = 0; k < size(); ++k) s[k] = value(k, c);
+  return s;
+}
+
+void writeCsv(const Recorder& rec, const std::string& path) {
+  std::FILE* f = std::fopen(path.c_str(), "w");
+  if (!f) throw std::runtime_error(path + ": cannot write the results file");
+  std::fprintf(f, "time [s]");
+  for (const auto& c : rec.channels()) std::fprintf(f, ",%s [%s]", c.name.c_str(), c.unit.c_str());
+  std::fprintf(f, "\n");
+  for (std::size_t k = 0; k < rec.size(); ++k) {
+    std::fprintf(f, "%.6f", rec.time(k));
+    for (std::size_t c = 0; c < rec.channels().size(); ++c) std::fprintf(f, ",%.10g", rec.value(k, c));
+    std::fprintf(f, "\n");
+  }
+  if (std::fclose(f) != 0) throw std::runtime_error(path + ": write failed");
+}
+
+}  // namespace ek

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+/// @file outputs.h
+/// Output channels (the project's outputs table resolved to indices) and the recorder that keeps
+/// sampled values in a buffer allocated once per run.
+
+#include <string>
+#include <vector>
+
+#include "engine/dynamics/workspace.h"
+
+namespace ek {
+
+struct Channel {
+  std::string name;
+  std::string unit;
+  OutputQuantity quantity = OutputQuantity::MarkerPosition;
+  int index = -1;      ///< marker, body, bushing, p2p or input index in the model
+  int component = 0;   ///< 0..5 (x, y, z, rx, ry, rz) or 0 for scalars
+};
+
+/// Resolves output rows. `names` selects channels by name (empty: all, in table order).
+/// @throws std::invalid_argument naming an unknown channel and listing the known ones.
+std::vector<Channel> resolveChannels(const SuspensionModel& model, const std::vector<std::string>& names);
+
+/// Value of a channel from a workspace whose stages 1-3 ran at the state (and whose u is set).
+/// `markerStart` holds each marker's design position, the pose as modelled (for displacements).
+double channelValue(const Channel& c, const Workspace& ws, const std::vector<Vec3>& markerStart);
+
+/// Sampled results: times and a row-major value table, preallocated for the whole run.
+class Recorder {
+ public:
+  void reset(std::vector<Channel> channels, std::size_t capacity);
+  /// Appends one sample; never reallocates within the capacity given to reset().
+  void record(double t, const Workspace& ws, const std::vector<Vec3>& markerStart);
+  const std::vector<Channel>& channels() const { return channels_; }
+  std::size_t size() const { return times_.size(); }
+  double time(std::size_t k) const { return times_[k]; }
+  double value(std::size_t k, std::size_t c) const { return values_[k * channels_.size() + c]; }
+  /// One channel's samples (copied).
+  std::vector<double> series(std::size_t c) const;
+
+ private:
+  std::vector<Channel> channels_;
+  std::vector<double> times_, values_;
+};
+
+/// Writes time and all channels as CSV with a header "time [s],name [unit],...".
+/// @throws std::runtime_error when the file cannot be written.
+void writeCsv(const Recorder& rec, const std::string& path);
+
+}  // namespace ek

@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/dynamics/workspace.h"
+
+#include "engine/core/rotation.h"
+
+namespace ek {
+
+Workspace::Workspace(const SuspensionModel& m)
+    : bodies(m.bodies.size()),
+      markers(m.markers.size()),
+      bushings(m.bushings.size()),
+      p2ps(m.p2ps.size()),
+      wrench(m.nFreeBodies(), Vec6::Zero()),
+      Jw_r(m.pattern.nBlocks(), Mat6::Zero()),
+      Jw_v(m.pattern.nBlocks(), Mat6::Zero()),
+      u(VecX::Zero(m.nInputs())),
+      h(VecX::Zero(m.nDof())),
+      Jr(m.pattern.nBlocks(), Mat6::Zero()),
+      Jv(m.pattern.nBlocks(), Mat6::Zero()),
+      Ju(MatX::Zero(m.nDof(), m.nInputs())),
+      Kinv(m.nFreeBodies(), Mat3::Identity()),
+      N(m.nFreeBodies(), Mat3::Zero()) {
+  // Fixed bodies never move: their kinematics are set here once.
+  for (std::size_t k = 0; k < m.bodies.size(); ++k) {
+    const ModelBody& b = m.bodies[k];
+    BodyKinematics& bk = bodies[k];
+    bk.p = b.p0;
+    bk.angles = b.angles0;
+    bk.v.setZero();
+    bk.w_B.setZero();
+    bk.w_W.setZero();
+    bk.R = b.R0;
+    bk.Tinv = rotation::bodyToRate(b.angles0);
+    bk.RT = b.R0 * rotation::rateToBody(b.angles0);
+    bk.N.setZero();
+  }
+}
+
+}  // namespace ek

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+/// @file workspace.h
+/// State (t, r, v) and Workspace: every intermediate of the linearization, sized once from a
+/// SuspensionModel, grouped by the stage that fills it. Nothing here allocates after construction.
+
+#include <vector>
+
+#include "engine/core/types.h"
+#include "engine/model/model.h"
+
+namespace ek {
+
+using Mat6x12 = Eigen::Matrix<double, 6, 12>;
+
+/// The small copyable state of paper 003 eq. (1): r = (x, y, z, alpha_z, alpha_y', alpha_x'')
+/// and v = (v_x, v_y, v_z, w_x, w_y, w_z) of every free body, stacked.
+struct State {
+  double t = 0.0;
+  VecX r, v;
+};
+
+struct BodyKinematics {
+  Vec3 p, angles, v, w_B;  ///< the body's slices of r and v
+  Mat3 R;                  ///< R_WB
+  Mat3 Tinv;               ///< T(alpha)^-1: K_l's rotational block (eq. 2a)
+  Mat3 RT;                 ///< R*T: world rotation vector per Cardan-angle change
+  Vec3 w_W;                ///< angular velocity, global
+  Mat3 N;                  ///< d(T^-1 w_B)/d(alpha): derivative of K(r)v for fixed v
+};
+
+/// A marker's global kinematics and its partials with respect to its body's (p, theta, v, w_B),
+/// where theta is the global rotation vector of a virtual rotation (d theta = R T d alpha).
+struct MarkerKinematics {
+  int state = -1;  ///< the body's state slot, -1 on a fixed body
+  Vec3 p, v, w;    ///< position, velocity, angular velocity (global)
+  Mat3 R;          ///< R_WM
+  Vec3 rho;        ///< p_WM - p_WC: lever arm from the body's reference point (global)
+  Mat3 dp_dth;     ///< -[rho]x
+  Mat3 dv_dth;     ///< -[w_W x rho]x
+  Mat3 dv_dw;      ///< -[rho]x R_WB
+  Mat3 dw_dth;     ///< -[w_W]x
+  Mat3 dw_dw;      ///< R_WB
+};
+
+/// What a force element produces: the wrench (F, tau) it applies, in global coordinates, to the
+/// body of marker I at p_I, the opposite wrench at p_I on the body of marker J, and the partials of
+/// (F, tau) with respect to the (p, theta, v, w_B) of the bodies of I (dW_dA) and J (dW_dB).
+struct ElementWrench {
+  Vec3 F = Vec3::Zero(), tau = Vec3::Zero();
+  Mat6x12 dW_dA = Mat6x12::Zero(), dW_dB = Mat6x12::Zero();
+};
+
+struct BushingResult {
+  Vec6 deflection = Vec6::Zero();  ///< x, y, z [m] (J frame), rx, ry, rz [rad] (relative Cardan)
+  Vec6 rate = Vec6::Zero();        ///< their time derivatives
+  Vec6 force = Vec6::Zero();       ///< on I: force [N] in J frame; generalized torques [N m]
+  ElementWrench wrench;
+};
+
+struct P2PResult {
+  double length = 0.0, rate = 0.0, tension = 0.0;
+  ElementWrench wrench;
+};
+
+struct Workspace {
+  explicit Workspace(const SuspensionModel& model);
+
+  // calcBodyKinematics (nBodies, fixed bodies filled once)
+  std::vector<BodyKinematics> bodies;
+  // calcMarkerKinematics (nMarkers)
+  std::vector<MarkerKinematics> markers;
+  // calcBushings (nBushings), calcP2Ps (nP2P)
+  std::vector<BushingResult> bushings;
+  std::vector<P2PResult> p2ps;
+  // calcGeneralizedForces: world wrenches about each free body's centre of mass and their
+  // partials w.r.t. (p, theta) [Jw_r] and (v, w_B) [Jw_v] in the block pattern.
+  std::vector<Vec6> wrench;  ///< nFree
+  std::vector<Mat6> Jw_r, Jw_v;  ///< nBlocks
+  // Linearization results (paper 003 eq. 8/9), generalized coordinates:
+  VecX u;                          ///< inputs at the linearization point (nInputs)
+  VecX h;                          ///< h(r, v, u) (nDof)
+  std::vector<Mat6> Jr, Jv;        ///< dh/dr, dh/dv in the block pattern (nBlocks)
+  MatX Ju;                         ///< dh/du (nDof x nInputs)
+  std::vector<Mat3> Kinv;          ///< rotational blocks of K (T^-1) per free body
+  std::vector<Mat3> N;             ///< rotational blocks of d(K v)/dr per free body
+};
+
+}  // namespace ek

@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/integrators/cvode_integrator.h"
+
+#include <cvode/cvode.h>
+#include <nvector/nvector_serial.h>
+#include <sundials/sundials_context.h>
+#include <sunlinsol/sunlinsol_dense.h>
+#include <sunmatrix/sunmatrix_dense.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <cmath>
+#include <limits>
+
+#include "engine/core/error.h"
+#include "engine/dynamics/linearize.h"
+
+namespace ek {
+
+struct CvodeIntegrator::Sundials {
+  SUNContext ctx = nullptr;
+  N_Vector y = nullptr, atol = nullptr;
+  SUNMatrix A = nullptr;
+  SUNLinearSolver LS = nullptr;
+  void* mem = nullptr;
+};
+
+namespace {
+
+int rhsCallback(sunrealtype t, N_Vector y, N_Vector ydot, void* user) {
+  try {
+    static_cast<CvodeIntegrator*>(user)->rhs(t, N_VGetArrayPointer(y), N_VGetArrayPointer(ydot));
+    return 0;
+  } catch (const SimulationError&) {
+    return 1;  // recoverable: CVODE retries with a smaller step
+  }
+}
+
+int jacCallback(sunrealtype t, N_Vector y, N_Vector, SUNMatrix J, void* user, N_Vector, N_Vector, N_Vector) {
+  try {
+    static_cast<CvodeIntegrator*>(user)->jacobian(t, N_VGetArrayPointer(y), SM_DATA_D(J), SM_ROWS_D(J));
+    return 0;
+  } catch (const SimulationError&) {
+    return 1;
+  }
+}
+
+void check(int flag, const char* what) {
+  if (flag < 0) throw SimulationError(std::string("CVODE: ") + what + " failed (flag " + std::to_string(flag) + ")");
+}
+
+/// Times at which an input is not smooth.
+void addBreakpoints(const SignalRow& s, std::vector<double>& out) {
+  switch (s.type) {
+    case SignalType::Constant: break;
+    case SignalType::Step: out.push_back(s.t0); break;
+    case SignalType::Sine: out.push_back(s.t0); break;
+    case SignalType::Ramp:
+    case SignalType::Chirp:
+      out.push_back(s.t0);
+      out.push_back(s.t1);
+      break;
+    case SignalType::Table:
+      for (const auto& p : s.table) out.push_back(p[0]);
+      break;
+  }
+}
+
+}  // namespace
+
+CvodeIntegrator::CvodeIntegrator(const SuspensionModel& model, const IntegratorOptions& options,
+                                 const LoadCaseRow& loadCase)
+    : model_(model), options_(options), ws_(model), u_(VecX::Zero(model.nInputs())), sd_(new Sundials) {
+  for (const auto& d : loadCase.drives) {
+    SignalRow s = d.signal;
+    if (s.type == SignalType::Table) {
+      try {
+        s.table = readSignalTable((std::filesystem::path(model.project().sourcePath).parent_path() / s.file).string());
+      } catch (const ModelError&) {
+      }
+    }
+    addBreakpoints(s, breakpoints_);
+  }
+  std::sort(breakpoints_.begin(), breakpoints_.end());
+  breakpoints_.erase(std::unique(breakpoints_.begin(), breakpoints_.end()), breakpoints_.end());
+
+  const int n = 2 * model.nDof();
+  check(SUNContext_Create(nullptr, &sd_->ctx), "SUNContext_Create");
+  sd_->y = N_VNew_Serial(n, sd_->ctx);
+  sd_->atol = N_VNew_Serial(n, sd_->ctx);
+  double* a = N_VGetArrayPointer(sd_->atol);
+  // Absolute tolerances: positions 1e-11 m / rad, velocities 1e-9 m/s / rad/s.
+  for (int k = 0; k < n; ++k) a[k] = k < model.nDof() ? 1e-11 : 1e-9;
+  sd_->mem = CVodeCreate(CV_BDF, sd_->ctx);
+  if (!sd_->mem) throw SimulationError("CVODE: CVodeCreate failed");
+  s_.r.setZero(model.nDof());
+  s_.v.setZero(model.nDof());
+}
+
+CvodeIntegrator::~CvodeIntegrator() {
+  if (sd_->mem) CVodeFree(&sd_->mem);
+  if (sd_->LS) SUNLinSolFree(sd_->LS);
+  if (sd_->A) SUNMatDestroy(sd_->A);
+  if (sd_->y) N_VDestroy(sd_->y);
+  if (sd_->atol) N_VDestroy(sd_->atol);
+  if (sd_->ctx) SUNContext_Free(&sd_->ctx);
+  delete sd_;
+}
+
+void CvodeIntegrator::load(const double* y) {
+  const int n = model_.nDof();
+  s_.r = Eigen::Map<const VecX>(y, n);
+  s_.v = Eigen::Map<const VecX>(y + n, n);
+}
+
+double CvodeIntegrator::inputTime(double t) const {
+  // Inside [segmentStart, segmentEnd] only: a step at the segment end is not seen early.
+  const double eps = 1e-9;
+  return std::clamp(t, segmentStart_ + eps, std::max(segmentStart_ + eps, segmentEnd_ - eps));
+}
+
+void CvodeIntegrator::rhs(double t, const double* y, double* ydot) {
+  ++nRhs_;
+  load(y);
+  inputs_->evaluate(inputTime(t), u_);
+  linearize(model_, s_, u_, ws_);
+  const int n = model_.nDof();
+  for (int l = 0; l < model_.nFreeBodies(); ++l) {
+    const ModelBody& b = model_.bodies[model_.freeBodies[l]];
+    Eigen::Map<Vec6> rd(ydot + 6 * l), vd(ydot + n + 6 * l);
+    rd.head<3>() = s_.v.segment<3>(6 * l);
+    rd.tail<3>() = ws_.Kinv[l] * s_.v.segment<3>(6 * l + 3);
+    vd.head<3>() = ws_.h.segment<3>(6 * l) / b.mass;
+    vd.tail<3>() = b.inertia.ldlt().solve(Vec3(ws_.h.segment<3>(6 * l + 3)));
+  }
+}
+
+void CvodeIntegrator::jacobian(double t, const double* y, double* J, long ld) {
+  load(y);
+  inputs_->evaluate(inputTime(t), u_);
+  linearize(model_, s_, u_, ws_);
+  const int n = model_.nDof();
+  Eigen::Map<MatX, 0, Eigen::OuterStride<>> Jm(J, 2 * n, 2 * n, Eigen::OuterStride<>(ld));
+  Jm.setZero();
+  const BlockPattern& bp = model_.pattern;
+  for (int l = 0; l < model_.nFreeBodies(); ++l) {
+    const ModelBody& b = model_.bodies[model_.freeBodies[l]];
+    Jm.block<3, 3>(6 * l, n + 6 * l).setIdentity();
+    Jm.block<3, 3>(6 * l + 3, n + 6 * l + 3) = ws_.Kinv[l];
+    Jm.block<3, 3>(6 * l + 3, 6 * l + 3) = ws_.N[l];
+    const Mat3 Iinv = b.inertia.inverse();
+    for (int s = bp.rowStart[l]; s < bp.rowStart[l + 1]; ++s) {
+      const int c = bp.col[s];
+      Jm.block<3, 6>(n + 6 * l, 6 * c) = ws_.Jr[s].topRows<3>() / b.mass;
+      Jm.block<3, 6>(n + 6 * l + 3, 6 * c) = Iinv * ws_.Jr[s].bottomRows<3>();
+      Jm.block<3, 6>(n + 6 * l, n + 6 * c) = ws_.Jv[s].topRows<3>() / b.mass;
+      Jm.block<3, 6>(n + 6 * l + 3, n + 6 * c) = Iinv * ws_.Jv[s].bottomRows<3>();
+    }
+  }
+}
+
+void CvodeIntegrator::restart(double t, const State& state) {
+  const int n = model_.nDof();
+  double* y = N_VGetArrayPointer(sd_->y);
+  Eigen::Map<VecX>(y, n) = state.r;
+  Eigen::Map<VecX>(y + n, n) = state.v;
+  if (!started_) {
+    check(CVodeInit(sd_->mem, rhsCallback, t, sd_->y), "CVodeInit");
+    check(CVodeSVtolerances(sd_->mem, options_.relativeTolerance, sd_->atol), "CVodeSVtolerances");
+    sd_->A = SUNDenseMatrix(2 * n, 2 * n, sd_->ctx);
+    sd_->LS = SUNLinSol_Dense(sd_->y, sd_->A, sd_->ctx);
+    check(CVodeSetLinearSolver(sd_->mem, sd_->LS, sd_->A), "CVodeSetLinearSolver");
+    check(CVodeSetJacFn(sd_->mem, jacCallback), "CVodeSetJacFn");
+    check(CVodeSetUserData(sd_->mem, this), "CVodeSetUserData");
+    check(CVodeSetMaxNumSteps(sd_->mem, 1000000), "CVodeSetMaxNumSteps");
+    check(CVodeSetMaxOrd(sd_->mem, 5), "CVodeSetMaxOrd");
+    started_ = true;
+  } else {
+    check(CVodeReInit(sd_->mem, t, sd_->y), "CVodeReInit");
+  }
+  segmentStart_ = t;
+}
+
+void CvodeIntegrator::step(State& state, const InputSignals& inputs, Workspace&) {
+  inputs_ = &inputs;
+  const double target = state.t + options_.dt;
+  // Restart when the state was set from outside (first step, or the caller changed it).
+  if (!started_) restart(state.t, state);
+  double t = state.t;
+  while (t < target - 1e-12) {
+    double stop = target;
+    for (double b : breakpoints_)
+      if (b > t + 1e-12 && b < stop) stop = b;
+    const bool atBreakpoint = stop < target || std::binary_search(breakpoints_.begin(), breakpoints_.end(), target);
+    segmentEnd_ = std::numeric_limits<double>::infinity();
+    for (double b : breakpoints_)
+      if (b > t + 1e-12) {
+        segmentEnd_ = b;
+        break;
+      }
+    check(CVodeSetStopTime(sd_->mem, stop), "CVodeSetStopTime");
+    double tret = t;
+    const int flag = CVode(sd_->mem, stop, sd_->y, &tret, CV_NORMAL);
+    if (flag < 0)
+      throw SimulationError("CVODE failed at t = " + std::to_string(tret) + " s (flag " + std::to_string(flag) +
+                            "): the reference integration did not converge");
+    t = tret;
+    if (atBreakpoint && std::abs(t - stop) < 1e-12) {
+      load(N_VGetArrayPointer(sd_->y));
+      restart(stop, s_);  // no history across the discontinuity
+    }
+  }
+  load(N_VGetArrayPointer(sd_->y));
+  state.r = s_.r;
+  state.v = s_.v;
+  state.t = target;
+}
+
+std::string CvodeIntegrator::describe() const {
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "CVODE BDF (Newton, dense direct solver), rtol = %.0e, output every %g s",
+                options_.relativeTolerance, options_.dt);
+  return buf;
+}
+
+}  // namespace ek

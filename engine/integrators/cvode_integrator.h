@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+/// @file cvode_integrator.h
+/// Reference integrator: SUNDIALS CVODE, variable-order BDF with Newton iterations and a dense
+/// direct linear solver on y = (r, v), y' = (K(r) v, M^-1 h(r, v, u(t))), with the engine's
+/// analytic Jacobian [[N, K], [M^-1 J_r, M^-1 J_v]]. Discontinuities of the inputs (step times,
+/// ramp/chirp ends, table points) are breakpoints: the integration stops and restarts there.
+
+#include <vector>
+
+#include "engine/integrators/integrator.h"
+
+namespace ek {
+
+class CvodeIntegrator final : public Integrator {
+ public:
+  CvodeIntegrator(const SuspensionModel& model, const IntegratorOptions& options, const LoadCaseRow& loadCase);
+  ~CvodeIntegrator() override;
+  CvodeIntegrator(const CvodeIntegrator&) = delete;
+  CvodeIntegrator& operator=(const CvodeIntegrator&) = delete;
+
+  void step(State& state, const InputSignals& inputs, Workspace& ws) override;
+  std::string describe() const override;
+
+  /// Evaluates y' (public for the C callbacks).
+  void rhs(double t, const double* y, double* ydot);
+  void jacobian(double t, const double* y, double* J, long ld);
+  long long rhsEvaluations() const { return nRhs_; }
+
+ private:
+  void restart(double t, const State& state);
+  double inputTime(double t) const;
+  void load(const double* y);
+
+  const SuspensionModel& model_;
+  IntegratorOptions options_;
+  std::vector<double> breakpoints_;
+  const InputSignals* inputs_ = nullptr;
+  Workspace ws_;
+  State s_;
+  VecX u_;
+  double segmentStart_ = 0.0, segmentEnd_ = 0.0;
+  bool started_ = false;
+  long long nRhs_ = 0;
+  struct Sundials;
+  Sundials* sd_;
+};
+
+}  // namespace ek

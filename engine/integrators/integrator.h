@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+/// @file integrator.h
+/// A fixed-output-step integrator of the equations of motion: LSRT2 (the real-time method) or
+/// the CVODE BDF reference. Both use the engine's own right-hand side and Jacobians.
+
+#include <memory>
+#include <string>
+
+#include "engine/dynamics/workspace.h"
+#include "engine/model/signal.h"
+
+namespace ek {
+
+struct IntegratorOptions {
+  std::string method = "lsrt2";   ///< "lsrt2" or "cvode"
+  double dt = 1e-3;               ///< fixed step (LSRT2) or output step (CVODE) [s]
+  int linearizeEvery = 1;         ///< LSRT2
+  bool kinematicsDerivative = true;  ///< LSRT2: include d(Kv)/dr
+  std::string solver = "topology";  ///< LSRT2 linear solver
+  double relativeTolerance = 1e-9;   ///< CVODE
+};
+
+class Integrator {
+ public:
+  virtual ~Integrator() = default;
+  /// Advances state by dt. @throws SimulationError.
+  virtual void step(State& state, const InputSignals& inputs, Workspace& ws) = 0;
+  /// A one-line description for summaries.
+  virtual std::string describe() const = 0;
+  /// True if the last step() left in ws the kinematics and force-element results (and u) of the
+  /// state the step started from, so outputs of that state can be read from ws.
+  virtual bool workspaceHoldsStepStart() const { return false; }
+};
+
+/// @throws std::invalid_argument for an unknown method or solver.
+std::unique_ptr<Integrator> makeIntegrator(const SuspensionModel& model, const IntegratorOptions& options,
+                                           const LoadCaseRow& loadCase);
+
+}  // namespace ek

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+/// @file lsrt2.h
+/// The linear-implicit L-stable real-time integrator with two stages (paper 003 Sect. 3.1,
+/// eqs. 10-17; parameters from paper 000 Table 1):
+/// s = 2, b = (0, 1), c = (0, 1/2), a21 = 1/2, gamma = 1 - sqrt(2)/2, gamma21 = -gamma.
+///
+/// Stage i (eq. 15 generalised, see docs/method.md):
+///   A dv_i = h_lin + J_r (r_bar - r_lin + dt gamma G_i) + J_v (v_bar - v_lin) + J_u (u_bar - u_lin)
+///   dr_i   = G_i + dt gamma Kt dv_i                                                      (eq. 17)
+///   A      = M - dt gamma J_v - (dt gamma)^2 J_r Kt                                      (eq. 19)
+/// with G_i = P (K_lin v_bar + N (r_bar - r_lin)), Kt = P K_lin, P = (I - dt gamma N)^-1 per body.
+/// With N = 0 (option kinematicsDerivative off) this is exactly the papers' eqs. (15)-(17).
+
+#include <memory>
+
+#include "engine/dynamics/workspace.h"
+#include "engine/integrators/integrator.h"
+#include "engine/model/signal.h"
+#include "engine/solvers/linear_solver.h"
+
+namespace ek {
+
+struct Lsrt2Options {
+  double dt = 1e-3;         ///< fixed step [s]
+  int linearizeEvery = 1;   ///< Delta t_lin / Delta t
+  /// Include N = d(K(r) v)/dr in the linear model (second order also for rotating bodies).
+  /// Off: the papers' frozen K_lin.
+  bool kinematicsDerivative = true;
+};
+
+/// Wall time spent per phase, accumulated over steps (when enabled).
+struct PhaseTimes {
+  double linearize = 0.0, assemble = 0.0, factorize = 0.0, solve = 0.0, other = 0.0;  ///< [s]
+  long long linearizations = 0, steps = 0;
+};
+
+class Lsrt2 final : public Integrator {
+ public:
+  static constexpr double kGamma = 0.29289321881345248;  // 1 - sqrt(2)/2
+
+  Lsrt2(const SuspensionModel& model, Lsrt2Options options, std::unique_ptr<LinearSolver> solver);
+
+  /// Advances state by one step dt. Linearizes at the step start when due.
+  /// @throws SimulationError (singular matrix, element singularity).
+  void step(State& state, const InputSignals& inputs, Workspace& ws) override;
+  std::string describe() const override;
+
+  /// True if the last step() linearized at the state it started from (ws then holds the
+  /// kinematics and element results of that state).
+  bool workspaceHoldsStepStart() const override { return linearizedLast_; }
+  const Lsrt2Options& options() const { return options_; }
+  /// Phase timing for benchmarks (off by default; costs a clock read per phase when on).
+  void enableTiming(bool on) { timing_ = on; }
+  const PhaseTimes& phaseTimes() const { return times_; }
+  const LinearSolver& solver() const { return *solver_; }
+
+ private:
+  void relinearize(const State& state, Workspace& ws);
+  void stage(const VecX& rbar, const VecX& vbar, const VecX& ubar, const Workspace& ws, VecX& dr, VecX& dv);
+
+  const SuspensionModel& model_;
+  Lsrt2Options options_;
+  std::unique_ptr<LinearSolver> solver_;
+  long long steps_ = 0;
+  bool linearizedLast_ = false;
+  bool timing_ = false;
+  PhaseTimes times_;
+  // Linearization point and per-body matrices of the linear model.
+  VecX rLin_, vLin_, uLin_;
+  std::vector<Mat3> P_, Kt_;
+  std::vector<Mat6> A_;
+  // Step buffers (sized once).
+  VecX uK_, uNext_, uHalf_, uDot_, uBar_, rBar_, vBar_, G_, y_, rhs_, dr1_, dv1_, dr2_, dv2_, tmp_;
+};
+
+}  // namespace ek

@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/model/model.h"
+
+#include <Eigen/Eigenvalues>
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "engine/core/error.h"
+#include "engine/core/rotation.h"
+#include "engine/model/project_io.h"
+
+namespace ek {
+
+int BlockPattern::find(int row, int column) const {
+  const auto b = col.begin() + rowStart[row], e = col.begin() + rowStart[row + 1];
+  const auto it = std::lower_bound(b, e, column);
+  return (it != e && *it == column) ? static_cast<int>(it - col.begin()) : -1;
+}
+
+std::shared_ptr<const SuspensionModel> SuspensionModel::build(const Project& p) {
+  validate(p);
+  std::shared_ptr<SuspensionModel> m(new SuspensionModel());
+  m->project_ = p;
+  m->gravity = p.gravity;
+
+  m->curves.reserve(p.curves.size());  // Characteristic keeps pointers: never reallocate after this
+  std::map<int, const Curve*> curveById;
+  for (const auto& c : p.curves) {
+    Interpolation ip;
+    Extrapolation ep;
+    parseInterpolation(c.interpolation, ip);
+    parseExtrapolation(c.extrapolation, ep);
+    std::vector<double> x, y;
+    for (const auto& pt : c.points) {
+      x.push_back(pt[0]);
+      y.push_back(pt[1]);
+    }
+    m->curves.emplace_back(std::move(x), std::move(y), ip, ep);
+    curveById[c.id] = &m->curves.back();
+  }
+  auto law = [&](const LawRow& l) {
+    Characteristic ch;
+    if (l.curve) ch.curve = curveById.at(*l.curve);
+    else ch.coefficient = l.coefficient;
+    return ch;
+  };
+
+  for (const auto& b : p.bodies) {
+    ModelBody mb;
+    mb.id = b.id;
+    mb.name = b.name;
+    mb.fixed = b.fixed;
+    mb.R0 = rotation::matrix(b.orientation);
+    mb.angles0 = b.orientation;
+    if (b.fixed) {
+      mb.p0 = b.position;
+    } else {
+      mb.state = m->nFree_++;
+      m->freeBodies.push_back(static_cast<int>(m->bodies.size()));
+      mb.mass = b.mass;
+      mb.inertia = inertiaTensor(b.inertia);
+      mb.com = b.com;
+      mb.p0 = b.position + mb.R0 * b.com;
+      mb.v0 = b.velocity;
+      mb.w0 = b.angularVelocity;
+    }
+    m->bodies.push_back(mb);
+  }
+  for (const auto& mk : p.markers) {
+    ModelMarker mm;
+    mm.id = mk.id;
+    mm.name = mk.name;
+    mm.body = m->bodyById(mk.body);
+    const ModelBody& body = m->bodies[mm.body.value];
+    mm.s = mk.position - (body.fixed ? Vec3::Zero() : body.com);
+    mm.R_BM = rotation::matrix(mk.orientation);
+    m->markers.push_back(mm);
+  }
+
+  // Block pattern from the topology: diagonal blocks plus one pair per coupled free bodies.
+  const int n = m->nFree_;
+  std::vector<std::set<int>> cols(n);
+  for (int k = 0; k < n; ++k) cols[k].insert(k);
+  auto stateOf = [&](int markerId) { return m->bodies[m->markers[m->markerById(markerId).value].body.value].state; };
+  auto couple = [&](int mi, int mj) {
+    const int a = stateOf(mi), b = stateOf(mj);
+    if (a >= 0 && b >= 0) {
+      cols[a].insert(b);
+      cols[b].insert(a);
+    }
+  };
+  for (const auto& b : p.bushings) couple(b.markerI, b.markerJ);
+  for (const auto& e : p.p2ps) couple(e.markerI, e.markerJ);
+  BlockPattern& bp = m->pattern;
+  bp.nBodies = n;
+  bp.rowStart.assign(1, 0);
+  for (int k = 0; k < n; ++k) {
+    for (int c : cols[k]) bp.col.push_back(c);
+    bp.rowStart.push_back(static_cast<int>(bp.col.size()));
+  }
+  bp.diag.resize(n);
+  for (int k = 0; k < n; ++k) bp.diag[k] = bp.find(k, k);
+  auto blockSlots = [&](int mi, int mj) {
+    const int a = stateOf(mi), b = stateOf(mj);
+    BlockSlots s;
+    if (a >= 0) s.aa = bp.diag[a];
+    if (b >= 0) s.bb = bp.diag[b];
+    if (a >= 0 && b >= 0) {
+      s.ab = bp.find(a, b);
+      s.ba = bp.find(b, a);
+    }
+    return s;
+  };
+
+  for (const auto& b : p.bushings) {
+    ModelBushing mb;
+    mb.id = b.id;
+    mb.name = b.name;
+    mb.i = m->markerById(b.markerI);
+    mb.j = m->markerById(b.markerJ);
+    for (int k = 0; k < 6; ++k) {
+      mb.stiffness[k] = law(b.directions[k].stiffness);
+      mb.damping[k] = law(b.directions[k].damping);
+      mb.preload[k] = b.directions[k].preload;
+    }
+    mb.blocks = blockSlots(b.markerI, b.markerJ);
+    m->bushings.push_back(mb);
+  }
+  VecX r0, v0;
+  m->initialState(r0, v0);
+  for (const auto& e : p.p2ps) {
+    ModelP2P mp;
+    mp.id = e.id;
+    mp.name = e.name;
+    mp.i = m->markerById(e.markerI);
+    mp.j = m->markerById(e.markerJ);
+    auto worldPos = [&](MarkerIndex mi) {
+      const ModelMarker& mk = m->markers[mi.value];
+      const ModelBody& body = m->bodies[mk.body.value];
+      return Vec3(body.p0 + body.R0 * mk.s);
+    };
+    const double modelled = (worldPos(mp.i) - worldPos(mp.j)).norm();
+    if (!e.freeLength && modelled < 1e-9)
+      throw ModelError({p.sourcePath, "p2p elements", "id " + std::to_string(e.id), "marker_j"},
+                       "the markers coincide as modelled, so the element has no line of action; "
+                       "move a marker or give 'free length [m]'");
+    mp.freeLength = e.freeLength ? *e.freeLength : modelled;
+    mp.preload = e.preload;
+    mp.spring = law(e.spring);
+    mp.damper = law(e.damper);
+    if (e.bumpStop) mp.bump = {true, e.bumpStop->clearance, law(e.bumpStop->law)};
+    if (e.reboundStop) mp.rebound = {true, e.reboundStop->clearance, law(e.reboundStop->law)};
+    mp.blocks = blockSlots(e.markerI, e.markerJ);
+    m->p2ps.push_back(mp);
+  }
+  for (const auto& in : p.inputs) {
+    ModelInput mi;
+    mi.id = in.id;
+    mi.name = in.name;
+    mi.marker = m->markerById(in.marker);
+    mi.kind = in.kind;
+    mi.frame = in.frame;
+    mi.direction = in.direction;
+    const int st = m->bodies[m->markers[mi.marker.value].body.value].state;
+    mi.slot = st >= 0 ? bp.diag[st] : -1;
+    m->inputs.push_back(mi);
+  }
+  return m;
+}
+
+BodyIndex SuspensionModel::bodyById(int id) const {
+  for (std::size_t k = 0; k < bodies.size(); ++k)
+    if (bodies[k].id == id) return BodyIndex(static_cast<int>(k));
+  return {};
+}
+MarkerIndex SuspensionModel::markerById(int id) const {
+  for (std::size_t k = 0; k < markers.size(); ++k)
+    if (markers[k].id == id) return MarkerIndex(static_cast<int>(k));
+  return {};
+}
+int SuspensionModel::bushingById(int id) const {
+  for (std::size_t k = 0; k < bushings.size(); ++k)
+    if (bushings[k].id == id) return static_cast<int>(k);
+  return -1;
+}
+int SuspensionModel::p2pById(int id) const {
+  for (std::size_t k = 0; k < p2ps.size(); ++k)
+    if (p2ps[k].id == id) return static_cast<int>(k);
+  return -1;
+}
+int SuspensionModel::inputById(int id) const {
+  for (std::size_t k = 0; k < inputs.size(); ++k)
+    if (inputs[k].id == id) return static_cast<int>(k);
+  return -1;
+}
+const LoadCaseRow* SuspensionModel::loadCase(const std::string& name) const {
+  for (const auto& lc : project_.loadCases)
+    if (lc.name == name) return &lc;
+  return nullptr;
+}
+
+void SuspensionModel::initialState(VecX& r, VecX& v) const {
+  r.resize(nDof());
+  v.resize(nDof());
+  for (int s = 0; s < nFree_; ++s) {
+    const ModelBody& b = bodies[freeBodies[s]];
+    r.segment<3>(6 * s) = b.p0;
+    r.segment<3>(6 * s + 3) = b.angles0;
+    v.segment<3>(6 * s) = b.v0;
+    v.segment<3>(6 * s + 3) = b.w0;
+  }
+}
+
+}  // namespace ek

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+/// @file model.h
+/// SuspensionModel: the immutable, compiled form of a Project (reference point at the centre of
+/// mass, indices instead of ids, curves built, and the 6x6 block pattern of the Jacobians that the
+/// topology gives). Shared read-only by the engine stages; all mutable data lives in Workspace.
+
+#include <array>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/core/types.h"
+#include "engine/model/curve.h"
+#include "engine/model/project.h"
+#include "engine/model/validate.h"
+
+namespace ek {
+
+/// Slots of an element's four Jacobian blocks (a = body of marker I, b = body of marker J);
+/// -1 where a side is fixed.
+struct BlockSlots {
+  int aa = -1, ab = -1, ba = -1, bb = -1;
+};
+
+struct ModelBody {
+  int id = 0;
+  std::string name;
+  bool fixed = false;
+  int state = -1;  ///< slot in r and v (6 entries each from 6*state), -1 for fixed bodies
+  double mass = 0.0;
+  Mat3 inertia = Mat3::Zero();  ///< about the centre of mass, body axes
+  Vec3 com = Vec3::Zero();      ///< centre of mass in the user's body frame
+  // Reference pose: centre of mass (free) or frame origin (fixed), and orientation.
+  Vec3 p0 = Vec3::Zero();
+  Vec3 angles0 = Vec3::Zero();
+  Mat3 R0 = Mat3::Identity();
+  Vec3 v0 = Vec3::Zero();  ///< centre-of-mass velocity, global
+  Vec3 w0 = Vec3::Zero();  ///< angular velocity, body frame
+};
+
+struct ModelMarker {
+  int id = 0;
+  std::string name;
+  BodyIndex body;
+  Vec3 s = Vec3::Zero();          ///< position relative to the body's reference point, body axes
+  Mat3 R_BM = Mat3::Identity();   ///< orientation relative to the body frame
+};
+
+struct ModelBushing {
+  int id = 0;
+  std::string name;
+  MarkerIndex i, j;
+  std::array<Characteristic, 6> stiffness{}, damping{};  ///< x, y, z, rx, ry, rz
+  std::array<double, 6> preload{};
+  BlockSlots blocks;
+};
+
+struct ModelStop {
+  bool active = false;
+  double clearance = 0.0;
+  Characteristic law;
+};
+
+struct ModelP2P {
+  int id = 0;
+  std::string name;
+  MarkerIndex i, j;
+  double freeLength = 0.0;
+  double preload = 0.0;
+  Characteristic spring, damper;
+  ModelStop bump, rebound;
+  BlockSlots blocks;
+};
+
+struct ModelInput {
+  int id = 0;
+  std::string name;
+  MarkerIndex marker;
+  InputKind kind = InputKind::Force;
+  InputFrame frame = InputFrame::Global;
+  Vec3 direction = Vec3::UnitX();
+  int slot = -1;  ///< diagonal Jacobian block of the marker's body, -1 if fixed
+};
+
+/// Block pattern of the 6x6-blocked Jacobians J_r, J_v (and of A, paper 003 eq. 19): the
+/// diagonal block of every free body and the off-diagonal blocks of every pair of free bodies
+/// coupled by a force element. CSR by block rows, columns sorted.
+struct BlockPattern {
+  int nBodies = 0;
+  std::vector<int> rowStart;  ///< nBodies + 1
+  std::vector<int> col;       ///< column body of each block
+  std::vector<int> diag;      ///< slot of the diagonal block of each body
+  int nBlocks() const { return static_cast<int>(col.size()); }
+  int find(int row, int column) const;  ///< slot or -1
+};
+
+class SuspensionModel {
+ public:
+  /// Validates and compiles. @throws ModelError.
+  static std::shared_ptr<const SuspensionModel> build(const Project& project);
+
+  SuspensionModel(const SuspensionModel&) = delete;
+  SuspensionModel& operator=(const SuspensionModel&) = delete;
+
+  const Project& project() const { return project_; }
+  int nFreeBodies() const { return nFree_; }
+  int nDof() const { return 6 * nFree_; }
+  int nInputs() const { return static_cast<int>(inputs.size()); }
+
+  std::vector<ModelBody> bodies;
+  std::vector<int> freeBodies;  ///< body index of each state slot
+  std::vector<ModelMarker> markers;
+  std::vector<ModelBushing> bushings;
+  std::vector<ModelP2P> p2ps;
+  std::vector<ModelInput> inputs;
+  std::vector<Curve> curves;
+  BlockPattern pattern;
+  Vec3 gravity = Vec3::Zero();
+
+  BodyIndex bodyById(int id) const;
+  MarkerIndex markerById(int id) const;
+  int bushingById(int id) const;
+  int p2pById(int id) const;
+  int inputById(int id) const;
+  const LoadCaseRow* loadCase(const std::string& name) const;
+
+  /// State vectors of the body poses and velocities as modelled (r0, v0).
+  void initialState(VecX& r, VecX& v) const;
+
+ private:
+  SuspensionModel() = default;
+  Project project_;
+  int nFree_ = 0;
+};
+
+}  // namespace ek

@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+/// @file project.h
+/// The project tables exactly as the user edits them and the project file stores them
+/// (docs/project-format.md): rows joined only by ids. No derived data lives here.
+
+#include <array>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/core/types.h"
+
+namespace ek {
+
+struct BodyRow {
+  int id = 0;
+  std::string name;
+  bool fixed = false;          ///< ground / vehicle body / test rig: no degrees of freedom
+  std::string subsystem;       ///< free text used for grouping and colouring
+  double mass = 0.0;           ///< [kg], free bodies only
+  Vec3 com = Vec3::Zero();     ///< centre of mass in the body frame [m]
+  /// Inertia about the centre of mass in body axes: Ixx, Iyy, Izz, Ixy, Ixz, Iyz [kg m^2]
+  /// (products of inertia as the tensor's off-diagonal entries, I = [Ixx Ixy Ixz; ...]).
+  std::array<double, 6> inertia{};
+  Vec3 position = Vec3::Zero();     ///< body frame origin in the global frame [m]
+  Vec3 orientation = Vec3::Zero();  ///< Cardan angles (alpha_z, alpha_y', alpha_x'') [rad]
+  Vec3 velocity = Vec3::Zero();         ///< initial velocity of the centre of mass, global [m/s]
+  Vec3 angularVelocity = Vec3::Zero();  ///< initial angular velocity, body frame [rad/s]
+  bool operator==(const BodyRow&) const = default;
+};
+
+/// The inertia tensor of BodyRow::inertia.
+inline Mat3 inertiaTensor(const std::array<double, 6>& i) {
+  Mat3 I;
+  I << i[0], i[3], i[4], i[3], i[1], i[5], i[4], i[5], i[2];
+  return I;
+}
+
+struct MarkerRow {
+  int id = 0;
+  std::string name;
+  int body = 0;
+  Vec3 position = Vec3::Zero();     ///< in the body frame [m]
+  Vec3 orientation = Vec3::Zero();  ///< Cardan angles relative to the body frame [rad]
+  bool operator==(const MarkerRow&) const = default;
+};
+
+/// A force law of one direction as stored: a constant coefficient or a curve id.
+struct LawRow {
+  double coefficient = 0.0;
+  std::optional<int> curve;
+  bool operator==(const LawRow&) const = default;
+};
+
+struct BushingDirectionRow {
+  LawRow stiffness;  ///< force vs deflection [N/m] or [N m/rad]
+  LawRow damping;    ///< force vs deflection rate [N s/m] or [N m s/rad]
+  double preload = 0.0;  ///< force on marker I at zero deflection, J frame [N] or [N m]
+  bool operator==(const BushingDirectionRow&) const = default;
+};
+
+inline constexpr std::array<const char*, 6> kBushingDirections{"x", "y", "z", "rx", "ry", "rz"};
+
+struct BushingRow {
+  int id = 0;
+  std::string name;
+  int markerI = 0;
+  int markerJ = 0;
+  std::array<BushingDirectionRow, 6> directions{};  ///< x, y, z, rx, ry, rz in marker J's frame
+  bool operator==(const BushingRow&) const = default;
+};
+
+struct StopRow {
+  double clearance = 0.0;  ///< travel from the free length before the stop engages [m]
+  LawRow law;              ///< force vs penetration beyond the clearance [N]
+  bool operator==(const StopRow&) const = default;
+};
+
+struct P2PRow {
+  int id = 0;
+  std::string name;
+  int markerI = 0;
+  int markerJ = 0;
+  std::optional<double> freeLength;  ///< [m]; absent: the distance of the markers as modelled
+  double preload = 0.0;              ///< tension at the free length [N]
+  LawRow spring;                     ///< tension vs extension [N]
+  LawRow damper;                     ///< tension vs extension rate [N]
+  std::optional<StopRow> bumpStop;     ///< engages in compression
+  std::optional<StopRow> reboundStop;  ///< engages in extension
+  bool operator==(const P2PRow&) const = default;
+};
+
+struct CurveRow {
+  int id = 0;
+  std::string name;
+  std::string interpolation = "pchip";
+  std::string extrapolation = "linear";
+  std::vector<std::array<double, 2>> points;
+  bool operator==(const CurveRow&) const = default;
+};
+
+enum class InputKind { Force, Torque };
+enum class InputFrame { Global, Marker };
+
+/// An input channel u_i: a force or torque at a marker along a fixed direction (eq. 2b h_u).
+struct InputRow {
+  int id = 0;
+  std::string name;
+  int marker = 0;
+  InputKind kind = InputKind::Force;
+  InputFrame frame = InputFrame::Global;
+  Vec3 direction = Vec3::UnitX();
+  bool operator==(const InputRow&) const = default;
+};
+
+enum class SignalType { Constant, Step, Ramp, Sine, Chirp, Table };
+
+/// A scalar time signal. Parameters not used by a type stay at their defaults.
+struct SignalRow {
+  SignalType type = SignalType::Constant;
+  double value = 0.0;       ///< constant value; value before step/ramp/sine/chirp start (offset)
+  double value2 = 0.0;      ///< step/ramp: value after
+  double t0 = 0.0;          ///< step time, ramp/sine/chirp start [s]
+  double t1 = 0.0;          ///< ramp/chirp end [s]
+  double amplitude = 0.0;   ///< sine/chirp
+  double frequency = 0.0;   ///< sine frequency, chirp start frequency [Hz]
+  double frequency2 = 0.0;  ///< chirp end frequency [Hz]
+  double phase = 0.0;       ///< sine phase [rad]
+  std::string file;         ///< table: CSV file (time, value), relative to the project file
+  std::vector<std::array<double, 2>> table;  ///< table: loaded points (not stored in JSON)
+  bool operator==(const SignalRow& o) const {
+    return type == o.type && value == o.value && value2 == o.value2 && t0 == o.t0 && t1 == o.t1 &&
+           amplitude == o.amplitude && frequency == o.frequency && frequency2 == o.frequency2 &&
+           phase == o.phase && file == o.file;
+  }
+};
+
+enum class InitialState { Equilibrium, AsModelled };
+
+struct LoadCaseRow {
+  std::string name;
+  double duration = 1.0;  ///< [s]
+  InitialState initialState = InitialState::Equilibrium;
+  struct Drive {
+    int input = 0;
+    SignalRow signal;
+    bool operator==(const Drive&) const = default;
+  };
+  std::vector<Drive> drives;
+  bool operator==(const LoadCaseRow&) const = default;
+};
+
+enum class OutputQuantity {
+  MarkerPosition,      ///< x, y, z [m], global
+  MarkerDisplacement,  ///< x, y, z [m], global, from the design position (as modelled)
+  MarkerVelocity,      ///< x, y, z [m/s], global
+  BodyAngles,          ///< rz, ry, rx: the Cardan angles [rad]
+  BodyAngularVelocity, ///< rx, ry, rz [rad/s], body frame
+  BushingForce,        ///< x, y, z [N], rx, ry, rz [N m]: on marker I, J frame
+  BushingDeflection,   ///< x, y, z [m], rx, ry, rz [rad]
+  P2PForce,            ///< tension [N]
+  P2PLength,           ///< length [m]
+  Input,               ///< the input's value [N] or [N m]
+};
+
+struct OutputRow {
+  std::string name;
+  OutputQuantity quantity = OutputQuantity::MarkerPosition;
+  int element = 0;        ///< id of the marker, body, bushing, p2p element or input
+  std::string component;  ///< x, y, z, rx, ry, rz; empty for scalar quantities
+  bool operator==(const OutputRow&) const = default;
+};
+
+struct SimulationDefaults {
+  double step = 1e-3;        ///< [s]
+  int linearizeEvery = 1;    ///< steps between linearizations
+  double sampleRate = 1000;  ///< output samples per second [Hz]
+  bool operator==(const SimulationDefaults&) const = default;
+};
+
+/// All tables of one suspension project.
+struct Project {
+  std::string name;
+  std::string description;
+  Vec3 gravity{0.0, 0.0, -9.81};
+  SimulationDefaults simulation;
+  std::vector<BodyRow> bodies;
+  std::vector<MarkerRow> markers;
+  std::vector<BushingRow> bushings;
+  std::vector<P2PRow> p2ps;
+  std::vector<CurveRow> curves;
+  std::vector<InputRow> inputs;
+  std::vector<LoadCaseRow> loadCases;
+  std::vector<OutputRow> outputs;
+  std::string sourcePath;  ///< file it was read from (for messages and relative paths); not stored
+  bool operator==(const Project& o) const {
+    return name == o.name && description == o.description && gravity == o.gravity &&
+           simulation == o.simulation && bodies == o.bodies && markers == o.markers &&
+           bushings == o.bushings && p2ps == o.p2ps && curves == o.curves && inputs == o.inputs &&
+           loadCases == o.loadCases && outputs == o.outputs;
+  }
+};
+
+}  // namespace ek

@@ -1,0 +1,606 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/model/project_io.h"
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "engine/core/error.h"
+
+namespace ek {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+constexpr const char* kFormat = "elastokin-project";
+constexpr int kVersion = 1;
+
+struct QuantityName {
+  OutputQuantity q;
+  const char* name;
+  const char* elementKey;
+};
+constexpr QuantityName kQuantities[] = {
+    {OutputQuantity::MarkerPosition, "marker position", "marker"},
+    {OutputQuantity::MarkerDisplacement, "marker displacement", "marker"},
+    {OutputQuantity::MarkerVelocity, "marker velocity", "marker"},
+    {OutputQuantity::BodyAngles, "body angles", "body"},
+    {OutputQuantity::BodyAngularVelocity, "body angular velocity", "body"},
+    {OutputQuantity::BushingForce, "bushing force", "bushing"},
+    {OutputQuantity::BushingDeflection, "bushing deflection", "bushing"},
+    {OutputQuantity::P2PForce, "p2p force", "p2p"},
+    {OutputQuantity::P2PLength, "p2p length", "p2p"},
+    {OutputQuantity::Input, "input", "input"},
+};
+
+struct SignalName {
+  SignalType t;
+  const char* name;
+};
+constexpr SignalName kSignals[] = {{SignalType::Constant, "constant"}, {SignalType::Step, "step"},
+                                   {SignalType::Ramp, "ramp"},         {SignalType::Sine, "sine"},
+                                   {SignalType::Chirp, "chirp"},       {SignalType::Table, "table"}};
+
+/// Reads one JSON object, remembering where it is, and rejects fields it was not asked for.
+class ObjectReader {
+ public:
+  /// A nested object's fields are named with its path, e.g. "x.stiffness [N/m]".
+  ObjectReader(const Json& j, Location where) : j_(j), where_(std::move(where)) {
+    if (!j_.is_object()) fail("", "expected an object, found " + std::string(j_.type_name()));
+  }
+
+  [[noreturn]] void fail(const std::string& field, const std::string& what) const { throw ModelError(at(field), what); }
+  const Location& where() const { return where_; }
+  Location at(const std::string& field) const {
+    Location w = where_;
+    w.field = where_.field.empty() ? field : field.empty() ? where_.field : where_.field + "." + field;
+    return w;
+  }
+  bool has(const std::string& key) {
+    seen_.insert(key);
+    return j_.contains(key);
+  }
+  const Json& raw(const std::string& key) {
+    seen_.insert(key);
+    if (!j_.contains(key)) fail(key, "required field is missing");
+    return j_.at(key);
+  }
+
+  double number(const std::string& key) { return toNumber(raw(key), key); }
+  double number(const std::string& key, double fallback) { return has(key) ? number(key) : fallback; }
+  int integer(const std::string& key) {
+    const Json& v = raw(key);
+    if (!v.is_number_integer()) fail(key, "expected an integer, found " + describe(v));
+    return v.get<int>();
+  }
+  std::string string(const std::string& key) {
+    const Json& v = raw(key);
+    if (!v.is_string()) fail(key, "expected a string, found " + describe(v));
+    return v.get<std::string>();
+  }
+  std::string string(const std::string& key, const std::string& fallback) {
+    return has(key) ? string(key) : fallback;
+  }
+  bool boolean(const std::string& key, bool fallback) {
+    if (!has(key)) return fallback;
+    const Json& v = raw(key);
+    if (!v.is_boolean()) fail(key, "expected true or false, found " + describe(v));
+    return v.get<bool>();
+  }
+  Vec3 vec3(const std::string& key) {
+    const Json& v = raw(key);
+    if (!v.is_array() || v.size() != 3) fail(key, "expected an array of 3 numbers");
+    return {toNumber(v[0], key), toNumber(v[1], key), toNumber(v[2], key)};
+  }
+  Vec3 vec3(const std::string& key, const Vec3& fallback) { return has(key) ? vec3(key) : fallback; }
+
+  double toNumber(const Json& v, const std::string& key) const {
+    if (!v.is_number()) fail(key, "expected a number, found " + describe(v));
+    const double d = v.get<double>();
+    if (!std::isfinite(d)) fail(key, "value is not finite");
+    return d;
+  }
+
+  /// Unknown fields are errors: a misspelt key would otherwise silently change the model.
+  void finish() const {
+    for (auto it = j_.begin(); it != j_.end(); ++it)
+      if (!seen_.count(it.key())) fail(it.key(), "unknown field" + allowed());
+  }
+
+  static std::string describe(const Json& v) {
+    std::string s = v.dump();
+    if (s.size() > 40) s = s.substr(0, 37) + "...";
+    return std::string(v.type_name()) + " " + s;
+  }
+
+ private:
+  std::string allowed() const {
+    std::string s = " (allowed here: ";
+    bool first = true;
+    for (const auto& k : seen_) {
+      s += (first ? "" : ", ") + ("'" + k + "'");
+      first = false;
+    }
+    return s + ")";
+  }
+  const Json& j_;
+  Location where_;
+  std::set<std::string> seen_;
+};
+
+std::string rowName(const Json& row, std::size_t position) {
+  if (row.is_object() && row.contains("id") && row["id"].is_number_integer())
+    return "id " + std::to_string(row["id"].get<long long>());
+  if (row.is_object() && row.contains("name") && row["name"].is_string())
+    return "'" + row["name"].get<std::string>() + "'";
+  return "#" + std::to_string(position + 1);
+}
+
+template <class F>
+void forEachRow(ObjectReader& top, const char* table, F&& readRow) {
+  if (!top.has(table)) return;
+  const Json& arr = top.raw(table);
+  if (!arr.is_array()) top.fail(table, "expected an array of rows");
+  for (std::size_t i = 0; i < arr.size(); ++i) {
+    Location w = top.where();
+    w.table = table;
+    w.row = rowName(arr[i], i);
+    ObjectReader r(arr[i], w);
+    readRow(r);
+    r.finish();
+  }
+}
+
+LawRow readLaw(ObjectReader& r, const std::string& key) {
+  LawRow law;
+  const Json& v = r.raw(key);
+  if (v.is_number()) {
+    law.coefficient = r.toNumber(v, key);
+  } else if (v.is_object()) {
+    ObjectReader c(v, r.at(key));
+    law.curve = c.integer("curve");
+    c.finish();
+  } else {
+    r.fail(key, "expected a number or {\"curve\": id}, found " + ObjectReader::describe(v));
+  }
+  return law;
+}
+
+Json writeLaw(const LawRow& law) {
+  if (law.curve) return Json{{"curve", *law.curve}};
+  return law.coefficient;
+}
+
+Json vec(const Vec3& v) { return Json::array({v.x(), v.y(), v.z()}); }
+
+BodyRow readBody(ObjectReader& r) {
+  BodyRow b;
+  b.id = r.integer("id");
+  b.name = r.string("name", "");
+  b.fixed = r.boolean("fixed", false);
+  b.subsystem = r.string("subsystem", "");
+  b.position = r.vec3("position [m]", Vec3::Zero());
+  b.orientation = r.vec3("orientation [rad]", Vec3::Zero());
+  // Fixed bodies need no mass properties, but any given are kept so a save reproduces them.
+  b.mass = b.fixed ? r.number("mass [kg]", 0.0) : r.number("mass [kg]");
+  b.com = r.vec3("com [m]", Vec3::Zero());
+  if (!b.fixed || r.has("inertia [kg m^2]")) {
+    const Json& in = r.raw("inertia [kg m^2]");
+    if (!in.is_array() || (in.size() != 3 && in.size() != 6))
+      r.fail("inertia [kg m^2]", "expected [Ixx, Iyy, Izz] or [Ixx, Iyy, Izz, Ixy, Ixz, Iyz]");
+    for (std::size_t k = 0; k < in.size(); ++k) b.inertia[k] = r.toNumber(in[k], "inertia [kg m^2]");
+  }
+  b.velocity = r.vec3("velocity [m/s]", Vec3::Zero());
+  b.angularVelocity = r.vec3("angular velocity [rad/s]", Vec3::Zero());
+  return b;
+}
+
+MarkerRow readMarker(ObjectReader& r) {
+  MarkerRow m;
+  m.id = r.integer("id");
+  m.name = r.string("name", "");
+  m.body = r.integer("body");
+  m.position = r.vec3("position [m]", Vec3::Zero());
+  m.orientation = r.vec3("orientation [rad]", Vec3::Zero());
+  return m;
+}
+
+BushingRow readBushing(ObjectReader& r) {
+  BushingRow b;
+  b.id = r.integer("id");
+  b.name = r.string("name", "");
+  b.markerI = r.integer("marker_i");
+  b.markerJ = r.integer("marker_j");
+  for (int k = 0; k < 6; ++k) {
+    const std::string key = kBushingDirections[k];
+    if (!r.has(key)) continue;
+    ObjectReader d(r.raw(key), r.at(key));
+    const bool rot = k >= 3;
+    auto& dir = b.directions[k];
+    const char* ks = rot ? "stiffness [N m/rad]" : "stiffness [N/m]";
+    const char* kd = rot ? "damping [N m s/rad]" : "damping [N s/m]";
+    const char* kp = rot ? "preload [N m]" : "preload [N]";
+    if (d.has(ks)) dir.stiffness = readLaw(d, ks);
+    if (d.has(kd)) dir.damping = readLaw(d, kd);
+    dir.preload = d.number(kp, 0.0);
+    d.finish();
+  }
+  return b;
+}
+
+StopRow readStop(ObjectReader& r, const std::string& key) {
+  ObjectReader s(r.raw(key), r.at(key));
+  StopRow stop;
+  stop.clearance = s.number("clearance [m]");
+  stop.law = readLaw(s, "stiffness [N/m]");
+  s.finish();
+  return stop;
+}
+
+P2PRow readP2P(ObjectReader& r) {
+  P2PRow p;
+  p.id = r.integer("id");
+  p.name = r.string("name", "");
+  p.markerI = r.integer("marker_i");
+  p.markerJ = r.integer("marker_j");
+  if (r.has("free length [m]")) p.freeLength = r.number("free length [m]");
+  p.preload = r.number("preload [N]", 0.0);
+  if (r.has("spring [N/m]")) p.spring = readLaw(r, "spring [N/m]");
+  if (r.has("damper [N s/m]")) p.damper = readLaw(r, "damper [N s/m]");
+  if (r.has("bump stop")) p.bumpStop = readStop(r, "bump stop");
+  if (r.has("rebound stop")) p.reboundStop = readStop(r, "rebound stop");
+  return p;
+}
+
+CurveRow readCurve(ObjectReader& r) {
+  CurveRow c;
+  c.id = r.integer("id");
+  c.name = r.string("name", "");
+  c.interpolation = r.string("interpolation", "pchip");
+  c.extrapolation = r.string("extrapolation", "linear");
+  const Json& pts = r.raw("points");
+  if (!pts.is_array()) r.fail("points", "expected an array of [x, y] pairs");
+  for (const Json& p : pts) {
+    if (!p.is_array() || p.size() != 2) r.fail("points", "expected an array of [x, y] pairs");
+    c.points.push_back({r.toNumber(p[0], "points"), r.toNumber(p[1], "points")});
+  }
+  return c;
+}
+
+InputRow readInput(ObjectReader& r) {
+  InputRow in;
+  in.id = r.integer("id");
+  in.name = r.string("name", "");
+  in.marker = r.integer("marker");
+  const std::string kind = r.string("kind", "force");
+  if (kind == "force") in.kind = InputKind::Force;
+  else if (kind == "torque") in.kind = InputKind::Torque;
+  else r.fail("kind", "expected \"force\" or \"torque\", found \"" + kind + "\"");
+  const std::string frame = r.string("frame", "global");
+  if (frame == "global") in.frame = InputFrame::Global;
+  else if (frame == "marker") in.frame = InputFrame::Marker;
+  else r.fail("frame", "expected \"global\" or \"marker\", found \"" + frame + "\"");
+  in.direction = r.vec3("direction");
+  return in;
+}
+
+SignalRow readSignal(ObjectReader& r) {
+  SignalRow s;
+  const std::string type = r.string("type");
+  bool known = false;
+  for (const auto& n : kSignals)
+    if (type == n.name) {
+      s.type = n.t;
+      known = true;
+    }
+  if (!known) r.fail("type", "unknown signal type \"" + type + "\" (constant, step, ramp, sine, chirp, table)");
+  switch (s.type) {
+    case SignalType::Constant:
+      s.value = r.number("value");
+      break;
+    case SignalType::Step:
+      s.t0 = r.number("time [s]");
+      s.value = r.number("before");
+      s.value2 = r.number("after");
+      break;
+    case SignalType::Ramp:
+      s.t0 = r.number("start [s]");
+      s.t1 = r.number("end [s]");
+      s.value = r.number("from");
+      s.value2 = r.number("to");
+      if (!(s.t1 > s.t0)) r.fail("end [s]", "must be later than 'start [s]'");
+      break;
+    case SignalType::Sine:
+      s.value = r.number("offset", 0.0);
+      s.amplitude = r.number("amplitude");
+      s.frequency = r.number("frequency [Hz]");
+      s.phase = r.number("phase [rad]", 0.0);
+      s.t0 = r.number("start [s]", 0.0);
+      break;
+    case SignalType::Chirp:
+      s.value = r.number("offset", 0.0);
+      s.amplitude = r.number("amplitude");
+      s.t0 = r.number("start [s]");
+      s.t1 = r.number("end [s]");
+      s.frequency = r.number("start frequency [Hz]");
+      s.frequency2 = r.number("end frequency [Hz]");
+      if (!(s.t1 > s.t0)) r.fail("end [s]", "must be later than 'start [s]'");
+      break;
+    case SignalType::Table:
+      s.file = r.string("file");
+      break;
+  }
+  return s;
+}
+
+LoadCaseRow readLoadCase(ObjectReader& r) {
+  LoadCaseRow lc;
+  lc.name = r.string("name");
+  lc.duration = r.number("duration [s]");
+  if (!(lc.duration > 0.0)) r.fail("duration [s]", "must be positive");
+  const std::string init = r.string("initial state", "equilibrium");
+  if (init == "equilibrium") lc.initialState = InitialState::Equilibrium;
+  else if (init == "as modelled") lc.initialState = InitialState::AsModelled;
+  else r.fail("initial state", "expected \"equilibrium\" or \"as modelled\", found \"" + init + "\"");
+  if (r.has("signals")) {
+    const Json& arr = r.raw("signals");
+    if (!arr.is_array()) r.fail("signals", "expected an array");
+    for (std::size_t i = 0; i < arr.size(); ++i) {
+      ObjectReader s(arr[i], r.at("signals[" + std::to_string(i) + "]"));
+      LoadCaseRow::Drive d;
+      d.input = s.integer("input");
+      d.signal = readSignal(s);
+      s.finish();
+      lc.drives.push_back(d);
+    }
+  }
+  return lc;
+}
+
+OutputRow readOutput(ObjectReader& r) {
+  OutputRow o;
+  o.name = r.string("name");
+  const std::string q = r.string("quantity");
+  const QuantityName* found = nullptr;
+  for (const auto& n : kQuantities)
+    if (q == n.name) found = &n;
+  if (!found) r.fail("quantity", "unknown quantity \"" + q + "\"");
+  o.quantity = found->q;
+  o.element = r.integer(found->elementKey);
+  o.component = r.string("component", "");
+  return o;
+}
+
+Json writeSignal(const SignalRow& s) {
+  Json j;
+  j["type"] = toString(s.type);
+  switch (s.type) {
+    case SignalType::Constant: j["value"] = s.value; break;
+    case SignalType::Step:
+      j["time [s]"] = s.t0; j["before"] = s.value; j["after"] = s.value2;
+      break;
+    case SignalType::Ramp:
+      j["start [s]"] = s.t0; j["end [s]"] = s.t1; j["from"] = s.value; j["to"] = s.value2;
+      break;
+    case SignalType::Sine:
+      j["offset"] = s.value; j["amplitude"] = s.amplitude; j["frequency [Hz]"] = s.frequency;
+      j["phase [rad]"] = s.phase; j["start [s]"] = s.t0;
+      break;
+    case SignalType::Chirp:
+      j["offset"] = s.value; j["amplitude"] = s.amplitude; j["start [s]"] = s.t0; j["end [s]"] = s.t1;
+      j["start frequency [Hz]"] = s.frequency; j["end frequency [Hz]"] = s.frequency2;
+      break;
+    case SignalType::Table: j["file"] = s.file; break;
+  }
+  return j;
+}
+
+std::pair<int, int> lineColumn(const std::string& text, std::size_t byte) {
+  int line = 1, col = 1;
+  for (std::size_t i = 0; i < text.size() && i + 1 < byte; ++i) {
+    if (text[i] == '\n') { ++line; col = 1; } else { ++col; }
+  }
+  return {line, col};
+}
+
+}  // namespace
+
+const char* toString(OutputQuantity q) {
+  for (const auto& n : kQuantities)
+    if (n.q == q) return n.name;
+  return "?";
+}
+const char* toString(SignalType t) {
+  for (const auto& n : kSignals)
+    if (n.t == t) return n.name;
+  return "?";
+}
+
+Project parseProject(const std::string& text, const std::string& path) {
+  Json j;
+  try {
+    j = Json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    const auto [line, col] = lineColumn(text, e.byte);
+    std::string what = e.what();
+    const auto p = what.find("syntax error");
+    throw ModelError({path, "", "", ""}, "malformed JSON at line " + std::to_string(line) + ", column " +
+                                             std::to_string(col) + ": " +
+                                             (p == std::string::npos ? what : what.substr(p)));
+  } catch (const nlohmann::json::out_of_range& e) {
+    // A number too large for a double (it would be Inf). The library gives the token, not the
+    // position: find the token in the text.
+    const std::string what = e.what();
+    const auto a = what.find('\''), b = what.rfind('\'');
+    const std::string token = (a != std::string::npos && b > a) ? what.substr(a + 1, b - a - 1) : "";
+    const std::size_t at = token.empty() ? std::string::npos : text.find(token);
+    const auto [line, col] = lineColumn(text, at == std::string::npos ? 0 : at + 1);
+    throw ModelError({path, "", "", ""}, "malformed JSON at line " + std::to_string(line) + ", column " +
+                                             std::to_string(col) + ": number '" + token +
+                                             "' is out of range (not finite)");
+  }
+  Project pr;
+  pr.sourcePath = path;
+  ObjectReader top(j, {path, "", "", ""});
+  if (top.string("format") != kFormat) top.fail("format", std::string("expected \"") + kFormat + "\"");
+  if (top.integer("version") != kVersion) top.fail("version", "unsupported version (this build reads 1)");
+  pr.name = top.string("name", "");
+  pr.description = top.string("description", "");
+  pr.gravity = top.vec3("gravity [m/s^2]", pr.gravity);
+  if (top.has("simulation")) {
+    ObjectReader s(top.raw("simulation"), top.at("simulation"));
+    pr.simulation.step = s.number("step [s]", pr.simulation.step);
+    pr.simulation.linearizeEvery = s.has("linearize every") ? s.integer("linearize every") : 1;
+    pr.simulation.sampleRate = s.number("sample rate [Hz]", pr.simulation.sampleRate);
+    if (!(pr.simulation.step > 0)) s.fail("step [s]", "must be positive");
+    if (pr.simulation.linearizeEvery < 1) s.fail("linearize every", "must be at least 1");
+    if (!(pr.simulation.sampleRate > 0)) s.fail("sample rate [Hz]", "must be positive");
+    s.finish();
+  }
+  forEachRow(top, "bodies", [&](ObjectReader& r) { pr.bodies.push_back(readBody(r)); });
+  forEachRow(top, "markers", [&](ObjectReader& r) { pr.markers.push_back(readMarker(r)); });
+  forEachRow(top, "bushings", [&](ObjectReader& r) { pr.bushings.push_back(readBushing(r)); });
+  forEachRow(top, "p2p elements", [&](ObjectReader& r) { pr.p2ps.push_back(readP2P(r)); });
+  forEachRow(top, "curves", [&](ObjectReader& r) { pr.curves.push_back(readCurve(r)); });
+  forEachRow(top, "inputs", [&](ObjectReader& r) { pr.inputs.push_back(readInput(r)); });
+  forEachRow(top, "load cases", [&](ObjectReader& r) { pr.loadCases.push_back(readLoadCase(r)); });
+  forEachRow(top, "outputs", [&](ObjectReader& r) { pr.outputs.push_back(readOutput(r)); });
+  top.finish();
+  return pr;
+}
+
+Project readProject(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ModelError({path, "", "", ""}, "cannot open the file");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return parseProject(ss.str(), path);
+}
+
+std::string writeProjectText(const Project& p) {
+  Json j;
+  j["format"] = kFormat;
+  j["version"] = kVersion;
+  j["name"] = p.name;
+  j["description"] = p.description;
+  j["gravity [m/s^2]"] = vec(p.gravity);
+  j["simulation"] = Json{{"step [s]", p.simulation.step},
+                         {"linearize every", p.simulation.linearizeEvery},
+                         {"sample rate [Hz]", p.simulation.sampleRate}};
+  Json bodies = Json::array();
+  for (const auto& b : p.bodies) {
+    Json r;
+    r["id"] = b.id;
+    r["name"] = b.name;
+    if (b.fixed) r["fixed"] = true;
+    r["subsystem"] = b.subsystem;
+    r["position [m]"] = vec(b.position);
+    r["orientation [rad]"] = vec(b.orientation);
+    const bool hasMassData = b.mass != 0.0 || b.com != Vec3::Zero() || b.inertia != std::array<double, 6>{} ||
+                             b.velocity != Vec3::Zero() || b.angularVelocity != Vec3::Zero();
+    if (!b.fixed || hasMassData) {
+      r["mass [kg]"] = b.mass;
+      r["com [m]"] = vec(b.com);
+      r["inertia [kg m^2]"] = Json(b.inertia);
+      r["velocity [m/s]"] = vec(b.velocity);
+      r["angular velocity [rad/s]"] = vec(b.angularVelocity);
+    }
+    bodies.push_back(r);
+  }
+  j["bodies"] = bodies;
+  Json markers = Json::array();
+  for (const auto& m : p.markers)
+    markers.push_back(Json{{"id", m.id}, {"name", m.name}, {"body", m.body},
+                           {"position [m]", vec(m.position)}, {"orientation [rad]", vec(m.orientation)}});
+  j["markers"] = markers;
+  Json bushings = Json::array();
+  for (const auto& b : p.bushings) {
+    Json r{{"id", b.id}, {"name", b.name}, {"marker_i", b.markerI}, {"marker_j", b.markerJ}};
+    for (int k = 0; k < 6; ++k) {
+      const auto& d = b.directions[k];
+      if (d == BushingDirectionRow{}) continue;
+      const bool rot = k >= 3;
+      Json dj;
+      dj[rot ? "stiffness [N m/rad]" : "stiffness [N/m]"] = writeLaw(d.stiffness);
+      dj[rot ? "damping [N m s/rad]" : "damping [N s/m]"] = writeLaw(d.damping);
+      dj[rot ? "preload [N m]" : "preload [N]"] = d.preload;
+      r[kBushingDirections[k]] = dj;
+    }
+    bushings.push_back(r);
+  }
+  j["bushings"] = bushings;
+  Json p2ps = Json::array();
+  for (const auto& e : p.p2ps) {
+    Json r{{"id", e.id}, {"name", e.name}, {"marker_i", e.markerI}, {"marker_j", e.markerJ}};
+    if (e.freeLength) r["free length [m]"] = *e.freeLength;
+    r["preload [N]"] = e.preload;
+    r["spring [N/m]"] = writeLaw(e.spring);
+    r["damper [N s/m]"] = writeLaw(e.damper);
+    if (e.bumpStop)
+      r["bump stop"] = Json{{"clearance [m]", e.bumpStop->clearance}, {"stiffness [N/m]", writeLaw(e.bumpStop->law)}};
+    if (e.reboundStop)
+      r["rebound stop"] =
+          Json{{"clearance [m]", e.reboundStop->clearance}, {"stiffness [N/m]", writeLaw(e.reboundStop->law)}};
+    p2ps.push_back(r);
+  }
+  j["p2p elements"] = p2ps;
+  Json curves = Json::array();
+  for (const auto& c : p.curves) {
+    Json pts = Json::array();
+    for (const auto& pt : c.points) pts.push_back(Json::array({pt[0], pt[1]}));
+    curves.push_back(Json{{"id", c.id}, {"name", c.name}, {"interpolation", c.interpolation},
+                          {"extrapolation", c.extrapolation}, {"points", pts}});
+  }
+  j["curves"] = curves;
+  Json inputs = Json::array();
+  for (const auto& in : p.inputs)
+    inputs.push_back(Json{{"id", in.id}, {"name", in.name}, {"marker", in.marker},
+                          {"kind", in.kind == InputKind::Force ? "force" : "torque"},
+                          {"frame", in.frame == InputFrame::Global ? "global" : "marker"},
+                          {"direction", vec(in.direction)}});
+  j["inputs"] = inputs;
+  Json lcs = Json::array();
+  for (const auto& lc : p.loadCases) {
+    Json sig = Json::array();
+    for (const auto& d : lc.drives) {
+      Json s{{"input", d.input}};
+      s.update(writeSignal(d.signal));
+      sig.push_back(s);
+    }
+    lcs.push_back(Json{{"name", lc.name}, {"duration [s]", lc.duration},
+                       {"initial state", lc.initialState == InitialState::Equilibrium ? "equilibrium" : "as modelled"},
+                       {"signals", sig}});
+  }
+  j["load cases"] = lcs;
+  Json outs = Json::array();
+  for (const auto& o : p.outputs) {
+    Json r{{"name", o.name}, {"quantity", toString(o.quantity)}};
+    for (const auto& n : kQuantities)
+      if (n.q == o.quantity) r[n.elementKey] = o.element;
+    if (!o.component.empty()) r["component"] = o.component;
+    outs.push_back(r);
+  }
+  j["outputs"] = outs;
+  return j.dump(2) + "\n";
+}
+
+void writeProject(const Project& p, const std::string& path) {
+  const std::string text = writeProjectText(p);
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) throw std::runtime_error(path + ": cannot write (temporary file " + tmp + ")");
+    out << text;
+    out.flush();
+    if (!out) throw std::runtime_error(path + ": write failed");
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) throw std::runtime_error(path + ": cannot replace the file: " + ec.message());
+}
+
+}  // namespace ek

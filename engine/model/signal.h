@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+/// @file signal.h
+/// Scalar time signals of the load cases (constant, step, ramp, sine, chirp, table) and the
+/// input vector u(t) of a load case.
+
+#include <string>
+#include <vector>
+
+#include "engine/model/model.h"
+
+namespace ek {
+
+/// Value of a signal at time t. Table signals interpolate linearly and hold their end values.
+double evaluate(const SignalRow& s, double t);
+
+/// Reads the (time, value) CSV of a table signal: two numeric columns, an optional header line,
+/// strictly increasing times. @throws ModelError naming the CSV file, line and column.
+std::vector<std::array<double, 2>> readSignalTable(const std::string& path);
+
+/// The inputs u(t) of one load case: one signal per model input (zero where the load case is
+/// silent). Table files are read on construction, relative to the project file.
+class InputSignals {
+ public:
+  /// @throws ModelError (table file missing or malformed: names the load case and field).
+  InputSignals(const SuspensionModel& model, const LoadCaseRow& loadCase);
+  /// u(t) into out (size nInputs), no allocation.
+  void evaluate(double t, VecX& out) const;
+
+ private:
+  std::vector<SignalRow> signals_;  ///< per model input
+};
+
+}  // namespace ek

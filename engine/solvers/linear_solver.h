@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+/// @file linear_solver.h
+/// Solvers of A x = b for the coefficient matrix A of paper 003 eq. (19), given in the model's
+/// 6x6 block pattern: factorize once per linearization, solve once per stage.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <Eigen/LU>
+
+#include "engine/model/model.h"
+
+namespace ek {
+
+class LinearSolver {
+ public:
+  virtual ~LinearSolver() = default;
+  /// Numeric factorization of A (blocks in model.pattern). @throws SimulationError if singular.
+  virtual void factorize(const std::vector<Mat6>& blocks) = 0;
+  /// x = A^-1 b. @pre factorize() ran. b and x must not alias.
+  virtual void solve(const VecX& b, VecX& x) = 0;
+  virtual std::string name() const = 0;
+};
+
+/// Dense LU with partial pivoting (Eigen) of the full n x n matrix: the reference solver.
+class DenseLuSolver final : public LinearSolver {
+ public:
+  explicit DenseLuSolver(const SuspensionModel& model);
+  void factorize(const std::vector<Mat6>& blocks) override;
+  void solve(const VecX& b, VecX& x) override;
+  std::string name() const override { return "dense"; }
+
+ private:
+  const BlockPattern& pattern_;
+  MatX dense_;
+  Eigen::PartialPivLU<MatX> lu_;
+};
+
+/// Creates a solver by name: "topology", "klu" or "dense". @throws std::invalid_argument for an unknown name.
+std::unique_ptr<LinearSolver> makeLinearSolver(const std::string& name, const SuspensionModel& model);
+
+}  // namespace ek

@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Physics sanity of whole runs (DESIGN.md section 7): natural frequencies,
+// momentum conservation; divergence stops with time, step and body; sampling and CSV.
+#include <QtTest>
+
+#include <cmath>
+#include <fstream>
+
+#include "engine/core/error.h"
+#include "engine/core/rotation.h"
+#include "engine/dynamics/linearize.h"
+#include "support/runs.h"
+#include "support/test_models.h"
+
+using namespace ek;
+
+namespace {
+
+/// Frequency [Hz] of a decaying oscillation from its mean-crossing times (linear interpolation).
+double measuredFrequency(const Recorder& rec, std::size_t channel) {
+  const std::vector<double> x = rec.series(channel);
+  std::vector<double> crossings;
+  for (std::size_t k = 1; k < x.size(); ++k)
+    if ((x[k - 1] < 0.0) != (x[k] < 0.0))
+      crossings.push_back(rec.time(k - 1) + (rec.time(k) - rec.time(k - 1)) * x[k - 1] / (x[k - 1] - x[k]));
+  if (crossings.size() < 3) return 0.0;
+  return 0.5 * static_cast<double>(crossings.size() - 1) / (crossings.back() - crossings.front());
+}
+
+Vec3 linearMomentum(const SuspensionModel& m, const State& s) {
+  Vec3 P = Vec3::Zero();
+  for (int l = 0; l < m.nFreeBodies(); ++l) P += m.bodies[m.freeBodies[l]].mass * s.v.segment<3>(6 * l);
+  return P;
+}
+Vec3 angularMomentum(const SuspensionModel& m, const State& s) {
+  Vec3 L = Vec3::Zero();
+  for (int l = 0; l < m.nFreeBodies(); ++l) {
+    const ModelBody& b = m.bodies[m.freeBodies[l]];
+    const Mat3 R = rotation::matrix(s.r.segment<3>(6 * l + 3));
+    L += s.r.segment<3>(6 * l).cross(b.mass * s.v.segment<3>(6 * l)) + R * b.inertia * s.v.segment<3>(6 * l + 3);
+  }
+  return L;
+}
+
+}  // namespace
+
+class TestSimulation : public QObject {
+  Q_OBJECT
+ private slots:
+  void translationalNaturalFrequency() {
+    // m = 2 kg, k = 2e5 N/m: f = sqrt(k/m) / 2 pi = 50.33 Hz.
+    Project p = test::singleBushing(2.0, Vec3(0.01, 0.01, 0.01), 2e5, 50.0);
+    p.gravity.setZero();
+    p.bodies[1].position = Vec3(1e-3, 0, 0);
+    p.outputs.push_back({"x", OutputQuantity::MarkerPosition, 2, "x"});
+    test::addFreeLoadCase(p, 0.1);
+    const auto sim = test::runProject(p, "free", 2e-5);
+    const double f = measuredFrequency(sim->results(), 0), exact = std::sqrt(2e5 / 2.0) / (2 * M_PI);
+    qInfo("translational: %.5f Hz, exact %.5f Hz, relative error %.2e", f, exact, std::abs(f / exact - 1));
+    QVERIFY(std::abs(f / exact - 1) < 1e-3);
+  }
+
+  void rotationalNaturalFrequency() {
+    // Ixx = 0.05 kg m^2, kr = 500 N m/rad: f = sqrt(kr/I) / 2 pi = 15.92 Hz (pure roll is linear).
+    Project p = test::singleBushing(2.0, Vec3(0.05, 0.04, 0.03), 2e5, 500.0);
+    p.gravity.setZero();
+    p.bodies[1].orientation = Vec3(0, 0, 0.01);
+    p.outputs.push_back({"roll", OutputQuantity::BodyAngles, 1, "rx"});
+    test::addFreeLoadCase(p, 0.3);
+    const auto sim = test::runProject(p, "free", 5e-5);
+    const double f = measuredFrequency(sim->results(), 0), exact = std::sqrt(500.0 / 0.05) / (2 * M_PI);
+    qInfo("rotational: %.5f Hz, exact %.5f Hz, relative error %.2e", f, exact, std::abs(f / exact - 1));
+    QVERIFY(std::abs(f / exact - 1) < 1e-3);
+  }
+
+
+
+  // The equations conserve both momenta exactly: dL/dt = sum(p x F + R tau_B) = 0 with
+  // tau_B = h_rot + w x I w, at a random stiff, damped, nonlinear state.
+  void equationsConserveMomentum() {
+    Project p = test::randomProject(77, 3, 4, 2, false);
+    p.gravity.setZero();
+    p.inputs.clear();
+    const auto m = SuspensionModel::build(p);
+    State s;
+    m->initialState(s.r, s.v);
+    Workspace ws(*m);
+    linearize(*m, s, VecX(), ws);
+    Vec3 dP = Vec3::Zero(), dL = Vec3::Zero();
+    double scaleP = 0.0, scaleL = 0.0;
+    for (int l = 0; l < m->nFreeBodies(); ++l) {
+      const ModelBody& b = m->bodies[m->freeBodies[l]];
+      const Vec3 F = ws.h.segment<3>(6 * l), w = s.v.segment<3>(6 * l + 3);
+      const Vec3 tauB = ws.h.segment<3>(6 * l + 3) + w.cross(b.inertia * w);
+      const Vec3 termL = s.r.segment<3>(6 * l).cross(F) + rotation::matrix(s.r.segment<3>(6 * l + 3)) * tauB;
+      dP += F;
+      dL += termL;
+      scaleP += F.norm();
+      scaleL += termL.norm();
+    }
+    qInfo("|dP/dt| / sum|F| = %.2e, |dL/dt| / sum|terms| = %.2e", dP.norm() / scaleP, dL.norm() / scaleL);
+    QVERIFY(dP.norm() <= 1e-12 * scaleP);
+    QVERIFY(dL.norm() <= 1e-12 * scaleL);
+  }
+
+  // Two bodies joined by a damped bushing, no ground, no gravity, spinning and moving.
+  // LSRT2 keeps linear momentum exactly (internal forces cancel in every stage); angular
+  // momentum, a quadratic invariant, only up to its O(dt^2) integration error.
+  void momentumConservedWithoutGround() {
+    Project p;
+    BodyRow a;
+    a.id = 1;
+    a.name = "a";
+    a.mass = 10.0;
+    a.inertia = {0.4, 0.5, 0.6, 0, 0, 0};
+    a.velocity = Vec3(1.0, 0.5, -0.2);
+    a.angularVelocity = Vec3(0.3, 0.8, -0.5);
+    BodyRow b = a;
+    b.id = 2;
+    b.name = "b";
+    b.mass = 8.0;
+    b.inertia = {0.3, 0.35, 0.4, 0, 0, 0};
+    b.position = Vec3(0.5, 0, 0);
+    b.velocity = Vec3(1.0, 0.7, -0.2);
+    b.angularVelocity = Vec3(-0.2, 0.5, 0.6);
+    p.bodies = {a, b};
+    p.gravity.setZero();
+    p.markers = {{1, "a end", 1, Vec3(0.25, 0, 0), Vec3::Zero()}, {2, "b end", 2, Vec3(-0.25, 0, 0), Vec3::Zero()}};
+    BushingRow bu;
+    bu.id = 1;
+    bu.markerI = 1;
+    bu.markerJ = 2;
+    for (int d = 0; d < 6; ++d) {
+      bu.directions[d].stiffness.coefficient = d < 3 ? 2e4 : 300.0;
+      bu.directions[d].damping.coefficient = d < 3 ? 50.0 : 0.5;
+    }
+    p.bushings = {bu};
+    test::addFreeLoadCase(p, 1.0);
+    const auto model = SuspensionModel::build(p);
+    State s0;
+    model->initialState(s0.r, s0.v);
+    const Vec3 P0 = linearMomentum(*model, s0), L0 = angularMomentum(*model, s0);
+    std::vector<double> errL;
+    for (double dt : {1e-3, 5e-4, 1e-4}) {
+      const auto sim = test::runProject(p, "free", dt);
+      const double eP = (linearMomentum(*model, sim->state()) - P0).norm() / P0.norm();
+      const double eL = (angularMomentum(*model, sim->state()) - L0).norm() / L0.norm();
+      qInfo("dt %.1e s: linear momentum error %.2e, angular momentum error %.2e (relative, after 1 s)", dt, eP, eL);
+      QVERIFY(eP < 1e-9);
+      errL.push_back(eL);
+    }
+    QVERIFY(errL[2] < 1e-9);                               // at dt = 0.1 ms
+    QVERIFY(errL[0] / errL[1] > 3.0 && errL[0] / errL[1] < 5.0);  // O(dt^2)
+  }
+
+  void divergenceNamesTimeStepAndBody() {
+    // A negative-stiffness bushing is unstable: the body runs away and the run must stop.
+    Project p = test::singleBushing(1.0, Vec3(0.01, 0.01, 0.01), 1e4, 10.0);
+    p.curves.push_back({9, "softening", "linear", "linear", {{-1.0, 1e4}, {0.0, 0.0}, {1.0, -1e4}}});
+    p.bushings[0].directions[2].stiffness = LawRow{0.0, 9};
+    p.bodies[1].name = "runaway";
+    p.bodies[1].position = Vec3(0, 0, 1e-3);
+    test::addFreeLoadCase(p, 5.0);
+    RunOptions o;
+    Simulation sim(SuspensionModel::build(p), "free", o);
+    sim.initialize();
+    try {
+      while (sim.step()) {
+      }
+      QFAIL("the run did not stop");
+    } catch (const SimulationError& e) {
+      const QString msg = e.what();
+      qInfo("%s", e.what());
+      QVERIFY(msg.contains("diverged at t = "));
+      QVERIFY(msg.contains("(step "));
+      QVERIFY(msg.contains("body 1 ('runaway')"));
+      QVERIFY(sim.stepsDone() < sim.totalSteps());
+      QVERIFY(sim.results().size() > 0);  // results up to the stop are kept
+    }
+  }
+
+  void samplingAndCsv() {
+    Project p = test::singleBushing(2.0, Vec3(0.01, 0.01, 0.01), 2e5, 50.0);
+    p.outputs.push_back({"z body", OutputQuantity::MarkerPosition, 2, "z"});
+    p.outputs.push_back({"bushing fz", OutputQuantity::BushingForce, 1, "z"});
+    test::addFreeLoadCase(p, 0.1);
+    RunOptions o;
+    o.dt = 1e-3;
+    o.sampleRate = 100.0;
+    Simulation sim(SuspensionModel::build(p), "free", o);
+    sim.run();
+    QCOMPARE(sim.results().size(), std::size_t(11));
+    QCOMPARE(sim.results().time(10), 0.1);
+    const QString path = QDir::temp().filePath("elastokin_tst_simulation.csv");
+    writeCsv(sim.results(), path.toStdString());
+    std::ifstream in(path.toStdString());
+    std::string header;
+    std::getline(in, header);
+    QCOMPARE(QString::fromStdString(header), QString("time [s],z body [m],bushing fz [N]"));
+    int rows = 0;
+    for (std::string line; std::getline(in, line);) ++rows;
+    QCOMPARE(rows, 11);
+    o.sampleRate = 300.0;  // does not divide 1000 Hz
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, Simulation(SuspensionModel::build(p), "free", o));
+  }
+};
+
+QTEST_APPLESS_MAIN(TestSimulation)
+#include "tst_simulation.moc"

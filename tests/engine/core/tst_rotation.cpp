@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Cardan-angle kinematics (DESIGN.md section 1) and the derivatives used by the linearization.
+#include <QtTest>
+
+#include <random>
+
+#include "engine/core/rotation.h"
+#include "support/fd.h"
+
+using namespace ek;
+
+namespace {
+Vec3 randomAngles(std::mt19937& rng) {
+  std::uniform_real_distribution<double> U(-M_PI / 3, M_PI / 3);  // +-60 deg
+  return {3.0 * U(rng), U(rng), 3.0 * U(rng)};
+}
+}  // namespace
+
+class TestRotation : public QObject {
+  Q_OBJECT
+ private slots:
+  void matrixIsYawPitchRoll() {
+    const Vec3 a(0.3, -0.4, 0.7);
+    const Mat3 R = Eigen::AngleAxisd(a[0], Vec3::UnitZ()).toRotationMatrix() *
+                   Eigen::AngleAxisd(a[1], Vec3::UnitY()).toRotationMatrix() *
+                   Eigen::AngleAxisd(a[2], Vec3::UnitX()).toRotationMatrix();
+    QVERIFY((rotation::matrix(a) - R).norm() < 1e-15);
+  }
+
+  void anglesRoundTrip() {
+    std::mt19937 rng(3);
+    for (int k = 0; k < 100; ++k) {
+      const Vec3 a = randomAngles(rng);
+      QVERIFY((rotation::anglesFromMatrix(rotation::matrix(a)) - a).norm() < 1e-12);
+    }
+  }
+
+  // w_B = T(a) a_dot must equal the body angular velocity from R^T dR/dt.
+  void rateToBodyMatchesRotationMatrix() {
+    std::mt19937 rng(5);
+    for (int k = 0; k < 20; ++k) {
+      const Vec3 a = randomAngles(rng), aDot = Vec3::Random();
+      const double h = 1e-6;
+      const Mat3 dR = (rotation::matrix(a + h * aDot) - rotation::matrix(a - h * aDot)) / (2 * h);
+      const Mat3 W = rotation::matrix(a).transpose() * dR;  // [w_B]x
+      const Vec3 wB(W(2, 1), W(0, 2), W(1, 0));
+      QVERIFY((rotation::rateToBody(a) * aDot - wB).norm() < 1e-8);
+      QVERIFY((rotation::bodyToRate(a) * rotation::rateToBody(a) - Mat3::Identity()).norm() < 1e-12);
+    }
+  }
+
+  void derivativesOfInverseRateMap() {
+    std::mt19937 rng(7);
+    for (int k = 0; k < 20; ++k) {
+      const Vec3 a = randomAngles(rng), w = 5.0 * Vec3::Random(), f = 100.0 * Vec3::Random();
+      const MatX fdW = test::centralDifference([&](const VecX& x) { return VecX(rotation::bodyToRate(x) * w); }, a, 1e-6);
+      const MatX fdF = test::centralDifference(
+          [&](const VecX& x) { return VecX(rotation::bodyToRate(x).transpose() * f); }, a, 1e-6);
+      const double e1 = test::blockRelativeError(rotation::dBodyToRateTimes(a, w), fdW, 3, 3);
+      const double e2 = test::blockRelativeError(rotation::dBodyToRateTransposedTimes(a, f), fdF, 3, 3);
+      QVERIFY2(e1 < 1e-8, qPrintable(QString::number(e1)));
+      QVERIFY2(e2 < 1e-8, qPrintable(QString::number(e2)));
+    }
+  }
+
+  // The world rotation per angle change: dR = [R T da]x R.
+  void rotationVectorOfAngleChange() {
+    std::mt19937 rng(9);
+    for (int k = 0; k < 20; ++k) {
+      const Vec3 a = randomAngles(rng), da = Vec3::Random();
+      const double h = 1e-6;
+      const Mat3 dR = (rotation::matrix(a + h * da) - rotation::matrix(a - h * da)) / (2 * h);
+      const Mat3 W = dR * rotation::matrix(a).transpose();
+      const Vec3 dth(W(2, 1), W(0, 2), W(1, 0));
+      QVERIFY((rotation::matrix(a) * rotation::rateToBody(a) * da - dth).norm() < 1e-8);
+    }
+  }
+};
+
+QTEST_APPLESS_MAIN(TestRotation)
+#include "tst_rotation.moc"

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// JSON project format: save then load gives the identical model; writing is atomic.
+#include <QtTest>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "engine/core/error.h"
+#include "engine/model/project_io.h"
+#include "support/test_models.h"
+
+using namespace ek;
+
+namespace {
+const std::string kRoot = ELASTOKIN_SOURCE_DIR;
+
+using Json = nlohmann::json;
+
+const Json& resolve(const Json& schema, const Json& node) {
+  if (node.contains("$ref")) {
+    const std::string ref = node["$ref"];  // "#/$defs/name"
+    return resolve(schema, schema["$defs"][ref.substr(ref.rfind('/') + 1)]);
+  }
+  return node;
+}
+
+/// Every key the writer emits must be a property the schema allows at that place.
+void checkAgainstSchema(const Json& schema, const Json& node, const Json& value, const std::string& path,
+                        std::vector<std::string>& problems) {
+  const Json& n = resolve(schema, node);
+  if (n.contains("oneOf")) {
+    for (const Json& alt : n["oneOf"]) {
+      const Json& a = resolve(schema, alt);
+      if ((value.is_object() && a.value("type", "") == "object") || (value.is_number() && a.value("type", "") == "number")) {
+        checkAgainstSchema(schema, a, value, path, problems);
+        return;
+      }
+    }
+    problems.push_back(path + ": matches no alternative");
+    return;
+  }
+  if (value.is_object()) {
+    if (!n.contains("properties")) {
+      problems.push_back(path + ": object where the schema has none");
+      return;
+    }
+    for (auto it = value.begin(); it != value.end(); ++it) {
+      if (!n["properties"].contains(it.key())) problems.push_back(path + "." + it.key() + ": not in the schema");
+      else checkAgainstSchema(schema, n["properties"][it.key()], it.value(), path + "." + it.key(), problems);
+    }
+  } else if (value.is_array() && n.contains("items") && n["items"].is_object()) {
+    for (std::size_t k = 0; k < value.size(); ++k)
+      checkAgainstSchema(schema, n["items"], value[k], path + "[" + std::to_string(k) + "]", problems);
+  }
+}
+
+/// Adds one load case using every signal type and one output of every quantity.
+void addEverything(Project& p) {
+  LoadCaseRow lc;
+  lc.name = "all signals";
+  lc.duration = 2.5;
+  lc.initialState = InitialState::AsModelled;
+  SignalRow s;
+  s.type = SignalType::Constant, s.value = 1.5;
+  lc.drives.push_back({1, s});
+  s = {};
+  s.type = SignalType::Step, s.t0 = 0.5, s.value = -1.0, s.value2 = 2.0;
+  lc.drives.push_back({2, s});
+  s = {};
+  s.type = SignalType::Chirp, s.value = -2500, s.amplitude = 500, s.t0 = 5, s.t1 = 20, s.frequency = 0, s.frequency2 = 30;
+  lc.drives.push_back({3, s});
+  s = {};
+  s.type = SignalType::Table, s.file = "signals/road.csv";
+  lc.drives.push_back({4, s});
+  p.loadCases.push_back(lc);
+  LoadCaseRow lc2;
+  lc2.name = "ramp and sine";
+  SignalRow r;
+  r.type = SignalType::Ramp, r.t0 = 0.1, r.t1 = 0.4, r.value = 0, r.value2 = 100;
+  lc2.drives.push_back({1, r});
+  r = {};
+  r.type = SignalType::Sine, r.value = 3, r.amplitude = 2, r.frequency = 7.5, r.phase = 0.25, r.t0 = 0.2;
+  lc2.drives.push_back({2, r});
+  p.loadCases.push_back(lc2);
+  p.outputs = {{"a", OutputQuantity::MarkerPosition, 1, "x"},      {"b", OutputQuantity::MarkerDisplacement, 2, "y"},
+               {"c", OutputQuantity::MarkerVelocity, 3, "z"},      {"d", OutputQuantity::BodyAngles, 1, "rx"},
+               {"e", OutputQuantity::BodyAngularVelocity, 2, "rz"}, {"f", OutputQuantity::BushingForce, 10, "ry"},
+               {"g", OutputQuantity::BushingDeflection, 11, "x"},   {"h", OutputQuantity::P2PForce, 50, ""},
+               {"i", OutputQuantity::P2PLength, 51, ""},            {"j", OutputQuantity::Input, 2, ""}};
+  p.simulation = {5e-4, 2, 500.0};
+  p.description = "round trip with \"quotes\", unicode \u00e4\u00f6 and\nnewlines";
+}
+}  // namespace
+
+class TestProjectIo : public QObject {
+  Q_OBJECT
+ private slots:
+  void roundTripRandomProject() {
+    Project p = test::randomProject(5, 4, 6, 3);
+    addEverything(p);
+    p.p2ps[0].freeLength.reset();  // optional field absent
+    p.p2ps[1].bumpStop.reset();
+    const std::string text = writeProjectText(p);
+    const Project q = parseProject(text, "memory.json");
+    QVERIFY(q == p);
+    QCOMPARE(writeProjectText(q), text);  // writing is canonical
+  }
+
+  void roundTripShippedProject() {
+    const std::string path = kRoot + "/projects/quarter_double_wishbone.json";
+    const Project p = readProject(path);
+    const std::string tmp = (std::filesystem::temp_directory_path() / "elastokin_roundtrip.json").string();
+    writeProject(p, tmp);
+    const Project q = readProject(tmp);
+    QVERIFY(q == p);
+    QVERIFY(!std::filesystem::exists(tmp + ".tmp"));  // the temporary file was renamed
+    std::filesystem::remove(tmp);
+  }
+
+  void schemaCoversEverythingWritten() {
+    std::ifstream in(kRoot + "/resources/project.schema.json");
+    const Json schema = Json::parse(in);
+    Project p = test::randomProject(5, 4, 6, 3);
+    addEverything(p);
+    std::vector<std::string> problems;
+    checkAgainstSchema(schema, schema, Json::parse(writeProjectText(p)), "$", problems);
+    checkAgainstSchema(schema, schema, Json::parse(std::ifstream(kRoot + "/projects/quarter_double_wishbone.json")), "$",
+                       problems);
+    for (const auto& pr : problems) qWarning("%s", pr.c_str());
+    QVERIFY(problems.empty());
+  }
+
+  void writeFailureLeavesTargetUntouched() {
+    const std::string dir = (std::filesystem::temp_directory_path() / "elastokin_no_such_dir").string();
+    QVERIFY_THROWS_EXCEPTION(std::runtime_error, writeProject(Project{}, dir + "/x/project.json"));
+  }
+
+  void wrongTypeNamesField() {
+    const std::string text = R"({"format": "elastokin-project", "version": 1,
+      "bodies": [{"id": 4, "name": "b", "mass [kg]": "heavy", "inertia [kg m^2]": [1, 1, 1]}]})";
+    try {
+      parseProject(text, "t.json");
+      QFAIL("no error");
+    } catch (const ModelError& e) {
+      QCOMPARE(QString::fromStdString(e.where().table), QString("bodies"));
+      QCOMPARE(QString::fromStdString(e.where().row), QString("id 4"));
+      QCOMPARE(QString::fromStdString(e.where().field), QString("mass [kg]"));
+      QVERIFY(QString(e.what()).contains("expected a number"));
+    }
+  }
+};
+
+QTEST_APPLESS_MAIN(TestProjectIo)
+#include "tst_project_io.moc"

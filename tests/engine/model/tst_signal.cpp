@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Load-case signals: values of every type, the papers' LC2 chirp, CSV tables and their errors.
+#include <QtTest>
+
+#include <cmath>
+#include <fstream>
+
+#include "engine/core/error.h"
+#include "engine/model/signal.h"
+
+using namespace ek;
+
+namespace {
+std::string writeTemp(const std::string& name, const std::string& text) {
+  const std::string path = QDir::temp().filePath(QString::fromStdString(name)).toStdString();
+  std::ofstream(path) << text;
+  return path;
+}
+}  // namespace
+
+class TestSignal : public QObject {
+  Q_OBJECT
+ private slots:
+  void stepAndRamp() {
+    SignalRow s;
+    s.type = SignalType::Step, s.t0 = 5.0, s.value = 0.0, s.value2 = -2500.0;
+    QCOMPARE(evaluate(s, 4.999), 0.0);
+    QCOMPARE(evaluate(s, 5.0), -2500.0);
+    SignalRow r;
+    r.type = SignalType::Ramp, r.t0 = 1.0, r.t1 = 3.0, r.value = 10.0, r.value2 = 30.0;
+    QCOMPARE(evaluate(r, 0.0), 10.0);
+    QCOMPARE(evaluate(r, 2.0), 20.0);
+    QCOMPARE(evaluate(r, 9.0), 30.0);
+  }
+
+  void sine() {
+    SignalRow s;
+    s.type = SignalType::Sine, s.value = 1.0, s.amplitude = 2.0, s.frequency = 4.0, s.phase = 0.5, s.t0 = 1.0;
+    QCOMPARE(evaluate(s, 0.5), 1.0);
+    QVERIFY(std::abs(evaluate(s, 1.3) - (1.0 + 2.0 * std::sin(2 * M_PI * 4.0 * 0.3 + 0.5))) < 1e-12);
+  }
+
+  // Paper 003 eq. (26): Fx = -2500 + 500 sin(2 pi/s^2 (t - 5)^2), 5 <= t <= 20 s (0 -> 30 Hz).
+  void chirpIsThePapersLc2() {
+    SignalRow s;
+    s.type = SignalType::Chirp, s.value = -2500.0, s.amplitude = 500.0, s.t0 = 5.0, s.t1 = 20.0;
+    s.frequency = 0.0, s.frequency2 = 30.0;
+    for (double t = 0.0; t <= 25.0; t += 0.0137) {
+      const double expect = (t >= 5.0 && t <= 20.0) ? -2500.0 + 500.0 * std::sin(2 * M_PI * (t - 5.0) * (t - 5.0)) : -2500.0;
+      QVERIFY2(std::abs(evaluate(s, t) - expect) < 1e-9, qPrintable(QString("t = %1").arg(t)));
+    }
+  }
+
+  void tableFromCsv() {
+    const std::string path = writeTemp("ek_signal.csv", "time [s],force [N]\n0,0\n1,10\r\n3,-10\n");
+    SignalRow s;
+    s.type = SignalType::Table;
+    s.table = readSignalTable(path);
+    QCOMPARE(s.table.size(), std::size_t(3));
+    QCOMPARE(evaluate(s, -1.0), 0.0);
+    QCOMPARE(evaluate(s, 0.5), 5.0);
+    QCOMPARE(evaluate(s, 2.0), 0.0);
+    QCOMPARE(evaluate(s, 7.0), -10.0);
+  }
+
+  void tableErrorsNameLineAndColumn() {
+    const std::string bad = writeTemp("ek_signal_bad.csv", "t,v\n0,1\n1,abc\n");
+    try {
+      readSignalTable(bad);
+      QFAIL("no error");
+    } catch (const ModelError& e) {
+      QCOMPARE(QString::fromStdString(e.where().row), QString("line 3"));
+      QCOMPARE(QString::fromStdString(e.where().field), QString("column 2"));
+    }
+    const std::string back = writeTemp("ek_signal_back.csv", "0,1\n2,1\n1,0\n");
+    QVERIFY_THROWS_EXCEPTION(ModelError, readSignalTable(back));
+    QVERIFY_THROWS_EXCEPTION(ModelError, readSignalTable("/nonexistent/signal.csv"));
+  }
+};
+
+QTEST_APPLESS_MAIN(TestSignal)
+#include "tst_signal.moc"
