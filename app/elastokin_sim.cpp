@@ -2,7 +2,10 @@
 // elastokin-sim: runs a load case of a project headless and writes the output channels as CSV.
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
+#include <climits>
+#include <csignal>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -17,6 +20,7 @@
 #include "engine/analysis/simulation.h"
 #include "engine/core/error.h"
 #include "engine/model/project_io.h"
+#include "engine/model/validate.h"
 
 namespace {
 
@@ -48,23 +52,51 @@ constexpr const char* kUsage =
     "                        stiffness ratio, eigenvalues, undamped eigenfrequencies\n"
     "                        (with --out: all eigenvalues as CSV)\n"
     "  --quiet               no progress bar\n"
-    "  -h, --help            this text\n";
+    "  -h, --help            this text\n"
+    "\n"
+    "exit codes: 0 done; 1 bad project (every problem is listed, naming file, table, row and\n"
+    "field); 2 usage error; 3 the run stopped (divergence, no equilibrium: time, step and body\n"
+    "are named; the results up to then are written); 4 a file could not be read or written, or\n"
+    "memory ran out; 130 / 143 interrupted by SIGINT / SIGTERM (the results up to then are\n"
+    "written).\n";
+
+enum ExitCode { kDone = 0, kBadProject = 1, kUsageError = 2, kRunStopped = 3, kIoOrResources = 4 };
+
+/// Set by SIGINT/SIGTERM; the step loop stops and the results so far are written.
+volatile std::sig_atomic_t gSignal = 0;
+extern "C" void onSignal(int sig) { gSignal = sig; }
+
+void installSignalHandlers() {
+  struct sigaction sa {};
+  sa.sa_handler = onSignal;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = SA_RESETHAND;  // a second signal ends the program at once
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+}
 
 int usageError(const std::string& what) {
   std::fprintf(stderr, "elastokin-sim: %s\n\n%s", what.c_str(), kUsage);
-  return 2;
+  return kUsageError;
 }
 
+/// A whole-field finite decimal number ("inf", "nan" and hex are refused).
 bool parseDouble(const std::string& s, double& out) {
+  if (s.empty() || s.find_first_not_of("0123456789+-.eE") != std::string::npos) return false;
   char* end = nullptr;
+  errno = 0;
   out = std::strtod(s.c_str(), &end);
-  return end && *end == '\0' && !s.empty();
+  return end && *end == '\0' && errno != ERANGE && std::isfinite(out);
 }
+/// A whole-field decimal integer that fits an int (checked before the conversion, no wrap-around).
 bool parseInt(const std::string& s, int& out) {
+  if (s.empty() || s.find_first_not_of("0123456789+-") != std::string::npos) return false;
   char* end = nullptr;
-  const long v = std::strtol(s.c_str(), &end, 10);
+  errno = 0;
+  const long long v = std::strtoll(s.c_str(), &end, 10);
+  if (!end || *end != '\0' || errno == ERANGE || v < INT_MIN || v > INT_MAX) return false;
   out = static_cast<int>(v);
-  return end && *end == '\0' && !s.empty();
+  return true;
 }
 
 std::vector<std::string> splitComma(const std::string& s) {
@@ -123,7 +155,7 @@ int stiffnessReport(const std::shared_ptr<const ek::SuspensionModel>& model, con
   std::printf(" Hz\n                           highest: %.1f Hz\n", f.empty() ? 0.0 : f.back());
   if (!outPath.empty()) {
     std::FILE* out = std::fopen(outPath.c_str(), "w");
-    if (!out) throw std::runtime_error(outPath + ": cannot write");
+    if (!out) throw ek::IoError(outPath + ": cannot write");
     std::fprintf(out, "real [1/s],imag [1/s],magnitude [1/s]\n");
     for (const auto& l : rep.eigenvalues) std::fprintf(out, "%.10g,%.10g,%.10g\n", l.real(), l.imag(), std::abs(l));
     std::fclose(out);
@@ -135,6 +167,7 @@ int stiffnessReport(const std::shared_ptr<const ek::SuspensionModel>& model, con
 }  // namespace
 
 int main(int argc, char** argv) {
+  installSignalHandlers();  // from the start: a signal during set-up stops before the first step
   std::vector<std::string> args(argv + 1, argv + argc);
   std::string projectPath, loadCase, outPath;
   ek::RunOptions opt;
@@ -165,21 +198,22 @@ int main(int argc, char** argv) {
     } else if (a == "--out") {
       if (!value(outPath)) return usageError("--out needs a file name");
     } else if (a == "--dt") {
-      if (!value(v) || !parseDouble(v, opt.dt) || !(opt.dt > 0)) return usageError("--dt needs a positive number of seconds");
+      if (!value(v) || !parseDouble(v, opt.dt) || !(opt.dt > 0))
+        return usageError("--dt needs a positive finite number of seconds");
       haveDt = true;
     } else if (a == "--lin-every") {
       if (!value(v) || !parseInt(v, opt.linearizeEvery) || opt.linearizeEvery < 1)
-        return usageError("--lin-every needs a whole number >= 1");
+        return usageError("--lin-every needs a whole number from 1 to " + std::to_string(INT_MAX));
       haveLin = true;
     } else if (a == "--start") {
       if (!value(v) || !parseDouble(v, opt.start) || !(opt.start >= 0))
-        return usageError("--start needs a non-negative number of seconds");
+        return usageError("--start needs a non-negative finite number of seconds");
     } else if (a == "--duration") {
       if (!value(v) || !parseDouble(v, opt.duration) || !(opt.duration > 0))
-        return usageError("--duration needs a positive number of seconds");
+        return usageError("--duration needs a positive finite number of seconds");
     } else if (a == "--sample-rate") {
       if (!value(v) || !parseDouble(v, opt.sampleRate) || !(opt.sampleRate > 0))
-        return usageError("--sample-rate needs a positive number of Hz");
+        return usageError("--sample-rate needs a positive finite number of Hz");
       haveRate = true;
     } else if (a == "--channels") {
       if (!value(v)) return usageError("--channels needs a comma-separated list of names");
@@ -203,6 +237,10 @@ int main(int argc, char** argv) {
 
   try {
     const ek::Project project = ek::readProject(projectPath);
+    const ek::Diagnostics diagnostics = ek::check(project);
+    if (diagnostics.warningCount() > 0)
+      std::fprintf(stderr, "elastokin-sim: %s\n", diagnostics.text(ek::Severity::Warning).c_str());
+    diagnostics.throwIfErrors();
     const auto model = ek::SuspensionModel::build(project);
     if (list) {
       std::printf("%s: %d free bodies, %d DOF, %zu bushings, %zu P2P elements\nload cases:\n", projectPath.c_str(),
@@ -229,6 +267,7 @@ int main(int argc, char** argv) {
     }
 
     ek::Simulation sim(model, loadCase, opt);
+    ek::checkWritable(outPath);  // before the run, not after it
     ek::RealtimePacer pacer(opt.dt);
     ProgressBar bar(!quiet && isatty(STDERR_FILENO));
     const auto t0 = std::chrono::steady_clock::now();
@@ -239,7 +278,7 @@ int main(int argc, char** argv) {
       const long long every = std::max<long long>(1, sim.totalSteps() / 200);
       if (realtime) pacer.start();
       bool more = true;
-      while (more) {
+      while (more && gSignal == 0) {
         more = sim.step();
         if (realtime) pacer.stepDone(sim.stepsDone());
         if (sim.stepsDone() % every == 0) bar.update(static_cast<double>(sim.stepsDone()) / sim.totalSteps());
@@ -274,19 +313,31 @@ int main(int argc, char** argv) {
     if (!failure.empty()) {
       std::fprintf(stderr, "elastokin-sim: %s\n(results up to that time were written to %s)\n", failure.c_str(),
                    outPath.c_str());
-      return 3;
+      return kRunStopped;
     }
-    return 0;
+    if (gSignal != 0) {
+      std::fprintf(stderr, "elastokin-sim: interrupted by %s at t = %.10g s (step %lld of %lld); the results up to "
+                   "then were written to %s\n", gSignal == SIGINT ? "SIGINT" : "SIGTERM", sim.state().t,
+                   sim.stepsDone(), sim.totalSteps(), outPath.c_str());
+      return 128 + gSignal;
+    }
+    return kDone;
   } catch (const ek::ModelError& e) {
     std::fprintf(stderr, "elastokin-sim: %s\n", e.what());
-    return 1;
+    return kBadProject;
   } catch (const ek::SimulationError& e) {
     std::fprintf(stderr, "elastokin-sim: %s\n", e.what());
-    return 3;
+    return kRunStopped;
+  } catch (const ek::IoError& e) {
+    std::fprintf(stderr, "elastokin-sim: %s\n", e.what());
+    return kIoOrResources;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "elastokin-sim: out of memory\n");
+    return kIoOrResources;
   } catch (const std::invalid_argument& e) {
     return usageError(e.what());
   } catch (const std::exception& e) {
     std::fprintf(stderr, "elastokin-sim: %s\n", e.what());
-    return 1;
+    return kIoOrResources;
   }
 }

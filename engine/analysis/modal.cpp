@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "engine/core/error.h"
 #include "engine/dynamics/linearize.h"
 
 namespace ek {
@@ -23,6 +24,14 @@ ModalReport analyzeModes(const SuspensionModel& model, const State& state, const
     N.block<3, 3>(6 * l + 3, 6 * l + 3) = ws.N[l];
   }
   const MatX Jr = blockToDense(model.pattern, ws.Jr), Jv = blockToDense(model.pattern, ws.Jv);
+  // A non-finite linearization has no eigenvalues: name the first body whose rows hold one.
+  for (int l = 0; l < model.nFreeBodies(); ++l)
+    if (!Jr.middleRows<6>(6 * l).allFinite() || !Jv.middleRows<6>(6 * l).allFinite() ||
+        !ws.Kinv[l].allFinite() || !ws.N[l].allFinite()) {
+      const ModelBody& b = model.bodies[model.freeBodies[l]];
+      throw SimulationError("the linearization is not finite (NaN or Inf) in the equations of body " +
+                            std::to_string(b.id) + " ('" + b.name + "'): no eigen-analysis possible");
+    }
   MatX S(2 * n, 2 * n);
   S << N, K, Minv * Jr, Minv * Jv;
   const Eigen::EigenSolver<MatX> es(S, false);

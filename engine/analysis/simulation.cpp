@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "engine/core/error.h"
+#include "engine/core/text.h"
 #include "engine/dynamics/force_elements.h"
 #include "engine/dynamics/kinematics.h"
 
@@ -20,12 +21,29 @@ const LoadCaseRow& findLoadCase(const SuspensionModel& m, const std::string& nam
                               ")");
 }
 
+std::string fmt(const char* f, double a) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, a);
+  return buf;
+}
+
 RunOptions checked(RunOptions o, const LoadCaseRow& lc) {
-  if (!(o.dt > 0.0) || !std::isfinite(o.dt)) throw std::invalid_argument("the step dt must be positive");
+  if (!(o.dt > 0.0) || !std::isfinite(o.dt)) throw std::invalid_argument("the step dt must be a positive number");
   if (o.linearizeEvery < 1) throw std::invalid_argument("--lin-every must be at least 1");
-  if (!(o.start >= 0.0) || !std::isfinite(o.start)) throw std::invalid_argument("the start time must not be negative");
+  if (!(o.start >= 0.0) || !std::isfinite(o.start))
+    throw std::invalid_argument("the start time must be a finite number, not negative");
   if (o.duration < 0.0) o.duration = lc.duration - o.start;
-  if (!(o.duration > 0.0)) throw std::invalid_argument("the duration must be positive");
+  if (!(o.duration > 0.0) || !std::isfinite(o.duration))
+    throw std::invalid_argument("the duration must be a positive finite number (load case '" + lc.name + "' lasts " +
+                                shortestText(lc.duration) + " s, the run starts at " + shortestText(o.start) + " s)");
+  const double steps = std::round(o.duration / o.dt);
+  if (!(steps <= static_cast<double>(kMaxSteps)))
+    throw std::invalid_argument("the run would take " + fmt("%.3g", steps) + " steps (" + shortestText(o.duration) +
+                                " s at dt = " + shortestText(o.dt) + " s); at most " + std::to_string(kMaxSteps) +
+                                " steps are run at once: shorten the duration or lengthen the step");
+  if (steps < 1.0)
+    throw std::invalid_argument("the duration (" + shortestText(o.duration) + " s) is shorter than one step (dt = " +
+                                shortestText(o.dt) + " s)");
   if (o.sampleRate < 0.0) o.sampleRate = 1.0 / o.dt;
   const double stride = 1.0 / (o.sampleRate * o.dt);
   if (!(o.sampleRate > 0.0) || stride < 1.0 - 1e-9 || std::abs(stride - std::round(stride)) > 1e-6 * stride)
@@ -34,11 +52,6 @@ RunOptions checked(RunOptions o, const LoadCaseRow& lc) {
   return o;
 }
 
-std::string fmt(const char* f, double a) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, a);
-  return buf;
-}
 
 }  // namespace
 
@@ -64,9 +77,18 @@ Simulation::Simulation(std::shared_ptr<const SuspensionModel> model, const std::
                                                    options_.relativeTolerance},
                                  *loadCase_)) {
   nSteps_ = static_cast<long long>(std::llround(options_.duration / options_.dt));
-  if (nSteps_ < 1) throw std::invalid_argument("the duration is shorter than one step");
   sampleStride_ = std::llround(1.0 / (options_.sampleRate * options_.dt));
-  recorder_.reset(resolveChannels(*model_, options_.channels), static_cast<std::size_t>(nSteps_ / sampleStride_ + 2));
+  std::vector<Channel> channels = resolveChannels(*model_, options_.channels);
+  // The recorder holds every sample in memory: refuse a run that would not fit, before it starts.
+  const long long samples = nSteps_ / sampleStride_ + 2;
+  const double values = static_cast<double>(samples) * static_cast<double>(channels.size() + 1);
+  if (values > static_cast<double>(kMaxRecordedValues))
+    throw std::invalid_argument("the run would record " + std::to_string(samples) + " samples of " +
+                                std::to_string(channels.size()) + " channels and the time (" + fmt("%.3g", values) +
+                                " values, " + fmt("%.3g", 8.0 * values / 1e9) + " GB); at most " +
+                                std::to_string(kMaxRecordedValues) + " values are kept: lower the sample rate, "
+                                "choose fewer channels or shorten the duration");
+  recorder_.reset(std::move(channels), static_cast<std::size_t>(samples));
   model_->initialState(state_.r, state_.v);
 }
 
@@ -115,7 +137,13 @@ bool Simulation::step() {
     integrator_->step(state_, inputs_, ws_);
   } catch (const SimulationError& e) {
     flushPending();  // keep the results up to the stop
-    throw SimulationError("run stopped at t = " + fmt("%.4f", state_.t) + " s (step " + std::to_string(step_ + 1) +
+    // An element's failure is often the consequence of an input or a body that ran away first.
+    std::string cause = inputCause(state_.t + options_.dt);
+    if (cause.empty()) cause = bodyCause();
+    if (!cause.empty())
+      throw SimulationError("run diverged at t = " + shortestText(state_.t) + " s (step " +
+                            std::to_string(step_ + 1) + "): " + cause + " (then: " + e.what() + ")");
+    throw SimulationError("run stopped at t = " + shortestText(state_.t) + " s (step " + std::to_string(step_ + 1) +
                           "): " + e.what());
   }
   if (pending_) {  // only set when this step was going to linearize at its start state
@@ -128,7 +156,12 @@ bool Simulation::step() {
   try {
     checkDivergence();
   } catch (const SimulationError&) {
-    if (due) record();
+    if (due) {
+      try {
+        record();  // the diverged state as far as it can be evaluated
+      } catch (const SimulationError&) {
+      }
+    }
     throw;
   }
   if (due) {
@@ -145,7 +178,24 @@ bool Simulation::step() {
   return step_ < nSteps_;
 }
 
-void Simulation::checkDivergence() const {
+std::string Simulation::inputCause(double t) const {
+  // The inputs over the last step: at its start, middle and end (the integrators' stage times).
+  VecX u(model_->nInputs());
+  for (double tk : {t - options_.dt, t - 0.5 * options_.dt, t}) {
+    inputs_.evaluate(tk, u);
+    for (int k = 0; k < model_->nInputs(); ++k) {
+      const ModelInput& in = model_->inputs[k];
+      if (!std::isfinite(u[k]) || !(u[k] * in.direction).allFinite())
+        return "input " + std::to_string(in.id) + " ('" + in.name + "'): its " +
+               (in.kind == InputKind::Force ? "force" : "torque") + " is not finite at t = " + shortestText(tk) +
+               " s (value " + shortestText(u[k]) + " times direction (" + shortestText(in.direction.x()) + ", " +
+               shortestText(in.direction.y()) + ", " + shortestText(in.direction.z()) + "))";
+    }
+  }
+  return {};
+}
+
+std::string Simulation::bodyCause() const {
   for (int l = 0; l < model_->nFreeBodies(); ++l) {
     const ModelBody& b = model_->bodies[model_->freeBodies[l]];
     const auto r = state_.r.segment<6>(6 * l);
@@ -163,10 +213,17 @@ void Simulation::checkDivergence() const {
     else if (std::abs(r[4]) > limits.maxPitch)
       why = "its pitch angle alpha_y' reached " + fmt("%.1f", r[4] * 180.0 / M_PI) +
             " deg, near the Cardan singularity at 90 deg";
-    if (!why.empty())
-      throw SimulationError("run diverged at t = " + fmt("%.4f", state_.t) + " s (step " + std::to_string(step_) +
-                            "): body " + std::to_string(b.id) + " ('" + b.name + "'): " + why);
+    if (!why.empty()) return "body " + std::to_string(b.id) + " ('" + b.name + "'): " + why;
   }
+  return {};
+}
+
+void Simulation::checkDivergence() const {
+  const std::string why = bodyCause();
+  if (why.empty()) return;
+  const std::string input = inputCause(state_.t);
+  throw SimulationError("run diverged at t = " + shortestText(state_.t) + " s (step " + std::to_string(step_) +
+                        "): " + (input.empty() ? why : input + " (then " + why + ")"));
 }
 
 void Simulation::run(const std::function<void(double)>& progress) {

@@ -38,7 +38,8 @@ struct DivergenceLimits {
 
 class Simulation {
  public:
-  /// @throws ModelError (load case tables), std::invalid_argument (options, channels).
+  /// @throws ModelError (load case tables), std::invalid_argument (options, channels, a run longer
+  /// than kMaxSteps or recording more than kMaxRecordedValues).
   Simulation(std::shared_ptr<const SuspensionModel> model, const std::string& loadCase, const RunOptions& options);
 
   /// Sets the initial state by the load case's rule and records the first sample.
@@ -68,6 +69,10 @@ class Simulation {
   void record();
   void flushPending();
   void checkDivergence() const;
+  /// The first cause of a divergence, or empty: an input that is not finite over the step ending
+  /// at t; a body whose state is not finite or beyond the limits.
+  std::string inputCause(double t) const;
+  std::string bodyCause() const;
 
   std::shared_ptr<const SuspensionModel> model_;
   const LoadCaseRow* loadCase_;

@@ -30,6 +30,16 @@ void finishWrench(const Mat3x24& dF, const Mat3x24& dTau, const MarkerKinematics
   w.dW_dB = mj.state >= 0 ? chainMarker(dJ, mj) : Mat6x12::Zero();
 }
 
+/// "bushing 3 ('name') between body 1 ('arm') and body 0 ('ground')", for messages.
+std::string describeElement(const SuspensionModel& model, const char* kind, int id, const std::string& name,
+                            MarkerIndex i, MarkerIndex j) {
+  auto body = [&](MarkerIndex m) {
+    const ModelBody& b = model.bodies[model.markers[m.value].body.value];
+    return "body " + std::to_string(b.id) + " ('" + b.name + "')";
+  };
+  return std::string(kind) + " " + std::to_string(id) + " ('" + name + "') between " + body(i) + " and " + body(j);
+}
+
 }  // namespace
 
 void calcBushings(const SuspensionModel& model, Workspace& ws, bool partials) {
@@ -45,8 +55,8 @@ void calcBushings(const SuspensionModel& model, Workspace& ws, bool partials) {
     const Vec3 d = RJt * dW;
     const Vec3 a = rotation::anglesFromMatrix(RJt * mi.R);
     if (std::abs(std::cos(a[1])) < 1e-6)
-      throw SimulationError("bushing " + std::to_string(b.id) + " ('" + b.name +
-                            "'): relative rotation reached the Cardan singularity (ry = +-90 deg)");
+      throw SimulationError(describeElement(model, "bushing", b.id, b.name, b.i, b.j) +
+                            ": relative rotation reached the Cardan singularity (ry = +-90 deg)");
     const Mat3 Ti = rotation::bodyToRate(a);
     const Mat3 Ga = Ti * RIt;  // d a = Ga (d theta_I - d theta_J)
     const Vec3 u = mi.v - mj.v - mj.w.cross(dW);
@@ -116,9 +126,12 @@ void calcP2Ps(const SuspensionModel& model, Workspace& ws, bool partials) {
 
     const Vec3 dW = mi.p - mj.p;
     const double len = dW.norm();
+    if (!std::isfinite(len))
+      throw SimulationError(describeElement(model, "p2p element", p.id, p.name, p.i, p.j) +
+                            ": the markers' positions are not finite");
     if (!(len > 1e-9))
-      throw SimulationError("p2p element " + std::to_string(p.id) + " ('" + p.name +
-                            "'): the markers coincide, the line of action is undefined");
+      throw SimulationError(describeElement(model, "p2p element", p.id, p.name, p.i, p.j) +
+                            ": the markers coincide, the line of action is undefined");
     const Vec3 e1 = dW / len;
     const Vec3 vRel = mi.v - mj.v;
     const double rate = e1.dot(vRel);

@@ -1,9 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/dynamics/outputs.h"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <stdexcept>
+
+#include "engine/core/error.h"
+#include "engine/core/text.h"
 
 namespace ek {
 namespace {
@@ -117,18 +123,54 @@ std::vector<double> Recorder::series(std::size_t c) const {
   return s;
 }
 
+std::string csvField(const std::string& text) {
+  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+  std::string q = "\"";
+  for (char ch : text) q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+  return q + "\"";
+}
+
+std::string temporaryPathFor(const std::string& path) {
+  const std::filesystem::path p(path);
+  return (p.parent_path() / ("." + p.filename().string() + ".partial")).string();
+}
+
+void checkWritable(const std::string& path) {
+  if (std::filesystem::is_directory(path)) throw IoError(path + ": is a directory, not a results file");
+  const std::string tmp = temporaryPathFor(path);
+  std::FILE* f = std::fopen(tmp.c_str(), "w");
+  if (!f) throw IoError(path + ": cannot write the results file (" + std::strerror(errno) + ")");
+  std::fclose(f);
+  std::remove(tmp.c_str());
+}
+
 void writeCsv(const Recorder& rec, const std::string& path) {
-  std::FILE* f = std::fopen(path.c_str(), "w");
-  if (!f) throw std::runtime_error(path + ": cannot write the results file");
-  std::fprintf(f, "time [s]");
-  for (const auto& c : rec.channels()) std::fprintf(f, ",%s [%s]", c.name.c_str(), c.unit.c_str());
-  std::fprintf(f, "\n");
+  // Written beside the target and renamed over it at the end: a failure (full disk, killed
+  // process) never leaves a file cut off mid-row under the results' name.
+  const std::string tmp = temporaryPathFor(path);
+  std::FILE* f = std::fopen(tmp.c_str(), "w");
+  if (!f) throw IoError(path + ": cannot write the results file (" + std::strerror(errno) + ")");
+  std::fputs("time [s]", f);
+  for (const auto& c : rec.channels()) std::fprintf(f, ",%s", csvField(c.name + " [" + c.unit + "]").c_str());
+  std::fputc('\n', f);
   for (std::size_t k = 0; k < rec.size(); ++k) {
-    std::fprintf(f, "%.6f", rec.time(k));
+    // Times exactly (shortest round trip): distinct at any step; values to 10 digits.
+    std::fputs(shortestText(rec.time(k)).c_str(), f);
     for (std::size_t c = 0; c < rec.channels().size(); ++c) std::fprintf(f, ",%.10g", rec.value(k, c));
-    std::fprintf(f, "\n");
+    std::fputc('\n', f);
   }
-  if (std::fclose(f) != 0) throw std::runtime_error(path + ": write failed");
+  const bool failed = std::ferror(f) != 0;
+  const int err = errno;
+  if (std::fclose(f) != 0 || failed) {
+    std::remove(tmp.c_str());
+    throw IoError(path + ": writing the results failed (" + std::strerror(failed ? err : errno) + ")");
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) {
+    std::remove(tmp.c_str());
+    throw IoError(path + ": cannot replace the results file (" + ec.message() + ")");
+  }
 }
 
 }  // namespace ek

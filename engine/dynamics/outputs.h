@@ -45,8 +45,17 @@ class Recorder {
   std::vector<double> times_, values_;
 };
 
-/// Writes time and all channels as CSV with a header "time [s],name [unit],...".
-/// @throws std::runtime_error when the file cannot be written.
+/// Writes time and all channels as CSV (RFC 4180) with a header "time [s],name [unit],...",
+/// through a temporary file beside `path` that is renamed over it at the end. Times are written
+/// exactly (shortest round-trip text), values to 10 significant digits.
+/// @throws IoError when the file cannot be written; `path` is then left as it was.
 void writeCsv(const Recorder& rec, const std::string& path);
+
+/// Checks, before a run, that writeCsv(path) can create its temporary file.
+/// @throws IoError naming the path and the cause.
+void checkWritable(const std::string& path);
+
+/// A CSV field per RFC 4180: quoted (quotes doubled) when it holds a comma, quote or line break.
+std::string csvField(const std::string& text);
 
 }  // namespace ek

@@ -87,6 +87,9 @@ Curve::Curve(std::vector<double> x, std::vector<double> y, Interpolation interp,
 }
 
 CurveValue Curve::eval(double x) const {
+  // NaN compares false with every abscissa: it would pass both range tests and the segment
+  // search would run off the end. It has no value; the run's divergence check names the cause.
+  if (std::isnan(x)) return {x, x};
   const std::size_t n = x_.size();
   auto segmentSlope = [&](std::size_t i) { return (y_[i + 1] - y_[i]) / (x_[i + 1] - x_[i]); };
   if (x <= x_.front() || x >= x_.back()) {

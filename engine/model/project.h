@@ -179,6 +179,11 @@ struct SimulationDefaults {
   bool operator==(const SimulationDefaults&) const = default;
 };
 
+/// Largest number of steps of one run (about 25 days of simulated time at 1 ms).
+inline constexpr long long kMaxSteps = 2147483647;
+/// Largest number of values a run records (times included): 800 MB of doubles.
+inline constexpr long long kMaxRecordedValues = 100000000;
+
 /// All tables of one suspension project.
 struct Project {
   std::string name;

@@ -2,7 +2,9 @@
 #include "engine/model/project_io.h"
 
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <limits>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -10,6 +12,7 @@
 #include <sstream>
 
 #include "engine/core/error.h"
+#include "engine/model/json_scan.h"
 
 namespace ek {
 namespace {
@@ -45,15 +48,48 @@ constexpr SignalName kSignals[] = {{SignalType::Constant, "constant"}, {SignalTy
                                    {SignalType::Ramp, "ramp"},         {SignalType::Sine, "sine"},
                                    {SignalType::Chirp, "chirp"},       {SignalType::Table, "table"}};
 
+/// At most this many nested objects and arrays: a project needs 5 (table, row, direction, law).
+constexpr int kMaxDepth = 64;
+
+/// A bounded excerpt of a JSON value for messages: never more than about `budget` characters,
+/// however large or deep the value is.
+void excerptInto(const Json& v, std::string& out, std::size_t budget) {
+  if (out.size() >= budget) return;
+  if (v.is_object() || v.is_array()) {
+    out += v.is_object() ? '{' : '[';
+    bool first = true;
+    for (auto it = v.begin(); it != v.end() && out.size() < budget; ++it) {
+      if (!first) out += ',';
+      first = false;
+      if (v.is_object()) out += Json(it.key()).dump() + ':';
+      excerptInto(*it, out, budget);
+    }
+    out += v.is_object() ? '}' : ']';
+  } else {
+    out += v.dump();
+  }
+}
+std::string excerpt(const Json& v) {
+  constexpr std::size_t kBudget = 40;
+  std::string s;
+  excerptInto(v, s, kBudget);
+  if (s.size() > kBudget) s = s.substr(0, kBudget - 3) + "...";
+  return s;
+}
+
 /// Reads one JSON object, remembering where it is, and rejects fields it was not asked for.
+/// Every problem is recorded in the diagnostics and reading goes on with a default value, so one
+/// pass reports all of them. A value already reported (missing, wrong type) is not reported again.
 class ObjectReader {
  public:
   /// A nested object's fields are named with its path, e.g. "x.stiffness [N/m]".
-  ObjectReader(const Json& j, Location where) : j_(j), where_(std::move(where)) {
-    if (!j_.is_object()) fail("", "expected an object, found " + std::string(j_.type_name()));
+  ObjectReader(const Json& j, Location where, Diagnostics& diag) : j_(j), where_(std::move(where)), diag_(diag) {
+    if (!j_.is_discarded() && !j_.is_object()) fail("", "expected an object, found " + describe(j_));
+    broken_ = !j_.is_object();
   }
 
-  [[noreturn]] void fail(const std::string& field, const std::string& what) const { throw ModelError(at(field), what); }
+  void fail(const std::string& field, const std::string& what) const { diag_.error(at(field), what); }
+  Diagnostics& diagnostics() const { return diag_; }
   const Location& where() const { return where_; }
   Location at(const std::string& field) const {
     Location w = where_;
@@ -62,24 +98,29 @@ class ObjectReader {
   }
   bool has(const std::string& key) {
     seen_.insert(key);
-    return j_.contains(key);
+    return !broken_ && j_.contains(key);
   }
+  /// The value, or a discarded value when it is missing (reported here) or the object is broken.
   const Json& raw(const std::string& key) {
     seen_.insert(key);
-    if (!j_.contains(key)) fail(key, "required field is missing");
+    if (broken_) return absent();
+    if (!j_.contains(key)) {
+      fail(key, "required field is missing");
+      return absent();
+    }
     return j_.at(key);
   }
 
   double number(const std::string& key) { return toNumber(raw(key), key); }
   double number(const std::string& key, double fallback) { return has(key) ? number(key) : fallback; }
-  int integer(const std::string& key) {
-    const Json& v = raw(key);
-    if (!v.is_number_integer()) fail(key, "expected an integer, found " + describe(v));
-    return v.get<int>();
-  }
+  int integer(const std::string& key) { return toInteger(raw(key), key); }
   std::string string(const std::string& key) {
     const Json& v = raw(key);
-    if (!v.is_string()) fail(key, "expected a string, found " + describe(v));
+    if (v.is_discarded()) return {};
+    if (!v.is_string()) {
+      fail(key, "expected a string, found " + describe(v));
+      return {};
+    }
     return v.get<std::string>();
   }
   std::string string(const std::string& key, const std::string& fallback) {
@@ -88,33 +129,70 @@ class ObjectReader {
   bool boolean(const std::string& key, bool fallback) {
     if (!has(key)) return fallback;
     const Json& v = raw(key);
-    if (!v.is_boolean()) fail(key, "expected true or false, found " + describe(v));
+    if (!v.is_boolean()) {
+      fail(key, "expected true or false, found " + describe(v));
+      return fallback;
+    }
     return v.get<bool>();
   }
   Vec3 vec3(const std::string& key) {
     const Json& v = raw(key);
-    if (!v.is_array() || v.size() != 3) fail(key, "expected an array of 3 numbers");
+    if (v.is_discarded()) return Vec3::Zero();
+    if (!v.is_array() || v.size() != 3) {
+      fail(key, "expected an array of 3 numbers, found " + describe(v));
+      return Vec3::Zero();
+    }
     return {toNumber(v[0], key), toNumber(v[1], key), toNumber(v[2], key)};
   }
   Vec3 vec3(const std::string& key, const Vec3& fallback) { return has(key) ? vec3(key) : fallback; }
 
   double toNumber(const Json& v, const std::string& key) const {
-    if (!v.is_number()) fail(key, "expected a number, found " + describe(v));
+    if (v.is_discarded()) return 0.0;
+    if (!v.is_number()) {
+      fail(key, "expected a number, found " + describe(v));
+      return 0.0;
+    }
     const double d = v.get<double>();
-    if (!std::isfinite(d)) fail(key, "value is not finite");
+    if (!std::isfinite(d)) {
+      fail(key, "value is not finite");
+      return 0.0;
+    }
     return d;
+  }
+  /// Ids, counts and versions: whole numbers that fit an int. Checked before the conversion,
+  /// which would otherwise wrap (4294967297 -> 1).
+  int toInteger(const Json& v, const std::string& key) const {
+    if (v.is_discarded()) return 0;
+    if (!v.is_number_integer()) {
+      fail(key, "expected an integer, found " + describe(v));
+      return 0;
+    }
+    const bool fits = v.is_number_unsigned()
+                          ? v.get<std::uint64_t>() <= static_cast<std::uint64_t>(std::numeric_limits<int>::max())
+                          : v.get<std::int64_t>() >= std::numeric_limits<int>::min() &&
+                                v.get<std::int64_t>() <= std::numeric_limits<int>::max();
+    if (!fits) {
+      fail(key, "integer " + v.dump() + " is out of range (" + std::to_string(std::numeric_limits<int>::min()) +
+                    " to " + std::to_string(std::numeric_limits<int>::max()) + ")");
+      return 0;
+    }
+    return v.get<int>();
   }
 
   /// Unknown fields are errors: a misspelt key would otherwise silently change the model.
   void finish() const {
+    if (broken_) return;
     for (auto it = j_.begin(); it != j_.end(); ++it)
       if (!seen_.count(it.key())) fail(it.key(), "unknown field" + allowed());
   }
+  /// Stop checking this object's fields (its type could not be read, so the rest would only repeat
+  /// that error).
+  void skipRest() { broken_ = true; }
 
-  static std::string describe(const Json& v) {
-    std::string s = v.dump();
-    if (s.size() > 40) s = s.substr(0, 37) + "...";
-    return std::string(v.type_name()) + " " + s;
+  static std::string describe(const Json& v) { return std::string(v.type_name()) + " " + excerpt(v); }
+  static const Json& absent() {
+    static const Json kAbsent(Json::value_t::discarded);
+    return kAbsent;
   }
 
  private:
@@ -129,27 +207,37 @@ class ObjectReader {
   }
   const Json& j_;
   Location where_;
+  Diagnostics& diag_;
+  bool broken_ = false;
   std::set<std::string> seen_;
 };
 
-std::string rowName(const Json& row, std::size_t position) {
-  if (row.is_object() && row.contains("id") && row["id"].is_number_integer())
-    return "id " + std::to_string(row["id"].get<long long>());
-  if (row.is_object() && row.contains("name") && row["name"].is_string())
-    return "'" + row["name"].get<std::string>() + "'";
-  return "#" + std::to_string(position + 1);
+/// The row part of a location: "id N" (and the name), or the name of a row without an id.
+void nameRow(const Json& row, std::size_t position, Location& w) {
+  const bool hasName = row.is_object() && row.contains("name") && row["name"].is_string();
+  if (row.is_object() && row.contains("id") && row["id"].is_number_integer()) {
+    w.row = "id " + row["id"].dump();
+    if (hasName) w.rowName = row["name"].get<std::string>();
+  } else if (hasName) {
+    w.row = "'" + row["name"].get<std::string>() + "'";
+  } else {
+    w.row = "#" + std::to_string(position + 1);
+  }
 }
 
 template <class F>
 void forEachRow(ObjectReader& top, const char* table, F&& readRow) {
   if (!top.has(table)) return;
   const Json& arr = top.raw(table);
-  if (!arr.is_array()) top.fail(table, "expected an array of rows");
+  if (!arr.is_array()) {
+    top.fail(table, "expected an array of rows, found " + ObjectReader::describe(arr));
+    return;
+  }
   for (std::size_t i = 0; i < arr.size(); ++i) {
     Location w = top.where();
     w.table = table;
-    w.row = rowName(arr[i], i);
-    ObjectReader r(arr[i], w);
+    nameRow(arr[i], i, w);
+    ObjectReader r(arr[i], w, top.diagnostics());
     readRow(r);
     r.finish();
   }
@@ -161,10 +249,10 @@ LawRow readLaw(ObjectReader& r, const std::string& key) {
   if (v.is_number()) {
     law.coefficient = r.toNumber(v, key);
   } else if (v.is_object()) {
-    ObjectReader c(v, r.at(key));
+    ObjectReader c(v, r.at(key), r.diagnostics());
     law.curve = c.integer("curve");
     c.finish();
-  } else {
+  } else if (!v.is_discarded()) {
     r.fail(key, "expected a number or {\"curve\": id}, found " + ObjectReader::describe(v));
   }
   return law;
@@ -190,9 +278,11 @@ BodyRow readBody(ObjectReader& r) {
   b.com = r.vec3("com [m]", Vec3::Zero());
   if (!b.fixed || r.has("inertia [kg m^2]")) {
     const Json& in = r.raw("inertia [kg m^2]");
-    if (!in.is_array() || (in.size() != 3 && in.size() != 6))
-      r.fail("inertia [kg m^2]", "expected [Ixx, Iyy, Izz] or [Ixx, Iyy, Izz, Ixy, Ixz, Iyz]");
-    for (std::size_t k = 0; k < in.size(); ++k) b.inertia[k] = r.toNumber(in[k], "inertia [kg m^2]");
+    if (!in.is_discarded() && (!in.is_array() || (in.size() != 3 && in.size() != 6)))
+      r.fail("inertia [kg m^2]", "expected [Ixx, Iyy, Izz] or [Ixx, Iyy, Izz, Ixy, Ixz, Iyz], found " +
+                                     ObjectReader::describe(in));
+    else if (in.is_array())
+      for (std::size_t k = 0; k < in.size(); ++k) b.inertia[k] = r.toNumber(in[k], "inertia [kg m^2]");
   }
   b.velocity = r.vec3("velocity [m/s]", Vec3::Zero());
   b.angularVelocity = r.vec3("angular velocity [rad/s]", Vec3::Zero());
@@ -218,7 +308,7 @@ BushingRow readBushing(ObjectReader& r) {
   for (int k = 0; k < 6; ++k) {
     const std::string key = kBushingDirections[k];
     if (!r.has(key)) continue;
-    ObjectReader d(r.raw(key), r.at(key));
+    ObjectReader d(r.raw(key), r.at(key), r.diagnostics());
     const bool rot = k >= 3;
     auto& dir = b.directions[k];
     const char* ks = rot ? "stiffness [N m/rad]" : "stiffness [N/m]";
@@ -233,7 +323,7 @@ BushingRow readBushing(ObjectReader& r) {
 }
 
 StopRow readStop(ObjectReader& r, const std::string& key) {
-  ObjectReader s(r.raw(key), r.at(key));
+  ObjectReader s(r.raw(key), r.at(key), r.diagnostics());
   StopRow stop;
   stop.clearance = s.number("clearance [m]");
   stop.law = readLaw(s, "stiffness [N/m]");
@@ -263,9 +353,18 @@ CurveRow readCurve(ObjectReader& r) {
   c.interpolation = r.string("interpolation", "pchip");
   c.extrapolation = r.string("extrapolation", "linear");
   const Json& pts = r.raw("points");
-  if (!pts.is_array()) r.fail("points", "expected an array of [x, y] pairs");
-  for (const Json& p : pts) {
-    if (!p.is_array() || p.size() != 2) r.fail("points", "expected an array of [x, y] pairs");
+  if (pts.is_discarded()) return c;
+  if (!pts.is_array()) {
+    r.fail("points", "expected an array of [x, y] pairs, found " + ObjectReader::describe(pts));
+    return c;
+  }
+  for (std::size_t k = 0; k < pts.size(); ++k) {
+    const Json& p = pts[k];
+    if (!p.is_array() || p.size() != 2) {
+      r.fail("points", "point " + std::to_string(k + 1) + ": expected an [x, y] pair, found " +
+                           ObjectReader::describe(p));
+      continue;
+    }
     c.points.push_back({r.toNumber(p[0], "points"), r.toNumber(p[1], "points")});
   }
   return c;
@@ -297,7 +396,12 @@ SignalRow readSignal(ObjectReader& r) {
       s.type = n.t;
       known = true;
     }
-  if (!known) r.fail("type", "unknown signal type \"" + type + "\" (constant, step, ramp, sine, chirp, table)");
+  if (!known) {
+    if (!type.empty() || r.has("type"))
+      r.fail("type", "unknown signal type \"" + type + "\" (constant, step, ramp, sine, chirp, table)");
+    r.skipRest();
+    return s;
+  }
   switch (s.type) {
     case SignalType::Constant:
       s.value = r.number("value");
@@ -348,9 +452,9 @@ LoadCaseRow readLoadCase(ObjectReader& r) {
   else r.fail("initial state", "expected \"equilibrium\" or \"as modelled\", found \"" + init + "\"");
   if (r.has("signals")) {
     const Json& arr = r.raw("signals");
-    if (!arr.is_array()) r.fail("signals", "expected an array");
-    for (std::size_t i = 0; i < arr.size(); ++i) {
-      ObjectReader s(arr[i], r.at("signals[" + std::to_string(i) + "]"));
+    if (!arr.is_array()) r.fail("signals", "expected an array, found " + ObjectReader::describe(arr));
+    for (std::size_t i = 0; arr.is_array() && i < arr.size(); ++i) {
+      ObjectReader s(arr[i], r.at("signals[" + std::to_string(i) + "]"), r.diagnostics());
       LoadCaseRow::Drive d;
       d.input = s.integer("input");
       d.signal = readSignal(s);
@@ -368,7 +472,11 @@ OutputRow readOutput(ObjectReader& r) {
   const QuantityName* found = nullptr;
   for (const auto& n : kQuantities)
     if (q == n.name) found = &n;
-  if (!found) r.fail("quantity", "unknown quantity \"" + q + "\"");
+  if (!found) {
+    if (r.has("quantity")) r.fail("quantity", "unknown quantity \"" + q + "\"");
+    r.skipRest();
+    return o;
+  }
   o.quantity = found->q;
   o.element = r.integer(found->elementKey);
   o.component = r.string("component", "");
@@ -420,7 +528,42 @@ const char* toString(SignalType t) {
   return "?";
 }
 
+namespace {
+
+/// A repeated key as a location: table and row when it is inside a row, the field path after it.
+Location duplicateLocation(const Json& j, const std::string& path, const JsonDuplicateKey& d) {
+  Location w{path, "", "", ""};
+  w.line = d.line;
+  w.column = d.column;
+  std::size_t k = 0;
+  if (d.path.size() >= 2 && !d.path[0].isIndex && d.path[1].isIndex && j.is_object() && j.contains(d.path[0].key)) {
+    const Json& table = j.at(d.path[0].key);
+    if (table.is_array() && d.path[1].index < table.size()) {
+      w.table = d.path[0].key;
+      nameRow(table[d.path[1].index], d.path[1].index, w);
+      k = 2;
+    }
+  }
+  for (; k < d.path.size(); ++k)
+    w.field += d.path[k].isIndex ? "[" + std::to_string(d.path[k].index) + "]"
+                                 : (w.field.empty() ? "" : ".") + d.path[k].key;
+  w.field += (w.field.empty() ? "" : ".") + d.key;
+  return w;
+}
+
+}  // namespace
+
 Project parseProject(const std::string& text, const std::string& path) {
+  // Before the tree is built: nesting depth (the parser and every printer recurse) and
+  // repeated keys (the tree keeps only the last one).
+  const JsonScan scan = scanJson(text, kMaxDepth);
+  if (scan.tooDeep) {
+    Location w{path, "", "", ""};
+    w.line = scan.line;
+    w.column = scan.column;
+    throw ModelError(w, "JSON nested deeper than " + std::to_string(kMaxDepth) +
+                            " levels (a project needs 5); is this a project file?");
+  }
   Json j;
   try {
     j = Json::parse(text);
@@ -443,16 +586,25 @@ Project parseProject(const std::string& text, const std::string& path) {
                                              std::to_string(col) + ": number '" + token +
                                              "' is out of range (not finite)");
   }
+  Diagnostics diag;
+  for (const JsonDuplicateKey& d : scan.duplicates)
+    diag.error(duplicateLocation(j, path, d),
+               "the key \"" + d.key + "\" appears twice in one object (first at line " + std::to_string(d.firstLine) +
+                   ", column " + std::to_string(d.firstColumn) + "); remove one of them");
   Project pr;
   pr.sourcePath = path;
-  ObjectReader top(j, {path, "", "", ""});
-  if (top.string("format") != kFormat) top.fail("format", std::string("expected \"") + kFormat + "\"");
-  if (top.integer("version") != kVersion) top.fail("version", "unsupported version (this build reads 1)");
+  ObjectReader top(j, {path, "", "", ""}, diag);
+  // A file of another kind or version: the rest would only be a list of consequences.
+  const std::string format = top.string("format");
+  if (!diag.hasErrors() && format != kFormat) top.fail("format", std::string("expected \"") + kFormat + "\"");
+  const int version = top.integer("version");
+  if (!diag.hasErrors() && version != kVersion) top.fail("version", "unsupported version (this build reads 1)");
+  if (diag.hasErrors() && (!j.is_object() || format != kFormat || version != kVersion)) diag.throwIfErrors();
   pr.name = top.string("name", "");
   pr.description = top.string("description", "");
   pr.gravity = top.vec3("gravity [m/s^2]", pr.gravity);
   if (top.has("simulation")) {
-    ObjectReader s(top.raw("simulation"), top.at("simulation"));
+    ObjectReader s(top.raw("simulation"), top.at("simulation"), diag);
     pr.simulation.step = s.number("step [s]", pr.simulation.step);
     pr.simulation.linearizeEvery = s.has("linearize every") ? s.integer("linearize every") : 1;
     pr.simulation.sampleRate = s.number("sample rate [Hz]", pr.simulation.sampleRate);
@@ -470,6 +622,7 @@ Project parseProject(const std::string& text, const std::string& path) {
   forEachRow(top, "load cases", [&](ObjectReader& r) { pr.loadCases.push_back(readLoadCase(r)); });
   forEachRow(top, "outputs", [&](ObjectReader& r) { pr.outputs.push_back(readOutput(r)); });
   top.finish();
+  diag.throwIfErrors();
   return pr;
 }
 

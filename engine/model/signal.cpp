@@ -2,6 +2,7 @@
 #include "engine/model/signal.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -35,6 +36,7 @@ double evaluate(const SignalRow& s, double t) {
     case SignalType::Table: {
       const auto& p = s.table;
       if (p.empty()) return 0.0;
+      if (std::isnan(t)) return t;  // would pass both range tests below and run off the end
       if (t <= p.front()[0]) return p.front()[1];
       if (t >= p.back()[0]) return p.back()[1];
       const auto it = std::upper_bound(p.begin(), p.end(), t,
@@ -47,33 +49,50 @@ double evaluate(const SignalRow& s, double t) {
   return 0.0;
 }
 
+namespace {
+
+/// A whole field as a finite decimal number: "0.1abc", "0x10", "inf" and "" are refused.
+bool parseField(std::string field, double& out) {
+  const auto a = field.find_first_not_of(" \t"), b = field.find_last_not_of(" \t");
+  if (a == std::string::npos) return false;
+  field = field.substr(a, b - a + 1);
+  if (field.find_first_not_of("0123456789+-.eE") != std::string::npos) return false;
+  char* end = nullptr;
+  errno = 0;
+  out = std::strtod(field.c_str(), &end);
+  return end == field.c_str() + field.size() && errno != ERANGE && std::isfinite(out);
+}
+
+}  // namespace
+
 std::vector<std::array<double, 2>> readSignalTable(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw ModelError({path, "", "", ""}, "cannot open the signal table");
   std::vector<std::array<double, 2>> pts;
   std::string line;
   int lineNo = 0;
+  char separator = 0;  // ',' or ';', fixed by the first data line
   while (std::getline(in, line)) {
     ++lineNo;
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.find_first_not_of(" \t") == std::string::npos || line[0] == '#') continue;
-    std::replace(line.begin(), line.end(), ';', ',');
+    const Location at{path, "", "line " + std::to_string(lineNo), ""};
+    if (!separator) separator = line.find(';') != std::string::npos && line.find(',') == std::string::npos ? ';' : ',';
+    std::vector<std::string> fields;
     std::stringstream ss(line);
-    std::string a, b;
-    std::getline(ss, a, ',');
-    std::getline(ss, b, ',');
-    char* end = nullptr;
-    const double t = std::strtod(a.c_str(), &end);
-    const bool tOk = end != a.c_str();
-    const double v = std::strtod(b.c_str(), &end);
-    const bool vOk = end != b.c_str();
+    for (std::string f; std::getline(ss, f, separator);) fields.push_back(f);
+    double t = 0.0, v = 0.0;
+    const bool tOk = fields.size() >= 1 && parseField(fields[0], t);
+    const bool vOk = fields.size() >= 2 && parseField(fields[1], v);
+    if (pts.empty() && lineNo == 1 && !tOk && !vOk) continue;  // header line
+    if (fields.size() != 2)
+      throw ModelError(at, "expected 2 columns 'time" + std::string(1, separator) + " value', found " +
+                               std::to_string(fields.size()));
     if (!tOk || !vOk) {
-      if (pts.empty() && lineNo == 1) continue;  // header line
-      throw ModelError({path, "", "line " + std::to_string(lineNo), tOk ? "column 2" : "column 1"},
-                       "expected two numbers 'time, value'");
+      Location w = at;
+      w.field = tOk ? "column 2" : "column 1";
+      throw ModelError(w, "\"" + (tOk ? fields[1] : fields[0]) + "\" is not a finite decimal number");
     }
-    if (!std::isfinite(t) || !std::isfinite(v))
-      throw ModelError({path, "", "line " + std::to_string(lineNo), ""}, "value is not finite");
     if (!pts.empty() && !(t > pts.back()[0]))
       throw ModelError({path, "", "line " + std::to_string(lineNo), "column 1"}, "times must increase strictly");
     pts.push_back({t, v});

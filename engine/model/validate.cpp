@@ -7,44 +7,64 @@
 #include <map>
 #include <set>
 
-#include "engine/core/error.h"
+#include "engine/core/rotation.h"
 #include "engine/model/curve.h"
 #include "engine/model/project_io.h"
 
 namespace ek {
 namespace {
 
+std::string num(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+/// Records problems with the location of their row and field.
 class Checker {
  public:
-  explicit Checker(const Project& p) : p_(p) {}
+  Checker(const Project& p, Diagnostics& d) : p_(p), d_(d) {}
 
-  [[noreturn]] void fail(const std::string& table, const std::string& row, const std::string& field,
-                         const std::string& what) const {
-    throw ModelError({p_.sourcePath, table, row, field}, what);
+  template <class Row>
+  Location at(const std::string& table, const Row& row, const std::string& field) const {
+    Location w{p_.sourcePath, table, "id " + std::to_string(row.id), field};
+    w.rowName = row.name;
+    return w;
   }
-  static std::string rowId(int id) { return "id " + std::to_string(id); }
+  /// Rows named rather than numbered (load cases, outputs) and the project's own fields.
+  Location atNamed(const std::string& table, const std::string& name, const std::string& field) const {
+    return {p_.sourcePath, table, table.empty() ? "" : "'" + name + "'", field};
+  }
+  void error(Location w, const std::string& what) const { d_.error(std::move(w), what); }
+  void warning(Location w, const std::string& what) const { d_.warning(std::move(w), what); }
 
+  /// Ids of a table; a repeated id is an error and the first row with it is kept.
   template <class Rows>
   std::map<int, std::size_t> uniqueIds(const Rows& rows, const std::string& table) const {
     std::map<int, std::size_t> ids;
-    for (std::size_t k = 0; k < rows.size(); ++k)
-      if (!ids.emplace(rows[k].id, k).second)
-        fail(table, rowId(rows[k].id), "id", "duplicate id " + std::to_string(rows[k].id) + " (also row #" +
-                                                 std::to_string(ids[rows[k].id] + 1) + " of the table)");
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+      const auto [it, inserted] = ids.emplace(rows[k].id, k);
+      if (!inserted)
+        error(at(table, rows[k], "id"), "duplicate id " + std::to_string(rows[k].id) + " (also row #" +
+                                            std::to_string(it->second + 1) + " of the table)");
+    }
     return ids;
   }
 
  private:
   const Project& p_;
+  Diagnostics& d_;
 };
 
-void checkLaw(const Checker& c, const std::map<int, std::size_t>& curves, const LawRow& law, const std::string& table,
-              int id, const std::string& field) {
+std::string stiffnessKey(int k) { return std::string(kBushingDirections[k]) + (k >= 3 ? ".stiffness [N m/rad]" : ".stiffness [N/m]"); }
+std::string dampingKey(int k) { return std::string(kBushingDirections[k]) + (k >= 3 ? ".damping [N m s/rad]" : ".damping [N s/m]"); }
+std::string preloadKey(int k) { return std::string(kBushingDirections[k]) + (k >= 3 ? ".preload [N m]" : ".preload [N]"); }
+
+void checkLaw(const Checker& c, const std::map<int, std::size_t>& curves, const LawRow& law, Location where) {
   if (law.curve) {
-    if (!curves.count(*law.curve))
-      c.fail(table, Checker::rowId(id), field, "curve " + std::to_string(*law.curve) + " does not exist");
+    if (!curves.count(*law.curve)) c.error(std::move(where), "curve " + std::to_string(*law.curve) + " does not exist");
   } else if (law.coefficient < 0.0) {
-    c.fail(table, Checker::rowId(id), field, "must not be negative");
+    c.error(std::move(where), "must not be negative");
   }
 }
 
@@ -65,196 +85,232 @@ bool componentValid(OutputQuantity q, const std::string& comp) {
   return false;
 }
 
-}  // namespace
-
-namespace {
-
 /// NaN/Inf anywhere is an error (projects edited in memory never went through the JSON reader).
-void checkFinite(const Project& p) {
-  const Checker c(p);
-  auto num = [&](double v, const std::string& table, const std::string& row, const std::string& field) {
-    if (!std::isfinite(v)) c.fail(table, row, field, "value is not finite");
+void checkFinite(const Project& p, const Checker& c) {
+  auto numAt = [&](double v, Location w) {
+    if (!std::isfinite(v)) c.error(std::move(w), "value is not finite");
   };
-  auto vec = [&](const Vec3& v, const std::string& table, const std::string& row, const std::string& field) {
-    for (int k = 0; k < 3; ++k) num(v[k], table, row, field);
+  auto vecAt = [&](const Vec3& v, const Location& w) {
+    if (!v.allFinite()) c.error(w, "value is not finite");
   };
-  vec(p.gravity, "", "", "gravity [m/s^2]");
-  num(p.simulation.step, "", "", "simulation.step [s]");
-  num(p.simulation.sampleRate, "", "", "simulation.sample rate [Hz]");
+  vecAt(p.gravity, c.atNamed("", "", "gravity [m/s^2]"));
+  numAt(p.simulation.step, c.atNamed("", "", "simulation.step [s]"));
+  numAt(p.simulation.sampleRate, c.atNamed("", "", "simulation.sample rate [Hz]"));
   for (const auto& b : p.bodies) {
-    const std::string row = Checker::rowId(b.id);
-    num(b.mass, "bodies", row, "mass [kg]");
-    vec(b.com, "bodies", row, "com [m]");
-    for (double v : b.inertia) num(v, "bodies", row, "inertia [kg m^2]");
-    vec(b.position, "bodies", row, "position [m]");
-    vec(b.orientation, "bodies", row, "orientation [rad]");
-    vec(b.velocity, "bodies", row, "velocity [m/s]");
-    vec(b.angularVelocity, "bodies", row, "angular velocity [rad/s]");
+    numAt(b.mass, c.at("bodies", b, "mass [kg]"));
+    vecAt(b.com, c.at("bodies", b, "com [m]"));
+    if (!std::all_of(b.inertia.begin(), b.inertia.end(), [](double v) { return std::isfinite(v); }))
+      c.error(c.at("bodies", b, "inertia [kg m^2]"), "value is not finite");
+    vecAt(b.position, c.at("bodies", b, "position [m]"));
+    vecAt(b.orientation, c.at("bodies", b, "orientation [rad]"));
+    vecAt(b.velocity, c.at("bodies", b, "velocity [m/s]"));
+    vecAt(b.angularVelocity, c.at("bodies", b, "angular velocity [rad/s]"));
   }
   for (const auto& m : p.markers) {
-    vec(m.position, "markers", Checker::rowId(m.id), "position [m]");
-    vec(m.orientation, "markers", Checker::rowId(m.id), "orientation [rad]");
+    vecAt(m.position, c.at("markers", m, "position [m]"));
+    vecAt(m.orientation, c.at("markers", m, "orientation [rad]"));
   }
   for (const auto& b : p.bushings)
     for (int k = 0; k < 6; ++k) {
-      const std::string dir = kBushingDirections[k];
-      const bool rot = k >= 3;
-      num(b.directions[k].stiffness.coefficient, "bushings", Checker::rowId(b.id),
-          dir + "." + (rot ? "stiffness [N m/rad]" : "stiffness [N/m]"));
-      num(b.directions[k].damping.coefficient, "bushings", Checker::rowId(b.id),
-          dir + "." + (rot ? "damping [N m s/rad]" : "damping [N s/m]"));
-      num(b.directions[k].preload, "bushings", Checker::rowId(b.id), dir + "." + (rot ? "preload [N m]" : "preload [N]"));
+      numAt(b.directions[k].stiffness.coefficient, c.at("bushings", b, stiffnessKey(k)));
+      numAt(b.directions[k].damping.coefficient, c.at("bushings", b, dampingKey(k)));
+      numAt(b.directions[k].preload, c.at("bushings", b, preloadKey(k)));
     }
   for (const auto& e : p.p2ps) {
-    const std::string row = Checker::rowId(e.id);
-    if (e.freeLength) num(*e.freeLength, "p2p elements", row, "free length [m]");
-    num(e.preload, "p2p elements", row, "preload [N]");
-    num(e.spring.coefficient, "p2p elements", row, "spring [N/m]");
-    num(e.damper.coefficient, "p2p elements", row, "damper [N s/m]");
-    if (e.bumpStop) {
-      num(e.bumpStop->clearance, "p2p elements", row, "bump stop.clearance [m]");
-      num(e.bumpStop->law.coefficient, "p2p elements", row, "bump stop.stiffness [N/m]");
-    }
-    if (e.reboundStop) {
-      num(e.reboundStop->clearance, "p2p elements", row, "rebound stop.clearance [m]");
-      num(e.reboundStop->law.coefficient, "p2p elements", row, "rebound stop.stiffness [N/m]");
+    if (e.freeLength) numAt(*e.freeLength, c.at("p2p elements", e, "free length [m]"));
+    numAt(e.preload, c.at("p2p elements", e, "preload [N]"));
+    numAt(e.spring.coefficient, c.at("p2p elements", e, "spring [N/m]"));
+    numAt(e.damper.coefficient, c.at("p2p elements", e, "damper [N s/m]"));
+    for (const auto* stop : {&e.bumpStop, &e.reboundStop}) {
+      if (!*stop) continue;
+      const std::string key = stop == &e.bumpStop ? "bump stop" : "rebound stop";
+      numAt((*stop)->clearance, c.at("p2p elements", e, key + ".clearance [m]"));
+      numAt((*stop)->law.coefficient, c.at("p2p elements", e, key + ".stiffness [N/m]"));
     }
   }
   for (const auto& cv : p.curves)
-    for (const auto& pt : cv.points) {
-      num(pt[0], "curves", Checker::rowId(cv.id), "points");
-      num(pt[1], "curves", Checker::rowId(cv.id), "points");
-    }
-  for (const auto& in : p.inputs) vec(in.direction, "inputs", Checker::rowId(in.id), "direction");
+    for (const auto& pt : cv.points)
+      if (!std::isfinite(pt[0]) || !std::isfinite(pt[1])) c.error(c.at("curves", cv, "points"), "value is not finite");
+  for (const auto& in : p.inputs) vecAt(in.direction, c.at("inputs", in, "direction"));
   for (const auto& lc : p.loadCases) {
-    num(lc.duration, "load cases", "'" + lc.name + "'", "duration [s]");
+    numAt(lc.duration, c.atNamed("load cases", lc.name, "duration [s]"));
     for (std::size_t k = 0; k < lc.drives.size(); ++k) {
       const SignalRow& s = lc.drives[k].signal;
       for (double v : {s.value, s.value2, s.t0, s.t1, s.amplitude, s.frequency, s.frequency2, s.phase})
-        num(v, "load cases", "'" + lc.name + "'", "signals[" + std::to_string(k) + "]");
+        numAt(v, c.atNamed("load cases", lc.name, "signals[" + std::to_string(k) + "]"));
     }
   }
 }
 
+void checkBodies(const Project& p, const Checker& c) {
+  for (const auto& b : p.bodies) {
+    if (b.fixed) continue;
+    if (!(b.mass > 0.0)) c.error(c.at("bodies", b, "mass [kg]"), "mass must be positive, is " + num(b.mass));
+    if (std::all_of(b.inertia.begin(), b.inertia.end(), [](double v) { return std::isfinite(v); })) {
+      const Eigen::SelfAdjointEigenSolver<Mat3> eig(inertiaTensor(b.inertia));
+      const Vec3 l = eig.eigenvalues();
+      if (!(l.minCoeff() > 0.0))
+        c.error(c.at("bodies", b, "inertia [kg m^2]"), "inertia tensor is not positive definite (principal moments " +
+                                                           num(l[0]) + ", " + num(l[1]) + ", " + num(l[2]) + ")");
+      else if (l[0] + l[1] < l[2] - 1e-9 * l.maxCoeff())
+        c.error(c.at("bodies", b, "inertia [kg m^2]"), "principal moments violate the triangle inequality (" +
+                                                           num(l[0]) + " + " + num(l[1]) + " < " + num(l[2]) + ")");
+    }
+    if (std::abs(std::cos(b.orientation[1])) < 1e-3)
+      c.error(c.at("bodies", b, "orientation [rad]"),
+              "pitch angle alpha_y' at +-90 deg is the Cardan singularity; choose the body frame so that it "
+              "does not rotate about its y' axis by large angles");
+  }
+  if (std::none_of(p.bodies.begin(), p.bodies.end(), [](const BodyRow& b) { return !b.fixed; }))
+    c.error(c.atNamed("bodies", "", ""), "the project has no free body");
+}
+
+/// Global pose of a marker as modelled: position and orientation.
+struct MarkerPose {
+  Vec3 p;
+  Mat3 R;
+};
+MarkerPose poseAsModelled(const BodyRow& body, const MarkerRow& m) {
+  const Mat3 R_WB = rotation::matrix(body.orientation);
+  return {body.position + R_WB * m.position, R_WB * rotation::matrix(m.orientation)};
+}
+
 }  // namespace
 
-void validate(const Project& p) {
-  checkFinite(p);
-  const Checker c(p);
+Diagnostics check(const Project& p) {
+  Diagnostics d;
+  const Checker c(p, d);
+  checkFinite(p, c);
+  if (d.hasErrors()) return d;  // the checks below compute with the values
   const auto bodies = c.uniqueIds(p.bodies, "bodies");
   const auto markers = c.uniqueIds(p.markers, "markers");
   const auto bushings = c.uniqueIds(p.bushings, "bushings");
   const auto p2ps = c.uniqueIds(p.p2ps, "p2p elements");
   const auto curves = c.uniqueIds(p.curves, "curves");
   const auto inputs = c.uniqueIds(p.inputs, "inputs");
-
-  for (const auto& b : p.bodies) {
-    if (b.fixed) continue;
-    const std::string row = Checker::rowId(b.id);
-    if (!(b.mass > 0.0)) c.fail("bodies", row, "mass [kg]", "mass must be positive, is " + std::to_string(b.mass));
-    const Eigen::SelfAdjointEigenSolver<Mat3> eig(inertiaTensor(b.inertia));
-    const Vec3 l = eig.eigenvalues();
-    if (!(l.minCoeff() > 0.0))
-      c.fail("bodies", row, "inertia [kg m^2]", "inertia tensor is not positive definite (principal moments " +
-                                                    std::to_string(l[0]) + ", " + std::to_string(l[1]) + ", " +
-                                                    std::to_string(l[2]) + ")");
-    const double tol = 1e-9 * l.maxCoeff();
-    if (l[0] + l[1] < l[2] - tol)
-      c.fail("bodies", row, "inertia [kg m^2]",
-             "principal moments violate the triangle inequality (" + std::to_string(l[0]) + " + " +
-                 std::to_string(l[1]) + " < " + std::to_string(l[2]) + ")");
-    if (std::abs(std::cos(b.orientation[1])) < 1e-3)
-      c.fail("bodies", row, "orientation [rad]",
-             "pitch angle alpha_y' at +-90 deg is the Cardan singularity; choose the body frame so that it "
-             "does not rotate about its y' axis by large angles");
-  }
-  if (std::none_of(p.bodies.begin(), p.bodies.end(), [](const BodyRow& b) { return !b.fixed; }))
-    c.fail("bodies", "", "", "the project has no free body");
+  checkBodies(p, c);
 
   for (const auto& m : p.markers)
     if (!bodies.count(m.body))
-      c.fail("markers", Checker::rowId(m.id), "body", "body " + std::to_string(m.body) + " does not exist");
+      c.error(c.at("markers", m, "body"), "body " + std::to_string(m.body) + " does not exist");
+  auto markerOk = [&](int id) { return markers.count(id) && bodies.count(p.markers[markers.at(id)].body); };
+  auto pose = [&](int id) {
+    const MarkerRow& m = p.markers[markers.at(id)];
+    return poseAsModelled(p.bodies[bodies.at(m.body)], m);
+  };
+  std::set<int> held;  // bodies that some force element acts on
 
-  auto checkMarkers = [&](const std::string& table, int id, int mi, int mj) {
-    if (!markers.count(mi))
-      c.fail(table, Checker::rowId(id), "marker_i", "marker " + std::to_string(mi) + " does not exist");
-    if (!markers.count(mj))
-      c.fail(table, Checker::rowId(id), "marker_j", "marker " + std::to_string(mj) + " does not exist");
-    const int bi = p.markers[markers.at(mi)].body, bj = p.markers[markers.at(mj)].body;
-    if (bi == bj)
-      c.fail(table, Checker::rowId(id), "marker_j",
-             "both markers (" + std::to_string(mi) + ", " + std::to_string(mj) + ") are on body " +
-                 std::to_string(bi) + "; a force element must join two different bodies");
+  // Both markers exist and sit on two different bodies; false if the element cannot be checked further.
+  auto checkMarkers = [&](const std::string& table, const auto& row) {
+    bool ok = true;
+    for (const auto& [id, key] : {std::pair{row.markerI, "marker_i"}, std::pair{row.markerJ, "marker_j"}})
+      if (!markers.count(id)) {
+        c.error(c.at(table, row, key), "marker " + std::to_string(id) + " does not exist");
+        ok = false;
+      }
+    if (!ok || !markerOk(row.markerI) || !markerOk(row.markerJ)) return false;
+    const int bi = p.markers[markers.at(row.markerI)].body, bj = p.markers[markers.at(row.markerJ)].body;
+    if (bi == bj) {
+      c.error(c.at(table, row, "marker_j"), "both markers (" + std::to_string(row.markerI) + ", " +
+                                                std::to_string(row.markerJ) + ") are on body " + std::to_string(bi) +
+                                                "; a force element must join two different bodies");
+      return false;
+    }
+    held.insert(bi);
+    held.insert(bj);
+    return true;
   };
   for (const auto& b : p.bushings) {
-    checkMarkers("bushings", b.id, b.markerI, b.markerJ);
+    const bool markersOk = checkMarkers("bushings", b);
+    bool anyStiffness = false;
     for (int k = 0; k < 6; ++k) {
-      const std::string dir = kBushingDirections[k];
-      const bool rot = k >= 3;
-      checkLaw(c, curves, b.directions[k].stiffness, "bushings", b.id,
-               dir + "." + (rot ? "stiffness [N m/rad]" : "stiffness [N/m]"));
-      checkLaw(c, curves, b.directions[k].damping, "bushings", b.id,
-               dir + "." + (rot ? "damping [N m s/rad]" : "damping [N s/m]"));
+      checkLaw(c, curves, b.directions[k].stiffness, c.at("bushings", b, stiffnessKey(k)));
+      checkLaw(c, curves, b.directions[k].damping, c.at("bushings", b, dampingKey(k)));
+      anyStiffness |= b.directions[k].stiffness.curve.has_value() || b.directions[k].stiffness.coefficient != 0.0;
+    }
+    if (!anyStiffness)
+      c.warning(c.at("bushings", b, ""), "no stiffness in any direction: the bushing only damps, and a body "
+                                         "held by it alone has no static equilibrium");
+    if (markersOk) {
+      // The deflection angles are the Cardan angles of R_JI; at +-90 deg pitch they are undefined.
+      const MarkerPose I = pose(b.markerI), J = pose(b.markerJ);
+      const Vec3 a = rotation::anglesFromMatrix(J.R.transpose() * I.R);
+      if (std::abs(std::cos(a[1])) < 1e-3)
+        c.error(c.at("bushings", b, "marker_j"),
+                "as modelled, marker " + std::to_string(b.markerI) + " is rotated by 90 deg about the y axis of marker " +
+                    std::to_string(b.markerJ) + ": the Cardan singularity of the deflection angles; orient the two "
+                    "markers alike");
     }
   }
   for (const auto& e : p.p2ps) {
-    checkMarkers("p2p elements", e.id, e.markerI, e.markerJ);
-    const std::string row = Checker::rowId(e.id);
-    if (e.freeLength && !(*e.freeLength > 0.0)) c.fail("p2p elements", row, "free length [m]", "must be positive");
-    checkLaw(c, curves, e.spring, "p2p elements", e.id, "spring [N/m]");
-    checkLaw(c, curves, e.damper, "p2p elements", e.id, "damper [N s/m]");
+    const bool markersOk = checkMarkers("p2p elements", e);
+    if (e.freeLength && !(*e.freeLength > 0.0)) c.error(c.at("p2p elements", e, "free length [m]"), "must be positive");
+    checkLaw(c, curves, e.spring, c.at("p2p elements", e, "spring [N/m]"));
+    checkLaw(c, curves, e.damper, c.at("p2p elements", e, "damper [N s/m]"));
     for (const auto* stop : {&e.bumpStop, &e.reboundStop}) {
       if (!*stop) continue;
       const std::string key = stop == &e.bumpStop ? "bump stop" : "rebound stop";
-      if ((*stop)->clearance < 0.0) c.fail("p2p elements", row, key + ".clearance [m]", "must not be negative");
-      checkLaw(c, curves, (*stop)->law, "p2p elements", e.id, key + ".stiffness [N/m]");
+      if ((*stop)->clearance < 0.0) c.error(c.at("p2p elements", e, key + ".clearance [m]"), "must not be negative");
+      checkLaw(c, curves, (*stop)->law, c.at("p2p elements", e, key + ".stiffness [N/m]"));
     }
+    if (markersOk && (pose(e.markerI).p - pose(e.markerJ).p).norm() <= 1e-9)
+      c.error(c.at("p2p elements", e, "marker_j"),
+              "as modelled, markers " + std::to_string(e.markerI) + " and " + std::to_string(e.markerJ) +
+                  " coincide: a point-to-point element needs a line of action");
   }
+  for (const auto& b : p.bodies)
+    if (!b.fixed && !held.count(b.id))
+      c.warning(c.at("bodies", b, ""), "no force element acts on this body: it falls freely");
   for (const auto& cv : p.curves) {
-    const std::string row = Checker::rowId(cv.id);
     Interpolation ip;
     Extrapolation ep;
     if (!parseInterpolation(cv.interpolation, ip))
-      c.fail("curves", row, "interpolation", "unknown interpolation \"" + cv.interpolation + "\" (linear, pchip, spline)");
+      c.error(c.at("curves", cv, "interpolation"),
+              "unknown interpolation \"" + cv.interpolation + "\" (linear, pchip, spline)");
     if (!parseExtrapolation(cv.extrapolation, ep))
-      c.fail("curves", row, "extrapolation", "unknown extrapolation \"" + cv.extrapolation + "\" (linear, constant)");
+      c.error(c.at("curves", cv, "extrapolation"),
+              "unknown extrapolation \"" + cv.extrapolation + "\" (linear, constant)");
     if (cv.points.size() < 2)
-      c.fail("curves", row, "points", "a curve needs at least 2 points, has " + std::to_string(cv.points.size()));
+      c.error(c.at("curves", cv, "points"), "a curve needs at least 2 points, has " + std::to_string(cv.points.size()));
     for (std::size_t k = 1; k < cv.points.size(); ++k)
-      if (!(cv.points[k][0] > cv.points[k - 1][0]))
-        c.fail("curves", row, "points",
-               "abscissae must increase strictly: point " + std::to_string(k + 1) + " (x = " +
-                   std::to_string(cv.points[k][0]) + ") does not follow point " + std::to_string(k) +
-                   " (x = " + std::to_string(cv.points[k - 1][0]) + ")");
+      if (!(cv.points[k][0] > cv.points[k - 1][0])) {
+        c.error(c.at("curves", cv, "points"),
+                "abscissae must increase strictly: point " + std::to_string(k + 1) + " (x = " + num(cv.points[k][0]) +
+                    ") does not follow point " + std::to_string(k) + " (x = " + num(cv.points[k - 1][0]) + ")");
+        break;
+      }
   }
   for (const auto& in : p.inputs) {
     if (!markers.count(in.marker))
-      c.fail("inputs", Checker::rowId(in.id), "marker", "marker " + std::to_string(in.marker) + " does not exist");
-    if (in.direction.norm() == 0.0) c.fail("inputs", Checker::rowId(in.id), "direction", "must not be zero");
+      c.error(c.at("inputs", in, "marker"), "marker " + std::to_string(in.marker) + " does not exist");
+    if (in.direction.norm() == 0.0) c.error(c.at("inputs", in, "direction"), "must not be zero");
   }
   std::set<std::string> lcNames;
   for (const auto& lc : p.loadCases) {
-    const std::string row = "'" + lc.name + "'";
-    if (!lcNames.insert(lc.name).second) c.fail("load cases", row, "name", "duplicate load case name");
-    if (!(lc.duration > 0.0)) c.fail("load cases", row, "duration [s]", "must be positive");
+    if (!lcNames.insert(lc.name).second) c.error(c.atNamed("load cases", lc.name, "name"), "duplicate load case name");
+    if (!(lc.duration > 0.0)) c.error(c.atNamed("load cases", lc.name, "duration [s]"), "must be positive");
+    else if (p.simulation.step > 0.0 && lc.duration / p.simulation.step > static_cast<double>(kMaxSteps))
+      c.error(c.atNamed("load cases", lc.name, "duration [s]"),
+              num(lc.duration) + " s are " + num(lc.duration / p.simulation.step) + " steps of " +
+                  num(p.simulation.step) + " s; a run takes at most " + std::to_string(kMaxSteps) + " steps");
     std::set<int> driven;
     for (std::size_t k = 0; k < lc.drives.size(); ++k) {
       const SignalRow& s = lc.drives[k].signal;
       const std::string sig = "signals[" + std::to_string(k) + "]";
       if ((s.type == SignalType::Ramp || s.type == SignalType::Chirp) && !(s.t1 > s.t0))
-        c.fail("load cases", row, sig + ".end [s]", "must be later than 'start [s]'");
-      if (s.type == SignalType::Table && s.file.empty()) c.fail("load cases", row, sig + ".file", "no file given");
-      const std::string field = sig + ".input";
+        c.error(c.atNamed("load cases", lc.name, sig + ".end [s]"), "must be later than 'start [s]'");
+      if (s.type == SignalType::Table && s.file.empty())
+        c.error(c.atNamed("load cases", lc.name, sig + ".file"), "no file given");
       const int in = lc.drives[k].input;
-      if (!inputs.count(in)) c.fail("load cases", row, field, "input " + std::to_string(in) + " does not exist");
-      if (!driven.insert(in).second)
-        c.fail("load cases", row, field, "input " + std::to_string(in) + " is driven twice");
+      if (!inputs.count(in))
+        c.error(c.atNamed("load cases", lc.name, sig + ".input"), "input " + std::to_string(in) + " does not exist");
+      else if (!driven.insert(in).second)
+        c.error(c.atNamed("load cases", lc.name, sig + ".input"), "input " + std::to_string(in) + " is driven twice");
     }
   }
   std::set<std::string> outNames;
   for (const auto& o : p.outputs) {
-    const std::string row = "'" + o.name + "'";
-    if (!outNames.insert(o.name).second) c.fail("outputs", row, "name", "duplicate output name");
+    if (!outNames.insert(o.name).second) c.error(c.atNamed("outputs", o.name, "name"), "duplicate output name");
     const std::map<int, std::size_t>* ids = nullptr;
     std::string key;
     switch (o.quantity) {
@@ -269,14 +325,18 @@ void validate(const Project& p) {
       case OutputQuantity::P2PLength: ids = &p2ps; key = "p2p"; break;
       case OutputQuantity::Input: ids = &inputs; key = "input"; break;
     }
-    if (!ids->count(o.element)) c.fail("outputs", row, key, key + " " + std::to_string(o.element) + " does not exist");
-    if ((o.quantity == OutputQuantity::BodyAngles || o.quantity == OutputQuantity::BodyAngularVelocity) &&
-        p.bodies[bodies.at(o.element)].fixed)
-      c.fail("outputs", row, key, "body " + std::to_string(o.element) + " is fixed");
+    if (!ids->count(o.element))
+      c.error(c.atNamed("outputs", o.name, key), key + " " + std::to_string(o.element) + " does not exist");
+    else if ((o.quantity == OutputQuantity::BodyAngles || o.quantity == OutputQuantity::BodyAngularVelocity) &&
+             p.bodies[bodies.at(o.element)].fixed)
+      c.error(c.atNamed("outputs", o.name, key), "body " + std::to_string(o.element) + " is fixed");
     if (!componentValid(o.quantity, o.component))
-      c.fail("outputs", row, "component", "component \"" + o.component + "\" does not fit quantity \"" +
-                                              toString(o.quantity) + "\"");
+      c.error(c.atNamed("outputs", o.name, "component"),
+              "component \"" + o.component + "\" does not fit quantity \"" + toString(o.quantity) + "\"");
   }
+  return d;
 }
+
+void validate(const Project& p) { check(p).throwIfErrors(); }
 
 }  // namespace ek

@@ -4,14 +4,21 @@
 /// Validation of the project tables: every reference and value a model needs, checked before
 /// it is compiled (SuspensionModel::build) and after every edit in the workbench.
 
+#include "engine/core/error.h"
 #include "engine/model/project.h"
 
 namespace ek {
 
-/// Throws ModelError for the first broken reference or value in the project (file, table, row,
-/// field): duplicate ids, missing bodies/markers/curves/inputs, both markers of an element on
-/// one body, non-positive mass, inertia not positive definite or violating the triangle
-/// inequality, curves with fewer than 2 points or non-increasing abscissae, ...
+/// Every problem of the project in one pass, each naming file, table, row (id and name) and
+/// field. Errors: non-finite values, duplicate ids, missing bodies/markers/curves/inputs, both
+/// markers of an element on one body, non-positive mass, inertia not positive definite or
+/// violating the triangle inequality, a body pitched to the Cardan singularity, a bushing whose
+/// markers are modelled 90 deg apart in pitch, coincident P2P markers, curves with fewer than 2
+/// points or non-increasing abscissae, bad signals and outputs. Warnings: a bushing without any
+/// stiffness, a free body that no force element acts on.
+Diagnostics check(const Project& project);
+
+/// @throws ModelError carrying every error of check() (warnings do not throw).
 void validate(const Project& project);
 
 }  // namespace ek

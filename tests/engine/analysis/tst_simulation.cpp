@@ -5,10 +5,12 @@
 
 #include <cmath>
 #include <fstream>
+#include <set>
 
 #include "engine/core/error.h"
 #include "engine/core/rotation.h"
 #include "engine/dynamics/linearize.h"
+#include "engine/model/validate.h"
 #include "support/runs.h"
 #include "support/test_models.h"
 
@@ -177,6 +179,95 @@ class TestSimulation : public QObject {
       QVERIFY(sim.stepsDone() < sim.totalSteps());
       QVERIFY(sim.results().size() > 0);  // results up to the stop are kept
     }
+  }
+
+  // An input of 1e300 along a direction of 1e300 overflows to Inf: the message names the input,
+  // with time and step, not a consequence (a P2P element whose markers became NaN).
+  void divergenceNamesTheFirstCause() {
+    Project p = test::singleBushing(1.0, Vec3(0.01, 0.01, 0.01), 1e4, 10.0);
+    p.markers.push_back(MarkerRow{3, "top", 0, Vec3(0, 0, 0.5), Vec3::Zero()});
+    p.p2ps.push_back({1, "strut", 2, 3, {}, 0.0, LawRow{1e3, {}}, LawRow{}, {}, {}});
+    p.inputs.push_back({5, "push", 2, InputKind::Force, InputFrame::Global, Vec3(1e300, 0, 0)});
+    LoadCaseRow lc;
+    lc.name = "blow";
+    lc.duration = 0.1;
+    lc.initialState = InitialState::AsModelled;
+    SignalRow step;
+    step.type = SignalType::Step, step.t0 = 0.05, step.value = 0.0, step.value2 = 1e300;
+    lc.drives.push_back({5, step});
+    p.loadCases.push_back(lc);
+    p.outputs.push_back({"strut force", OutputQuantity::P2PForce, 1, ""});
+    Simulation sim(SuspensionModel::build(p), "blow", RunOptions{});
+    sim.initialize();
+    try {
+      while (sim.step()) {
+      }
+      QFAIL("the run did not stop");
+    } catch (const SimulationError& e) {
+      const QString msg = e.what();
+      qInfo("%s", e.what());
+      QVERIFY2(msg.startsWith("run diverged at t = 0.05 s (step 50): input 5 ('push'): its force is not finite"),
+               qPrintable(msg));
+      QCOMPARE(sim.stepsDone(), 50LL);
+    }
+  }
+
+  // A run that would not fit is refused before it starts, saying how large it would be.
+  void runSizeIsLimited() {
+    Project p = test::singleBushing(2.0, Vec3(0.01, 0.01, 0.01), 2e5, 50.0);
+    test::addFreeLoadCase(p, 1.0);
+    RunOptions o;
+    o.duration = 1e16;
+    try {
+      Simulation(SuspensionModel::build(p), "free", o);
+      QFAIL("no error");
+    } catch (const std::invalid_argument& e) {
+      QVERIFY2(QString(e.what()).contains("the run would take 1e+19 steps"), e.what());
+    }
+    o.duration = std::numeric_limits<double>::infinity();
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, Simulation(SuspensionModel::build(p), "free", o));
+    o.duration = 1e9;  // 1e12 steps at 1 ms
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, Simulation(SuspensionModel::build(p), "free", o));
+    o.duration = 2e6;  // 2e9 steps fit, 2e9 samples of 1 channel and time do not
+    p.outputs.push_back({"z", OutputQuantity::MarkerPosition, 2, "z"});
+    try {
+      Simulation(SuspensionModel::build(p), "free", o);
+      QFAIL("no error");
+    } catch (const std::invalid_argument& e) {
+      QVERIFY2(QString(e.what()).contains("would record 2000000002 samples of 1 channels"), e.what());
+    }
+    // The same limit on a load case is a project error, found by validation.
+    p.loadCases[0].duration = 1e9;
+    QVERIFY(QString::fromStdString(check(p).text(Severity::Error)).contains("a run takes at most 2147483647 steps"));
+  }
+
+  // Channel names with commas and quotes are quoted (RFC 4180); times are exact at any step.
+  void csvQuotingAndExactTimes() {
+    Project p = test::singleBushing(2.0, Vec3(0.01, 0.01, 0.01), 2e5, 50.0);
+    p.outputs.push_back({"z, \"body\"", OutputQuantity::MarkerPosition, 2, "z"});
+    test::addFreeLoadCase(p, 13.0);
+    RunOptions o;
+    o.dt = 1e-7;
+    o.start = 12.3;
+    o.duration = 1e-5;
+    Simulation sim(SuspensionModel::build(p), "free", o);
+    sim.run();
+    const QString path = QDir::temp().filePath("elastokin_tst_quoting.csv");
+    writeCsv(sim.results(), path.toStdString());
+    std::ifstream in(path.toStdString());
+    std::string header;
+    std::getline(in, header);
+    QCOMPARE(QString::fromStdString(header), QString("time [s],\"z, \"\"body\"\" [m]\""));
+    std::set<std::string> times;
+    int rows = 0;
+    for (std::string line; std::getline(in, line); ++rows) times.insert(line.substr(0, line.find(',')));
+    QCOMPARE(rows, 101);
+    QCOMPARE(int(times.size()), 101);
+    QVERIFY(times.count("12.3") && times.count("12.30001"));
+    QVERIFY(!QFileInfo::exists(QDir::temp().filePath(".elastokin_tst_quoting.csv.partial")));
+    // An unwritable path fails before a run and leaves nothing behind.
+    QVERIFY_THROWS_EXCEPTION(IoError, checkWritable("/nonexistent/dir/x.csv"));
+    QVERIFY_THROWS_EXCEPTION(IoError, writeCsv(sim.results(), "/nonexistent/dir/x.csv"));
   }
 
   void samplingAndCsv() {

@@ -71,6 +71,22 @@ class TestCurve : public QObject {
     QCOMPARE(con.eval(1.0).y, Y.back());
   }
 
+  // Defined for every double: NaN gives NaN (it used to index past the arrays), infinities
+  // follow the extrapolation rule.
+  void definedForEveryDouble_data() { passesThroughPoints_data(); }
+  void definedForEveryDouble() {
+    QFETCH(int, interp);
+    const double inf = std::numeric_limits<double>::infinity();
+    for (Extrapolation e : {Extrapolation::Linear, Extrapolation::Constant}) {
+      const Curve c(X, Y, Interpolation(interp), e);
+      const CurveValue nan = c.eval(std::numeric_limits<double>::quiet_NaN());
+      QVERIFY(std::isnan(nan.y) && std::isnan(nan.dydx));
+      QCOMPARE(c.eval(inf).y, e == Extrapolation::Constant ? Y.back() : inf);
+      QCOMPARE(c.eval(-inf).y, e == Extrapolation::Constant ? Y.front() : -inf);
+      QCOMPARE(c.eval(std::numeric_limits<double>::max()).y, e == Extrapolation::Constant ? Y.back() : inf);
+    }
+  }
+
   void linearCharacteristic() {
     Characteristic c;
     c.coefficient = 2e5;

@@ -76,6 +76,43 @@ class TestSignal : public QObject {
     QVERIFY_THROWS_EXCEPTION(ModelError, readSignalTable(back));
     QVERIFY_THROWS_EXCEPTION(ModelError, readSignalTable("/nonexistent/signal.csv"));
   }
+
+  // Numbers must be whole fields: no trailing letters, no third column, no hex, no inf.
+  void tableNumbersAreWholeFields_data() {
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QString>("says");
+    QTest::newRow("trailing letters") << "0,0\n0.1abc,5xyz\n" << "\"0.1abc\" is not a finite decimal number";
+    QTest::newRow("third column") << "0,0\n0.2,1;7\n" << "\"1;7\" is not a finite decimal number";
+    QTest::newRow("three columns") << "0,0\n0.2,1,7\n" << "expected 2 columns 'time, value', found 3";
+    QTest::newRow("hex") << "0,0\n0x10,3\n" << "\"0x10\" is not a finite decimal number";
+    QTest::newRow("infinity") << "0,0\n1,inf\n" << "\"inf\" is not a finite decimal number";
+    QTest::newRow("overflow") << "0,0\n1,1e999\n" << "\"1e999\" is not a finite decimal number";
+  }
+  void tableNumbersAreWholeFields() {
+    QFETCH(QString, text);
+    QFETCH(QString, says);
+    const std::string path = writeTemp("ek_signal_strict.csv", text.toStdString());
+    try {
+      readSignalTable(path);
+      QFAIL("no error");
+    } catch (const ModelError& e) {
+      QVERIFY2(QString(e.what()).contains(says), e.what());
+      QCOMPARE(QString::fromStdString(e.where().row), QString("line 2"));
+    }
+    // Semicolon-separated files are read as such.
+    const std::string semi = writeTemp("ek_signal_semi.csv", "0;1\n2;3\n");
+    QCOMPARE(readSignalTable(semi).back()[1], 3.0);
+  }
+
+  // A NaN time must not run past the table (it compares false with every point).
+  void tableAtNaNIsNaN() {
+    SignalRow s;
+    s.type = SignalType::Table;
+    s.table = {{0.0, 1.0}, {1.0, 2.0}};
+    QVERIFY(std::isnan(evaluate(s, std::numeric_limits<double>::quiet_NaN())));
+    QCOMPARE(evaluate(s, std::numeric_limits<double>::infinity()), 2.0);
+    QCOMPARE(evaluate(s, -std::numeric_limits<double>::infinity()), 1.0);
+  }
 };
 
 QTEST_APPLESS_MAIN(TestSignal)

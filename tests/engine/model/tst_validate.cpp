@@ -3,6 +3,10 @@
 // (files in tests/data/bad_input/); projects edited in memory are checked too.
 #include <QtTest>
 
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
 #include "engine/core/error.h"
 #include "engine/model/model.h"
 #include "engine/model/project_io.h"
@@ -12,11 +16,147 @@ using namespace ek;
 
 namespace {
 const std::string kData = std::string(ELASTOKIN_SOURCE_DIR) + "/tests/data/";
+
+std::string minimalText() {
+  std::ifstream in(kData + "minimal_valid.json");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
 }
+nlohmann::ordered_json minimalJson() { return nlohmann::ordered_json::parse(minimalText()); }
+
+/// The errors of parsing and validating `text`, or an empty list.
+std::vector<Diagnostic> errorsOf(const std::string& text) {
+  try {
+    validate(parseProject(text, "test.json"));
+  } catch (const ModelError& e) {
+    return e.errors();
+  }
+  return {};
+}
+QString joined(const std::vector<Diagnostic>& errors) {
+  QString s;
+  for (const Diagnostic& d : errors) s += QString::fromStdString(d.text()) + "\n";
+  return s;
+}
+}  // namespace
 
 class TestValidate : public QObject {
   Q_OBJECT
  private slots:
+  // Six bodies with bad inertias: six errors from one pass, each naming its row and field.
+  void everyErrorInOnePass() {
+    auto j = minimalJson();
+    auto body = j["bodies"][1];
+    for (int k = 0; k < 6; ++k) {
+      body["id"] = 10 + k;
+      body["name"] = "bad " + std::to_string(k);
+      body["inertia [kg m^2]"] = {0.01, 0.01, k % 2 ? -1.0 : 5.0};  // not positive definite / triangle
+      j["bodies"].push_back(body);
+    }
+    const auto errors = errorsOf(j.dump());
+    QCOMPARE(int(errors.size()), 6);
+    for (int k = 0; k < 6; ++k) {
+      QCOMPARE(QString::fromStdString(errors[k].where.row), QString("id %1").arg(10 + k));
+      QCOMPARE(QString::fromStdString(errors[k].where.rowName), QString("bad %1").arg(k));
+      QCOMPARE(QString::fromStdString(errors[k].where.field), QString("inertia [kg m^2]"));
+    }
+    QVERIFY2(joined(errors).contains("row id 13 ('bad 3'), field 'inertia [kg m^2]'"), qPrintable(joined(errors)));
+    // Reader errors (types, unknown fields) are collected as well, across tables.
+    auto k = minimalJson();
+    k["bodies"][1]["mass [kg]"] = "heavy";
+    k["markers"][0]["body"] = 0.5;
+    k["bushings"][0]["colour"] = "red";
+    const auto reader = errorsOf(k.dump());
+    QCOMPARE(int(reader.size()), 3);
+    QVERIFY(joined(reader).contains("field 'mass [kg]': expected a number, found string \"heavy\""));
+    QVERIFY(joined(reader).contains("field 'body': expected an integer, found number 0.5"));
+    QVERIFY(joined(reader).contains("field 'colour': unknown field"));
+  }
+
+  // A repeated key is an error naming both places, not "the last one wins".
+  void duplicateKeysAreErrors() {
+    std::string text = minimalText();
+    const std::string mass = "\"mass [kg]\": 2.0,";
+    const auto at = text.find(mass);
+    QVERIFY(at != std::string::npos);
+    text.insert(at + mass.size(), " \"mass [kg]\": 2000.0,");
+    const auto errors = errorsOf(text);
+    QCOMPARE(int(errors.size()), 1);
+    const QString msg = QString::fromStdString(errors[0].text());
+    qInfo("%s", qPrintable(msg));
+    QCOMPARE(QString::fromStdString(errors[0].where.table), QString("bodies"));
+    QCOMPARE(QString::fromStdString(errors[0].where.row), QString("id 1"));
+    QCOMPARE(QString::fromStdString(errors[0].where.field), QString("mass [kg]"));
+    QVERIFY2(msg.contains("appears twice in one object (first at line 20, column 7)") && msg.contains("line 20, column 25"),
+             qPrintable(msg));
+    // Two spellings of one key are one key.
+    auto j = minimalJson();
+    std::string t2 = j.dump();
+    t2.insert(t2.find("\"name\":\"minimal\"") + 16, ",\"n\\u0061me\":\"other\"");
+    QVERIFY2(joined(errorsOf(t2)).contains("the key \"name\" appears twice"), qPrintable(joined(errorsOf(t2))));
+  }
+
+  // Integers are range-checked before the conversion (4294967297 used to become 1).
+  void integersDoNotWrap() {
+    auto j = minimalJson();
+    j["bushings"][0]["marker_j"] = 4294967297LL;
+    auto errors = errorsOf(j.dump());
+    QCOMPARE(int(errors.size()), 1);
+    QCOMPARE(QString::fromStdString(errors[0].where.field), QString("marker_j"));
+    QVERIFY(QString::fromStdString(errors[0].message).contains("integer 4294967297 is out of range"));
+    j = minimalJson();
+    j["version"] = 4294967297LL;
+    errors = errorsOf(j.dump());
+    QCOMPARE(int(errors.size()), 1);
+    QCOMPARE(QString::fromStdString(errors[0].where.field), QString("version"));
+    j = minimalJson();
+    j["bodies"][1]["id"] = -4294967295LL;
+    QVERIFY(joined(errorsOf(j.dump())).contains("integer -4294967295 is out of range"));
+  }
+
+  // Deep nesting is refused before the recursive parser sees it, with line, column and depth;
+  // messages show a bounded excerpt of a bad value, never the whole of it.
+  void deepNestingAndLongValues() {
+    const std::string deep = "{\"format\": " + std::string(200000, '[') + std::string(200000, ']') + "}";
+    const auto errors = errorsOf(deep);
+    QCOMPARE(int(errors.size()), 1);
+    QCOMPARE(errors[0].where.line, 1);
+    QCOMPARE(errors[0].where.column, 75);  // the 64th "[": level 65 (the object is level 1)
+    QVERIFY(QString::fromStdString(errors[0].message).contains("nested deeper than 64 levels"));
+    auto j = minimalJson();
+    nlohmann::ordered_json big = nlohmann::ordered_json::array();
+    for (int k = 0; k < 100000; ++k) big.push_back(k);
+    nlohmann::ordered_json nested = big;
+    for (int k = 0; k < 50; ++k) nested = nlohmann::ordered_json::array({nested});
+    j["bodies"][1]["mass [kg]"] = nested;
+    const auto e2 = errorsOf(j.dump());
+    QCOMPARE(int(e2.size()), 1);
+    QVERIFY2(e2[0].message.size() < 80, e2[0].message.c_str());
+  }
+
+  // Checks moved from run time to load time, and warnings that do not stop a run.
+  void loadTimeGeometryChecks() {
+    Project p = readProject(kData + "minimal_valid.json");
+    p.p2ps.push_back({7, "strut", 2, 1, 0.3, 0.0, LawRow{1e4, {}}, LawRow{}, {}, {}});  // markers coincide
+    auto d = check(p);
+    QCOMPARE(int(d.errorCount()), 1);
+    QVERIFY(QString::fromStdString(d.items()[0].text()).contains("p2p elements', row id 7 ('strut'), field 'marker_j': as modelled, markers 2 and 1 coincide"));
+    p = readProject(kData + "minimal_valid.json");
+    p.markers[1].orientation = Vec3(0.0, M_PI / 2, 0.0);  // bushing deflection at the Cardan singularity
+    d = check(p);
+    QCOMPARE(int(d.errorCount()), 1);
+    QVERIFY(QString::fromStdString(d.items()[0].text()).contains("Cardan singularity"));
+    QCOMPARE(QString::fromStdString(d.items()[0].where.table), QString("bushings"));
+    p = readProject(kData + "minimal_valid.json");
+    p.bushings[0].directions = {};
+    d = check(p);
+    QCOMPARE(int(d.errorCount()), 0);
+    QCOMPARE(int(d.warningCount()), 1);
+    QVERIFY(QString::fromStdString(d.text(Severity::Warning)).contains("row id 1 ('mount'): warning: no stiffness in any direction"));
+    validate(p);  // warnings do not throw
+  }
+
   void badInput_data() {
     QTest::addColumn<QString>("file");
     QTest::addColumn<QString>("table");

@@ -1,0 +1,18 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+/// @file text.h
+/// Numbers as text for messages and result files.
+
+#include <charconv>
+#include <string>
+
+namespace ek {
+
+/// The shortest text that reads back as exactly v ("0.001", "12.3456789", "1e+300", "nan").
+inline std::string shortestText(double v) {
+  char buf[32];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, r.ptr);
+}
+
+}  // namespace ek
