@@ -11,6 +11,7 @@ packages=(
   libvtk9-dev libqcustomplot-dev libqcustomplot2.1-qt6
   libsundials-dev libsuitesparse-dev
   xvfb xauth
+  clang libclang-rt-14-dev
 )
 
 missing=()

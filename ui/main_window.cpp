@@ -31,6 +31,7 @@
 #include "ui/curve_editor.h"
 #include "ui/mirror.h"
 #include "ui/plot_panel.h"
+#include "ui/problems_panel.h"
 #include "ui/sparsity_view.h"
 #include "ui/topology_view.h"
 #include "ui/view3d.h"
@@ -77,6 +78,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), doc_(new ProjectD
   rowButtons->addStretch();
   leftLayout->addLayout(rowButtons);
   leftLayout->addWidget(tableError_);
+  problems_ = new ProblemsPanel(left);
+  problems_->setMaximumHeight(140);
+  problems_->setVisible(false);
+  leftLayout->addWidget(problems_);
+  connect(problems_, &ProblemsPanel::goTo, this, &MainWindow::goToCell);
 
   auto* centre = centre_ = new QTabWidget(split);
   auto* view3dPage = new QWidget(centre);
@@ -199,6 +205,21 @@ void MainWindow::select(Table t, int id) {
   view3d_->highlight(body);
 }
 
+bool MainWindow::goToCell(const QString& table, const QString& row, const QString& field) {
+  for (int k = 0; k < static_cast<int>(models_.size()); ++k) {
+    if (tableName(models_[k]->table()) != table) continue;
+    const QModelIndex cell = models_[k]->locate(row, field);
+    if (!cell.isValid()) return false;
+    tables_->setCurrentIndex(k);
+    auto* view = qobject_cast<QTableView*>(tables_->widget(k));
+    view->setCurrentIndex(cell);
+    view->scrollTo(cell);
+    view->setFocus();
+    return true;
+  }
+  return false;
+}
+
 void MainWindow::showTable(const QString& title) {
   for (int k = 0; k < tables_->count(); ++k)
     if (tables_->tabText(k) == title) tables_->setCurrentIndex(k);
@@ -234,6 +255,9 @@ void MainWindow::buildTables() {
 }
 
 void MainWindow::rebuildModel() {
+  // Every error and warning of the tables, listed with a way to their cells.
+  const Diagnostics d = check(doc_->project());
+  problems_->setDiagnostics(d.items(), d.errorCount() + d.warningCount() - d.items().size(), true);
   // The 3D view and the run use the compiled model of the current tables, when they are valid.
   try {
     model_ = SuspensionModel::build(doc_->project());
@@ -401,6 +425,7 @@ bool MainWindow::openProject(const QString& path, bool showErrors) {
     updateRecent(path);
     return true;
   } catch (const ModelError& e) {
+    problems_->setDiagnostics(e.errors(), 0, false);
     if (showErrors) message(tr("Cannot open project"), QString::fromStdString(e.what()));
     return false;
   }

@@ -28,6 +28,7 @@ class QAction;
 namespace ek::ui {
 
 class CurveEditor;
+class ProblemsPanel;
 class PlotPanel;
 class SparsityView;
 class TopologyView;
@@ -56,6 +57,10 @@ class MainWindow : public QMainWindow {
   TopologyView* topology() { return topology_; }
   CurveEditor* curveEditor() { return curves_; }
   SparsityView* sparsity() { return sparsity_; }
+  ProblemsPanel* problems() { return problems_; }
+  const SimulationWorker* worker() const { return worker_; }
+  /// Shows the table cell a diagnostic names (engine table name, row key, field); false if none.
+  bool goToCell(const QString& table, const QString& row, const QString& field);
   /// Shows the centre tab with this title ("3D", "Plots").
   void showTab(const QString& title);
   /// Shows the table tab with this title ("Bodies", "Signals", ...).
@@ -87,6 +92,7 @@ class MainWindow : public QMainWindow {
   QTabWidget* tables_;
   QTabWidget* centre_;
   QLabel* tableError_;
+  ProblemsPanel* problems_;
   PlotPanel* plots_;
   View3D* view3d_;
   TopologyView* topology_;

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/simulation_worker.h"
 
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include <QThread>
 #include <chrono>
 
@@ -9,8 +13,21 @@
 #include "engine/core/error.h"
 
 namespace ek::ui {
+namespace {
+
+/// The worker yields to the GUI thread when the machine is loaded: nice +5 for this thread only.
+/// (Linux threads have their own nice value; Qt's thread priorities have no effect under the
+/// default SCHED_OTHER policy.) Raising the nice value needs no privileges.
+int yieldToTheGuiThread() {
+  const auto tid = static_cast<id_t>(syscall(SYS_gettid));
+  setpriority(PRIO_PROCESS, tid, 5);
+  return getpriority(PRIO_PROCESS, tid);
+}
+
+}  // namespace
 
 void SimulationWorker::run(std::shared_ptr<const SuspensionModel> model, RunSettings s) {
+  nice_ = yieldToTheGuiThread();
   paused_ = false;
   stop_ = false;
   using Clock = std::chrono::steady_clock;

@@ -48,6 +48,8 @@ class SimulationWorker : public QObject {
   void resume() { paused_ = false; }
   void stop() { stop_ = true; }
   bool isPaused() const { return paused_; }
+  /// The worker thread's nice value during its last run (above the GUI thread's: it yields).
+  int niceValue() const { return nice_; }
 
  public slots:
   /// Runs to the end (or stop/divergence); emits started, then blocks/frames/progress, then finished.
@@ -63,6 +65,7 @@ class SimulationWorker : public QObject {
 
  private:
   std::atomic<bool> paused_{false}, stop_{false};
+  std::atomic<int> nice_{0};
 };
 
 }  // namespace ek::ui

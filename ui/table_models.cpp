@@ -214,6 +214,15 @@ class RowTableModel final : public TableModel {
     if (o == Qt::Horizontal) return section < columnCount() ? columns_[section].header : QVariant();
     return section + 1;
   }
+  QModelIndex locate(const QString& row, const QString& field) const override {
+    for (int r = 0; r < rowCount(); ++r) {
+      if (rowKey(rows()[r]) != row) continue;
+      for (int c = 0; c < columnCount(); ++c)
+        if (columns_[c].field == field) return index(r, c);
+      return index(r, 0);
+    }
+    return {};
+  }
   Qt::ItemFlags flags(const QModelIndex& i) const override {
     if (!i.isValid()) return Qt::NoItemFlags;
     Qt::ItemFlags f = Qt::ItemIsSelectable | Qt::ItemIsEnabled;

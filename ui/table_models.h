@@ -27,6 +27,12 @@ class TableModel : public QAbstractTableModel {
   QString lastError() const { return lastError_; }
   /// For reference columns: the existing ids to choose from, as "id: name" (empty: free entry).
   virtual QStringList choices(int column) const = 0;
+  /// The cell a diagnostic points at: the row by its key ("id 3" or "'LC1'"), the column by the
+  /// engine's field name (the row's first column when no column has it). Invalid: no such row.
+  virtual QModelIndex locate(const QString& row, const QString& field) const {
+    (void)row, (void)field;
+    return {};
+  }
   /// Row operations, each one undoable command.
   virtual bool addRow() = 0;
   virtual bool duplicateRow(int row) = 0;

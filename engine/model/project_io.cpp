@@ -627,6 +627,12 @@ Project parseProject(const std::string& text, const std::string& path) {
 }
 
 Project readProject(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec))
+    throw ModelError({path, "", "", ""}, "not a regular file");
+  constexpr std::uintmax_t kMaxBytes = 256u << 20;
+  if (std::filesystem::is_regular_file(path, ec) && std::filesystem::file_size(path, ec) > kMaxBytes)
+    throw ModelError({path, "", "", ""}, "larger than 256 MB: not a project file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ModelError({path, "", "", ""}, "cannot open the file");
   std::stringstream ss;

@@ -66,6 +66,14 @@ bool parseField(std::string field, double& out) {
 }  // namespace
 
 std::vector<std::array<double, 2>> readSignalTable(const std::string& path) {
+  // Only regular files of a bounded size: a device or a pipe (/dev/zero, a FIFO) would never end.
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec))
+    throw ModelError({path, "", "", ""}, std::filesystem::exists(path, ec) ? "the signal table is not a regular file"
+                                                                            : "cannot open the signal table");
+  constexpr std::uintmax_t kMaxBytes = 256u << 20;
+  if (std::filesystem::file_size(path, ec) > kMaxBytes)
+    throw ModelError({path, "", "", ""}, "the signal table is larger than 256 MB");
   std::ifstream in(path);
   if (!in) throw ModelError({path, "", "", ""}, "cannot open the signal table");
   std::vector<std::array<double, 2>> pts;

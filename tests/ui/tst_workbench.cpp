@@ -8,9 +8,11 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QTableView>
 #include <QTimer>
 #include <QtTest>
 #include <cstdlib>
+#include <sys/resource.h>
 
 #include <qcustomplot.h>
 
@@ -21,6 +23,7 @@
 #include "ui/sparsity_view.h"
 #include "ui/topology_view.h"
 #include "ui/plot_panel.h"
+#include "ui/problems_panel.h"
 #include "ui/view3d.h"
 #include "ui/vtk_widget.h"
 
@@ -151,6 +154,46 @@ class TestWorkbench : public QObject {
     qInfo("paced 2 s run: %s; 3D render last %.1f ms, longest %.1f ms", qPrintable(probe.summary()),
           w.view3d()->vtkWidget()->lastRenderMs(), w.view3d()->vtkWidget()->maxRenderMs());
     QCOMPARE(static_cast<int>(w.plots()->times().size()), 2001);
+    // The worker yields to the GUI thread: its nice value is above the GUI thread's.
+    QVERIFY2(w.worker()->niceValue() > getpriority(PRIO_PROCESS, 0),
+             qPrintable(QString("worker nice %1").arg(w.worker()->niceValue())));
+  }
+
+  // A file with six errors: all six are listed (file named, not navigable) and the open project
+  // stays. A warning of the open project is listed and a click selects its cell.
+  void problemsAreListedAndLeadToTheirCells() {
+    MainWindow w;
+    w.setQuiet(true);
+    w.show();
+    QVERIFY(w.openProject(kRoot + "/tests/data/minimal_valid.json"));
+    QCOMPARE(w.problems()->count(), 0);
+    QVERIFY(w.problems()->isHidden());
+    QVERIFY(!w.openProject(kRoot + "/tests/data/bad_input/six_bad_inertias.json"));
+    QCOMPARE(w.problems()->count(), 6);
+    QCOMPARE(w.problems()->errorCount(), 6);
+    QVERIFY2(w.problems()->item(5)->text().contains("six_bad_inertias.json: table 'bodies', row id 15 ('bad 5'), field 'inertia [kg m^2]'"),
+             qPrintable(w.problems()->item(5)->text()));
+    QVERIFY(w.lastDialogText().contains("row id 10 ('bad 0')") && w.lastDialogText().contains("row id 15 ('bad 5')"));
+    // A bushing without stiffness: one warning; clicking it goes to the bushings table, row 1.
+    auto* bushings = w.tableModel(Table::Bushings);
+    for (int c = 0; c < bushings->columnCount(); ++c) {
+      const QString h = bushings->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString();
+      if (h.contains("stiffness")) QVERIFY(bushings->setData(bushings->index(0, c), 0.0, Qt::EditRole));
+    }
+    QCOMPARE(w.problems()->count(), 1);
+    QCOMPARE(w.problems()->warningCount(), 1);
+    QVERIFY2(w.problems()->item(0)->text().startsWith("Warning: table 'bushings', row id 1 ('mount'): no stiffness"),
+             qPrintable(w.problems()->item(0)->text()));
+    w.showTable("Bodies");
+    QTest::mouseClick(w.problems()->viewport(), Qt::LeftButton, {},
+                      w.problems()->visualItemRect(w.problems()->item(0)).center());
+    QTableView* view = nullptr;
+    for (auto* v : w.findChildren<QTableView*>())
+      if (v->model() == bushings) view = v;
+    QVERIFY(view);
+    QVERIFY(view->isVisible());  // its tab is the current one
+    QCOMPARE(view->currentIndex().row(), 0);
+    QVERIFY(w.grab().save(kArtefacts + "/problems.png"));
   }
 
   // Topology graph and sparsity view show the model: one node per free body plus the ground, one
