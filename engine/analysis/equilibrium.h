@@ -19,7 +19,7 @@ struct EquilibriumResult {
 };
 /// @throws SimulationError if it does not converge in maxIterations.
 EquilibriumResult solveEquilibrium(const SuspensionModel& model, const VecX& u, State& state, Workspace& ws,
-                                   double tolerance = 1e-8, int maxIterations = 200);
+                                   double tolerance = 1e-8, int maxIterations = 500);
 
 /// Largest acceleration magnitude of M^-1 h in ws (after linearize()).
 double maxAcceleration(const SuspensionModel& model, const Workspace& ws);
