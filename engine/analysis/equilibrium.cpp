@@ -9,17 +9,12 @@
 #include <string>
 
 #include "engine/core/error.h"
+#include "engine/core/text.h"
 #include "engine/dynamics/linearize.h"
 #include "engine/solvers/linear_solver.h"
 
 namespace ek {
 namespace {
-
-std::string fmtG(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3g", v);
-  return buf;
-}
 
 /// The iteration matrix A = -J_r K + c M in the block pattern, factorized by the topology
 /// solver, and steps in body-twist coordinates dq (dr = K dq).
@@ -112,7 +107,7 @@ std::string diagnose(const SuspensionModel& model, const Workspace& ws) {
   if (worst < 0) return {};
   const int bodyIndex = model.freeBodies[worst];
   const ModelBody& body = model.bodies[bodyIndex];
-  std::string s = "; the largest residual acceleration (" + fmtG(acc) + ") is at " + bodyName(body);
+  std::string s = "; the largest residual acceleration (" + significant(acc) + ") is at " + bodyName(body);
   // The element on that body with the largest force.
   std::string element, cause;
   double largest = -1.0;
@@ -140,7 +135,7 @@ std::string diagnose(const SuspensionModel& model, const Workspace& ws) {
               "') into its stop: is the load beyond what the stop's curve holds?";
   }
   if (!held) return s + ": no force element acts on it, so nothing holds it against its load";
-  if (!element.empty()) s += ", where " + element + " carries the largest force (" + fmtG(largest) + ")";
+  if (!element.empty()) s += ", where " + element + " carries the largest force (" + significant(largest) + ")";
   // A direction of the body without stiffness: its diagonal block of J_r is (nearly) singular.
   const Mat6& D = ws.Jr[model.pattern.diag[worst]];
   const Eigen::SelfAdjointEigenSolver<Mat6> eig(0.5 * (D + D.transpose()));
@@ -221,7 +216,7 @@ EquilibriumResult solveEquilibrium(const SuspensionModel& model, const VecX& u, 
     }
     if (!stepped)
       throw SimulationError("static equilibrium not found: no step after " + std::to_string(it) +
-                            " iterations (largest acceleration " + fmtG(acc) + ")" + diagnose(model, ws));
+                            " iterations (largest acceleration " + significant(acc) + ")" + diagnose(model, ws));
     state.r = rTrial;
     std::swap(ws, wt);
     // Grow the pseudo time step after every accepted step; the step cap and the blow-up test
@@ -231,7 +226,7 @@ EquilibriumResult solveEquilibrium(const SuspensionModel& model, const VecX& u, 
   const double acc = maxAcceleration(model, ws);
   if (acc < tolerance) return {maxIterations, acc};
   throw SimulationError("static equilibrium not found in " + std::to_string(maxIterations) +
-                        " iterations (largest acceleration left " + fmtG(acc) + ")" + diagnose(model, ws));
+                        " iterations (largest acceleration left " + significant(acc) + ")" + diagnose(model, ws));
 }
 
 }  // namespace ek

@@ -4,6 +4,7 @@
 /// Numbers as text for messages and result files.
 
 #include <charconv>
+#include <cstdio>
 #include <string>
 
 namespace ek {
@@ -13,6 +14,13 @@ inline std::string shortestText(double v) {
   char buf[32];
   const auto r = std::to_chars(buf, buf + sizeof buf, v);
   return std::string(buf, r.ptr);
+}
+
+/// v with `digits` significant digits ("%g" style): "0.000123", "4.1e+03".
+inline std::string significant(double v, int digits = 3) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+  return buf;
 }
 
 }  // namespace ek

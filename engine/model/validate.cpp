@@ -8,17 +8,14 @@
 #include <set>
 
 #include "engine/core/rotation.h"
+#include "engine/core/text.h"
 #include "engine/model/curve.h"
 #include "engine/model/project_io.h"
 
 namespace ek {
 namespace {
 
-std::string num(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", v);
-  return buf;
-}
+std::string num(double v) { return significant(v, 6); }
 
 /// Records problems with the location of their row and field.
 class Checker {

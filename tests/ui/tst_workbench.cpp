@@ -19,6 +19,7 @@
 #include "engine/model/model.h"
 #include "engine/solvers/topology_solver.h"
 #include "ui/curve_editor.h"
+#include "ui/event_loop_probe.h"
 #include "ui/main_window.h"
 #include "ui/sparsity_view.h"
 #include "ui/topology_view.h"
@@ -32,36 +33,6 @@ using namespace ek::ui;
 namespace {
 const QString kRoot = QStringLiteral(ELASTOKIN_SOURCE_DIR);
 
-/// Gaps between the ticks of a 10 ms timer on the GUI thread: how long the event loop stalls.
-struct EventLoopProbe {
-  QElapsedTimer clock;
-  QTimer tick;
-  qint64 last = 0;
-  std::vector<qint64> gaps;
-  void start() {
-    tick.setInterval(10);
-    QObject::connect(&tick, &QTimer::timeout, [this] {
-      const qint64 now = clock.elapsed();
-      gaps.push_back(now - last);
-      last = now;
-    });
-    clock.start();
-    tick.start();
-  }
-  /// "N ticks, median gap M ms, p99 P ms, largest L ms, K gaps over 50 ms"
-  QString summary() {
-    tick.stop();
-    if (gaps.empty()) return "no ticks";
-    std::sort(gaps.begin(), gaps.end());
-    const auto over = std::count_if(gaps.begin(), gaps.end(), [](qint64 g) { return g > 50; });
-    return QStringLiteral("%1 ticks, median gap %2 ms, p99 %3 ms, largest %4 ms, %5 gaps over 50 ms")
-        .arg(gaps.size())
-        .arg(gaps[gaps.size() / 2])
-        .arg(gaps[gaps.size() * 99 / 100])
-        .arg(gaps.back())
-        .arg(over);
-  }
-};
 const QString kArtefacts = QStringLiteral(ELASTOKIN_BINARY_DIR) + "/artefacts";
 }  // namespace
 
