@@ -6,6 +6,7 @@
 #include <QFileInfo>
 #include <QProcess>
 #include <QTimer>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 
@@ -21,7 +22,14 @@ int main(int argc, char** argv) {
   for (int k = 1; k < argc; ++k) {
     const QString a = QString::fromLocal8Bit(argv[k]);
     if (a == "--screenshot" && k + 1 < argc) screenshot = QString::fromLocal8Bit(argv[++k]);
-    else if (a == "--run" && k + 1 < argc) runSeconds = QString::fromLocal8Bit(argv[++k]).toDouble();
+    else if (a == "--run" && k + 1 < argc) {
+      bool ok = false;
+      runSeconds = QString::fromLocal8Bit(argv[++k]).toDouble(&ok);
+      if (!ok || !std::isfinite(runSeconds) || runSeconds <= 0.0) {
+        std::fprintf(stderr, "elastokin: --run needs a positive finite number of seconds, not '%s'\n", argv[k]);
+        return 2;
+      }
+    }
     else if (a == "--tab" && k + 1 < argc) tab = QString::fromLocal8Bit(argv[++k]);
     else if (a == "--table" && k + 1 < argc) table = QString::fromLocal8Bit(argv[++k]);
     else if (a == "-h" || a == "--help") {
