@@ -13,7 +13,8 @@ CC=clang CXX=clang++ cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Sanitize -DELAS
 cmake --build build-asan -j"$(nproc)" >> build-asan/build.log
 cd build-asan
 # Leaks are errors too; a sanitizer report fails the test that produced it. The "slow" tests
-# (the shipped axles against CVODE over seconds) take over ten minutes here and are left to the
-# normal build; the shipped models still run here through the CLI tests and the fuzz seeds.
+# (the shipped axles against CVODE over seconds: over ten minutes here; the equilibrium's twelve
+# dynamic settles: four) are left to the normal build; the shipped models still run here through
+# the CLI tests and the fuzz seeds, the equilibrium through tst_equilibrium_stiffest.
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --output-on-failure -j"$(nproc)" --timeout 1200 -LE slow

@@ -21,12 +21,6 @@ const LoadCaseRow& findLoadCase(const SuspensionModel& m, const std::string& nam
                               ")");
 }
 
-std::string fmt(const char* f, double a) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, a);
-  return buf;
-}
-
 RunOptions checked(RunOptions o, const LoadCaseRow& lc) {
   if (!(o.dt > 0.0) || !std::isfinite(o.dt)) throw std::invalid_argument("the step dt must be a positive number");
   if (o.linearizeEvery < 1) throw std::invalid_argument("--lin-every must be at least 1");
@@ -38,7 +32,7 @@ RunOptions checked(RunOptions o, const LoadCaseRow& lc) {
                                 shortestText(lc.duration) + " s, the run starts at " + shortestText(o.start) + " s)");
   const double steps = std::round(o.duration / o.dt);
   if (!(steps <= static_cast<double>(kMaxSteps)))
-    throw std::invalid_argument("the run would take " + fmt("%.3g", steps) + " steps (" + shortestText(o.duration) +
+    throw std::invalid_argument("the run would take " + significant(steps) + " steps (" + shortestText(o.duration) +
                                 " s at dt = " + shortestText(o.dt) + " s); at most " + std::to_string(kMaxSteps) +
                                 " steps are run at once: shorten the duration or lengthen the step");
   if (steps < 1.0)
@@ -51,7 +45,6 @@ RunOptions checked(RunOptions o, const LoadCaseRow& lc) {
                                 " Hz) must divide the step rate 1/dt (" + std::to_string(1.0 / o.dt) + " Hz)");
   return o;
 }
-
 
 }  // namespace
 
@@ -84,8 +77,8 @@ Simulation::Simulation(std::shared_ptr<const SuspensionModel> model, const std::
   const double values = static_cast<double>(samples) * static_cast<double>(channels.size() + 1);
   if (values > static_cast<double>(kMaxRecordedValues))
     throw std::invalid_argument("the run would record " + std::to_string(samples) + " samples of " +
-                                std::to_string(channels.size()) + " channels and the time (" + fmt("%.3g", values) +
-                                " values, " + fmt("%.3g", 8.0 * values / 1e9) + " GB); at most " +
+                                std::to_string(channels.size()) + " channels and the time (" + significant(values) +
+                                " values, " + significant(8.0 * values / 1e9) + " GB); at most " +
                                 std::to_string(kMaxRecordedValues) + " values are kept: lower the sample rate, "
                                 "choose fewer channels or shorten the duration");
   recorder_.reset(std::move(channels), static_cast<std::size_t>(samples));
@@ -203,15 +196,15 @@ std::string Simulation::bodyCause() const {
     std::string why;
     if (!r.allFinite() || !v.allFinite()) why = "its state is not finite (NaN or Inf)";
     else if ((r.head<3>() - r0_.segment<3>(6 * l)).norm() > limits.maxDisplacement)
-      why = "it moved " + fmt("%.3g", (r.head<3>() - r0_.segment<3>(6 * l)).norm()) + " m from its start (limit " +
-            fmt("%.3g", limits.maxDisplacement) + " m)";
+      why = "it moved " + significant((r.head<3>() - r0_.segment<3>(6 * l)).norm()) + " m from its start (limit " +
+            significant(limits.maxDisplacement) + " m)";
     else if (v.head<3>().norm() > limits.maxSpeed)
-      why = "its speed is " + fmt("%.3g", v.head<3>().norm()) + " m/s (limit " + fmt("%.3g", limits.maxSpeed) + ")";
+      why = "its speed is " + significant(v.head<3>().norm()) + " m/s (limit " + significant(limits.maxSpeed) + ")";
     else if (v.tail<3>().norm() > limits.maxAngularSpeed)
-      why = "its angular speed is " + fmt("%.3g", v.tail<3>().norm()) + " rad/s (limit " +
-            fmt("%.3g", limits.maxAngularSpeed) + ")";
+      why = "its angular speed is " + significant(v.tail<3>().norm()) + " rad/s (limit " +
+            significant(limits.maxAngularSpeed) + ")";
     else if (std::abs(r[4]) > limits.maxPitch)
-      why = "its pitch angle alpha_y' reached " + fmt("%.1f", r[4] * 180.0 / M_PI) +
+      why = "its pitch angle alpha_y' reached " + significant(r[4] * 180.0 / M_PI, 3) +
             " deg, near the Cardan singularity at 90 deg";
     if (!why.empty()) return "body " + std::to_string(b.id) + " ('" + b.name + "'): " + why;
   }
