@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # The sanitizer configuration: clang with AddressSanitizer and UndefinedBehaviorSanitizer, a
-# portable instruction set (no -march=native, so valgrind can run the binaries too), no
+# portable instruction set (no -march=native, like any build for valgrind: docs/robustness.md), no
 # workbench. Builds into build-asan/ (shared with scripts/fuzz.sh) and runs the engine, CLI
 # and fuzz-regression tests there.
 set -euo pipefail
