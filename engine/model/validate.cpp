@@ -142,7 +142,8 @@ void checkFinite(const Project& p, const Checker& c) {
 void checkBodies(const Project& p, const Checker& c) {
   for (const auto& b : p.bodies) {
     if (b.fixed) continue;
-    if (!(b.mass > 0.0)) c.error(c.at("bodies", b, "mass [kg]"), "mass must be positive, is " + num(b.mass));
+    if (std::isfinite(b.mass) && !(b.mass > 0.0))
+      c.error(c.at("bodies", b, "mass [kg]"), "mass must be positive, is " + num(b.mass));
     if (std::all_of(b.inertia.begin(), b.inertia.end(), [](double v) { return std::isfinite(v); })) {
       const Eigen::SelfAdjointEigenSolver<Mat3> eig(inertiaTensor(b.inertia));
       const Vec3 l = eig.eigenvalues();
@@ -177,8 +178,7 @@ MarkerPose poseAsModelled(const BodyRow& body, const MarkerRow& m) {
 Diagnostics check(const Project& p) {
   Diagnostics d;
   const Checker c(p, d);
-  checkFinite(p, c);
-  if (d.hasErrors()) return d;  // the checks below compute with the values
+  checkFinite(p, c);  // the checks below skip what it reports, so nothing is reported twice
   const auto bodies = c.uniqueIds(p.bodies, "bodies");
   const auto markers = c.uniqueIds(p.markers, "markers");
   const auto bushings = c.uniqueIds(p.bushings, "bushings");
@@ -241,7 +241,8 @@ Diagnostics check(const Project& p) {
   }
   for (const auto& e : p.p2ps) {
     const bool markersOk = checkMarkers("p2p elements", e);
-    if (e.freeLength && !(*e.freeLength > 0.0)) c.error(c.at("p2p elements", e, "free length [m]"), "must be positive");
+    if (e.freeLength && std::isfinite(*e.freeLength) && !(*e.freeLength > 0.0))
+      c.error(c.at("p2p elements", e, "free length [m]"), "must be positive");
     checkLaw(c, curves, e.spring, c.at("p2p elements", e, "spring [N/m]"));
     checkLaw(c, curves, e.damper, c.at("p2p elements", e, "damper [N s/m]"));
     for (const auto* stop : {&e.bumpStop, &e.reboundStop}) {
@@ -270,7 +271,8 @@ Diagnostics check(const Project& p) {
     if (cv.points.size() < 2)
       c.error(c.at("curves", cv, "points"), "a curve needs at least 2 points, has " + std::to_string(cv.points.size()));
     for (std::size_t k = 1; k < cv.points.size(); ++k)
-      if (!(cv.points[k][0] > cv.points[k - 1][0])) {
+      if (std::isfinite(cv.points[k][0]) && std::isfinite(cv.points[k - 1][0]) &&
+          !(cv.points[k][0] > cv.points[k - 1][0])) {
         c.error(c.at("curves", cv, "points"),
                 "abscissae must increase strictly: point " + std::to_string(k + 1) + " (x = " + num(cv.points[k][0]) +
                     ") does not follow point " + std::to_string(k) + " (x = " + num(cv.points[k - 1][0]) + ")");
@@ -285,7 +287,8 @@ Diagnostics check(const Project& p) {
   std::set<std::string> lcNames;
   for (const auto& lc : p.loadCases) {
     if (!lcNames.insert(lc.name).second) c.error(c.atNamed("load cases", lc.name, "name"), "duplicate load case name");
-    if (!(lc.duration > 0.0)) c.error(c.atNamed("load cases", lc.name, "duration [s]"), "must be positive");
+    if (std::isfinite(lc.duration) && !(lc.duration > 0.0))
+      c.error(c.atNamed("load cases", lc.name, "duration [s]"), "must be positive");
     else if (p.simulation.step > 0.0 && lc.duration / p.simulation.step > static_cast<double>(kMaxSteps))
       c.error(c.atNamed("load cases", lc.name, "duration [s]"),
               num(lc.duration) + " s are " + num(lc.duration / p.simulation.step) + " steps of " +
@@ -294,7 +297,8 @@ Diagnostics check(const Project& p) {
     for (std::size_t k = 0; k < lc.drives.size(); ++k) {
       const SignalRow& s = lc.drives[k].signal;
       const std::string sig = "signals[" + std::to_string(k) + "]";
-      if ((s.type == SignalType::Ramp || s.type == SignalType::Chirp) && !(s.t1 > s.t0))
+      if ((s.type == SignalType::Ramp || s.type == SignalType::Chirp) && std::isfinite(s.t0) && std::isfinite(s.t1) &&
+          !(s.t1 > s.t0))
         c.error(c.atNamed("load cases", lc.name, sig + ".end [s]"), "must be later than 'start [s]'");
       if (s.type == SignalType::Table && s.file.empty())
         c.error(c.atNamed("load cases", lc.name, sig + ".file"), "no file given");

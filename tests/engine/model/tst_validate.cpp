@@ -209,6 +209,15 @@ class TestValidate : public QObject {
     } catch (const ModelError& e) {
       QCOMPARE(QString::fromStdString(e.where().field), QString("ry.damping [N m s/rad]"));
     }
+    // A non-finite value does not hide the other errors, and is reported once.
+    p.bodies[1].mass = std::numeric_limits<double>::infinity();
+    p.bushings[0].markerJ = 42;
+    const Diagnostics d = check(p);
+    QCOMPARE(int(d.errorCount()), 3);
+    const QString all = QString::fromStdString(d.text(Severity::Error));
+    QVERIFY2(all.contains("field 'mass [kg]': value is not finite") && all.contains("marker 42 does not exist") &&
+                 !all.contains("mass must be positive"),
+             qPrintable(all));
   }
   void signalParametersAreValidated() {
     Project p = readProject(kData + "minimal_valid.json");
