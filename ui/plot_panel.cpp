@@ -6,11 +6,15 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPainter>
+#include <QSaveFile>
 #include <QSvgGenerator>
 #include <QTextStream>
 #include <QTimer>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
+
+#include "engine/core/text.h"
+#include "engine/dynamics/outputs.h"
 
 namespace ek::ui {
 
@@ -128,18 +132,23 @@ void PlotPanel::refill(int k) {
 }
 
 QString PlotPanel::exportCsv(const QString& path) const {
-  QFile f(path);
+  // As the runner writes results: RFC 4180 header, exact times, and a temporary file that
+  // replaces the target only when everything was written (QSaveFile).
+  QSaveFile f(path);
   if (!f.open(QIODevice::WriteOnly | QIODevice::Text)) return tr("%1: cannot write (%2)").arg(path, f.errorString());
   QTextStream out(&f);
   out << "time [s]";
-  for (int c = 0; c < channels_.size(); ++c) out << ',' << channels_[c] << " [" << units_[c] << ']';
+  for (int c = 0; c < channels_.size(); ++c)
+    out << ',' << QString::fromStdString(csvField((channels_[c] + " [" + units_[c] + "]").toStdString()));
   out << '\n';
   for (std::size_t i = 0; i < t_.size(); ++i) {
-    out << QString::number(t_[i], 'f', 6);
+    out << QString::fromStdString(shortestText(t_[i]));
     for (const auto& col : v_) out << ',' << QString::number(col[i], 'g', 10);
     out << '\n';
   }
-  return f.error() == QFile::NoError ? QString() : tr("%1: write failed").arg(path);
+  out.flush();
+  if (!f.commit()) return tr("%1: write failed (%2)").arg(path, f.errorString());
+  return {};
 }
 
 QString PlotPanel::exportPlot(int k, const QString& path) const {
