@@ -100,7 +100,7 @@ int main(int argc, char** argv) {
   w.resize(1280, 800);
   w.show();
   if (!w.openProject(QString::fromStdString(project))) return 1;
-  QTest::qWaitForWindowExposed(&w);
+  if (!QTest::qWaitForWindowExposed(&w)) return 1;
   QTest::qWait(1000);
   w.setRealtime(true);
   std::printf("paced %.1f s runs of %s; GUI event loop: gaps of a 10 ms timer [ms]\n", seconds, project.c_str());

@@ -3,9 +3,7 @@
 
 #include <Eigen/Eigenvalues>
 #include <algorithm>
-#include <limits>
 #include <cmath>
-#include <cstdio>
 #include <string>
 
 #include "engine/core/error.h"
@@ -52,12 +50,12 @@ class NewtonSystem {
       for (int k = 0; k < 6; ++k) s = std::max(s, std::abs(ws.Jr[model_.pattern.diag[l]](k, k)) / mass_[6 * l + k]);
     return s > 0.0 ? s : 1.0;
   }
-  /// r + K(r) lambda dq.
-  void advance(const VecX& r, const Workspace& ws, double lambda, const VecX& dq, VecX& out) const {
+  /// r + K(r) dq.
+  void advance(const VecX& r, const Workspace& ws, const VecX& dq, VecX& out) const {
     out = r;
     for (int l = 0; l < model_.nFreeBodies(); ++l) {
-      out.segment<3>(6 * l) += lambda * dq.segment<3>(6 * l);
-      out.segment<3>(6 * l + 3) += lambda * (ws.Kinv[l] * dq.segment<3>(6 * l + 3));
+      out.segment<3>(6 * l) += dq.segment<3>(6 * l);
+      out.segment<3>(6 * l + 3) += ws.Kinv[l] * dq.segment<3>(6 * l + 3);
     }
   }
   /// True if no body moves more than 20 mm or turns more than 0.1 rad.
@@ -205,7 +203,7 @@ EquilibriumResult solveEquilibrium(const SuspensionModel& model, const VecX& u, 
       if (ok && sys.largestBodyStep(dq) < 1e-10 && tau > 1e6) return {it, acc};  // round-off floor
       if (ok && !sys.withinLimits(dq)) ok = false;
       if (ok) {
-        sys.advance(state.r, ws, 1.0, dq, rTrial);
+        sys.advance(state.r, ws, dq, rTrial);
         ok = evaluate(model, rTrial, u, trial, wt) && wt.h.norm() < 1e3 * hNorm + 1e-300;
       }
       if (!ok) {

@@ -2,7 +2,6 @@
 #include "engine/analysis/simulation.h"
 
 #include <cmath>
-#include <cstdio>
 #include <stdexcept>
 
 #include "engine/core/error.h"

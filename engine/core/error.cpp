@@ -28,13 +28,6 @@ void Diagnostics::add(Severity severity, Location where, std::string message) {
   ++count;
 }
 
-void Diagnostics::append(const Diagnostics& other) {
-  for (const Diagnostic& d : other.items_) add(d.severity, d.where, d.message);
-  // Those the other one counted but did not store.
-  errors_ += other.errors_ - other.storedErrors_;
-  warnings_ += other.warnings_ - other.storedWarnings_;
-}
-
 std::string Diagnostics::text(Severity severity) const {
   std::string s;
   std::size_t shown = 0;

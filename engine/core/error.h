@@ -45,7 +45,6 @@ class Diagnostics {
 
   void error(Location where, std::string message) { add(Severity::Error, std::move(where), std::move(message)); }
   void warning(Location where, std::string message) { add(Severity::Warning, std::move(where), std::move(message)); }
-  void append(const Diagnostics& other);
 
   const std::vector<Diagnostic>& items() const { return items_; }
   std::size_t errorCount() const { return errors_; }
