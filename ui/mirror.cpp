@@ -58,7 +58,7 @@ class ReplaceProjectCommand : public QUndoCommand {
 Project mirrorLeftToRight(const Project& in, int* added) {
   Project p = in;
   int count = 0;
-  std::map<int, int> body, marker, input, bushing, p2p;  // old id -> mirrored id
+  std::map<int, int> body, marker, input, bushing, p2p, wheel;  // old id -> mirrored id
   int nextBody = maxId(p.bodies), nextMarker = maxId(p.markers), nextInput = maxId(p.inputs);
   int nextBushing = maxId(p.bushings), nextP2P = maxId(p.p2ps);
 
@@ -144,6 +144,20 @@ Project mirrorLeftToRight(const Project& in, int* added) {
     p.inputs.push_back(m);
     ++count;
   }
+  int nextWheel = maxId(p.wheels);
+  for (const WheelRow& w : in.wheels) {
+    if (w.side != WheelSide::Left || !marker.count(w.marker) || hasName(in.wheels, toRight(w.name))) continue;
+    WheelRow m = w;
+    m.id = ++nextWheel;
+    m.name = isLeft(w.name) ? toRight(w.name) : w.name + " (mirrored)";
+    m.side = WheelSide::Right;
+    m.marker = marker[w.marker];
+    m.carrier = body.count(w.carrier) ? body[w.carrier] : w.carrier;
+    if (w.steeringAxis) m.steeringAxis = std::array<int, 2>{mapMarker((*w.steeringAxis)[0]), mapMarker((*w.steeringAxis)[1])};
+    wheel[w.id] = m.id;
+    p.wheels.push_back(m);
+    ++count;
+  }
   for (LoadCaseRow& lc : p.loadCases) {
     const auto drives = lc.drives;
     for (const auto& d : drives)
@@ -167,6 +181,7 @@ Project mirrorLeftToRight(const Project& in, int* added) {
       case OutputQuantity::P2PForce:
       case OutputQuantity::P2PLength: ids = &p2p; break;
       case OutputQuantity::Input: ids = &input; break;
+      case OutputQuantity::Wheel: ids = &wheel; break;
     }
     if (!ids->count(o.element)) continue;
     OutputRow m = o;

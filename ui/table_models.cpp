@@ -693,7 +693,7 @@ std::unique_ptr<TableModel> outputs(ProjectDocument* d) {
   c.push_back(textCol<OutputRow>("name", "name", &OutputRow::name));
   c.push_back({"quantity", "quantity", [](const OutputRow& r) { return QVariant(toString(r.quantity)); },
                [](OutputRow& r, const QVariant& v) {
-                 for (int q = 0; q <= static_cast<int>(OutputQuantity::Input); ++q)
+                 for (int q = 0; q <= static_cast<int>(OutputQuantity::Wheel); ++q)
                    if (v.toString().trimmed() == toString(OutputQuantity(q))) {
                      r.quantity = OutputQuantity(q);
                      return QString();

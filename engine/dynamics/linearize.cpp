@@ -3,6 +3,7 @@
 
 #include "engine/dynamics/force_elements.h"
 #include "engine/dynamics/kinematics.h"
+#include "engine/dynamics/wheels.h"
 
 namespace ek {
 namespace {
@@ -100,6 +101,7 @@ void calcBodyForces(const SuspensionModel& model, Workspace& ws) {
     ws.Ju.block<3, 1>(6 * mk.state, k) = unit.head<3>();
     ws.Ju.block<3, 1>(6 * mk.state + 3, k) = R.transpose() * unit.tail<3>();
   }
+  addWheelLoads(model, ws);
 }
 
 void assembleLinearization(const SuspensionModel& model, Workspace& ws) {

@@ -10,11 +10,17 @@
 
 #include "engine/core/error.h"
 #include "engine/core/text.h"
+#include "engine/dynamics/wheels.h"
 
 namespace ek {
 namespace {
 
-int componentIndex(const std::string& c) {
+int componentIndex(OutputQuantity q, const std::string& c) {
+  if (q == OutputQuantity::Wheel) {
+    for (int k = 0; k < kWheelChannels; ++k)
+      if (c == kWheelComponents[k]) return k;
+    return 0;
+  }
   static const char* names[] = {"x", "y", "z", "rx", "ry", "rz"};
   for (int k = 0; k < 6; ++k)
     if (c == names[k]) return k;
@@ -34,6 +40,7 @@ std::string unitOf(OutputQuantity q, int comp, InputKind kind) {
     case OutputQuantity::P2PForce: return "N";
     case OutputQuantity::P2PLength: return "m";
     case OutputQuantity::Input: return kind == InputKind::Force ? "N" : "N m";
+    case OutputQuantity::Wheel: return wheelChannelUnit(comp);
   }
   return "";
 }
@@ -46,7 +53,7 @@ std::vector<Channel> resolveChannels(const SuspensionModel& model, const std::ve
     Channel c;
     c.name = o.name;
     c.quantity = o.quantity;
-    c.component = componentIndex(o.component);
+    c.component = componentIndex(o.quantity, o.component);
     InputKind kind = InputKind::Force;
     switch (o.quantity) {
       case OutputQuantity::MarkerPosition:
@@ -61,6 +68,10 @@ std::vector<Channel> resolveChannels(const SuspensionModel& model, const std::ve
       case OutputQuantity::Input:
         c.index = model.inputById(o.element);
         kind = model.inputs[c.index].kind;
+        break;
+      case OutputQuantity::Wheel:
+        c.index = model.wheelById(o.element);
+        c.wheel = &model.wheels[c.index];
         break;
     }
     c.unit = unitOf(o.quantity, c.component, kind);
@@ -99,6 +110,7 @@ double channelValue(const Channel& c, const Workspace& ws, const std::vector<Vec
     case OutputQuantity::P2PForce: return ws.p2ps[c.index].tension;
     case OutputQuantity::P2PLength: return ws.p2ps[c.index].length;
     case OutputQuantity::Input: return ws.u[c.index];
+    case OutputQuantity::Wheel: return wheelChannels(*c.wheel, ws)[c.component];
   }
   return 0.0;
 }

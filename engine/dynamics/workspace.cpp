@@ -14,6 +14,7 @@ Workspace::Workspace(const SuspensionModel& m)
       Jw_r(m.pattern.nBlocks(), Mat6::Zero()),
       Jw_v(m.pattern.nBlocks(), Mat6::Zero()),
       u(VecX::Zero(m.nInputs())),
+      wheelLoads(VecX::Zero(7 * static_cast<Eigen::Index>(m.wheels.size()))),
       h(VecX::Zero(m.nDof())),
       Jr(m.pattern.nBlocks(), Mat6::Zero()),
       Jv(m.pattern.nBlocks(), Mat6::Zero()),

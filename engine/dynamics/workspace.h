@@ -79,6 +79,9 @@ struct Workspace {
   std::vector<Mat6> Jw_r, Jw_v;  ///< nBlocks
   // Linearization results (paper 003 eq. 8/9), generalized coordinates:
   VecX u;                          ///< inputs at the linearization point (nInputs)
+  /// Loads of the K&C analyses on each wheel (kWheelLoads per wheel, dynamics/wheels.h); zero in
+  /// runs of load cases. Applied by calcBodyForces().
+  VecX wheelLoads;
   VecX h;                          ///< h(r, v, u) (nDof)
   std::vector<Mat6> Jr, Jv;        ///< dh/dr, dh/dv in the block pattern (nBlocks)
   MatX Ju;                         ///< dh/du (nDof x nInputs)

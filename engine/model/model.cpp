@@ -93,6 +93,11 @@ std::shared_ptr<const SuspensionModel> SuspensionModel::build(const Project& p) 
   };
   for (const auto& b : p.bushings) couple(b.markerI, b.markerJ);
   for (const auto& e : p.p2ps) couple(e.markerI, e.markerJ);
+  // A wheel load's brake torque acts on the carrier and depends on the wheel's pose.
+  for (const auto& w : p.wheels) {
+    const int a = stateOf(w.marker), b = m->bodies[m->bodyById(w.carrier).value].state;
+    if (a >= 0 && b >= 0) cols[a].insert(b), cols[b].insert(a);
+  }
   BlockPattern& bp = m->pattern;
   bp.nBodies = n;
   bp.rowStart.assign(1, 0);
@@ -167,6 +172,32 @@ std::shared_ptr<const SuspensionModel> SuspensionModel::build(const Project& p) 
     mi.slot = st >= 0 ? bp.diag[st] : -1;
     m->inputs.push_back(mi);
   }
+  for (const auto& w : p.wheels) {
+    ModelWheel mw;
+    mw.id = w.id;
+    mw.name = w.name;
+    mw.marker = m->markerById(w.marker);
+    mw.body = m->markers[mw.marker.value].body;
+    mw.carrier = m->bodyById(w.carrier);
+    mw.radius = w.radius;
+    mw.side = w.side == WheelSide::Left ? 1.0 : -1.0;
+    if (w.steeringAxis) {
+      mw.steerUpper = m->markerById((*w.steeringAxis)[0]);
+      mw.steerLower = m->markerById((*w.steeringAxis)[1]);
+    }
+    {
+      const ModelMarker& mk = m->markers[mw.marker.value];
+      const ModelBody& wb = m->bodies[mw.body.value];
+      const ModelBody& cb = m->bodies[mw.carrier.value];
+      const Mat3 R_WM0 = wb.R0 * mk.R_BM;
+      mw.axisSign = R_WM0.col(0).y() * mw.side >= 0.0 ? 1.0 : -1.0;
+      mw.R_CM0 = cb.R0.transpose() * R_WM0;
+    }
+    const int a = m->bodies[mw.body.value].state, b = m->bodies[mw.carrier.value].state;
+    mw.slotWheel = bp.diag[a];
+    if (b >= 0 && b != a) mw.slotCarrier = bp.find(b, a);
+    m->wheels.push_back(mw);
+  }
   return m;
 }
 
@@ -193,6 +224,11 @@ int SuspensionModel::p2pById(int id) const {
 int SuspensionModel::inputById(int id) const {
   for (std::size_t k = 0; k < inputs.size(); ++k)
     if (inputs[k].id == id) return static_cast<int>(k);
+  return -1;
+}
+int SuspensionModel::wheelById(int id) const {
+  for (std::size_t k = 0; k < wheels.size(); ++k)
+    if (wheels[k].id == id) return static_cast<int>(k);
   return -1;
 }
 const LoadCaseRow* SuspensionModel::loadCase(const std::string& name) const {

@@ -83,6 +83,23 @@ struct ModelInput {
   int slot = -1;  ///< diagonal Jacobian block of the marker's body, -1 if fixed
 };
 
+/// A wheel (project table `wheels`): where its centre and spin axis are, what carries it.
+struct ModelWheel {
+  int id = 0;
+  std::string name;
+  BodyIndex body;        ///< the wheel body (free)
+  MarkerIndex marker;    ///< wheel centre; x axis = spin axis
+  BodyIndex carrier;     ///< reacts brake torque; may be fixed or the wheel body itself
+  double radius = 0.0;   ///< unloaded tyre radius [m]
+  double side = 1.0;     ///< +1 left, -1 right
+  MarkerIndex steerUpper, steerLower;  ///< steering axis; invalid (-1) when not given
+  double axisSign = 1.0;  ///< the marker's x axis times this points outboard as modelled
+  Mat3 R_CM0 = Mat3::Identity();  ///< the centre marker's orientation relative to the carrier as modelled
+  int slotWheel = -1;    ///< diagonal block of the wheel body
+  int slotCarrier = -1;  ///< block (carrier row, wheel column); -1 if the carrier is fixed or the wheel
+  bool hasSteeringAxis() const { return steerUpper.value >= 0; }
+};
+
 /// Block pattern of the 6x6-blocked Jacobians J_r, J_v (and of A, paper 003 eq. 19): the
 /// diagonal block of every free body and the off-diagonal blocks of every pair of free bodies
 /// coupled by a force element. CSR by block rows, columns sorted.
@@ -114,6 +131,7 @@ class SuspensionModel {
   std::vector<ModelBushing> bushings;
   std::vector<ModelP2P> p2ps;
   std::vector<ModelInput> inputs;
+  std::vector<ModelWheel> wheels;
   std::vector<Curve> curves;
   BlockPattern pattern;
   Vec3 gravity = Vec3::Zero();
@@ -123,6 +141,7 @@ class SuspensionModel {
   int bushingById(int id) const;
   int p2pById(int id) const;
   int inputById(int id) const;
+  int wheelById(int id) const;
   const LoadCaseRow* loadCase(const std::string& name) const;
 
   /// State vectors of the body poses and velocities as modelled (r0, v0).

@@ -114,6 +114,33 @@ struct InputRow {
   bool operator==(const InputRow&) const = default;
 };
 
+enum class WheelSide { Left, Right };
+
+/// A wheel: the body that spins, where its centre and spin axis are, how it is carried and the
+/// tyre's unloaded radius. Alignment channels and K&C analyses refer to wheels (docs/analyses.md).
+struct WheelRow {
+  int id = 0;
+  std::string name;
+  int marker = 0;    ///< on the wheel body, at the wheel centre; its x axis is the spin axis
+  int carrier = 0;   ///< body carrying the wheel bearing (knuckle, wheel mount): reacts brake torque
+  double radius = 0.0;  ///< unloaded tyre radius [m]
+  WheelSide side = WheelSide::Left;
+  /// Steering (kingpin) axis through two markers on the carrier side, upper first (e.g. the
+  /// ball joints); absent: caster, kingpin inclination, scrub radius and trail are not defined.
+  std::optional<std::array<int, 2>> steeringAxis;
+  bool operator==(const WheelRow&) const = default;
+};
+
+/// Vehicle data the anti-dive / anti-lift metrics need (Adams/Car's suspension parameters).
+struct VehicleRow {
+  bool frontAxle = true;        ///< the suspension is the front (true) or the rear axle
+  double wheelbase = 2.7;       ///< [m]
+  double cgHeight = 0.55;       ///< centre of gravity above the ground [m]
+  double frontBrakeShare = 0.65;  ///< share of the braking force on the front axle, 0..1
+  double frontDriveShare = 0.0;   ///< share of the drive force on the front axle, 0..1
+  bool operator==(const VehicleRow&) const = default;
+};
+
 enum class SignalType { Constant, Step, Ramp, Sine, Chirp, Table };
 
 /// A scalar time signal. Parameters not used by a type stay at their defaults.
@@ -162,7 +189,13 @@ enum class OutputQuantity {
   P2PForce,            ///< tension [N]
   P2PLength,           ///< length [m]
   Input,               ///< the input's value [N] or [N m]
+  Wheel,               ///< a wheel's alignment channel (kWheelComponents), ISO 8855 [rad] or [m]
 };
+
+/// Components of the wheel quantity, in this order (WheelChannel in dynamics/wheels.h).
+inline constexpr std::array<const char*, 13> kWheelComponents{
+    "toe",      "camber",   "spin",     "centre x", "centre y", "centre z", "contact x",
+    "contact y", "contact z", "caster", "kingpin inclination", "scrub radius", "trail"};
 
 struct OutputRow {
   std::string name;
@@ -196,6 +229,8 @@ struct Project {
   std::vector<P2PRow> p2ps;
   std::vector<CurveRow> curves;
   std::vector<InputRow> inputs;
+  std::vector<WheelRow> wheels;
+  std::optional<VehicleRow> vehicle;
   std::vector<LoadCaseRow> loadCases;
   std::vector<OutputRow> outputs;
   std::string sourcePath;  ///< file it was read from (for messages and relative paths); not stored
@@ -203,7 +238,7 @@ struct Project {
     return name == o.name && description == o.description && gravity == o.gravity &&
            simulation == o.simulation && bodies == o.bodies && markers == o.markers &&
            bushings == o.bushings && p2ps == o.p2ps && curves == o.curves && inputs == o.inputs &&
-           loadCases == o.loadCases && outputs == o.outputs;
+           wheels == o.wheels && vehicle == o.vehicle && loadCases == o.loadCases && outputs == o.outputs;
   }
 };
 

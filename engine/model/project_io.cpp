@@ -38,6 +38,7 @@ constexpr QuantityName kQuantities[] = {
     {OutputQuantity::P2PForce, "p2p force", "p2p"},
     {OutputQuantity::P2PLength, "p2p length", "p2p"},
     {OutputQuantity::Input, "input", "input"},
+    {OutputQuantity::Wheel, "wheel", "wheel"},
 };
 
 struct SignalName {
@@ -387,6 +388,53 @@ InputRow readInput(ObjectReader& r) {
   return in;
 }
 
+WheelRow readWheel(ObjectReader& r) {
+  WheelRow w;
+  w.id = r.integer("id");
+  w.name = r.string("name", "");
+  w.marker = r.integer("marker");
+  w.carrier = r.integer("carrier");
+  w.radius = r.number("radius [m]");
+  const std::string side = r.string("side");
+  if (side == "left") w.side = WheelSide::Left;
+  else if (side == "right") w.side = WheelSide::Right;
+  else if (r.has("side")) r.fail("side", "expected \"left\" or \"right\", found \"" + side + "\"");
+  if (r.has("steering axis")) {
+    const Json& a = r.raw("steering axis");
+    if (!a.is_array() || a.size() != 2)
+      r.fail("steering axis", "expected [upper marker, lower marker], found " + ObjectReader::describe(a));
+    else
+      w.steeringAxis = std::array<int, 2>{r.toInteger(a[0], "steering axis"), r.toInteger(a[1], "steering axis")};
+  }
+  return w;
+}
+
+Json writeWheel(const WheelRow& w) {
+  Json r{{"id", w.id},         {"name", w.name},
+         {"marker", w.marker}, {"carrier", w.carrier},
+         {"radius [m]", w.radius}, {"side", w.side == WheelSide::Left ? "left" : "right"}};
+  if (w.steeringAxis) r["steering axis"] = Json::array({(*w.steeringAxis)[0], (*w.steeringAxis)[1]});
+  return r;
+}
+
+VehicleRow readVehicle(ObjectReader& r) {
+  VehicleRow v;
+  const std::string axle = r.string("axle");
+  if (axle == "front") v.frontAxle = true;
+  else if (axle == "rear") v.frontAxle = false;
+  else if (r.has("axle")) r.fail("axle", "expected \"front\" or \"rear\", found \"" + axle + "\"");
+  v.wheelbase = r.number("wheelbase [m]");
+  v.cgHeight = r.number("cg height [m]");
+  v.frontBrakeShare = r.number("front brake share");
+  v.frontDriveShare = r.number("front drive share");
+  return v;
+}
+
+Json writeVehicle(const VehicleRow& v) {
+  return Json{{"axle", v.frontAxle ? "front" : "rear"}, {"wheelbase [m]", v.wheelbase}, {"cg height [m]", v.cgHeight},
+              {"front brake share", v.frontBrakeShare}, {"front drive share", v.frontDriveShare}};
+}
+
 SignalRow readSignal(ObjectReader& r) {
   SignalRow s;
   const std::string type = r.string("type");
@@ -619,6 +667,12 @@ Project parseProject(const std::string& text, const std::string& path) {
   forEachRow(top, "p2p elements", [&](ObjectReader& r) { pr.p2ps.push_back(readP2P(r)); });
   forEachRow(top, "curves", [&](ObjectReader& r) { pr.curves.push_back(readCurve(r)); });
   forEachRow(top, "inputs", [&](ObjectReader& r) { pr.inputs.push_back(readInput(r)); });
+  forEachRow(top, "wheels", [&](ObjectReader& r) { pr.wheels.push_back(readWheel(r)); });
+  if (top.has("vehicle")) {
+    ObjectReader v(top.raw("vehicle"), top.at("vehicle"), diag);
+    pr.vehicle = readVehicle(v);
+    v.finish();
+  }
   forEachRow(top, "load cases", [&](ObjectReader& r) { pr.loadCases.push_back(readLoadCase(r)); });
   forEachRow(top, "outputs", [&](ObjectReader& r) { pr.outputs.push_back(readOutput(r)); });
   top.finish();
@@ -722,6 +776,10 @@ std::string writeProjectText(const Project& p) {
                           {"frame", in.frame == InputFrame::Global ? "global" : "marker"},
                           {"direction", vec(in.direction)}});
   j["inputs"] = inputs;
+  Json wheels = Json::array();
+  for (const auto& w : p.wheels) wheels.push_back(writeWheel(w));
+  j["wheels"] = wheels;
+  if (p.vehicle) j["vehicle"] = writeVehicle(*p.vehicle);
   Json lcs = Json::array();
   for (const auto& lc : p.loadCases) {
     Json sig = Json::array();

@@ -78,6 +78,8 @@ bool componentValid(OutputQuantity q, const std::string& comp) {
     case OutputQuantity::P2PForce:
     case OutputQuantity::P2PLength:
     case OutputQuantity::Input: return comp.empty();
+    case OutputQuantity::Wheel:
+      return std::find(kWheelComponents.begin(), kWheelComponents.end(), comp) != kWheelComponents.end();
   }
   return false;
 }
@@ -129,6 +131,13 @@ void checkFinite(const Project& p, const Checker& c) {
     for (const auto& pt : cv.points)
       if (!std::isfinite(pt[0]) || !std::isfinite(pt[1])) c.error(c.at("curves", cv, "points"), "value is not finite");
   for (const auto& in : p.inputs) vecAt(in.direction, c.at("inputs", in, "direction"));
+  for (const auto& w : p.wheels) numAt(w.radius, c.at("wheels", w, "radius [m]"));
+  if (p.vehicle) {
+    numAt(p.vehicle->wheelbase, c.atNamed("", "", "vehicle.wheelbase [m]"));
+    numAt(p.vehicle->cgHeight, c.atNamed("", "", "vehicle.cg height [m]"));
+    numAt(p.vehicle->frontBrakeShare, c.atNamed("", "", "vehicle.front brake share"));
+    numAt(p.vehicle->frontDriveShare, c.atNamed("", "", "vehicle.front drive share"));
+  }
   for (const auto& lc : p.loadCases) {
     numAt(lc.duration, c.atNamed("load cases", lc.name, "duration [s]"));
     for (std::size_t k = 0; k < lc.drives.size(); ++k) {
@@ -171,6 +180,72 @@ struct MarkerPose {
 MarkerPose poseAsModelled(const BodyRow& body, const MarkerRow& m) {
   const Mat3 R_WB = rotation::matrix(body.orientation);
   return {body.position + R_WB * m.position, R_WB * rotation::matrix(m.orientation)};
+}
+
+/// Wheels: the centre marker on a free body, a carrier that exists, a positive radius, and a
+/// steering axis of two distinct markers that do not coincide as modelled.
+void checkWheels(const Project& p, const Checker& c, const std::map<int, std::size_t>& bodies,
+                 const std::map<int, std::size_t>& markers) {
+  std::map<int, int> wheelOfBody;
+  for (const auto& w : p.wheels) {
+    if (!markers.count(w.marker)) {
+      c.error(c.at("wheels", w, "marker"), "marker " + std::to_string(w.marker) + " does not exist");
+    } else {
+      const int body = p.markers[markers.at(w.marker)].body;
+      if (bodies.count(body) && p.bodies[bodies.at(body)].fixed)
+        c.error(c.at("wheels", w, "marker"), "marker " + std::to_string(w.marker) + " is on body " +
+                                                 std::to_string(body) + ", which is fixed: a wheel must be free");
+      else if (bodies.count(body) && !wheelOfBody.emplace(body, w.id).second)
+        c.error(c.at("wheels", w, "marker"), "body " + std::to_string(body) + " is already wheel " +
+                                                 std::to_string(wheelOfBody.at(body)));
+      else if (bodies.count(body)) {
+        // Toe and camber are angles of the spin axis against the vehicle's y axis.
+        const Vec3 axis = poseAsModelled(p.bodies[bodies.at(body)], p.markers[markers.at(w.marker)]).R.col(0);
+        if (axis.allFinite() && !(std::abs(axis.y()) > 0.5))
+          c.error(c.at("wheels", w, "marker"),
+                  "the x axis of marker " + std::to_string(w.marker) + " is the spin axis and should point along "
+                  "the axle (vehicle y); as modelled it is (" + num(axis.x()) + ", " + num(axis.y()) + ", " +
+                  num(axis.z()) + ")");
+      }
+    }
+    if (!bodies.count(w.carrier))
+      c.error(c.at("wheels", w, "carrier"), "body " + std::to_string(w.carrier) + " does not exist");
+    if (std::isfinite(w.radius) && !(w.radius > 0.0)) c.error(c.at("wheels", w, "radius [m]"), "must be positive");
+    if (w.steeringAxis) {
+      const auto [upper, lower] = *w.steeringAxis;
+      bool ok = true;
+      for (int id : {upper, lower})
+        if (!markers.count(id) || !bodies.count(p.markers[markers.at(id)].body)) {
+          c.error(c.at("wheels", w, "steering axis"), "marker " + std::to_string(id) + " does not exist");
+          ok = false;
+        }
+      if (ok) {
+        const MarkerRow& mu = p.markers[markers.at(upper)];
+        const MarkerRow& ml = p.markers[markers.at(lower)];
+        const Vec3 d = poseAsModelled(p.bodies[bodies.at(mu.body)], mu).p - poseAsModelled(p.bodies[bodies.at(ml.body)], ml).p;
+        if (!(d.norm() > 1e-6))
+          c.error(c.at("wheels", w, "steering axis"), "markers " + std::to_string(upper) + " and " +
+                                                          std::to_string(lower) + " coincide as modelled: no axis");
+        else if (!(d.z() > 0.0))
+          c.error(c.at("wheels", w, "steering axis"), "the first marker (" + std::to_string(upper) +
+                                                          ") must be above the second (" + std::to_string(lower) + ")");
+      }
+    }
+  }
+}
+
+void checkVehicle(const VehicleRow& v, const Checker& c) {
+  auto positive = [&](double x, const char* field) {
+    if (std::isfinite(x) && !(x > 0.0)) c.error(c.atNamed("", "", std::string("vehicle.") + field), "must be positive");
+  };
+  auto share = [&](double x, const char* field) {
+    if (std::isfinite(x) && !(x >= 0.0 && x <= 1.0))
+      c.error(c.atNamed("", "", std::string("vehicle.") + field), "must lie between 0 and 1, is " + num(x));
+  };
+  positive(v.wheelbase, "wheelbase [m]");
+  positive(v.cgHeight, "cg height [m]");
+  share(v.frontBrakeShare, "front brake share");
+  share(v.frontDriveShare, "front drive share");
 }
 
 }  // namespace
@@ -284,6 +359,9 @@ Diagnostics check(const Project& p) {
       c.error(c.at("inputs", in, "marker"), "marker " + std::to_string(in.marker) + " does not exist");
     if (in.direction.norm() == 0.0) c.error(c.at("inputs", in, "direction"), "must not be zero");
   }
+  const auto wheels = c.uniqueIds(p.wheels, "wheels");
+  checkWheels(p, c, bodies, markers);
+  if (p.vehicle) checkVehicle(*p.vehicle, c);
   std::set<std::string> lcNames;
   for (const auto& lc : p.loadCases) {
     if (!lcNames.insert(lc.name).second) c.error(c.atNamed("load cases", lc.name, "name"), "duplicate load case name");
@@ -325,6 +403,7 @@ Diagnostics check(const Project& p) {
       case OutputQuantity::P2PForce:
       case OutputQuantity::P2PLength: ids = &p2ps; key = "p2p"; break;
       case OutputQuantity::Input: ids = &inputs; key = "input"; break;
+      case OutputQuantity::Wheel: ids = &wheels; key = "wheel"; break;
     }
     if (!ids->count(o.element))
       c.error(c.atNamed("outputs", o.name, key), key + " " + std::to_string(o.element) + " does not exist");

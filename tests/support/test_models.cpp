@@ -172,4 +172,66 @@ Project randomProject(unsigned seed, int nFree, int nBushings, int nP2P, bool wi
   return p;
 }
 
+Project wheelCorner(double side, double toe, double camber) {
+  Project p;
+  p.name = "wheel corner";
+  const auto rz = [](double a) { return Mat3(Eigen::AngleAxisd(a, Vec3::UnitZ())); };
+  const auto rx = [](double a) { return Mat3(Eigen::AngleAxisd(a, Vec3::UnitX())); };
+  // The wheel frame: x along the outboard axle, turned by toe about z and leaned by camber
+  // about the heading, both towards the sides ISO 8855 calls positive.
+  const Mat3 R = rz(-side * toe) * rx(-side * camber) * rz(side * M_PI / 2);
+  const Vec3 wheelAngles = rotation::anglesFromMatrix(R);
+  BodyRow ground;
+  ground.id = 0;
+  ground.name = "ground";
+  ground.fixed = true;
+  BodyRow carrier;
+  carrier.id = 1;
+  carrier.name = "carrier";
+  carrier.mass = 5.0;
+  carrier.inertia = {0.05, 0.05, 0.05, 0, 0, 0};
+  carrier.position = Vec3(0.0, side * 0.70, 0.30);
+  BodyRow wheel;
+  wheel.id = 2;
+  wheel.name = "wheel";
+  wheel.mass = 20.0;
+  wheel.inertia = {1.2, 0.8, 0.8, 0, 0, 0};
+  wheel.position = Vec3(0.0, side * 0.78, 0.30);
+  wheel.orientation = wheelAngles;
+  p.bodies = {ground, carrier, wheel};
+  p.markers = {MarkerRow{1, "carrier mount", 1, Vec3::Zero(), Vec3::Zero()},
+               MarkerRow{2, "ground mount", 0, carrier.position, Vec3::Zero()},
+               MarkerRow{10, "wheel centre", 2, Vec3::Zero(), Vec3::Zero()},
+               MarkerRow{11, "bearing", 1, wheel.position - carrier.position, wheelAngles},
+               MarkerRow{20, "upper ball joint", 1, Vec3(-0.03, side * 0.65, 0.55) - carrier.position, Vec3::Zero()},
+               MarkerRow{21, "lower ball joint", 1, Vec3(0.01, side * 0.72, 0.15) - carrier.position, Vec3::Zero()}};
+  BushingRow mount;
+  mount.id = 1;
+  mount.name = "carrier mount";
+  mount.markerI = 1;
+  mount.markerJ = 2;
+  for (int d = 0; d < 3; ++d) mount.directions[d].stiffness.coefficient = 1e6;
+  for (int d = 3; d < 6; ++d) mount.directions[d].stiffness.coefficient = 1e4;
+  BushingRow bearing;
+  bearing.id = 2;
+  bearing.name = "wheel bearing";
+  bearing.markerI = 10;
+  bearing.markerJ = 11;
+  for (int d = 0; d < 3; ++d) bearing.directions[d].stiffness.coefficient = 1e7;
+  bearing.directions[3].damping.coefficient = 0.2;  // rx: the spin is free
+  bearing.directions[4].stiffness.coefficient = 1e5;
+  bearing.directions[5].stiffness.coefficient = 1e5;
+  p.bushings = {mount, bearing};
+  WheelRow w;
+  w.id = 1;
+  w.name = "wheel";
+  w.marker = 10;
+  w.carrier = 1;
+  w.radius = 0.30;
+  w.side = side > 0 ? WheelSide::Left : WheelSide::Right;
+  w.steeringAxis = std::array<int, 2>{20, 21};
+  p.wheels = {w};
+  return p;
+}
+
 }  // namespace ek::test

@@ -18,4 +18,12 @@ Project singleBushing(double mass, const Vec3& inertia, double k, double kr, con
 /// input force and torque. Deterministic for a seed.
 Project randomProject(unsigned seed, int nFree, int nBushings, int nP2P, bool withGround = true);
 
+/// One wheel corner (docs/analyses.md's test fixture): ground (id 0), a carrier (id 1, wheel
+/// mount) on a bushing to the ground, a wheel (id 2) on a bearing bushing (free about the axle)
+/// to the carrier, and wheel 1 (radius 0.3 m, centre at (0, side 0.78, 0.3) m, marker 10)
+/// posed with the given toe and camber [rad] (ISO 8855 signs), with a steering axis from
+/// (-0.03, side 0.65, 0.55) m (marker 20) to (0.01, side 0.72, 0.15) m (marker 21) on the
+/// carrier. `side` is +1 (left) or -1 (right).
+Project wheelCorner(double side, double toe, double camber);
+
 }  // namespace ek::test

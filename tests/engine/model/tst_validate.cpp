@@ -74,6 +74,36 @@ class TestValidate : public QObject {
     QVERIFY(joined(reader).contains("field 'colour': unknown field"));
   }
 
+  // Wheels and vehicle data: each problem named by row and field, all in one pass.
+  void wheelsAndVehicle() {
+    auto j = minimalJson();
+    j["markers"].push_back({{"id", 30}, {"name", "along x"}, {"body", 1}, {"orientation [rad]", {0.0, 0.0, 0.0}}});
+    j["markers"].push_back({{"id", 40}, {"name", "along y"}, {"body", 1}, {"orientation [rad]", {M_PI / 2, 0.0, 0.0}}});
+    j["wheels"] = nlohmann::ordered_json::array();
+    j["wheels"].push_back({{"id", 1}, {"name", "on ground"}, {"marker", 1}, {"carrier", 0}, {"radius [m]", 0.3}, {"side", "left"}});
+    j["wheels"].push_back({{"id", 2}, {"name", "axis along x"}, {"marker", 30}, {"carrier", 9}, {"radius [m]", 0.3}, {"side", "left"}});
+    j["wheels"].push_back({{"id", 3}, {"name", "bad"}, {"marker", 40}, {"carrier", 0}, {"radius [m]", -0.3}, {"side", "right"},
+                           {"steering axis", {2, 40}}});
+    j["vehicle"] = {{"axle", "front"}, {"wheelbase [m]", 0.0}, {"cg height [m]", 0.5}, {"front brake share", 1.5},
+                    {"front drive share", 0.0}};
+    const auto errors = errorsOf(j.dump());
+    const QString all = joined(errors);
+    for (const char* expected :
+         {"row id 1 ('on ground'), field 'marker': marker 1 is on body 0, which is fixed",
+          "row id 2 ('axis along x'), field 'marker': the x axis of marker 30 is the spin axis",
+          "row id 2 ('axis along x'), field 'carrier': body 9 does not exist",
+          "row id 3 ('bad'), field 'marker': body 1 is already wheel 2",
+          "row id 3 ('bad'), field 'radius [m]': must be positive",
+          "row id 3 ('bad'), field 'steering axis': markers 2 and 40 coincide",
+          "field 'vehicle.wheelbase [m]': must be positive",
+          "field 'vehicle.front brake share': must lie between 0 and 1"})
+      QVERIFY2(all.contains(expected), qPrintable("missing: " + QString(expected) + "\nin:\n" + all));
+    QCOMPARE(int(errors.size()), 8);
+    // A misspelt side is a reader error.
+    j["wheels"][2]["side"] = "middle";
+    QVERIFY(joined(errorsOf(j.dump())).contains("row id 3 ('bad'), field 'side': expected \"left\" or \"right\""));
+  }
+
   // A repeated key is an error naming both places, not "the last one wins".
   void duplicateKeysAreErrors() {
     std::string text = minimalText();

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+/// @file wheels.h
+/// Wheel alignment channels (ISO 8855, docs/analyses.md) and the loads of the K&C analyses at a
+/// wheel's contact point, with their analytic partials.
+///
+/// Conventions: vehicle axes x forward, y left, z up (the global frame; the road is the plane
+/// z = const under the wheel). The spin axis a points outboard on both sides.
+/// - toe: angle of the wheel's heading line about z, positive toe-in (front of the wheel
+///   towards the vehicle centre) on both sides: toe = atan2(a_x, side a_y);
+/// - camber: angle between the wheel plane and the vertical, positive when the top of the
+///   wheel leans outboard: camber = -asin(a_z);
+/// - spin: rotation of the wheel relative to its carrier about the spin axis since the design
+///   pose, (-pi, pi];
+/// - centre: the centre marker; contact: centre - radius e, e the unit vector of the wheel plane
+///   closest to the road normal (the lowest point of the unloaded tyre);
+/// - with a steering axis s (lower to upper marker): caster = atan2(-s_x, s_z) (top rearward
+///   positive), kingpin inclination = atan2(-side s_y, s_z) (top inboard positive), and with G
+///   the axis' intersection with the road plane through the contact point, scrub radius =
+///   (contact - G) . l (l: the outboard horizontal direction of the axle, positive when the
+///   contact point is outboard of G) and trail = (G - contact) . f (f: the wheel's forward
+///   horizontal direction, positive when G is ahead of the contact point).
+
+#include <array>
+
+#include "engine/dynamics/workspace.h"
+
+namespace ek {
+
+/// The alignment channels, in the order of kWheelComponents.
+enum WheelChannel {
+  kToe, kCamber, kSpin, kCentreX, kCentreY, kCentreZ, kContactX, kContactY, kContactZ,
+  kCaster, kKingpin, kScrub, kTrail, kWheelChannels
+};
+static_assert(kWheelChannels == static_cast<int>(kWheelComponents.size()));
+
+/// True for channels that need the wheel's steering axis.
+inline bool needsSteeringAxis(int channel) { return channel >= kCaster; }
+
+/// Unit of a channel: "rad" for angles, "m" for lengths.
+const char* wheelChannelUnit(int channel);
+
+/// All channels of one wheel from marker kinematics (stages 1-2). Steering channels are NaN when
+/// the wheel has no steering axis.
+std::array<double, kWheelChannels> wheelChannels(const ModelWheel& wheel, const Workspace& ws);
+
+/// Gradient of one channel with respect to r (all free bodies' positions and Cardan angles),
+/// analytic (forward-mode automatic differentiation of the channel's formula, chained through
+/// the marker kinematics). @pre stages 1-2 ran. `g` is resized to nDof.
+void wheelChannelGradient(const SuspensionModel& model, const Workspace& ws, int wheel, int channel, VecX& g);
+
+/// Loads of the K&C analyses, per wheel, in the vehicle axes (global directions). Forces at the
+/// contact point and torques act on the wheel with the brake locked: the part of their moment
+/// about the spin axis is carried by the carrier. The traction force acts at the wheel centre.
+enum WheelLoad {
+  kFxContact, kFyContact, kFzContact, kMxContact, kMyContact, kMzContact, kFxCentre, kWheelLoads
+};
+inline constexpr std::array<const char*, kWheelLoads> kWheelLoadNames{
+    "Fx at contact", "Fy at contact", "Fz at contact", "Mx", "My", "Mz", "Fx at centre"};
+
+/// Adds ws.wheelLoads to the world wrenches and their position partials (Jw_r).
+/// @pre calcSurfaceForces() ran. Does nothing when all wheel loads are zero.
+void addWheelLoads(const SuspensionModel& model, Workspace& ws);
+
+/// Column of dh/d(load) for one load of one wheel (generalized forces: force global, torque in
+/// body axes), size nDof. @pre stages 1-2 ran.
+void wheelLoadColumn(const SuspensionModel& model, const Workspace& ws, int wheel, int load, VecX& column);
+
+}  // namespace ek
