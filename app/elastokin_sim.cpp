@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/analysis/kc.h"
 #include "engine/analysis/modal.h"
 #include "engine/analysis/realtime.h"
 #include "engine/analysis/simulation.h"
@@ -26,9 +27,11 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: elastokin-sim PROJECT.json --loadcase NAME --out RESULTS.csv [options]\n"
+    "       elastokin-sim PROJECT.json --analysis NAME --out RESULTS.csv [analysis options]\n"
     "\n"
     "Runs one load case of a suspension project with the LSRT2 integrator and writes the\n"
-    "project's output channels as CSV.\n"
+    "project's output channels as CSV; or runs a K&C analysis (docs/analyses.md), writes its\n"
+    "points as CSV and prints the metrics at the design position.\n"
     "\n"
     "options:\n"
     "  --loadcase NAME       load case to run (required)\n"
@@ -52,6 +55,17 @@ constexpr const char* kUsage =
     "                        stiffness ratio, eigenvalues, undamped eigenfrequencies\n"
     "                        (with --out: all eigenvalues as CSV)\n"
     "  --quiet               no progress bar\n"
+    "\n"
+    "analysis options (the project needs a 'wheels' table):\n"
+    "  --analysis NAME       parallel-travel, opposite-travel (left wheels up, right down),\n"
+    "                        single-travel (--wheel), static-load (--load)\n"
+    "  --from X --to X       sweep range: travel of the wheel centre in mm (default -80, 80),\n"
+    "                        or the load in N / N m (default -5000, 5000)\n"
+    "  --points N            points of the sweep (default 161 for travel, 21 for loads)\n"
+    "  --wheel ID            the wheel (id in the wheels table): single-travel's moving wheel;\n"
+    "                        static-load on that wheel only (default: every wheel)\n"
+    "  --load NAME           static load: fx-contact (braking), fy-contact, fz-contact, mx, my,\n"
+    "                        mz (aligning torque), fx-centre (traction)\n"
     "  -h, --help            this text\n"
     "\n"
     "exit codes: 0 done; 1 bad project (every problem is listed, naming file, table, row and\n"
@@ -164,6 +178,69 @@ int stiffnessReport(const std::shared_ptr<const ek::SuspensionModel>& model, con
   return 0;
 }
 
+constexpr const char* kLoadNames[] = {"fx-contact", "fy-contact", "fz-contact", "mx", "my", "mz", "fx-centre"};
+
+struct AnalysisArgs {
+  std::string name;
+  bool haveFrom = false, haveTo = false, havePoints = false;
+  double from = 0.0, to = 0.0;
+  int points = 0;
+  int wheelId = -1;  ///< id; -1 none
+  std::string load;
+};
+
+int analysisReport(const std::shared_ptr<const ek::SuspensionModel>& model, const AnalysisArgs& a,
+                   const std::string& outPath, bool quiet) {
+  ek::KcOptions o;
+  if (!ek::parseKcKind(a.name, o.kind))
+    return usageError("unknown analysis '" + a.name +
+                      "' (parallel-travel, opposite-travel, single-travel, static-load)");
+  const bool travel = o.kind != ek::KcKind::StaticLoad;
+  if (!travel) {
+    o.load = -1;
+    for (int k = 0; k < ek::kWheelLoads; ++k)
+      if (a.load == kLoadNames[k]) o.load = k;
+    if (o.load < 0)
+      return usageError(a.load.empty() ? "static-load needs --load (fx-contact, fy-contact, fz-contact, mx, my, mz, fx-centre)"
+                                       : "unknown load '" + a.load + "' (fx-contact, fy-contact, fz-contact, mx, my, mz, fx-centre)");
+  } else if (!a.load.empty()) {
+    return usageError("--load is for static-load only");
+  }
+  const double scale = travel ? 1e-3 : 1.0;  // travel on the command line in mm
+  o.from = a.haveFrom ? a.from * scale : (travel ? -0.08 : -5000.0);
+  o.to = a.haveTo ? a.to * scale : (travel ? 0.08 : 5000.0);
+  o.points = a.havePoints ? a.points : (travel ? 161 : 21);
+  if (!(o.to > o.from)) return usageError("--to must be greater than --from");
+  if (o.points < 2 || o.points > 100000) return usageError("--points needs a whole number from 2 to 100000");
+  if (a.wheelId >= 0 || o.kind == ek::KcKind::SingleTravel) {
+    if (a.wheelId < 0) return usageError("single-travel needs --wheel ID");
+    o.wheel = model->wheelById(a.wheelId);
+    if (o.wheel < 0) return usageError("wheel " + std::to_string(a.wheelId) + " does not exist in the wheels table");
+  }
+  if (model->wheels.empty())
+    throw ek::ModelError({model->project().sourcePath, "wheels", "", ""},
+                         "the project has no wheels: K&C analyses need the 'wheels' table (docs/project-format.md)");
+  ek::checkWritable(outPath);
+  ProgressBar bar(!quiet && isatty(STDERR_FILENO));
+  const auto t0 = std::chrono::steady_clock::now();
+  const ek::KcResult r = ek::runKc(*model, o, [&](double f) { bar.update(f); });
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  bar.finish();
+  ek::writeKcCsv(r, outPath);
+  std::printf("analysis       %s, %s from %g to %g %s, %d points (%d equilibrium iterations, %.3f s)\n",
+              a.name.c_str(), r.sweepName.c_str(), travel ? o.from * 1e3 : o.from, travel ? o.to * 1e3 : o.to,
+              travel ? "mm" : r.sweepUnit.c_str(), o.points, r.iterations, wall);
+  std::printf("points         %zu x %zu columns -> %s\n\n", r.sweep.size(), r.columns.size(), outPath.c_str());
+  std::printf("metrics at the design position (docs/analyses.md):\n");
+  std::size_t width = 0;
+  for (const auto& m : r.metrics) width = std::max(width, m.name.size() + (m.wheel.empty() ? 0 : m.wheel.size() + 3));
+  for (const auto& m : r.metrics) {
+    const std::string label = m.wheel.empty() ? m.name : m.name + " (" + m.wheel + ")";
+    std::printf("  %-*s %12.5g %s\n", static_cast<int>(width), label.c_str(), m.value, m.unit.c_str());
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -172,6 +249,7 @@ int main(int argc, char** argv) {
   std::string projectPath, loadCase, outPath;
   ek::RunOptions opt;
   bool quiet = false, list = false, stiffness = false, realtime = false, haveDt = false, haveLin = false, haveRate = false;
+  AnalysisArgs analysis;
   for (std::size_t k = 0; k < args.size(); ++k) {
     const std::string& a = args[k];
     auto value = [&](std::string& out) {
@@ -223,6 +301,22 @@ int main(int argc, char** argv) {
     } else if (a == "--rtol") {
       if (!value(v) || !parseDouble(v, opt.relativeTolerance) || !(opt.relativeTolerance > 0))
         return usageError("--rtol needs a positive number");
+    } else if (a == "--analysis") {
+      if (!value(analysis.name)) return usageError("--analysis needs a name");
+    } else if (a == "--from") {
+      if (!value(v) || !parseDouble(v, analysis.from)) return usageError("--from needs a finite number");
+      analysis.haveFrom = true;
+    } else if (a == "--to") {
+      if (!value(v) || !parseDouble(v, analysis.to)) return usageError("--to needs a finite number");
+      analysis.haveTo = true;
+    } else if (a == "--points") {
+      if (!value(v) || !parseInt(v, analysis.points)) return usageError("--points needs a whole number");
+      analysis.havePoints = true;
+    } else if (a == "--wheel") {
+      if (!value(v) || !parseInt(v, analysis.wheelId) || analysis.wheelId < 0)
+        return usageError("--wheel needs a wheel id (a whole number)");
+    } else if (a == "--load") {
+      if (!value(analysis.load)) return usageError("--load needs a name");
     } else if (a == "--solver") {
       if (!value(opt.solver)) return usageError("--solver needs a name");
     } else if (!a.empty() && a[0] == '-') {
@@ -250,6 +344,13 @@ int main(int argc, char** argv) {
       for (const auto& c : ek::resolveChannels(*model, {})) std::printf("  %s [%s]\n", c.name.c_str(), c.unit.c_str());
       return 0;
     }
+    if (!analysis.name.empty()) {
+      if (!loadCase.empty()) return usageError("--analysis and --loadcase exclude each other");
+      if (outPath.empty()) return usageError("--out is required");
+      return analysisReport(model, analysis, outPath, quiet);
+    }
+    if (analysis.haveFrom || analysis.haveTo || analysis.havePoints || analysis.wheelId >= 0 || !analysis.load.empty())
+      return usageError("--from, --to, --points, --wheel and --load need --analysis");
     if (loadCase.empty()) return usageError("--loadcase is required");
     if (stiffness) return stiffnessReport(model, loadCase, outPath);
     if (outPath.empty()) return usageError("--out is required");

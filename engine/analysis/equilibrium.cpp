@@ -2,6 +2,7 @@
 #include "engine/analysis/equilibrium.h"
 
 #include <Eigen/Eigenvalues>
+#include <Eigen/LU>
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -9,74 +10,11 @@
 #include "engine/core/error.h"
 #include "engine/core/text.h"
 #include "engine/dynamics/linearize.h"
+#include "engine/dynamics/wheels.h"
 #include "engine/solvers/linear_solver.h"
 
 namespace ek {
 namespace {
-
-/// The iteration matrix A = -J_r K + c M in the block pattern, factorized by the topology
-/// solver, and steps in body-twist coordinates dq (dr = K dq).
-class NewtonSystem {
- public:
-  NewtonSystem(const SuspensionModel& model)
-      : model_(model), solver_(makeLinearSolver("topology", model)), blocks_(model.pattern.nBlocks()) {
-    const int n = model.nDof();
-    mass_.resize(n);
-    for (int l = 0; l < model.nFreeBodies(); ++l) {
-      const ModelBody& b = model.bodies[model.freeBodies[l]];
-      mass_.segment<3>(6 * l).setConstant(b.mass);
-      mass_.segment<3>(6 * l + 3) = b.inertia.diagonal();
-    }
-  }
-
-  /// Factorizes -J_r K + c M at the linearization in ws. @throws SimulationError if singular.
-  void factorize(const Workspace& ws, double c) {
-    const BlockPattern& p = model_.pattern;
-    for (int row = 0; row < p.nBodies; ++row)
-      for (int s = p.rowStart[row]; s < p.rowStart[row + 1]; ++s) {
-        Mat6 A = -ws.Jr[s];
-        A.rightCols<3>() = A.rightCols<3>() * ws.Kinv[p.col[s]];  // columns pair with body-twist increments
-        if (p.col[s] == row) A.diagonal() += c * mass_.segment<6>(6 * row);
-        blocks_[s] = A;
-      }
-    solver_->factorize(blocks_);
-  }
-  /// dq = A^-1 h.
-  void solve(const VecX& h, VecX& dq) { solver_->solve(h, dq); }
-  /// The diagonal of A's scale: largest |J_r,ii| / M_ii, a squared frequency.
-  double stiffnessScale(const Workspace& ws) const {
-    double s = 0.0;
-    for (int l = 0; l < model_.nFreeBodies(); ++l)
-      for (int k = 0; k < 6; ++k) s = std::max(s, std::abs(ws.Jr[model_.pattern.diag[l]](k, k)) / mass_[6 * l + k]);
-    return s > 0.0 ? s : 1.0;
-  }
-  /// r + K(r) dq.
-  void advance(const VecX& r, const Workspace& ws, const VecX& dq, VecX& out) const {
-    out = r;
-    for (int l = 0; l < model_.nFreeBodies(); ++l) {
-      out.segment<3>(6 * l) += dq.segment<3>(6 * l);
-      out.segment<3>(6 * l + 3) += ws.Kinv[l] * dq.segment<3>(6 * l + 3);
-    }
-  }
-  /// True if no body moves more than 20 mm or turns more than 0.1 rad.
-  bool withinLimits(const VecX& dq) const {
-    for (int l = 0; l < model_.nFreeBodies(); ++l)
-      if (dq.segment<3>(6 * l).norm() > 0.02 || dq.segment<3>(6 * l + 3).norm() > 0.1) return false;
-    return true;
-  }
-  double largestBodyStep(const VecX& dq) const {
-    double s = 0.0;
-    for (int l = 0; l < model_.nFreeBodies(); ++l)
-      s = std::max({s, dq.segment<3>(6 * l).norm(), dq.segment<3>(6 * l + 3).norm()});
-    return s;
-  }
-
- private:
-  const SuspensionModel& model_;
-  std::unique_ptr<LinearSolver> solver_;
-  std::vector<Mat6> blocks_;
-  VecX mass_;
-};
 
 /// Evaluates h at r (v = 0) into ws; false if it is not finite or an element cannot be evaluated.
 bool evaluate(const SuspensionModel& model, const VecX& r, const VecX& u, State& trial, Workspace& ws) {
@@ -159,14 +97,78 @@ double maxAcceleration(const SuspensionModel& model, const Workspace& ws) {
   return worst;
 }
 
+namespace {
+
+/// The wheel heights of a constrained equilibrium: the constraint rows C K (in body-twist
+/// increments) and the load columns B (dh per newton of vertical force at each contact point).
+class HeldWheels {
+ public:
+  HeldWheels(const SuspensionModel& model, const std::vector<WheelHeight>& held) : model_(model), held_(held) {
+    const int m = static_cast<int>(held.size());
+    B_.resize(model.nDof(), m);
+    CK_.resize(m, model.nDof());
+    X_.resize(model.nDof(), m);
+  }
+  int size() const { return static_cast<int>(held_.size()); }
+  int loadIndex(int k) const { return kWheelLoads * held_[k].wheel + kFzContact; }
+  /// Largest distance of a held wheel centre from its target [m].
+  double gap(const Workspace& ws) const {
+    double g = 0.0;
+    for (int k = 0; k < size(); ++k) g = std::max(g, std::abs(heightError(ws, k)));
+    return g;
+  }
+  double heightError(const Workspace& ws, int k) const {
+    return wheelChannels(model_.wheels[held_[k].wheel], ws)[kCentreZ] - held_[k].centreZ;
+  }
+  /// Bordered step: with A dq = h + B dlambda and C K dq = -(error), limited to `reach` per
+  /// step. Solves A X = B with the factorized system. Returns false if the small system is singular.
+  template <class System>
+  bool step(System& sys, const Workspace& ws, const VecX& dq0, double reach, VecX& dq, VecX& dLambda) {
+    const int m = size();
+    VecX g, col, x(model_.nDof());
+    for (int k = 0; k < m; ++k) {
+      wheelLoadColumn(model_, ws, held_[k].wheel, kFzContact, col);
+      B_.col(k) = col;
+      sys.solve(col, x);
+      X_.col(k) = x;
+      wheelChannelGradient(model_, ws, held_[k].wheel, kCentreZ, g);
+      for (int l = 0; l < model_.nFreeBodies(); ++l) g.segment<3>(6 * l + 3) = ws.Kinv[l].transpose() * g.segment<3>(6 * l + 3);
+      CK_.row(k) = g.transpose();
+    }
+    VecX rhs(m);
+    for (int k = 0; k < m; ++k) rhs[k] = -std::clamp(heightError(ws, k), -reach, reach);
+    rhs -= CK_ * dq0;
+    const MatX S = CK_ * X_;
+    Eigen::FullPivLU<MatX> lu(S);
+    if (lu.rank() < m) return false;
+    dLambda = lu.solve(rhs);
+    dq = dq0 + X_ * dLambda;
+    return dq.allFinite() && dLambda.allFinite();
+  }
+
+ private:
+  const SuspensionModel& model_;
+  const std::vector<WheelHeight>& held_;
+  MatX B_, CK_, X_;
+};
+
+}  // namespace
+
 EquilibriumResult solveEquilibrium(const SuspensionModel& model, const VecX& u, State& state, Workspace& ws,
-                                   double tolerance, int maxIterations) {
+                                   double tolerance, int maxIterations, const std::vector<WheelHeight>& held,
+                                   double initialPseudoStep) {
   const int n = model.nDof();
   state.v.setZero();
-  NewtonSystem sys(model);
+  EquilibriumSystem sys(model);
+  HeldWheels wheels(model, held);
   State trial = state;
   Workspace wt(model);
-  VecX dq(n), rTrial(n);
+  wt.wheelLoads = ws.wheelLoads;
+  VecX dq(n), dq0(n), rTrial(n), dLambda;
+  // A held wheel's centre moves towards its target by at most this much per step, so that a far
+  // target is reached along the mechanism's path rather than by one long tangent step.
+  constexpr double kReach = 0.005;  // [m]
+  constexpr double kHeightTolerance = 1e-9;  // [m]
   if (!evaluate(model, state.r, u, trial, ws))
     throw SimulationError("static equilibrium not found: the forces at the start are not finite" + diagnose(model, ws));
   // A tiny mass-proportional term keeps free directions (zero stiffness, e.g. wheel spin) where
@@ -178,15 +180,18 @@ EquilibriumResult solveEquilibrium(const SuspensionModel& model, const VecX& u, 
   // accepted step, so that the iteration ends as Newton's method. A short step moves the soft mechanism
   // directions only a little while the stiff joint directions are solved implicitly: the path
   // of a stiff-jointed mechanism is followed without straining its joints, which a full Newton
-  // step along the tangent of a curved path would do by far more than it gains.
+  // step along the tangent of a curved path would do by far more than it gains. Held wheels
+  // add their vertical forces as unknowns and their heights as constraints (a bordered system
+  // solved through the same factorization).
   double tau = 1e-6;  // [s^2]: the first step moves each body by about tau |M^-1 h|
   {
     double acc = maxAcceleration(model, ws);
     if (acc > 0.0) tau = std::min(1e-2, 1e-3 / acc);  // about a millimetre
+    if (initialPseudoStep > 0.0) tau = initialPseudoStep;
   }
   for (int it = 0; it < maxIterations; ++it) {
     const double acc = maxAcceleration(model, ws);
-    if (acc < tolerance) return {it, acc};
+    if (acc < tolerance && wheels.gap(ws) < kHeightTolerance) return {it, acc};
     const double hNorm = ws.h.norm();
     bool stepped = false;
     for (int tries = 0; tries < 60 && !stepped; ++tries) {
@@ -197,14 +202,17 @@ EquilibriumResult solveEquilibrium(const SuspensionModel& model, const VecX& u, 
         ok = false;
       }
       if (ok) {
-        sys.solve(ws.h, dq);
-        ok = dq.allFinite();
+        sys.solve(ws.h, wheels.size() ? dq0 : dq);
+        ok = wheels.size() ? dq0.allFinite() && wheels.step(sys, ws, dq0, kReach, dq, dLambda) : dq.allFinite();
       }
-      if (ok && sys.largestBodyStep(dq) < 1e-10 && tau > 1e6) return {it, acc};  // round-off floor
+      if (ok && sys.largestBodyStep(dq) < 1e-10 && tau * scale > 1e8 && wheels.gap(ws) < kHeightTolerance)
+        return {it, acc};  // round-off floor
       if (ok && !sys.withinLimits(dq)) ok = false;
       if (ok) {
         sys.advance(state.r, ws, dq, rTrial);
-        ok = evaluate(model, rTrial, u, trial, wt) && wt.h.norm() < 1e3 * hNorm + 1e-300;
+        wt.wheelLoads = ws.wheelLoads;
+        for (int k = 0; k < wheels.size(); ++k) wt.wheelLoads[wheels.loadIndex(k)] += dLambda[k];
+        ok = evaluate(model, rTrial, u, trial, wt) && (wt.h.norm() < 1e3 * hNorm + 1e-300 || wheels.size() > 0);
       }
       if (!ok) {
         tau *= 0.25;
@@ -222,9 +230,12 @@ EquilibriumResult solveEquilibrium(const SuspensionModel& model, const VecX& u, 
     tau = std::min(2.0 * tau, 1e30);
   }
   const double acc = maxAcceleration(model, ws);
-  if (acc < tolerance) return {maxIterations, acc};
+  if (acc < tolerance && wheels.gap(ws) < kHeightTolerance) return {maxIterations, acc};
+  std::string heights;
+  if (wheels.gap(ws) >= kHeightTolerance)
+    heights = "; a held wheel centre is " + significant(wheels.gap(ws)) + " m from its target";
   throw SimulationError("static equilibrium not found in " + std::to_string(maxIterations) +
-                        " iterations (largest acceleration left " + significant(acc) + ")" + diagnose(model, ws));
+                        " iterations (largest acceleration left " + significant(acc) + ")" + heights + diagnose(model, ws));
 }
 
 }  // namespace ek

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <stdexcept>
 
 #include "engine/core/error.h"
@@ -156,21 +157,15 @@ void checkWritable(const std::string& path) {
   std::remove(tmp.c_str());
 }
 
-void writeCsv(const Recorder& rec, const std::string& path) {
-  // Written beside the target and renamed over it at the end: a failure (full disk, killed
-  // process) never leaves a file cut off mid-row under the results' name.
+namespace {
+
+/// Writes through a temporary file beside `path`, renamed over it at the end: a failure (full
+/// disk, killed process) never leaves a file cut off mid-row under the results' name.
+void writeAtomically(const std::string& path, const std::function<void(std::FILE*)>& body) {
   const std::string tmp = temporaryPathFor(path);
   std::FILE* f = std::fopen(tmp.c_str(), "w");
   if (!f) throw IoError(path + ": cannot write the results file (" + std::strerror(errno) + ")");
-  std::fputs("time [s]", f);
-  for (const auto& c : rec.channels()) std::fprintf(f, ",%s", csvField(c.name + " [" + c.unit + "]").c_str());
-  std::fputc('\n', f);
-  for (std::size_t k = 0; k < rec.size(); ++k) {
-    // Times exactly (shortest round trip): distinct at any step; values to 10 digits.
-    std::fputs(shortestText(rec.time(k)).c_str(), f);
-    for (std::size_t c = 0; c < rec.channels().size(); ++c) std::fprintf(f, ",%.10g", rec.value(k, c));
-    std::fputc('\n', f);
-  }
+  body(f);
   const bool failed = std::ferror(f) != 0;
   const int err = errno;
   if (std::fclose(f) != 0 || failed) {
@@ -183,6 +178,26 @@ void writeCsv(const Recorder& rec, const std::string& path) {
     std::remove(tmp.c_str());
     throw IoError(path + ": cannot replace the results file (" + ec.message() + ")");
   }
+}
+
+}  // namespace
+
+void writeCsv(const Recorder& rec, const std::string& path) {
+  writeAtomically(path, [&](std::FILE* f) {
+    std::fputs("time [s]", f);
+    for (const auto& c : rec.channels()) std::fprintf(f, ",%s", csvField(c.name + " [" + c.unit + "]").c_str());
+    std::fputc('\n', f);
+    for (std::size_t k = 0; k < rec.size(); ++k) {
+      // Times exactly (shortest round trip): distinct at any step; values to 10 digits.
+      std::fputs(shortestText(rec.time(k)).c_str(), f);
+      for (std::size_t c = 0; c < rec.channels().size(); ++c) std::fprintf(f, ",%.10g", rec.value(k, c));
+      std::fputc('\n', f);
+    }
+  });
+}
+
+void writeTextFile(const std::string& text, const std::string& path) {
+  writeAtomically(path, [&](std::FILE* f) { std::fwrite(text.data(), 1, text.size(), f); });
 }
 
 }  // namespace ek

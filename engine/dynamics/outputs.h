@@ -52,6 +52,10 @@ class Recorder {
 /// @throws IoError when the file cannot be written; `path` is then left as it was.
 void writeCsv(const Recorder& rec, const std::string& path);
 
+/// Writes `text` to `path` through a temporary file renamed over it at the end.
+/// @throws IoError when the file cannot be written; `path` is then left as it was.
+void writeTextFile(const std::string& text, const std::string& path);
+
 /// Checks, before a run, that writeCsv(path) can create its temporary file.
 /// @throws IoError naming the path and the cause.
 void checkWritable(const std::string& path);

@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+/// @file kc.h
+/// Quasi-static kinematics & compliance (K&C) analyses (docs/analyses.md): sweeps of static
+/// equilibria with the vehicle body fixed, wheel travel driven by the vertical force at each
+/// contact point (the wheel pad of a K&C rig), static loads at the contact point or the wheel
+/// centre, and the metrics at the design position from the analytic linearization.
+
+#include <atomic>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "engine/analysis/equilibrium.h"
+#include "engine/dynamics/wheels.h"
+
+namespace ek {
+
+enum class KcKind {
+  ParallelTravel,  ///< all wheels up and down together
+  OppositeTravel,  ///< left wheels up while right wheels go down (roll)
+  SingleTravel,    ///< one wheel moves, the others stay at design height
+  StaticLoad,      ///< one load on every wheel (or one wheel) swept, vertical forces held at design
+};
+
+/// Names as the runner takes them: "parallel-travel", "opposite-travel", "single-travel", "static-load".
+const char* toString(KcKind kind);
+bool parseKcKind(const std::string& name, KcKind& kind);
+
+struct KcOptions {
+  KcKind kind = KcKind::ParallelTravel;
+  double from = -0.08, to = 0.08;  ///< travel [m] (opposite: left wheel's), or load [N] / [N m]
+  int points = 161;
+  int wheel = -1;                  ///< single travel (required), static load (-1: every wheel)
+  int load = kFyContact;           ///< static load: a WheelLoad
+  double tolerance = 1e-8;         ///< equilibrium tolerance (acceleration, m/s^2 and rad/s^2)
+};
+
+/// A derived figure: the wheel it belongs to (empty for the axle), its value and unit.
+struct KcMetric {
+  std::string name, wheel, unit;
+  double value = 0.0;
+};
+
+struct KcResult {
+  std::string sweepName, sweepUnit;
+  std::vector<std::string> columns, units;  ///< per point: every wheel's channels and forces, then the project outputs
+  std::vector<double> sweep;                ///< the swept value of each point, ascending
+  std::vector<std::vector<double>> values;  ///< values[point][column]
+  std::vector<KcMetric> metrics;            ///< at the design position
+  int iterations = 0;                       ///< equilibrium iterations over all points
+  /// Index of a column by name, -1 if absent.
+  int column(const std::string& name) const;
+};
+
+/// The design position: every wheel centre at its height as modelled, held by the vertical
+/// force at its contact point, no other load, inputs zero. @throws SimulationError.
+struct KcDesign {
+  State state;
+  VecX wheelLoads;
+};
+KcDesign solveDesign(const SuspensionModel& model, double tolerance = 1e-8);
+
+/// Metrics at the design position from the analytic linearization (docs/analyses.md): bump
+/// steer and camber, wheel rate, roll centre, track and wheelbase change, anti-dive / anti-lift,
+/// roll stiffness, toe / camber compliance and wheel-centre compliance per static load.
+std::vector<KcMetric> designMetrics(const SuspensionModel& model, const KcDesign& design);
+
+/// Response of the equilibrium to one load of one wheel, the vertical forces held: d(channel)/d(load)
+/// for every channel of every wheel (rows: wheels, columns: WheelChannel), i.e. -C J_r^-1 B.
+MatX wheelCompliance(const SuspensionModel& model, const KcDesign& design, int wheel, int load);
+
+/// Runs a sweep: the design position, then outwards point by point, each equilibrium warm-started
+/// from its neighbour. `progress(fraction)` after every point; `cancel` stops between points.
+/// @throws SimulationError naming the point that did not converge; std::invalid_argument for
+/// options that do not fit the model (no wheels, wheel out of range, fewer than 2 points).
+KcResult runKc(const SuspensionModel& model, const KcOptions& options,
+               const std::function<void(double)>& progress = {}, const std::atomic<bool>* cancel = nullptr);
+
+/// Writes the sweep as CSV (RFC 4180, header "name [unit]"), through a temporary file.
+/// @throws IoError.
+void writeKcCsv(const KcResult& result, const std::string& path);
+
+}  // namespace ek

@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// K&C analyses: mechanisms with closed-form answers (swing axle, trailing arm, double wishbone
+// with parallel equal arms and with inclined arms), and the analytic compliance and travel rates
+// against finite differences of static equilibria on the shipped axles.
+#include <QtTest>
+
+#include "engine/analysis/kc.h"
+#include "engine/core/rotation.h"
+#include "engine/dynamics/kinematics.h"
+#include "engine/model/project_io.h"
+
+using namespace ek;
+
+namespace {
+
+const std::string kProjects = std::string(ELASTOKIN_SOURCE_DIR) + "/projects/";
+
+/// A joint that turns freely (stiffness kTurn) about the global axis `axis` (0: x, 1: y) and is
+/// stiff in every other direction: markers at the same global point, identity orientation.
+BushingRow joint(int id, int markerI, int markerJ, int axis, double kTurn) {
+  BushingRow b;
+  b.id = id;
+  b.name = "joint " + std::to_string(id);
+  b.markerI = markerI;
+  b.markerJ = markerJ;
+  for (int d = 0; d < 3; ++d) b.directions[d].stiffness.coefficient = 1e10;
+  for (int d = 3; d < 6; ++d) b.directions[d].stiffness.coefficient = 1e8;
+  // Deflection angles: rx = alpha_x'', ry = alpha_y' (about J's axes, near the identity).
+  b.directions[3 + axis].stiffness.coefficient = kTurn;
+  return b;
+}
+
+BodyRow freeBody(int id, const std::string& name, const Vec3& at, double mass) {
+  BodyRow b;
+  b.id = id;
+  b.name = name;
+  b.mass = mass;
+  b.inertia = {0.2, 0.2, 0.2, 0, 0, 0};
+  b.position = at;
+  return b;
+}
+
+/// A wheel body on one pivot to the ground: a swing axle (pivot axis x at the vehicle centre,
+/// arm along y) or a trailing arm (pivot axis y ahead of the wheel, arm along x). The wheel is
+/// its own carrier; the pivot's turning stiffness holds it.
+Project singlePivot(bool swingAxle, double arm, double radius) {
+  Project p;
+  p.gravity = Vec3::Zero();
+  BodyRow ground;
+  ground.id = 0;
+  ground.name = "ground";
+  ground.fixed = true;
+  const Vec3 centre(0.0, 0.75, radius);
+  const Vec3 pivot = swingAxle ? Vec3(0.0, 0.75 - arm, radius) : Vec3(arm, 0.75, radius);
+  BodyRow wheel = freeBody(1, "wheel", centre, 20.0);
+  wheel.orientation = Vec3(M_PI / 2, 0.0, 0.0);  // body x along the axle (+y)
+  p.bodies = {ground, wheel};
+  const Mat3 Rw = rotation::matrix(wheel.orientation);
+  p.markers = {MarkerRow{1, "wheel centre", 1, Vec3::Zero(), Vec3::Zero()},
+               MarkerRow{2, "pivot (wheel)", 1, Rw.transpose() * (pivot - centre), Vec3(-M_PI / 2, 0.0, 0.0)},
+               MarkerRow{3, "pivot (ground)", 0, pivot, Vec3::Zero()}};
+  p.bushings = {joint(1, 2, 3, swingAxle ? 0 : 1, 2000.0)};
+  WheelRow w;
+  w.id = 1;
+  w.name = "wheel";
+  w.marker = 1;
+  w.carrier = 1;
+  w.radius = radius;
+  p.wheels = {w};
+  return p;
+}
+
+/// A planar double wishbone (left side): upright = wheel = carrier, upper and lower arm turning
+/// about x at both ends, the lower inner pivot's turning stiffness as the spring.
+Project planarDoubleWishbone(const Vec3& upperInner, const Vec3& upperOuter, const Vec3& lowerInner,
+                             const Vec3& lowerOuter, const Vec3& centre, double radius) {
+  Project p;
+  p.gravity = Vec3::Zero();
+  BodyRow ground;
+  ground.id = 0;
+  ground.name = "ground";
+  ground.fixed = true;
+  BodyRow upright = freeBody(1, "upright", centre, 25.0);
+  upright.orientation = Vec3(M_PI / 2, 0.0, 0.0);
+  const Mat3 Ru = rotation::matrix(upright.orientation);
+  const Vec3 undo(-M_PI / 2, 0.0, 0.0);  // markers on the upright aligned with the global axes
+  BodyRow upper = freeBody(2, "upper arm", 0.5 * (upperInner + upperOuter), 2.0);
+  BodyRow lower = freeBody(3, "lower arm", 0.5 * (lowerInner + lowerOuter), 3.0);
+  p.bodies = {ground, upright, upper, lower};
+  p.markers = {MarkerRow{1, "wheel centre", 1, Vec3::Zero(), Vec3::Zero()},
+               MarkerRow{2, "upper outer (upright)", 1, Ru.transpose() * (upperOuter - centre), undo},
+               MarkerRow{3, "lower outer (upright)", 1, Ru.transpose() * (lowerOuter - centre), undo},
+               MarkerRow{4, "upper outer (arm)", 2, upperOuter - upper.position, Vec3::Zero()},
+               MarkerRow{5, "upper inner (arm)", 2, upperInner - upper.position, Vec3::Zero()},
+               MarkerRow{6, "lower outer (arm)", 3, lowerOuter - lower.position, Vec3::Zero()},
+               MarkerRow{7, "lower inner (arm)", 3, lowerInner - lower.position, Vec3::Zero()},
+               MarkerRow{8, "upper inner (ground)", 0, upperInner, Vec3::Zero()},
+               MarkerRow{9, "lower inner (ground)", 0, lowerInner, Vec3::Zero()}};
+  p.bushings = {joint(1, 4, 2, 0, 0.0), joint(2, 6, 3, 0, 0.0), joint(3, 5, 8, 0, 0.0), joint(4, 7, 9, 0, 3000.0)};
+  WheelRow w;
+  w.id = 1;
+  w.name = "wheel";
+  w.marker = 1;
+  w.carrier = 1;
+  w.radius = radius;
+  p.wheels = {w};
+  return p;
+}
+
+double metric(const std::vector<KcMetric>& ms, const std::string& name, const std::string& wheel = "") {
+  for (const auto& m : ms)
+    if (m.name == name && (wheel.empty() || m.wheel == wheel)) return m.value;
+  return std::numeric_limits<double>::quiet_NaN();
+}
+
+/// Wheel channels at an equilibrium under the design loads plus `extra` on one wheel's load.
+std::array<double, kWheelChannels> channelsUnder(const SuspensionModel& m, const KcDesign& d, int wheel, int load,
+                                                 double extra) {
+  State s = d.state;
+  Workspace ws(m);
+  ws.wheelLoads = d.wheelLoads;
+  ws.wheelLoads[kWheelLoads * wheel + load] += extra;
+  solveEquilibrium(m, VecX::Zero(m.nInputs()), s, ws, 1e-9, 2000);
+  return wheelChannels(m.wheels[wheel], ws);
+}
+
+}  // namespace
+
+class TestKc : public QObject {
+  Q_OBJECT
+ private slots:
+  /// Swing axle: camber = -asin(travel / arm) exactly (pivot at the wheel centre's height);
+  /// trailing arm: the wheel centre moves on a circle, x = arm (1 - cos(asin(travel / arm))).
+  void singlePivot() {
+    const double arm = 0.75, radius = 0.3;
+    for (bool swing : {true, false}) {
+      const auto model = SuspensionModel::build(::singlePivot(swing, arm, radius));
+      KcOptions o;
+      o.from = -0.08;
+      o.to = 0.08;
+      o.points = 33;
+      const KcResult r = runKc(*model, o);
+      QCOMPARE(int(r.sweep.size()), 33);
+      const int camber = r.column("wheel camber"), cx = r.column("wheel centre x"), cz = r.column("wheel centre z");
+      QVERIFY(camber >= 0 && cx >= 0 && cz >= 0);
+      double worst = 0.0;
+      for (std::size_t k = 0; k < r.sweep.size(); ++k) {
+        const double s = r.sweep[k];
+        QVERIFY(std::abs(r.values[k][cz] - (radius + s)) < 1e-9);
+        const double phi = std::asin(s / arm);
+        const double err = swing ? std::abs(r.values[k][camber] + phi)
+                                 : std::abs(r.values[k][cx] - arm * (1.0 - std::cos(phi)));
+        worst = std::max(worst, err);
+      }
+      qInfo("%s: worst error %.2e %s", swing ? "swing axle camber" : "trailing arm wheel centre x", worst,
+            swing ? "rad" : "m");
+      QVERIFY2(worst < 1e-7, qPrintable(QString::number(worst)));
+    }
+  }
+
+  /// Parallel equal arms: the upright translates, so camber stays zero over the whole travel (up
+  /// to the joints' elastic deflection);
+  /// inclined arms: the roll centre by the instant-centre construction, to 1 mm.
+  void doubleWishbone() {
+    const double radius = 0.3;
+    const Vec3 centre(0.0, 0.75, radius);
+    {
+      const auto model = SuspensionModel::build(planarDoubleWishbone(
+          Vec3(0, 0.35, 0.50), Vec3(0, 0.70, 0.50), Vec3(0, 0.35, 0.15), Vec3(0, 0.70, 0.15), centre, radius));
+      KcOptions o;
+      o.points = 17;
+      const KcResult r = runKc(*model, o);
+      const int camber = r.column("wheel camber");
+      double worst = 0.0;
+      for (const auto& row : r.values) worst = std::max(worst, std::abs(row[camber]));
+      qInfo("parallel equal arms: largest camber over +-80 mm %.2e rad, bump camber %.2e deg/m", worst,
+            metric(r.metrics, "bump camber"));
+      // What is left is the joints' elastic deflection (stiffness 1e10 N/m against ~2 kN).
+      QVERIFY(worst < 2e-6);
+      QVERIFY(std::abs(metric(r.metrics, "bump camber")) < 1e-3);
+    }
+    {
+      const Vec3 ui(0, 0.40, 0.52), uo(0, 0.68, 0.48), li(0, 0.30, 0.12), lo(0, 0.72, 0.14);
+      const auto model = SuspensionModel::build(planarDoubleWishbone(ui, uo, li, lo, centre, radius));
+      const KcDesign d = solveDesign(*model);
+      const auto ms = designMetrics(*model, d);
+      // Instant centre: the arms' lines in the front view (y, z); the roll centre where the line
+      // from the contact point (0.75, 0) through it crosses y = 0.
+      auto lineThrough = [](const Vec3& a, const Vec3& b) { return Eigen::Vector2d(b.y() - a.y(), b.z() - a.z()); };
+      Eigen::Matrix2d M;
+      M << lineThrough(ui, uo), -lineThrough(li, lo);
+      const Eigen::Vector2d t = M.lu().solve(Eigen::Vector2d(li.y() - ui.y(), li.z() - ui.z()));
+      const Eigen::Vector2d ic = Eigen::Vector2d(ui.y(), ui.z()) + t[0] * lineThrough(ui, uo);
+      const Eigen::Vector2d cp(0.75, 0.0);
+      const double rcHeight = cp.y() + (ic.y() - cp.y()) * (0.0 - cp.x()) / (ic.x() - cp.x());
+      const double got = metric(ms, "roll centre height (above the contact points)") / 1000.0;
+      qInfo("inclined arms: instant centre (%.4f, %.4f) m, roll centre %.5f m by construction, %.5f m computed",
+            ic.x(), ic.y(), rcHeight, got);
+      QVERIFY(std::abs(got - rcHeight) < 1e-3);
+    }
+  }
+
+  /// -C J_r^-1 B against central differences of equilibria (+-0.5 N, vertical forces held), and
+  /// the travel rates against differences of held equilibria (+-0.5 mm), on the shipped axles.
+  void complianceMatchesEquilibria_data() {
+    QTest::addColumn<QString>("project");
+    QTest::newRow("quarter double wishbone") << "quarter_double_wishbone.json";
+    QTest::newRow("double wishbone") << "double_wishbone.json";
+    QTest::newRow("multilink") << "multilink.json";
+  }
+  void complianceMatchesEquilibria() {
+    QFETCH(QString, project);
+    const auto model = SuspensionModel::build(readProject(kProjects + project.toStdString()));
+    const SuspensionModel& m = *model;
+    const KcDesign d = solveDesign(m, 1e-9);
+    double worst = 0.0;
+    for (int load : {int(kFxContact), int(kFyContact), int(kMzContact), int(kFxCentre)}) {
+      const double delta = 0.5;  // [N] or [N m]: the axles' curves make larger steps' differences nonlinear
+      const MatX c = wheelCompliance(m, d, 0, load);
+      const auto plus = channelsUnder(m, d, 0, load, delta), minus = channelsUnder(m, d, 0, load, -delta);
+      for (int ch : {int(kToe), int(kCamber), int(kCentreX), int(kCentreY), int(kCentreZ)}) {
+        const double fd = (plus[ch] - minus[ch]) / (2 * delta);
+        const double e = std::abs(c(0, ch) - fd) / std::max(std::abs(fd), 1e-12);
+        worst = std::max(worst, e);
+        QVERIFY2(e < 1e-5, qPrintable(QString("load %1, channel %2: analytic %3, differences %4")
+                                          .arg(kWheelLoadNames[load]).arg(kWheelComponents[ch]).arg(c(0, ch)).arg(fd)));
+      }
+    }
+    // Bump steer and wheel rate: held equilibria at +-0.5 mm of parallel travel.
+    const auto ms = designMetrics(m, d);
+    KcOptions o;
+    o.from = -0.0005;
+    o.to = 0.0005;
+    o.points = 3;
+    o.tolerance = 1e-9;
+    const KcResult r = runKc(m, o);
+    const std::string w = m.wheels[0].name;
+    const double toeRate = (r.values[2][r.column(w + " toe")] - r.values[0][r.column(w + " toe")]) / 0.001;
+    const double forceRate =
+        (r.values[2][r.column(w + " vertical force")] - r.values[0][r.column(w + " vertical force")]) / 0.001;
+    const double eSteer = std::abs(metric(ms, "bump steer", w) - toeRate * 180 / M_PI) / std::abs(toeRate * 180 / M_PI);
+    const double eRate = std::abs(metric(ms, "wheel rate", w) - forceRate / 1000) / std::abs(forceRate / 1000);
+    qInfo("worst relative difference: compliances %.2e, bump steer %.2e, wheel rate %.2e", worst, eSteer, eRate);
+    QVERIFY2(eSteer < 1e-4, qPrintable(QString::number(eSteer)));
+    QVERIFY2(eRate < 1e-4, qPrintable(QString::number(eRate)));
+  }
+
+  /// A sweep point that cannot be reached stops the sweep with a message naming the point.
+  void unreachablePointIsNamed() {
+    const auto model = SuspensionModel::build(::singlePivot(true, 0.75, 0.3));
+    KcOptions o;
+    o.from = -0.5;
+    o.to = 0.9;  // beyond the arm's reach: asin(0.9 / 0.75) does not exist
+    o.points = 15;
+    try {
+      runKc(*model, o);
+      QFAIL("the sweep went through");
+    } catch (const SimulationError& e) {
+      qInfo("%s", e.what());
+      QVERIFY(QString(e.what()).contains(QRegularExpression("point \\d+ of 15 \\(travel = 0\\.\\d+ m\\)")));
+    }
+  }
+};
+
+QTEST_APPLESS_MAIN(TestKc)
+#include "tst_kc.moc"
