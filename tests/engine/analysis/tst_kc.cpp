@@ -40,16 +40,32 @@ BodyRow freeBody(int id, const std::string& name, const Vec3& at, double mass) {
   return b;
 }
 
+BodyRow groundBody() {
+  BodyRow g;
+  g.id = 0;
+  g.name = "ground";
+  g.fixed = true;
+  return g;
+}
+
+/// Wheel 1 on marker 1 of body 1, which is its own carrier.
+WheelRow wheelOnItself(double radius) {
+  WheelRow w;
+  w.id = 1;
+  w.name = "wheel";
+  w.marker = 1;
+  w.carrier = 1;
+  w.radius = radius;
+  return w;
+}
+
 /// A wheel body on one pivot to the ground: a swing axle (pivot axis x at the vehicle centre,
 /// arm along y) or a trailing arm (pivot axis y ahead of the wheel, arm along x). The wheel is
 /// its own carrier; the pivot's turning stiffness holds it.
 Project singlePivot(bool swingAxle, double arm, double radius) {
   Project p;
   p.gravity = Vec3::Zero();
-  BodyRow ground;
-  ground.id = 0;
-  ground.name = "ground";
-  ground.fixed = true;
+  const BodyRow ground = groundBody();
   const Vec3 centre(0.0, 0.75, radius);
   const Vec3 pivot = swingAxle ? Vec3(0.0, 0.75 - arm, radius) : Vec3(arm, 0.75, radius);
   BodyRow wheel = freeBody(1, "wheel", centre, 20.0);
@@ -60,13 +76,7 @@ Project singlePivot(bool swingAxle, double arm, double radius) {
                MarkerRow{2, "pivot (wheel)", 1, Rw.transpose() * (pivot - centre), Vec3(-M_PI / 2, 0.0, 0.0)},
                MarkerRow{3, "pivot (ground)", 0, pivot, Vec3::Zero()}};
   p.bushings = {joint(1, 2, 3, swingAxle ? 0 : 1, 2000.0)};
-  WheelRow w;
-  w.id = 1;
-  w.name = "wheel";
-  w.marker = 1;
-  w.carrier = 1;
-  w.radius = radius;
-  p.wheels = {w};
+  p.wheels = {wheelOnItself(radius)};
   return p;
 }
 
@@ -76,10 +86,7 @@ Project planarDoubleWishbone(const Vec3& upperInner, const Vec3& upperOuter, con
                              const Vec3& lowerOuter, const Vec3& centre, double radius) {
   Project p;
   p.gravity = Vec3::Zero();
-  BodyRow ground;
-  ground.id = 0;
-  ground.name = "ground";
-  ground.fixed = true;
+  const BodyRow ground = groundBody();
   BodyRow upright = freeBody(1, "upright", centre, 25.0);
   upright.orientation = Vec3(M_PI / 2, 0.0, 0.0);
   const Mat3 Ru = rotation::matrix(upright.orientation);
@@ -97,13 +104,7 @@ Project planarDoubleWishbone(const Vec3& upperInner, const Vec3& upperOuter, con
                MarkerRow{8, "upper inner (ground)", 0, upperInner, Vec3::Zero()},
                MarkerRow{9, "lower inner (ground)", 0, lowerInner, Vec3::Zero()}};
   p.bushings = {joint(1, 4, 2, 0, 0.0), joint(2, 6, 3, 0, 0.0), joint(3, 5, 8, 0, 0.0), joint(4, 7, 9, 0, 3000.0)};
-  WheelRow w;
-  w.id = 1;
-  w.name = "wheel";
-  w.marker = 1;
-  w.carrier = 1;
-  w.radius = radius;
-  p.wheels = {w};
+  p.wheels = {wheelOnItself(radius)};
   return p;
 }
 
