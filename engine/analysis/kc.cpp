@@ -4,8 +4,6 @@
 #include <Eigen/LU>
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <fstream>
 #include <stdexcept>
 
 #include "engine/core/error.h"
@@ -137,8 +135,10 @@ KcDesign solveDesign(const SuspensionModel& model, double tolerance) {
   calcBodyKinematics(model, d.state, ws);
   calcMarkerKinematics(model, ws);
   std::vector<WheelHeight> held;
-  for (std::size_t w = 0; w < model.wheels.size(); ++w)
-    held.push_back({static_cast<int>(w), wheelChannels(model.wheels[w], ws)[kCentreZ]});
+  for (std::size_t w = 0; w < model.wheels.size(); ++w) {
+    d.centreZ.push_back(wheelChannels(model.wheels[w], ws)[kCentreZ]);
+    held.push_back({static_cast<int>(w), d.centreZ.back()});
+  }
   try {
     solveEquilibrium(model, VecX::Zero(model.nInputs()), d.state, ws, tolerance, 2000, held);
   } catch (const SimulationError& e) {
@@ -308,13 +308,7 @@ KcResult runKc(const SuspensionModel& model, const KcOptions& o, const std::func
   }
   const std::vector<Vec3> markerStart = markersAsModelled(model);
 
-  Workspace ws(model);
-  std::vector<double> z0(m);
-  {
-    calcBodyKinematics(model, design.state, ws);
-    calcMarkerKinematics(model, ws);
-    for (int w = 0; w < m; ++w) z0[w] = wheelChannels(model.wheels[w], ws)[kCentreZ];
-  }
+  const std::vector<double>& z0 = design.centreZ;
   auto targets = [&](double s) {
     std::vector<WheelHeight> held;
     if (!travel) return held;

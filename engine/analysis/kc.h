@@ -58,6 +58,7 @@ struct KcResult {
 struct KcDesign {
   State state;
   VecX wheelLoads;
+  std::vector<double> centreZ;  ///< each wheel centre's height as modelled [m]
 };
 KcDesign solveDesign(const SuspensionModel& model, double tolerance = 1e-8);
 
