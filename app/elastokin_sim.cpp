@@ -2,6 +2,7 @@
 // elastokin-sim: runs a load case of a project headless and writes the output channels as CSV.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <climits>
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "engine/analysis/kc.h"
+#include "engine/analysis/linear_analysis.h"
 #include "engine/analysis/modal.h"
 #include "engine/analysis/realtime.h"
 #include "engine/analysis/simulation.h"
@@ -56,16 +58,26 @@ constexpr const char* kUsage =
     "                        (with --out: all eigenvalues as CSV)\n"
     "  --quiet               no progress bar\n"
     "\n"
-    "analysis options (the project needs a 'wheels' table):\n"
+    "analysis options (K&C analyses need a 'wheels' table):\n"
     "  --analysis NAME       parallel-travel, opposite-travel (left wheels up, right down),\n"
-    "                        single-travel (--wheel), static-load (--load)\n"
+    "                        single-travel (--wheel), static-load (--load);\n"
+    "                        frequency-response (--input or --wheel and --load), modes\n"
     "  --from X --to X       sweep range: travel of the wheel centre in mm (default -80, 80),\n"
-    "                        or the load in N / N m (default -5000, 5000)\n"
-    "  --points N            points of the sweep (default 161 for travel, 21 for loads)\n"
+    "                        the load in N / N m (default -5000, 5000), or the frequency in Hz\n"
+    "                        (default 0.5, 100; modes: the modes printed, all go to the CSV)\n"
+    "  --points N            points of the sweep (default 161 for travel, 21 for loads, 500\n"
+    "                        log-spaced frequencies)\n"
     "  --wheel ID            the wheel (id in the wheels table): single-travel's moving wheel;\n"
-    "                        static-load on that wheel only (default: every wheel)\n"
+    "                        static-load on that wheel only (default: every wheel); the wheel\n"
+    "                        whose --load drives a frequency response\n"
     "  --load NAME           static load: fx-contact (braking), fy-contact, fz-contact, mx, my,\n"
     "                        mz (aligning torque), fx-centre (traction)\n"
+    "  --input ID            frequency response to this project input (id in the inputs table)\n"
+    "  --loadcase NAME       frequency response and modes: linearize at this load case's initial\n"
+    "                        state (default: the K&C design position, or without wheels the\n"
+    "                        first load case)\n"
+    "  --channels A,B,...    frequency response outputs (default: the project's outputs and\n"
+    "                        every wheel's alignment channels)\n"
     "  -h, --help            this text\n"
     "\n"
     "exit codes: 0 done; 1 bad project (every problem is listed, naming file, table, row and\n"
@@ -186,20 +198,130 @@ struct AnalysisArgs {
   double from = 0.0, to = 0.0;
   int points = 0;
   int wheelId = -1;  ///< id; -1 none
+  int inputId = -1;  ///< id; -1 none
   std::string load;
+  std::string loadCase;
+  std::vector<std::string> channels;
 };
+
+int loadIndex(const std::string& name) {
+  for (int k = 0; k < ek::kWheelLoads; ++k)
+    if (name == kLoadNames[k]) return k;
+  return -1;
+}
+
+ek::OperatingPoint operatingPoint(const std::shared_ptr<const ek::SuspensionModel>& model, const AnalysisArgs& a) {
+  if (!a.loadCase.empty()) return ek::loadCasePoint(model, a.loadCase);
+  if (!model->wheels.empty()) return ek::designPoint(*model);
+  if (model->project().loadCases.empty())
+    throw std::invalid_argument("the project has neither wheels nor load cases: nothing to linearize at");
+  return ek::loadCasePoint(model, model->project().loadCases.front().name);
+}
+
+int modesReport(const std::shared_ptr<const ek::SuspensionModel>& model, const AnalysisArgs& a, const std::string& outPath) {
+  if (a.havePoints || a.wheelId >= 0 || a.inputId >= 0 || !a.load.empty() || !a.channels.empty())
+    return usageError("modes takes --from, --to (Hz) and --loadcase only");
+  const double from = a.haveFrom ? a.from : 0.0, to = a.haveTo ? a.to : 100.0;
+  if (!(to > from) || from < 0) return usageError("--from and --to need 0 <= from < to (Hz)");
+  ek::checkWritable(outPath);
+  const auto t0 = std::chrono::steady_clock::now();
+  const ek::OperatingPoint point = operatingPoint(model, a);
+  const auto t1 = std::chrono::steady_clock::now();
+  const ek::ModesResult r = ek::computeModes(*model, point);
+  const auto t2 = std::chrono::steady_clock::now();
+  ek::writeModesCsv(*model, r, outPath);
+  std::printf("modes at the %s\n", point.description.c_str());
+  std::printf("%zu modes and %d zero eigenvalues (free directions), operating point %.3f s, eigen-analysis %.3f s\n",
+              r.modes.size(), r.zeroModes, std::chrono::duration<double>(t1 - t0).count(),
+              std::chrono::duration<double>(t2 - t1).count());
+  std::printf("all modes -> %s\n\n", outPath.c_str());
+  std::printf("  mode  frequency [Hz]  damping ratio  damped [Hz]  largest kinetic energy\n");
+  for (std::size_t k = 0; k < r.modes.size(); ++k) {
+    const ek::Mode& m = r.modes[k];
+    if (m.frequency < from || m.frequency > to) continue;
+    const std::string& body = model->bodies[model->freeBodies[m.dominantBody]].name;
+    if (m.oscillatory)
+      std::printf("  %4zu  %14.4f  %13.4f  %11.4f  %s (%.0f %%)\n", k + 1, m.frequency, m.dampingRatio,
+                  m.dampedFrequency, body.c_str(), 100 * m.energy[m.dominantBody]);
+    else
+      std::printf("  %4zu  %14.4f  %13s  %11s  %s (%.0f %%), time constant %.4g s\n", k + 1, m.frequency,
+                  "overdamped", "-", body.c_str(), 100 * m.energy[m.dominantBody], -1.0 / m.eigenvalue.real());
+  }
+  return 0;
+}
+
+int frequencyReport(const std::shared_ptr<const ek::SuspensionModel>& model, const AnalysisArgs& a,
+                    const std::string& outPath, bool quiet) {
+  ek::ResponseInput in;
+  if (a.inputId >= 0) {
+    if (a.wheelId >= 0 || !a.load.empty()) return usageError("--input excludes --wheel and --load");
+    in.index = model->inputById(a.inputId);
+    if (in.index < 0) return usageError("input " + std::to_string(a.inputId) + " does not exist in the inputs table");
+  } else {
+    if (a.wheelId < 0 || a.load.empty())
+      return usageError("frequency-response needs --input ID, or --wheel ID and --load NAME");
+    in.kind = ek::ResponseInput::Kind::WheelLoad;
+    in.index = model->wheelById(a.wheelId);
+    if (in.index < 0) return usageError("wheel " + std::to_string(a.wheelId) + " does not exist in the wheels table");
+    in.load = loadIndex(a.load);
+    if (in.load < 0) return usageError("unknown load '" + a.load + "' (fx-contact, fy-contact, fz-contact, mx, my, mz, fx-centre)");
+  }
+  ek::FrequencyOptions o;
+  o.from = a.haveFrom ? a.from : 0.5;
+  o.to = a.haveTo ? a.to : 100.0;
+  o.points = a.havePoints ? a.points : 500;
+  if (!(o.from > 0) || !(o.to > o.from)) return usageError("--from and --to need 0 < from < to (Hz)");
+  if (o.points < 2 || o.points > 100000) return usageError("--points needs a whole number from 2 to 100000");
+  std::vector<ek::Channel> channels = ek::resolveChannels(*model, {});
+  for (const auto& c : ek::wheelOutputChannels(*model)) channels.push_back(c);
+  if (!a.channels.empty()) {
+    std::vector<ek::Channel> picked;
+    for (const auto& name : a.channels) {
+      auto it = std::find_if(channels.begin(), channels.end(), [&](const ek::Channel& c) { return c.name == name; });
+      if (it == channels.end()) return usageError("unknown channel '" + name + "' (see --list and the wheels table)");
+      picked.push_back(*it);
+    }
+    channels = picked;
+  }
+  if (channels.empty()) return usageError("the project has no outputs and no wheels: nothing to respond");
+  ek::checkWritable(outPath);
+  ProgressBar bar(!quiet && isatty(STDERR_FILENO));
+  const auto t0 = std::chrono::steady_clock::now();
+  const ek::OperatingPoint point = operatingPoint(model, a);
+  const auto t1 = std::chrono::steady_clock::now();
+  const ek::FrequencyResponse r = ek::frequencyResponse(*model, point, in, channels, o, [&](double f) { bar.update(f); });
+  const auto t2 = std::chrono::steady_clock::now();
+  bar.finish();
+  ek::writeFrequencyResponseCsv(r, outPath);
+  std::printf("frequency response to %s [%s] at the %s\n", r.inputName.c_str(), r.inputUnit.c_str(), point.description.c_str());
+  std::printf("%zu frequencies from %g to %g Hz, %zu outputs, operating point %.3f s, response %.3f s -> %s\n\n",
+              r.frequency.size(), o.from, o.to, r.outputs.size(), std::chrono::duration<double>(t1 - t0).count(),
+              std::chrono::duration<double>(t2 - t1).count(), outPath.c_str());
+  std::printf("  %-36s %14s %14s %14s\n", "output: magnitude at", "lowest f", "peak", "peak at [Hz]");
+  for (std::size_t c = 0; c < r.outputs.size(); ++c) {
+    std::size_t peak = 0;
+    for (std::size_t k = 0; k < r.frequency.size(); ++k)
+      if (std::abs(r.response[c][k]) > std::abs(r.response[c][peak])) peak = k;
+    const std::string unit = r.units[c] + "/" + r.inputUnit;
+    std::printf("  %-36s %14.5g %14.5g %14.4g  %s\n", r.outputs[c].c_str(), std::abs(r.response[c].front()),
+                std::abs(r.response[c][peak]), r.frequency[peak], unit.c_str());
+  }
+  return 0;
+}
 
 int analysisReport(const std::shared_ptr<const ek::SuspensionModel>& model, const AnalysisArgs& a,
                    const std::string& outPath, bool quiet) {
+  if (a.name == "frequency-response") return frequencyReport(model, a, outPath, quiet);
+  if (a.name == "modes") return modesReport(model, a, outPath);
   ek::KcOptions o;
   if (!ek::parseKcKind(a.name, o.kind))
     return usageError("unknown analysis '" + a.name +
-                      "' (parallel-travel, opposite-travel, single-travel, static-load)");
+                      "' (parallel-travel, opposite-travel, single-travel, static-load, frequency-response, modes)");
+  if (a.inputId >= 0 || !a.loadCase.empty() || !a.channels.empty())
+    return usageError("--input, --loadcase and --channels are for frequency-response and modes");
   const bool travel = o.kind != ek::KcKind::StaticLoad;
   if (!travel) {
-    o.load = -1;
-    for (int k = 0; k < ek::kWheelLoads; ++k)
-      if (a.load == kLoadNames[k]) o.load = k;
+    o.load = loadIndex(a.load);
     if (o.load < 0)
       return usageError(a.load.empty() ? "static-load needs --load (fx-contact, fy-contact, fz-contact, mx, my, mz, fx-centre)"
                                        : "unknown load '" + a.load + "' (fx-contact, fy-contact, fz-contact, mx, my, mz, fx-centre)");
@@ -315,6 +437,9 @@ int main(int argc, char** argv) {
     } else if (a == "--wheel") {
       if (!value(v) || !parseInt(v, analysis.wheelId) || analysis.wheelId < 0)
         return usageError("--wheel needs a wheel id (a whole number)");
+    } else if (a == "--input") {
+      if (!value(v) || !parseInt(v, analysis.inputId) || analysis.inputId < 0)
+        return usageError("--input needs an input id (a whole number)");
     } else if (a == "--load") {
       if (!value(analysis.load)) return usageError("--load needs a name");
     } else if (a == "--solver") {
@@ -345,12 +470,14 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (!analysis.name.empty()) {
-      if (!loadCase.empty()) return usageError("--analysis and --loadcase exclude each other");
       if (outPath.empty()) return usageError("--out is required");
+      analysis.loadCase = loadCase;
+      analysis.channels = opt.channels;
       return analysisReport(model, analysis, outPath, quiet);
     }
-    if (analysis.haveFrom || analysis.haveTo || analysis.havePoints || analysis.wheelId >= 0 || !analysis.load.empty())
-      return usageError("--from, --to, --points, --wheel and --load need --analysis");
+    if (analysis.haveFrom || analysis.haveTo || analysis.havePoints || analysis.wheelId >= 0 || !analysis.load.empty() ||
+        analysis.inputId >= 0)
+      return usageError("--from, --to, --points, --wheel, --load and --input need --analysis");
     if (loadCase.empty()) return usageError("--loadcase is required");
     if (stiffness) return stiffnessReport(model, loadCase, outPath);
     if (outPath.empty()) return usageError("--out is required");

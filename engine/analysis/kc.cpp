@@ -91,17 +91,6 @@ TravelRates travelRates(const SuspensionModel& model, Linearization& lin, const 
   return t;
 }
 
-std::vector<Vec3> markersAsModelled(const SuspensionModel& model) {
-  State s;
-  model.initialState(s.r, s.v);
-  Workspace ws(model);
-  calcBodyKinematics(model, s, ws);
-  calcMarkerKinematics(model, ws);
-  std::vector<Vec3> p;
-  for (const auto& mk : ws.markers) p.push_back(mk.p);
-  return p;
-}
-
 }  // namespace
 
 const char* toString(KcKind kind) {
@@ -306,7 +295,7 @@ KcResult runKc(const SuspensionModel& model, const KcOptions& o, const std::func
     res.columns.push_back(c.name);
     res.units.push_back(c.unit);
   }
-  const std::vector<Vec3> markerStart = markersAsModelled(model);
+  const std::vector<Vec3> markerStart = markerPositionsAsModelled(model);
 
   const std::vector<double>& z0 = design.centreZ;
   auto targets = [&](double s) {

@@ -11,6 +11,7 @@
 
 #include "engine/core/error.h"
 #include "engine/core/text.h"
+#include "engine/dynamics/kinematics.h"
 #include "engine/dynamics/wheels.h"
 
 namespace ek {
@@ -114,6 +115,18 @@ double channelValue(const Channel& c, const Workspace& ws, const std::vector<Vec
     case OutputQuantity::Wheel: return wheelChannels(*c.wheel, ws)[c.component];
   }
   return 0.0;
+}
+
+std::vector<Vec3> markerPositionsAsModelled(const SuspensionModel& model) {
+  State s;
+  model.initialState(s.r, s.v);
+  Workspace ws(model);
+  calcBodyKinematics(model, s, ws);
+  calcMarkerKinematics(model, ws);
+  std::vector<Vec3> p;
+  p.reserve(ws.markers.size());
+  for (const auto& mk : ws.markers) p.push_back(mk.p);
+  return p;
 }
 
 void Recorder::reset(std::vector<Channel> channels, std::size_t capacity) {

@@ -28,6 +28,9 @@ std::vector<Channel> resolveChannels(const SuspensionModel& model, const std::ve
 /// `markerStart` holds each marker's design position, the pose as modelled (for displacements).
 double channelValue(const Channel& c, const Workspace& ws, const std::vector<Vec3>& markerStart);
 
+/// Every marker's global position in the pose as modelled (the start of displacement channels).
+std::vector<Vec3> markerPositionsAsModelled(const SuspensionModel& model);
+
 /// Sampled results: times and a row-major value table, preallocated for the whole run.
 class Recorder {
  public:

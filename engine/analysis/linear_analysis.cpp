@@ -1,0 +1,356 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/analysis/linear_analysis.h"
+
+#include <Eigen/Eigenvalues>
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "engine/analysis/equilibrium.h"
+#include "engine/analysis/kc.h"
+#include "engine/analysis/simulation.h"
+#include "engine/core/error.h"
+#include "engine/dynamics/kinematics.h"
+#include "engine/dynamics/linearize.h"
+#include "engine/dynamics/wheels.h"
+
+namespace ek {
+namespace {
+
+using MatXc = Eigen::MatrixXcd;
+using RowMatXc = Eigen::Matrix<std::complex<double>, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+using Complex = std::complex<double>;
+
+/// The first-order system x' = S x + B du of the linearization, with x = (dr, dv / s): the
+/// velocity half is scaled by s = sqrt(largest |M^-1 J_r|_ii) so that both halves of S have
+/// entries of the same size (the stiff bushings otherwise put 1e8..1e10 next to 1).
+struct FirstOrderSystem {
+  int n = 0;        ///< nDof
+  double s = 1.0;   ///< velocity scale [1/s]
+  MatX S;           ///< 2n x 2n
+  VecX massDiag;    ///< M's diagonal (translations), for the kinetic energy
+  std::vector<Mat3> inertia;
+  Workspace ws;
+  explicit FirstOrderSystem(const SuspensionModel& model) : ws(model) {}
+};
+
+void checkFinite(const SuspensionModel& model, const Workspace& ws) {
+  for (int l = 0; l < model.nFreeBodies(); ++l) {
+    bool finite = ws.Kinv[l].allFinite() && ws.N[l].allFinite() && ws.h.segment<6>(6 * l).allFinite();
+    for (int s = model.pattern.rowStart[l]; s < model.pattern.rowStart[l + 1]; ++s)
+      finite = finite && ws.Jr[s].allFinite() && ws.Jv[s].allFinite();
+    if (!finite) {
+      const ModelBody& b = model.bodies[model.freeBodies[l]];
+      throw SimulationError("the linearization is not finite (NaN or Inf) in the equations of body " +
+                            std::to_string(b.id) + " ('" + b.name + "')");
+    }
+  }
+}
+
+void buildSystem(const SuspensionModel& model, const OperatingPoint& point, FirstOrderSystem& sys) {
+  const int n = model.nDof();
+  sys.n = n;
+  sys.ws.wheelLoads = point.wheelLoads;
+  linearize(model, point.state, point.u, sys.ws);
+  checkFinite(model, sys.ws);
+  const MatX Jr = blockToDense(model.pattern, sys.ws.Jr), Jv = blockToDense(model.pattern, sys.ws.Jv);
+  MatX Minv = MatX::Zero(n, n), K = MatX::Zero(n, n), N = MatX::Zero(n, n);
+  sys.massDiag.resize(model.nFreeBodies());
+  sys.inertia.clear();
+  for (int l = 0; l < model.nFreeBodies(); ++l) {
+    const ModelBody& b = model.bodies[model.freeBodies[l]];
+    Minv.block<3, 3>(6 * l, 6 * l) = Mat3::Identity() / b.mass;
+    Minv.block<3, 3>(6 * l + 3, 6 * l + 3) = b.inertia.inverse();
+    K.block<3, 3>(6 * l, 6 * l).setIdentity();
+    K.block<3, 3>(6 * l + 3, 6 * l + 3) = sys.ws.Kinv[l];
+    N.block<3, 3>(6 * l + 3, 6 * l + 3) = sys.ws.N[l];
+    sys.massDiag[l] = b.mass;
+    sys.inertia.push_back(b.inertia);
+  }
+  const MatX MJr = Minv * Jr;
+  double scale = 0.0;
+  for (int k = 0; k < n; ++k) scale = std::max(scale, std::abs(MJr(k, k)));
+  sys.s = scale > 0.0 ? std::sqrt(scale) : 1.0;
+  sys.S.resize(2 * n, 2 * n);
+  sys.S << N, sys.s * K, MJr / sys.s, Minv * Jv;
+}
+
+/// Generalized load column b (nDof) of an input at the operating point, its name and unit.
+VecX inputColumn(const SuspensionModel& model, const FirstOrderSystem& sys, const ResponseInput& in,
+                 std::string& name, std::string& unit) {
+  VecX b;
+  if (in.kind == ResponseInput::Kind::ProjectInput) {
+    if (in.index < 0 || in.index >= model.nInputs())
+      throw std::invalid_argument("input index " + std::to_string(in.index) + " does not exist");
+    const ModelInput& mi = model.inputs[in.index];
+    name = mi.name;
+    unit = mi.kind == InputKind::Force ? "N" : "N m";
+    b = sys.ws.Ju.col(in.index);
+  } else {
+    if (in.index < 0 || in.index >= static_cast<int>(model.wheels.size()))
+      throw std::invalid_argument("wheel index " + std::to_string(in.index) + " does not exist");
+    if (in.load < 0 || in.load >= kWheelLoads) throw std::invalid_argument("unknown wheel load");
+    name = model.wheels[in.index].name + " " + kWheelLoadNames[in.load];
+    unit = (in.load >= kMxContact && in.load <= kMzContact) ? "N m" : "N";
+    wheelLoadColumn(model, sys.ws, in.index, in.load, b);
+  }
+  return b;
+}
+
+/// Solves (j w I - H) z = c for an upper Hessenberg H by Gaussian elimination with partial
+/// pivoting between neighbouring rows (O(n^2), row-major so that the row updates are contiguous);
+/// W is scratch of H's size. Returns false if singular.
+bool solveShiftedHessenberg(const MatX& H, double w, RowMatXc& W, VecXc& z) {
+  const Eigen::Index m = H.rows();
+  W = -H.cast<Complex>();
+  W.diagonal().array() += Complex(0.0, w);
+  for (Eigen::Index k = 0; k + 1 < m; ++k) {
+    if (std::abs(W(k + 1, k)) > std::abs(W(k, k))) {
+      W.row(k).tail(m - k).swap(W.row(k + 1).tail(m - k));
+      std::swap(z[k], z[k + 1]);
+    }
+    if (W(k, k) == Complex(0.0)) return false;
+    const Complex l = W(k + 1, k) / W(k, k);
+    if (l != Complex(0.0)) {
+      W.row(k + 1).tail(m - k - 1) -= l * W.row(k).tail(m - k - 1);
+      z[k + 1] -= l * z[k];
+    }
+  }
+  if (W(m - 1, m - 1) == Complex(0.0)) return false;
+  W.triangularView<Eigen::Upper>().solveInPlace(z);
+  return z.allFinite();
+}
+
+}  // namespace
+
+OperatingPoint loadCasePoint(const std::shared_ptr<const SuspensionModel>& model, const std::string& loadCase) {
+  Simulation sim(model, loadCase, RunOptions{});
+  sim.initialize();
+  OperatingPoint p;
+  p.state = sim.state();
+  p.u = VecX::Zero(model->nInputs());
+  InputSignals(*model, *model->loadCase(loadCase)).evaluate(0.0, p.u);
+  p.wheelLoads = VecX::Zero(kWheelLoads * static_cast<Eigen::Index>(model->wheels.size()));
+  p.description = "initial state of load case " + loadCase +
+                  (model->loadCase(loadCase)->initialState == InitialState::Equilibrium ? " (static equilibrium)"
+                                                                                        : " (as modelled)");
+  return p;
+}
+
+OperatingPoint designPoint(const SuspensionModel& model) {
+  const KcDesign d = solveDesign(model);
+  OperatingPoint p;
+  p.state = d.state;
+  p.u = VecX::Zero(model.nInputs());
+  p.wheelLoads = d.wheelLoads;
+  p.description = "K&C design position (wheel centres at their modelled heights, vertical contact forces held)";
+  return p;
+}
+
+ModesResult computeModes(const SuspensionModel& model, const OperatingPoint& point) {
+  FirstOrderSystem sys(model);
+  buildSystem(model, point, sys);
+  const int n = sys.n;
+  const Eigen::EigenSolver<MatX> es(sys.S, true);
+  if (es.info() != Eigen::Success) throw SimulationError("the eigenvalue iteration did not converge");
+  ModesResult res;
+  res.point = point.description;
+  double maxAbs = 0.0;
+  for (Eigen::Index k = 0; k < es.eigenvalues().size(); ++k) maxAbs = std::max(maxAbs, std::abs(es.eigenvalues()[k]));
+  const MatXc V = es.eigenvectors();
+  for (Eigen::Index k = 0; k < es.eigenvalues().size(); ++k) {
+    const Complex lambda = es.eigenvalues()[k];
+    const double mag = std::abs(lambda);
+    if (mag < 1e-9 * maxAbs) {
+      ++res.zeroModes;
+      continue;
+    }
+    if (lambda.imag() < 0.0) continue;  // the conjugate of a kept mode
+    Mode m;
+    m.eigenvalue = lambda;
+    m.oscillatory = lambda.imag() > 0.0;
+    m.frequency = mag / (2.0 * M_PI);
+    m.dampedFrequency = lambda.imag() / (2.0 * M_PI);
+    m.dampingRatio = m.oscillatory ? -lambda.real() / mag : 1.0;
+    VecXc dr = V.col(k).head(n);
+    const VecXc dv = sys.s * V.col(k).tail(n);
+    // Normalize: largest entry 1 and real (rotations weighted by a 0.1 m lever).
+    Eigen::Index big = 0;
+    double bigValue = -1.0;
+    for (Eigen::Index i = 0; i < n; ++i) {
+      const double v = std::abs(dr[i]) * (i % 6 < 3 ? 1.0 : 0.1);
+      if (v > bigValue) {
+        bigValue = v;
+        big = i;
+      }
+    }
+    if (std::abs(dr[big]) > 0.0) dr /= dr[big];
+    m.shape = dr;
+    double total = 0.0;
+    m.energy.assign(model.nFreeBodies(), 0.0);
+    for (int l = 0; l < model.nFreeBodies(); ++l) {
+      const Eigen::Vector3cd vt = dv.segment<3>(6 * l), wt = dv.segment<3>(6 * l + 3);
+      const double e = sys.massDiag[l] * vt.squaredNorm() + (wt.adjoint() * sys.inertia[l].cast<Complex>() * wt)(0, 0).real();
+      m.energy[l] = e;
+      total += e;
+    }
+    if (total > 0.0)
+      for (auto& e : m.energy) e /= total;
+    m.dominantBody = static_cast<int>(std::max_element(m.energy.begin(), m.energy.end()) - m.energy.begin());
+    res.modes.push_back(std::move(m));
+  }
+  std::sort(res.modes.begin(), res.modes.end(),
+            [](const Mode& a, const Mode& b) { return std::abs(a.eigenvalue) < std::abs(b.eigenvalue); });
+  return res;
+}
+
+std::vector<Channel> wheelOutputChannels(const SuspensionModel& model) {
+  std::vector<Channel> out;
+  for (std::size_t w = 0; w < model.wheels.size(); ++w)
+    for (int c = 0; c < kWheelChannels; ++c) {
+      if (needsSteeringAxis(c) && !model.wheels[w].hasSteeringAxis()) continue;
+      Channel ch;
+      ch.name = model.wheels[w].name + " " + kWheelComponents[c];
+      ch.unit = wheelChannelUnit(c);
+      ch.quantity = OutputQuantity::Wheel;
+      ch.index = static_cast<int>(w);
+      ch.component = c;
+      ch.wheel = &model.wheels[w];
+      out.push_back(ch);
+    }
+  return out;
+}
+
+void outputGradients(const SuspensionModel& model, const OperatingPoint& point, const std::vector<Channel>& channels,
+                     MatX& Cr, MatX& Cv) {
+  const int n = model.nDof(), m = static_cast<int>(channels.size());
+  Cr = MatX::Zero(m, n);
+  Cv = MatX::Zero(m, n);
+  Workspace ws(model);
+  evaluateOutputsState(model, point.state, point.u, ws);
+  bool numeric = false;
+  VecX g;
+  for (int c = 0; c < m; ++c) {
+    if (channels[c].quantity == OutputQuantity::Wheel) {
+      wheelChannelGradient(model, ws, channels[c].index, channels[c].component, g);
+      Cr.row(c) = g.transpose();
+    } else {
+      numeric = true;
+    }
+  }
+  if (!numeric) return;
+  const std::vector<Vec3> start = markerPositionsAsModelled(model);
+  constexpr double kStep = 1e-6;
+  State s = point.state;
+  VecX plus(m), minus(m);
+  auto values = [&](VecX& out) {
+    evaluateOutputsState(model, s, point.u, ws);
+    for (int c = 0; c < m; ++c)
+      out[c] = channels[c].quantity == OutputQuantity::Wheel ? 0.0 : channelValue(channels[c], ws, start);
+  };
+  for (VecX* x : {&s.r, &s.v}) {
+    MatX& C = x == &s.r ? Cr : Cv;
+    for (int i = 0; i < n; ++i) {
+      const double x0 = (*x)[i];
+      (*x)[i] = x0 + kStep;
+      values(plus);
+      (*x)[i] = x0 - kStep;
+      values(minus);
+      (*x)[i] = x0;
+      for (int c = 0; c < m; ++c)
+        if (channels[c].quantity != OutputQuantity::Wheel) C(c, i) = (plus[c] - minus[c]) / (2.0 * kStep);
+    }
+  }
+}
+
+FrequencyResponse frequencyResponse(const SuspensionModel& model, const OperatingPoint& point,
+                                    const ResponseInput& input, const std::vector<Channel>& channels,
+                                    const FrequencyOptions& o, const std::function<void(double)>& progress,
+                                    const std::atomic<bool>* cancel) {
+  if (!(o.from > 0.0) || !(o.to > o.from) || !std::isfinite(o.to))
+    throw std::invalid_argument("the frequency range needs 0 < from < to");
+  if (o.points < 2) throw std::invalid_argument("a frequency response needs at least 2 frequencies");
+  if (channels.empty()) throw std::invalid_argument("a frequency response needs at least one output channel");
+  FirstOrderSystem sys(model);
+  buildSystem(model, point, sys);
+  const int n = sys.n;
+  FrequencyResponse res;
+  res.point = point.description;
+  const VecX b = inputColumn(model, sys, input, res.inputName, res.inputUnit);
+  MatX Cr, Cv;
+  outputGradients(model, point, channels, Cr, Cv);
+  for (const auto& c : channels) {
+    res.outputs.push_back(c.name);
+    res.units.push_back(c.unit);
+  }
+
+  // x' = S x + B du with x = (dr, dv / s), B = (0, M^-1 b / s); S = Q H Q^T.
+  VecX B = VecX::Zero(2 * n);
+  for (int l = 0; l < model.nFreeBodies(); ++l) {
+    B.segment<3>(n + 6 * l) = b.segment<3>(6 * l) / sys.massDiag[l];
+    B.segment<3>(n + 6 * l + 3) = sys.inertia[l].inverse() * b.segment<3>(6 * l + 3);
+  }
+  B /= sys.s;
+  const Eigen::HessenbergDecomposition<MatX> hd(sys.S);
+  const MatX H = hd.matrixH();
+  const MatX Q = hd.matrixQ();
+  const VecX c0 = Q.transpose() * B;
+  MatX D(channels.size(), 2 * n);
+  D << Cr, sys.s * Cv;
+  const MatXc DQ = (D * Q).cast<Complex>();
+
+  res.response.assign(channels.size(), {});
+  RowMatXc W;
+  VecXc z;
+  const double ratio = std::log(o.to / o.from) / (o.points - 1);
+  for (int k = 0; k < o.points; ++k) {
+    if (cancel && cancel->load()) break;
+    const double f = k + 1 == o.points ? o.to : o.from * std::exp(ratio * k);
+    z = c0.cast<Complex>();
+    if (!solveShiftedHessenberg(H, 2.0 * M_PI * f, W, z))
+      throw SimulationError("the linearized system is singular at " + std::to_string(f) +
+                            " Hz (an undamped mode at exactly this frequency)");
+    const VecXc y = DQ * z;
+    res.frequency.push_back(f);
+    for (std::size_t c = 0; c < channels.size(); ++c) res.response[c].push_back(y[c]);
+    if (progress && (k % 25 == 0 || k + 1 == o.points)) progress(static_cast<double>(k + 1) / o.points);
+  }
+  return res;
+}
+
+void writeFrequencyResponseCsv(const FrequencyResponse& r, const std::string& path) {
+  std::ostringstream out;
+  out.precision(10);
+  out << "frequency [Hz]";
+  for (std::size_t c = 0; c < r.outputs.size(); ++c)
+    out << ',' << csvField(r.outputs[c] + " magnitude [" + r.units[c] + "/" + r.inputUnit + "]") << ','
+        << csvField(r.outputs[c] + " phase [deg]");
+  out << '\n';
+  for (std::size_t k = 0; k < r.frequency.size(); ++k) {
+    out << r.frequency[k];
+    for (const auto& h : r.response) out << ',' << std::abs(h[k]) << ',' << std::arg(h[k]) * 180.0 / M_PI;
+    out << '\n';
+  }
+  writeTextFile(out.str(), path);
+}
+
+void writeModesCsv(const SuspensionModel& model, const ModesResult& r, const std::string& path) {
+  std::ostringstream out;
+  out.precision(10);
+  out << "mode,frequency [Hz],damped frequency [Hz],damping ratio [-],real part [1/s],imaginary part [1/s],"
+         "dominant body";
+  for (int l = 0; l < model.nFreeBodies(); ++l)
+    out << ',' << csvField("energy " + model.bodies[model.freeBodies[l]].name + " [-]");
+  out << '\n';
+  for (std::size_t k = 0; k < r.modes.size(); ++k) {
+    const Mode& m = r.modes[k];
+    out << k + 1 << ',' << m.frequency << ',' << m.dampedFrequency << ',' << m.dampingRatio << ','
+        << m.eigenvalue.real() << ',' << m.eigenvalue.imag() << ','
+        << csvField(model.bodies[model.freeBodies[m.dominantBody]].name);
+    for (double e : m.energy) out << ',' << e;
+    out << '\n';
+  }
+  writeTextFile(out.str(), path);
+}
+
+}  // namespace ek
