@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "ui/analyses_panel.h"
 #include "ui/main_window.h"
 #include "ui/vtk_widget.h"
 
@@ -18,7 +19,7 @@ int main(int argc, char** argv) {
   QString project = root + "/projects/double_wishbone.json";
   QString screenshot;
   double runSeconds = -1.0;
-  QString tab, table;
+  QString tab, table, analysis;
   for (int k = 1; k < argc; ++k) {
     const QString a = QString::fromLocal8Bit(argv[k]);
     if (a == "--screenshot" && k + 1 < argc) screenshot = QString::fromLocal8Bit(argv[++k]);
@@ -32,9 +33,12 @@ int main(int argc, char** argv) {
     }
     else if (a == "--tab" && k + 1 < argc) tab = QString::fromLocal8Bit(argv[++k]);
     else if (a == "--table" && k + 1 < argc) table = QString::fromLocal8Bit(argv[++k]);
+    else if (a == "--analysis" && k + 1 < argc) analysis = QString::fromLocal8Bit(argv[++k]);
     else if (a == "-h" || a == "--help") {
-      std::printf("usage: elastokin [PROJECT.json] [--run SECONDS] [--tab 3D|Plots|...] [--table Bodies|Signals|...] [--screenshot FILE.png]\n"
+      std::printf("usage: elastokin [PROJECT.json] [--run SECONDS] [--tab 3D|Plots|...] [--table Bodies|Signals|...] [--analysis NAME] [--screenshot FILE.png]\n"
                   "  --run S          start load case LC1 for S simulated seconds after opening\n"
+                  "  --analysis NAME  run this analysis in the Analyses tab after opening (parallel-travel,\n"
+                  "                   opposite-travel, single-travel, static-load, frequency-response, modes)\n"
                   "  --screenshot F   save a screenshot of the window (after the run) and quit\n");
       return 0;
     } else project = a;
@@ -65,7 +69,15 @@ int main(int argc, char** argv) {
       app.quit();
     });
   };
-  if (runSeconds > 0) {
+  if (!analysis.isEmpty()) {
+    w.showTab("Analyses");
+    w.analyses()->setAnalysis(analysis);
+    QObject::connect(w.analyses(), &ek::ui::AnalysesPanel::finished, &w, [&](bool ok, const QString& msg) {
+      std::printf("%s: %s\n", ok ? "analysis done" : "analysis stopped", qPrintable(msg));
+      shoot();
+    });
+    QTimer::singleShot(300, &w, [&] { w.analyses()->run(); });
+  } else if (runSeconds > 0) {
     QObject::connect(&w, &ek::ui::MainWindow::runFinished, &w, [&](bool) { shoot(); });
     QTimer::singleShot(300, &w, [&] { w.startRun(runSeconds); });
   } else {

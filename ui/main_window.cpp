@@ -28,6 +28,7 @@
 
 #include "engine/core/error.h"
 #include "engine/model/model.h"
+#include "ui/analyses_panel.h"
 #include "ui/curve_editor.h"
 #include "ui/mirror.h"
 #include "ui/plot_panel.h"
@@ -120,6 +121,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), doc_(new ProjectD
   centre->addTab(topology_, tr("Topology"));
   sparsity_ = new SparsityView(centre);
   centre->addTab(sparsity_, tr("Sparsity"));
+  analyses_ = new AnalysesPanel(centre);
+  centre->addTab(analyses_, tr("Analyses"));
+  connect(analyses_, &AnalysesPanel::modeFrame, this, [this](const Frame& f) {
+    if (!running_) view3d_->showFrame(f);
+  });
+  connect(analyses_, &AnalysesPanel::showModeRequested, this, [this] { showTab(tr("3D")); });
   connect(topology_, &TopologyView::picked, this, [this](Table t, int id) { select(t, id); });
   split->addWidget(left);
   split->addWidget(centre);
@@ -180,6 +187,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), doc_(new ProjectD
 }
 
 MainWindow::~MainWindow() {
+  // The document outlives the views among the children: its undo stack's clear() on destruction
+  // would otherwise rebuild the model into views already deleted.
+  doc_->undoStack()->disconnect(this);
+  doc_->disconnect(this);
   worker_->stop();
   thread_.quit();
   thread_.wait();
@@ -264,6 +275,7 @@ void MainWindow::rebuildModel() {
     view3d_->setModel(model_);
     topology_->setModel(model_);
     sparsity_->setModel(model_);
+    analyses_->setModel(model_);
     const QString current = loadCase_->currentText();
     loadCase_->clear();
     for (const auto& lc : doc_->project().loadCases) loadCase_->addItem(QString::fromStdString(lc.name));
@@ -272,6 +284,7 @@ void MainWindow::rebuildModel() {
     tableError_->clear();
   } catch (const ModelError& e) {
     model_.reset();
+    analyses_->setModel(nullptr);
     runAct_->setEnabled(false);
     tableError_->setText(QString::fromStdString(e.what()));
   }
@@ -324,6 +337,7 @@ void MainWindow::setRealtime(bool on) { realtime_->setChecked(on); }
 
 void MainWindow::startRun(double duration) {
   if (running_ || !model_ || loadCase_->count() == 0) return;
+  analyses_->stopAnimation();
   RunSettings s;
   s.loadCase = loadCase_->currentText();
   s.dt = dt_->value() * 1e-3;

@@ -27,6 +27,7 @@ class QAction;
 
 namespace ek::ui {
 
+class AnalysesPanel;
 class CurveEditor;
 class ProblemsPanel;
 class PlotPanel;
@@ -57,6 +58,7 @@ class MainWindow : public QMainWindow {
   TopologyView* topology() { return topology_; }
   CurveEditor* curveEditor() { return curves_; }
   SparsityView* sparsity() { return sparsity_; }
+  AnalysesPanel* analyses() { return analyses_; }
   ProblemsPanel* problems() { return problems_; }
   const SimulationWorker* worker() const { return worker_; }
   /// Shows the table cell a diagnostic names (engine table name, row key, field); false if none.
@@ -98,6 +100,7 @@ class MainWindow : public QMainWindow {
   TopologyView* topology_;
   CurveEditor* curves_;
   SparsityView* sparsity_;
+  AnalysesPanel* analyses_;
   QSlider* timeSlider_;
   QComboBox* loadCase_;
   QComboBox* solver_;

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/core/error.h"
+#include "engine/model/project_diff.h"
 #include "engine/model/project_io.h"
 #include "support/test_models.h"
 
@@ -96,6 +97,24 @@ void addEverything(Project& p) {
 class TestProjectIo : public QObject {
   Q_OBJECT
  private slots:
+  void changesAreNamedByTableRowAndField() {
+    const Project a = readProject(std::string(ELASTOKIN_SOURCE_DIR) + "/projects/double_wishbone.json");
+    QVERIFY(describeChanges(a, a).empty());
+    Project b = a;
+    b.bushings[0].directions[0].stiffness.coefficient = 1e7;
+    b.markers.pop_back();
+    b.loadCases[1].duration = 5.0;
+    const auto d = describeChanges(a, b);
+    QStringList lines;
+    for (const auto& l : d) lines << QString::fromStdString(l);
+    qInfo("%s", qPrintable(lines.join(" | ")));
+    QCOMPARE(lines.size(), 3);
+    QCOMPARE(lines[0], QString("markers %1 '%2' removed").arg(a.markers.back().id).arg(QString::fromStdString(a.markers.back().name)));
+    QCOMPARE(lines[1], QString("bushings 1 'wheel bearing left': x stiffness [N/m] 20000000.0 -> 10000000.0"));
+    QCOMPARE(lines[2], QString("load cases 'LC2': duration [s] 20.0 -> 5.0"));
+    QCOMPARE(describeChanges(a, b, 1).back(), std::string("... and 2 more"));
+  }
+
   void roundTripRandomProject() {
     Project p = test::randomProject(5, 4, 6, 3);
     addEverything(p);

@@ -1,0 +1,803 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/analyses_panel.h"
+
+#include <QComboBox>
+#include <QDateTime>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPageSize>
+#include <QPdfWriter>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QThread>
+#include <QTimer>
+#include <QVBoxLayout>
+#include <cmath>
+#include <complex>
+#include <qcustomplot.h>
+
+#include "engine/core/error.h"
+#include "engine/core/rotation.h"
+#include "engine/model/project_diff.h"
+
+namespace ek::ui {
+namespace {
+
+constexpr double kDeg = 180.0 / M_PI;
+
+struct AnalysisChoice {
+  const char* name;
+  const char* label;
+};
+constexpr AnalysisChoice kAnalyses[] = {{"parallel-travel", "Parallel wheel travel"},
+                                        {"opposite-travel", "Opposite wheel travel (roll)"},
+                                        {"single-travel", "Single wheel travel"},
+                                        {"static-load", "Static load"},
+                                        {"frequency-response", "Frequency response"},
+                                        {"modes", "Modes"}};
+
+/// One K&C plot: a wheel channel (or the vertical force) in engineering units.
+struct KcQuantity {
+  const char* column;  ///< suffix after the wheel's name
+  const char* title;
+  const char* unit;
+  double scale;        ///< SI -> shown unit
+  bool change;         ///< shown as the change from the design position
+  bool outboard;       ///< times the wheel's side: outboard positive on both sides
+};
+constexpr KcQuantity kKcPlots[] = {{"toe", "Toe (toe-in positive)", "deg", kDeg, false, false},
+                                   {"camber", "Camber (top outboard positive)", "deg", kDeg, false, false},
+                                   {"centre x", "Wheel centre x change (forward)", "mm", 1e3, true, false},
+                                   {"centre y", "Half-track change at the wheel centre (outboard)", "mm", 1e3, true, true},
+                                   {"vertical force", "Vertical force at the contact point", "N", 1.0, false, false},
+                                   {"caster", "Caster", "deg", kDeg, false, false}};
+
+const QColor kColours[] = {QColor(31, 119, 180), QColor(255, 127, 14), QColor(44, 160, 44),
+                           QColor(214, 39, 40),  QColor(148, 103, 189), QColor(140, 86, 75)};
+
+QString kindTitle(const QString& analysis) {
+  for (const auto& a : kAnalyses)
+    if (analysis == a.name) return a.label;
+  return analysis;
+}
+
+}  // namespace
+
+AnalysesPanel::AnalysesPanel(QWidget* parent) : QWidget(parent) {
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(2, 2, 2, 2);
+  auto* bar = new QGridLayout;
+  analysis_ = new QComboBox(this);
+  for (const auto& a : kAnalyses) analysis_->addItem(tr(a.label), QString(a.name));
+  from_ = new QDoubleSpinBox(this);
+  to_ = new QDoubleSpinBox(this);
+  for (auto* s : {from_, to_}) {
+    s->setRange(-1e7, 1e7);
+    s->setDecimals(3);
+    s->setKeyboardTracking(false);
+  }
+  points_ = new QSpinBox(this);
+  points_->setRange(2, 100000);
+  wheel_ = new QComboBox(this);
+  load_ = new QComboBox(this);
+  for (const char* n : kWheelLoadNames) load_->addItem(QString::fromUtf8(n));
+  input_ = new QComboBox(this);
+  point_ = new QComboBox(this);
+  output_ = new QComboBox(this);
+  output_->setMinimumContentsLength(24);
+  run_ = new QPushButton(tr("Run"), this);
+  cancel_ = new QPushButton(tr("Cancel"), this);
+  keep_ = new QPushButton(tr("Keep for comparison"), this);
+  clear_ = new QPushButton(tr("Clear kept"), this);
+  csv_ = new QPushButton(tr("Export CSV..."), this);
+  pdf_ = new QPushButton(tr("Export PDF report..."), this);
+  animate_ = new QPushButton(tr("Animate mode in 3D"), this);
+  progress_ = new QProgressBar(this);
+  progress_->setRange(0, 1000);
+  progress_->setMaximumWidth(160);
+  int col = 0;
+  auto add = [&](int row, const QString& label, QWidget* w) {
+    if (!label.isEmpty()) bar->addWidget(new QLabel(label, this), row, col++);
+    bar->addWidget(w, row, col++);
+  };
+  add(0, tr("Analysis:"), analysis_);
+  add(0, tr("From:"), from_);
+  add(0, tr("To:"), to_);
+  add(0, tr("Points:"), points_);
+  add(0, tr("Wheel:"), wheel_);
+  add(0, tr("Load:"), load_);
+  col = 0;
+  add(1, tr("Input:"), input_);
+  add(1, tr("Linearize at:"), point_);
+  add(1, tr("Bode output:"), output_);
+  add(1, QString(), run_);
+  add(1, QString(), cancel_);
+  add(1, QString(), progress_);
+  layout->addLayout(bar);
+  auto* bar2 = new QHBoxLayout;
+  for (QWidget* w : {static_cast<QWidget*>(keep_), static_cast<QWidget*>(clear_), static_cast<QWidget*>(csv_),
+                     static_cast<QWidget*>(pdf_), static_cast<QWidget*>(animate_)})
+    bar2->addWidget(w);
+  status_ = new QLabel(this);
+  bar2->addWidget(status_, 1);
+  layout->addLayout(bar2);
+  stale_ = new QLabel(this);
+  stale_->setWordWrap(true);
+  stale_->setStyleSheet("color: #9a5b00; font-weight: bold;");
+  stale_->setVisible(false);
+  layout->addWidget(stale_);
+
+  auto* split = new QSplitter(Qt::Horizontal, this);
+  auto* grid = new QWidget(split);
+  auto* gl = new QGridLayout(grid);
+  gl->setContentsMargins(0, 0, 0, 0);
+  for (int k = 0; k < 6; ++k) {
+    auto* p = new QCustomPlot(grid);
+    p->setMinimumSize(220, 160);
+    p->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    p->plotLayout()->insertRow(0);
+    p->plotLayout()->addElement(0, 0, new QCPTextElement(p, QString(), QFont(font().family(), 9, QFont::Bold)));
+    gl->addWidget(p, k / 2, k % 2);
+    plots_.push_back(p);
+  }
+  table_ = new QTableWidget(split);
+  table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+  table_->verticalHeader()->setVisible(false);
+  split->addWidget(grid);
+  split->addWidget(table_);
+  split->setStretchFactor(0, 3);
+  split->setStretchFactor(1, 2);
+  split->setSizes({600, 420});
+  layout->addWidget(split, 1);
+
+  animation_ = new QTimer(this);
+  animation_->setInterval(33);
+  connect(animation_, &QTimer::timeout, this, [this] {
+    if (!hasCurrent_ || animatedMode_ < 0 || animatedMode_ >= static_cast<int>(current_.modes.modes.size()) || !model_)
+      return stopAnimation();
+    const Mode& m = current_.modes.modes[animatedMode_];
+    phase_ += 2.0 * M_PI / 45.0;  // one cycle in 1.5 s, whatever the mode's frequency
+    const std::complex<double> rot(std::cos(phase_), std::sin(phase_));
+    constexpr double kAmplitude = 0.02;  // largest entry of the shape: 20 mm (or 0.2 rad)
+    Frame f;
+    f.t = phase_;
+    const State& s = current_.point.state;
+    for (const ModelBody& b : model_->bodies) {
+      if (b.state < 0) {
+        f.position.push_back(b.p0);
+        f.orientation.push_back(b.R0);
+        continue;
+      }
+      Vec6 q = s.r.segment<6>(6 * b.state);
+      for (int i = 0; i < 6; ++i) q[i] += kAmplitude * (m.shape[6 * b.state + i] * rot).real();
+      f.position.push_back(q.head<3>());
+      f.orientation.push_back(rotation::matrix(q.tail<3>()));
+    }
+    emit modeFrame(f);
+  });
+
+  connect(analysis_, &QComboBox::currentIndexChanged, this, [this] { setAnalysis(analysisName()); });
+  connect(input_, &QComboBox::currentIndexChanged, this, [this] { updateControls(); });
+  connect(run_, &QPushButton::clicked, this, &AnalysesPanel::run);
+  connect(cancel_, &QPushButton::clicked, this, &AnalysesPanel::cancel);
+  connect(keep_, &QPushButton::clicked, this, &AnalysesPanel::keepCurrent);
+  connect(clear_, &QPushButton::clicked, this, &AnalysesPanel::clearKept);
+  connect(output_, &QComboBox::currentIndexChanged, this, [this] { redraw(); });
+  connect(animate_, &QPushButton::clicked, this, [this] {
+    if (isAnimating()) return stopAnimation();
+    const int row = table_->currentRow();
+    animateMode(row >= 0 ? row : 0);
+    emit showModeRequested();
+  });
+  connect(csv_, &QPushButton::clicked, this, [this] {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export analysis CSV"), "analysis.csv", "CSV (*.csv)");
+    if (path.isEmpty()) return;
+    const QString err = exportCsv(path);
+    status_->setText(err.isEmpty() ? tr("Written: %1").arg(path) : err);
+  });
+  connect(pdf_, &QPushButton::clicked, this, [this] {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export analysis report"), "analysis.pdf", "PDF (*.pdf)");
+    if (path.isEmpty()) return;
+    const QString err = exportPdf(path);
+    status_->setText(err.isEmpty() ? tr("Written: %1").arg(path) : err);
+  });
+  setAnalysis("parallel-travel");
+}
+
+AnalysesPanel::~AnalysesPanel() {
+  cancel_flag_ = true;
+  if (thread_) thread_->wait();
+}
+
+QString AnalysesPanel::analysisName() const { return analysis_->currentData().toString(); }
+
+void AnalysesPanel::setModel(std::shared_ptr<const SuspensionModel> model) {
+  model_ = std::move(model);
+  const QString wheel = wheel_->currentText(), input = input_->currentText(), point = point_->currentText();
+  for (auto* c : {wheel_, input_, point_}) {
+    c->blockSignals(true);
+    c->clear();
+  }
+  if (model_) {
+    for (const auto& w : model_->wheels) wheel_->addItem(QString::fromStdString(w.name));
+    input_->addItem(tr("wheel load (wheel, load)"), -1);
+    for (int k = 0; k < model_->nInputs(); ++k) input_->addItem(QString::fromStdString(model_->inputs[k].name), k);
+    if (!model_->wheels.empty()) point_->addItem(tr("K&C design position"), QString());
+    for (const auto& lc : model_->project().loadCases)
+      point_->addItem(tr("load case %1").arg(QString::fromStdString(lc.name)), QString::fromStdString(lc.name));
+  }
+  for (auto [c, text] : {std::pair{wheel_, wheel}, std::pair{input_, input}, std::pair{point_, point}}) {
+    const int i = c->findText(text);
+    if (i >= 0) c->setCurrentIndex(i);
+    c->blockSignals(false);
+  }
+  updateControls();
+  updateStale();
+}
+
+void AnalysesPanel::setAnalysis(const QString& name) {
+  const int i = analysis_->findData(name);
+  if (i < 0) return;
+  if (analysis_->currentIndex() != i) {
+    analysis_->setCurrentIndex(i);  // comes back here through the signal
+    return;
+  }
+  if (name.endsWith("travel")) {
+    from_->setSuffix(" mm");
+    to_->setSuffix(" mm");
+    setRange(-80, 80, 161);
+  } else if (name == "static-load") {
+    from_->setSuffix(" N");
+    to_->setSuffix(" N");
+    setRange(-5000, 5000, 21);
+  } else if (name == "frequency-response") {
+    from_->setSuffix(" Hz");
+    to_->setSuffix(" Hz");
+    setRange(0.5, 100, 500);
+  } else {
+    from_->setSuffix(" Hz");
+    to_->setSuffix(" Hz");
+    setRange(0, 100, 2);
+  }
+  updateControls();
+}
+
+void AnalysesPanel::setRange(double from, double to, int points) {
+  from_->setValue(from);
+  to_->setValue(to);
+  points_->setValue(points);
+}
+
+void AnalysesPanel::updateControls() {
+  const QString a = analysisName();
+  const bool kc = a.endsWith("travel") || a == "static-load";
+  const bool frf = a == "frequency-response", modes = a == "modes";
+  const bool wheelLoad = frf && input_->currentData().toInt() < 0;
+  const bool hasWheels = model_ && !model_->wheels.empty();
+  wheel_->setEnabled(a == "single-travel" || a == "static-load" || wheelLoad);
+  load_->setEnabled(a == "static-load" || wheelLoad);
+  input_->setEnabled(frf);
+  point_->setEnabled(frf || modes);
+  points_->setEnabled(!modes);
+  output_->setEnabled(frf);
+  animate_->setEnabled(hasCurrent_ && current_.kind == Kind::Modes && !running_);
+  animate_->setText(isAnimating() ? tr("Stop animation") : tr("Animate mode in 3D"));
+  const bool ready = model_ && !running_ && (!kc || hasWheels) && (!(frf || modes) || point_->count() > 0) &&
+                     (!wheelLoad || hasWheels);
+  run_->setEnabled(ready);
+  run_->setToolTip(!model_ ? tr("The project has errors (see Problems)")
+                   : kc && !hasWheels ? tr("K&C analyses need the wheels table")
+                                      : QString());
+  cancel_->setEnabled(running_);
+  keep_->setEnabled(hasCurrent_ && !running_);
+  clear_->setEnabled(!kept_.empty());
+  csv_->setEnabled(hasCurrent_);
+  pdf_->setEnabled(hasCurrent_);
+}
+
+void AnalysesPanel::run() {
+  if (running_ || !model_) return;
+  stopAnimation();
+  const QString a = analysisName();
+  const auto model = model_;
+  const double from = from_->value(), to = to_->value();
+  const int points = points_->value(), wheel = wheel_->currentIndex(), load = load_->currentIndex();
+  const int input = input_->currentData().toInt();
+  const std::string loadCase = point_->currentData().toString().toStdString();
+  cancel_flag_ = false;
+  running_ = true;
+  progress_->setValue(0);
+  status_->setText(tr("Running %1...").arg(kindTitle(a)));
+  updateControls();
+  auto progress = [this](double f) {
+    QMetaObject::invokeMethod(progress_, [this, f] { progress_->setValue(static_cast<int>(1000 * f)); },
+                              Qt::QueuedConnection);
+  };
+  thread_ = QThread::create([this, a, model, from, to, points, wheel, load, input, loadCase, progress] {
+    Result r;
+    r.analysis = a;
+    r.project = model->project();
+    QString error;
+    try {
+      if (a == "frequency-response" || a == "modes") {
+        r.point = loadCase.empty() ? designPoint(*model) : loadCasePoint(model, loadCase);
+        if (a == "modes") {
+          r.kind = Kind::Modes;
+          r.modes = computeModes(*model, r.point);
+        } else {
+          r.kind = Kind::Frequency;
+          ResponseInput in;
+          if (input >= 0) {
+            in.index = input;
+          } else {
+            in.kind = ResponseInput::Kind::WheelLoad;
+            in.index = wheel;
+            in.load = load;
+          }
+          std::vector<Channel> ch = resolveChannels(*model, {});
+          for (const auto& c : wheelOutputChannels(*model)) ch.push_back(c);
+          FrequencyOptions o;
+          o.from = from;
+          o.to = to;
+          o.points = points;
+          r.frequency = frequencyResponse(*model, r.point, in, ch, o, progress, &cancel_flag_);
+        }
+      } else {
+        r.kind = Kind::Kc;
+        KcOptions o;
+        parseKcKind(a.toStdString(), o.kind);
+        const bool travel = o.kind != KcKind::StaticLoad;
+        o.from = travel ? 1e-3 * from : from;
+        o.to = travel ? 1e-3 * to : to;
+        o.points = points;
+        if (o.kind == KcKind::SingleTravel || o.kind == KcKind::StaticLoad) o.wheel = wheel;
+        o.load = load;
+        r.kc = runKc(*model, o, progress, &cancel_flag_);
+      }
+    } catch (const std::exception& e) {
+      error = QString::fromStdString(e.what());
+    }
+    QMetaObject::invokeMethod(
+        this, [this, r = std::move(r), error]() mutable { onResult(std::move(r), error); }, Qt::QueuedConnection);
+  });
+  connect(thread_, &QThread::finished, thread_, &QObject::deleteLater);
+  thread_->start();
+}
+
+void AnalysesPanel::cancel() { cancel_flag_ = true; }
+
+void AnalysesPanel::onResult(Result r, QString error) {
+  thread_ = nullptr;  // deletes itself once finished
+  running_ = false;
+  const bool cancelled = cancel_flag_.load();
+  if (!error.isEmpty() || cancelled) {
+    status_->setText(cancelled ? tr("Cancelled.") : tr("Stopped: %1").arg(error));
+    progress_->setValue(0);
+    updateControls();
+    emit finished(false, cancelled ? tr("cancelled") : error);
+    return;
+  }
+  current_ = std::move(r);
+  current_.label = tr("current");
+  hasCurrent_ = true;
+  progress_->setValue(1000);
+  if (current_.kind == Kind::Frequency) {
+    const QString keep = output_->currentText();
+    output_->blockSignals(true);
+    output_->clear();
+    for (const auto& o : current_.frequency.outputs) output_->addItem(QString::fromStdString(o));
+    const int i = output_->findText(keep);
+    output_->setCurrentIndex(i >= 0 ? i : 0);
+    output_->blockSignals(false);
+  }
+  QString summary;
+  switch (current_.kind) {
+    case Kind::Kc:
+      summary = tr("%1: %2 points, %3 equilibrium iterations")
+                    .arg(kindTitle(current_.analysis))
+                    .arg(current_.kc.sweep.size())
+                    .arg(current_.kc.iterations);
+      break;
+    case Kind::Frequency:
+      summary = tr("Frequency response to %1: %2 frequencies, %3 outputs")
+                    .arg(QString::fromStdString(current_.frequency.inputName))
+                    .arg(current_.frequency.frequency.size())
+                    .arg(current_.frequency.outputs.size());
+      break;
+    case Kind::Modes:
+      summary = tr("Modes: %1 (and %2 free directions)").arg(current_.modes.modes.size()).arg(current_.modes.zeroModes);
+      break;
+  }
+  status_->setText(summary);
+  redraw();
+  fillTable();
+  updateStale();
+  updateControls();
+  emit finished(true, summary);
+}
+
+bool AnalysesPanel::keepCurrent() {
+  if (!hasCurrent_ || running_) return false;
+  kept_.push_back(current_);
+  kept_.back().label = tr("kept %1").arg(kept_.size());
+  redraw();
+  fillTable();
+  updateControls();
+  return true;
+}
+
+void AnalysesPanel::clearKept() {
+  kept_.clear();
+  redraw();
+  fillTable();
+  updateControls();
+}
+
+QString AnalysesPanel::legendFor(std::size_t k) const {
+  const Result& r = kept_[k];
+  const Project& now = hasCurrent_ ? current_.project : (model_ ? model_->project() : r.project);
+  const auto changes = describeChanges(r.project, now, 2);
+  QString text = r.label;
+  if (changes.empty()) return text + tr(" (same project)");
+  text += ": ";
+  QStringList parts;
+  for (const auto& c : changes) parts << QString::fromStdString(c);
+  return text + tr("before %1").arg(parts.join("; "));
+}
+
+void AnalysesPanel::selectOutput(const QString& name) {
+  const int i = output_->findText(name);
+  if (i >= 0) output_->setCurrentIndex(i);
+}
+
+int AnalysesPanel::visiblePlots() const {
+  int n = 0;
+  for (auto* p : plots_) n += p->graphCount() > 0 ? 1 : 0;
+  return n;
+}
+
+void AnalysesPanel::redraw() {
+  for (auto* p : plots_) {
+    p->clearGraphs();
+    p->clearPlottables();
+    p->legend->clearItems();
+    p->legend->setVisible(false);
+    p->xAxis->setScaleType(QCPAxis::stLinear);
+    p->yAxis->setScaleType(QCPAxis::stLinear);
+    p->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+    p->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+    p->setVisible(false);
+  }
+  if (!hasCurrent_) return;
+  // Results of the current kind, kept first (the current one drawn on top).
+  std::vector<std::pair<const Result*, QString>> shown;
+  for (std::size_t k = 0; k < kept_.size(); ++k)
+    if (kept_[k].kind == current_.kind && kept_[k].analysis == current_.analysis) shown.push_back({&kept_[k], legendFor(k)});
+  shown.push_back({&current_, current_.label});
+  auto title = [](QCustomPlot* p, const QString& t) {
+    if (auto* e = qobject_cast<QCPTextElement*>(p->plotLayout()->element(0, 0))) e->setText(t);
+  };
+  auto colourOf = [&](std::size_t k) { return k + 1 == shown.size() ? kColours[0] : kColours[1 + k % 5]; };
+
+  if (current_.kind == Kind::Kc) {
+    const KcResult& cur = current_.kc;
+    const bool travel = current_.analysis.endsWith("travel");
+    const QString xLabel = travel ? tr("wheel travel [mm]")
+                                  : QString("%1 [%2]").arg(QString::fromStdString(cur.sweepName),
+                                                           QString::fromStdString(cur.sweepUnit));
+    for (std::size_t q = 0; q < std::size(kKcPlots); ++q) {
+      QCustomPlot* p = plots_[q];
+      const KcQuantity& kq = kKcPlots[q];
+      bool any = false;
+      for (std::size_t k = 0; k < shown.size(); ++k) {
+        const Result& r = *shown[k].first;
+        for (std::size_t w = 0; w < r.project.wheels.size(); ++w) {
+          const int c = r.kc.column(r.project.wheels[w].name + " " + kq.column);
+          if (c < 0) continue;
+          // The design position is the sweep point nearest zero.
+          std::size_t design = 0;
+          for (std::size_t i = 0; i < r.kc.sweep.size(); ++i)
+            if (std::abs(r.kc.sweep[i]) < std::abs(r.kc.sweep[design])) design = i;
+          const double offset = kq.change ? r.kc.values[design][c] : 0.0;
+          const double sign = kq.outboard && r.project.wheels[w].side == WheelSide::Right ? -1.0 : 1.0;
+          QVector<double> x, y;
+          for (std::size_t i = 0; i < r.kc.sweep.size(); ++i) {
+            x << r.kc.sweep[i] * (travel ? 1e3 : 1.0);
+            y << sign * (r.kc.values[i][c] - offset) * kq.scale;
+          }
+          QCPGraph* g = p->addGraph();
+          g->setData(x, y, true);
+          QPen pen(colourOf(k), k + 1 == shown.size() ? 2.0 : 1.6);
+          if (r.project.wheels[w].side == WheelSide::Right) pen.setStyle(Qt::DashLine);
+          g->setPen(pen);
+          g->setName(shown[k].second + (r.project.wheels.size() > 1 ? ", " + QString::fromStdString(r.project.wheels[w].name) : QString()));
+          any = true;
+        }
+      }
+      if (!any) continue;
+      title(p, tr("%1 [%2]").arg(tr(kq.title), kq.unit));
+      p->xAxis->setLabel(xLabel);
+      p->yAxis->setLabel(QString::fromUtf8(kq.unit));
+      p->legend->setVisible(q == 0 || shown.size() > 1);
+      p->legend->setFont(QFont(font().family(), 7));
+      p->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+      p->rescaleAxes();
+      // Flat curves (e.g. no toe change at all) get a visible range instead of round-off noise.
+      const QCPRange yr = p->yAxis->range();
+      const double floor = std::string(kq.unit) == "deg" ? 0.01 : std::string(kq.unit) == "mm" ? 0.01 : 1.0;
+      if (yr.size() < floor) p->yAxis->setRange(yr.center() - floor, yr.center() + floor);
+      p->setVisible(true);
+      p->replot();
+    }
+  } else if (current_.kind == Kind::Frequency) {
+    const QString out = output_->currentText();
+    QCustomPlot* mag = plots_[0];
+    QCustomPlot* ph = plots_[1];
+    for (auto* p : {mag, ph}) {
+      p->xAxis->setScaleType(QCPAxis::stLogarithmic);
+      p->xAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
+      p->xAxis->setLabel(tr("frequency [Hz]"));
+    }
+    mag->yAxis->setScaleType(QCPAxis::stLogarithmic);
+    mag->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
+    QString unit;
+    for (std::size_t k = 0; k < shown.size(); ++k) {
+      const FrequencyResponse& fr = shown[k].first->frequency;
+      int c = -1;
+      for (std::size_t i = 0; i < fr.outputs.size(); ++i)
+        if (QString::fromStdString(fr.outputs[i]) == out) c = static_cast<int>(i);
+      if (c < 0) continue;
+      unit = QString::fromStdString(fr.units[c] + "/" + fr.inputUnit);
+      QVector<double> f, m, a;
+      for (std::size_t i = 0; i < fr.frequency.size(); ++i) {
+        f << fr.frequency[i];
+        m << std::max(1e-300, std::abs(fr.response[c][i]));
+        a << std::arg(fr.response[c][i]) * kDeg;
+      }
+      for (auto [p, y] : {std::pair{mag, &m}, std::pair{ph, &a}}) {
+        QCPGraph* g = p->addGraph();
+        g->setData(f, *y, true);
+        g->setPen(QPen(colourOf(k), k + 1 == shown.size() ? 2.0 : 1.6));
+        g->setName(shown[k].second);
+      }
+    }
+    title(mag, tr("%1 / %2: magnitude").arg(out, QString::fromStdString(current_.frequency.inputName)));
+    title(ph, tr("%1 / %2: phase").arg(out, QString::fromStdString(current_.frequency.inputName)));
+    mag->yAxis->setLabel(unit);
+    ph->yAxis->setLabel(tr("phase [deg]"));
+    for (auto* p : {mag, ph}) {
+      p->legend->setVisible(true);
+      p->legend->setFont(QFont(font().family(), 7));
+      p->rescaleAxes();
+      p->setVisible(true);
+      p->replot();
+    }
+    ph->yAxis->setRange(-180, 180);
+    ph->replot();
+  } else {
+    QCustomPlot* p = plots_[0];
+    for (std::size_t k = 0; k < shown.size(); ++k) {
+      QVector<double> f, z;
+      for (const Mode& m : shown[k].first->modes.modes)
+        if (m.oscillatory && m.frequency >= from_->value() && m.frequency <= to_->value()) {
+          f << m.frequency;
+          z << m.dampingRatio;
+        }
+      QCPGraph* g = p->addGraph();
+      g->setData(f, z, true);
+      g->setLineStyle(QCPGraph::lsNone);
+      g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, colourOf(k), 6));
+      g->setName(shown[k].second);
+    }
+    title(p, tr("Oscillatory modes from %1 to %2 Hz").arg(from_->value()).arg(to_->value()));
+    p->xAxis->setLabel(tr("natural frequency [Hz]"));
+    p->yAxis->setLabel(tr("damping ratio [-]"));
+    p->legend->setVisible(true);
+    p->rescaleAxes();
+    p->xAxis->setRange(0, to_->value());
+    p->yAxis->setRange(0, 1.05);
+    p->setVisible(true);
+    p->replot();
+  }
+}
+
+void AnalysesPanel::fillTable() {
+  table_->clear();
+  table_->setRowCount(0);
+  if (!hasCurrent_) return;
+  auto item = [](const QString& t) { return new QTableWidgetItem(t); };
+  if (current_.kind == Kind::Kc) {
+    std::vector<const Result*> others;
+    for (const auto& k : kept_)
+      if (k.kind == Kind::Kc) others.push_back(&k);
+    QStringList header{tr("metric"), tr("current")};
+    for (const auto* o : others) header << o->label;
+    header << tr("unit");
+    table_->setColumnCount(header.size());
+    table_->setHorizontalHeaderLabels(header);
+    for (const KcMetric& m : current_.kc.metrics) {
+      const int row = table_->rowCount();
+      table_->insertRow(row);
+      table_->setItem(row, 0, item(QString::fromStdString(m.wheel.empty() ? m.name : m.name + " (" + m.wheel + ")")));
+      table_->setItem(row, 1, item(QString::number(m.value, 'g', 5)));
+      for (std::size_t k = 0; k < others.size(); ++k) {
+        QString v = "-";
+        for (const KcMetric& o : others[k]->kc.metrics)
+          if (o.name == m.name && o.wheel == m.wheel) v = QString::number(o.value, 'g', 5);
+        table_->setItem(row, 2 + static_cast<int>(k), item(v));
+      }
+      table_->setItem(row, header.size() - 1, item(QString::fromStdString(m.unit)));
+    }
+  } else if (current_.kind == Kind::Frequency) {
+    const FrequencyResponse& fr = current_.frequency;
+    table_->setColumnCount(4);
+    table_->setHorizontalHeaderLabels({tr("output"), tr("at lowest f"), tr("peak"), tr("peak at [Hz]")});
+    for (std::size_t c = 0; c < fr.outputs.size(); ++c) {
+      std::size_t peak = 0;
+      for (std::size_t k = 0; k < fr.frequency.size(); ++k)
+        if (std::abs(fr.response[c][k]) > std::abs(fr.response[c][peak])) peak = k;
+      const int row = table_->rowCount();
+      table_->insertRow(row);
+      const QString unit = QString::fromStdString(" " + fr.units[c] + "/" + fr.inputUnit);
+      table_->setItem(row, 0, item(QString::fromStdString(fr.outputs[c])));
+      table_->setItem(row, 1, item(QString::number(std::abs(fr.response[c].front()), 'g', 4) + unit));
+      table_->setItem(row, 2, item(QString::number(std::abs(fr.response[c][peak]), 'g', 4) + unit));
+      table_->setItem(row, 3, item(QString::number(fr.frequency[peak], 'g', 4)));
+    }
+  } else {
+    table_->setColumnCount(5);
+    table_->setHorizontalHeaderLabels(
+        {tr("mode"), tr("frequency [Hz]"), tr("damping ratio"), tr("damped [Hz]"), tr("largest kinetic energy")});
+    for (std::size_t k = 0; k < current_.modes.modes.size(); ++k) {
+      const Mode& m = current_.modes.modes[k];
+      const int row = table_->rowCount();
+      table_->insertRow(row);
+      const std::string body = model_ && m.dominantBody >= 0 && m.dominantBody < model_->nFreeBodies()
+                                   ? model_->bodies[model_->freeBodies[m.dominantBody]].name
+                                   : std::to_string(m.dominantBody);
+      table_->setItem(row, 0, item(QString::number(k + 1)));
+      table_->setItem(row, 1, item(QString::number(m.frequency, 'f', 3)));
+      table_->setItem(row, 2, item(m.oscillatory ? QString::number(m.dampingRatio, 'f', 4) : tr("overdamped")));
+      table_->setItem(row, 3, item(m.oscillatory ? QString::number(m.dampedFrequency, 'f', 3) : "-"));
+      table_->setItem(row, 4, item(QString("%1 (%2 %)").arg(QString::fromStdString(body)).arg(100 * m.energy[m.dominantBody], 0, 'f', 0)));
+    }
+  }
+  table_->resizeColumnsToContents();
+}
+
+void AnalysesPanel::updateStale() {
+  if (!hasCurrent_ || !model_) {
+    stale_->setVisible(hasCurrent_ && !model_);
+    if (hasCurrent_ && !model_) stale_->setText(tr("The project has errors: the results shown are from its last valid version."));
+    return;
+  }
+  const auto changes = describeChanges(current_.project, model_->project(), 3);
+  stale_->setVisible(!changes.empty());
+  if (changes.empty()) return;
+  QStringList parts;
+  for (const auto& c : changes) parts << QString::fromStdString(c);
+  stale_->setText(tr("Not current: the project changed since this result was computed (%1). Run again to update.")
+                      .arg(parts.join("; ")));
+}
+
+QString AnalysesPanel::exportCsv(const QString& path) const {
+  if (!hasCurrent_) return tr("No result to export.");
+  try {
+    switch (current_.kind) {
+      case Kind::Kc: writeKcCsv(current_.kc, path.toStdString()); break;
+      case Kind::Frequency: writeFrequencyResponseCsv(current_.frequency, path.toStdString()); break;
+      case Kind::Modes:
+        if (!model_) return tr("No model.");
+        writeModesCsv(*model_, current_.modes, path.toStdString());
+        break;
+    }
+  } catch (const std::exception& e) {
+    return QString::fromStdString(e.what());
+  }
+  return {};
+}
+
+QString AnalysesPanel::exportPdf(const QString& path) const {
+  if (!hasCurrent_) return tr("No result to export.");
+  QPdfWriter writer(path);
+  writer.setPageSize(QPageSize(QPageSize::A4));
+  writer.setPageOrientation(QPageLayout::Landscape);
+  writer.setResolution(100);
+  writer.setTitle(tr("Elastokin analysis report"));
+  writer.setCreator("Elastokin");
+  QCPPainter painter;
+  if (!painter.begin(&writer)) return tr("%1: cannot write the PDF file").arg(path);
+  reportPages_ = 1;
+  reportPlotPages_ = 0;
+  const QRect page = painter.viewport();
+  const int lineH = 18;
+  QFont f = painter.font();
+  f.setPixelSize(20);
+  f.setBold(true);
+  painter.setFont(f);
+  int y = 30;
+  painter.drawText(20, y, tr("Elastokin — %1").arg(kindTitle(current_.analysis)));
+  f.setPixelSize(12);
+  f.setBold(false);
+  painter.setFont(f);
+  y += 2 * lineH;
+  QStringList head{tr("Project: %1").arg(QString::fromStdString(current_.project.name)),
+                   tr("Written: %1").arg(QDateTime::currentDateTime().toString(Qt::ISODate))};
+  if (current_.kind != Kind::Kc) head << tr("Linearized at the %1").arg(QString::fromStdString(current_.point.description));
+  if (current_.kind == Kind::Frequency)
+    head << tr("Input: %1 [%2]").arg(QString::fromStdString(current_.frequency.inputName),
+                                     QString::fromStdString(current_.frequency.inputUnit));
+  for (std::size_t k = 0; k < kept_.size(); ++k) head << legendFor(k);
+  if (stale_->isVisible()) head << stale_->text();
+  for (const QString& l : head) {
+    painter.drawText(QRect(20, y - lineH + 4, page.width() - 40, lineH * 3), Qt::TextWordWrap, l);
+    y += l.size() > 140 ? 2 * lineH : lineH;
+  }
+  y += lineH;
+  // The table as text columns, continued on further pages when long.
+  const int cols = table_->columnCount();
+  const int colW = (page.width() - 40) / std::max(1, cols);
+  auto row = [&](const QStringList& cells, bool bold) {
+    if (y > page.height() - 30) {
+      writer.newPage();
+      ++reportPages_;
+      y = 40;
+    }
+    QFont rf = painter.font();
+    rf.setBold(bold);
+    painter.setFont(rf);
+    for (int c = 0; c < cells.size(); ++c)
+      painter.drawText(QRect(20 + c * colW, y - lineH + 4, colW - 6, lineH), Qt::AlignLeft | Qt::AlignVCenter,
+                       painter.fontMetrics().elidedText(cells[c], Qt::ElideRight, colW - 6));
+    y += lineH;
+  };
+  QStringList header;
+  for (int c = 0; c < cols; ++c) header << (table_->horizontalHeaderItem(c) ? table_->horizontalHeaderItem(c)->text() : QString());
+  row(header, true);
+  for (int r = 0; r < table_->rowCount(); ++r) {
+    QStringList cells;
+    for (int c = 0; c < cols; ++c) cells << (table_->item(r, c) ? table_->item(r, c)->text() : QString());
+    row(cells, false);
+  }
+  for (QCustomPlot* p : plots_) {
+    if (p->graphCount() == 0) continue;
+    writer.newPage();
+    ++reportPages_;
+    ++reportPlotPages_;
+    painter.save();
+    painter.translate(20, 20);
+    p->toPainter(&painter, page.width() - 40, page.height() - 40);
+    painter.restore();
+  }
+  painter.end();
+  if (QFileInfo(path).size() == 0) return tr("%1: cannot write the PDF file").arg(path);
+  return {};
+}
+
+void AnalysesPanel::animateMode(int mode) {
+  if (!hasCurrent_ || current_.kind != Kind::Modes || mode < 0 || mode >= static_cast<int>(current_.modes.modes.size()))
+    return;
+  animatedMode_ = mode;
+  phase_ = 0.0;
+  animation_->start();
+  updateControls();
+}
+
+void AnalysesPanel::stopAnimation() {
+  animation_->stop();
+  animatedMode_ = -1;
+  updateControls();
+}
+
+bool AnalysesPanel::isAnimating() const { return animation_->isActive(); }
+
+}  // namespace ek::ui
