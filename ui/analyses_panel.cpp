@@ -221,6 +221,7 @@ AnalysesPanel::~AnalysesPanel() {
 QString AnalysesPanel::analysisName() const { return analysis_->currentData().toString(); }
 
 void AnalysesPanel::setModel(std::shared_ptr<const SuspensionModel> model) {
+  stopAnimation();  // the shape belongs to the previous model (its bodies may differ)
   model_ = std::move(model);
   const QString wheel = wheel_->currentText(), input = input_->currentText(), point = point_->currentText();
   for (auto* c : {wheel_, input_, point_}) {
@@ -784,7 +785,9 @@ QString AnalysesPanel::exportPdf(const QString& path) const {
 }
 
 void AnalysesPanel::animateMode(int mode) {
-  if (!hasCurrent_ || current_.kind != Kind::Modes || mode < 0 || mode >= static_cast<int>(current_.modes.modes.size()))
+  if (!hasCurrent_ || current_.kind != Kind::Modes || mode < 0 || mode >= static_cast<int>(current_.modes.modes.size()) ||
+      !model_ || current_.modes.modes[mode].shape.size() != model_->nDof() ||
+      current_.point.state.r.size() != model_->nDof())
     return;
   animatedMode_ = mode;
   phase_ = 0.0;

@@ -271,6 +271,22 @@ class TestWorkbench : public QObject {
     QVERIFY(csv.open(QIODevice::ReadOnly | QIODevice::Text));
     QVERIFY(QString::fromUtf8(csv.readLine()).startsWith("travel [m],wheel left toe [rad]"));
 
+    // A sweep beyond what the axle can reach stops with the engine's message naming the point;
+    // the shown result stays. A long sweep can be cancelled.
+    a->setRange(-400, 400, 81);
+    a->run();
+    QVERIFY(done.wait(300000));
+    QCOMPARE(done.last().first().toBool(), false);
+    const QString why = done.last().at(1).toString();
+    QVERIFY2(why.startsWith("point 75 of 81 (travel = 0.34 m): static equilibrium not found"), qPrintable(why));
+    QCOMPARE(a->current()->kc.sweep.size(), std::size_t(161));
+    a->setRange(-80, 80, 100000);
+    a->run();
+    a->cancel();
+    QVERIFY(done.wait(300000));
+    QCOMPARE(done.last().at(1).toString(), QString("cancelled"));
+    QVERIFY(!a->isRunning());
+
     // Frequency response to the left wheel's vertical contact force: Bode plots.
     a->setAnalysis("frequency-response");
     a->setRange(0.5, 100, 200);
@@ -299,8 +315,11 @@ class TestWorkbench : public QObject {
     a->animateMode(4);
     QTRY_VERIFY_WITH_TIMEOUT(frames.count() >= 5, 5000);
     QVERIFY(a->isAnimating());
-    a->stopAnimation();
+    // An edit stops the animation (the shape belongs to the model it was computed for).
+    TableModel* bodies = w.tableModel(Table::Bodies);
+    QVERIFY(bodies->setData(bodies->index(2, 1), "wheel left (edited)", Qt::EditRole));
     QVERIFY(!a->isAnimating());
+    QVERIFY(a->staleLabel()->isVisible());
   }
 
   void topologyAndSparsityViews() {
