@@ -272,8 +272,7 @@ int frequencyReport(const std::shared_ptr<const ek::SuspensionModel>& model, con
   o.points = a.havePoints ? a.points : 500;
   if (!(o.from > 0) || !(o.to > o.from)) return usageError("--from and --to need 0 < from < to (Hz)");
   if (o.points < 2 || o.points > 100000) return usageError("--points needs a whole number from 2 to 100000");
-  std::vector<ek::Channel> channels = ek::resolveChannels(*model, {});
-  for (const auto& c : ek::wheelOutputChannels(*model)) channels.push_back(c);
+  std::vector<ek::Channel> channels = ek::responseChannels(*model);
   if (!a.channels.empty()) {
     std::vector<ek::Channel> picked;
     for (const auto& name : a.channels) {
@@ -299,9 +298,7 @@ int frequencyReport(const std::shared_ptr<const ek::SuspensionModel>& model, con
               std::chrono::duration<double>(t2 - t1).count(), outPath.c_str());
   std::printf("  %-36s %14s %14s %14s\n", "output: magnitude at", "lowest f", "peak", "peak at [Hz]");
   for (std::size_t c = 0; c < r.outputs.size(); ++c) {
-    std::size_t peak = 0;
-    for (std::size_t k = 0; k < r.frequency.size(); ++k)
-      if (std::abs(r.response[c][k]) > std::abs(r.response[c][peak])) peak = k;
+    const std::size_t peak = r.peak(c);
     const std::string unit = r.units[c] + "/" + r.inputUnit;
     std::printf("  %-36s %14.5g %14.5g %14.4g  %s\n", r.outputs[c].c_str(), std::abs(r.response[c].front()),
                 std::abs(r.response[c][peak]), r.frequency[peak], unit.c_str());

@@ -68,10 +68,9 @@ int main(int argc, char** argv) {
                               " equilibrium iterations";
                      }});
     tasks.push_back({name, "frequency response", "500 frequencies, 0.5..100 Hz, Fz at the left contact point", [&m] {
-                       std::vector<ek::Channel> ch = ek::resolveChannels(m, {});
-                       for (const auto& c : ek::wheelOutputChannels(m)) ch.push_back(c);
-                       const ek::FrequencyResponse r = ek::frequencyResponse(
-                           m, ek::designPoint(m), {ek::ResponseInput::Kind::WheelLoad, 0, ek::kFzContact}, ch, {});
+                       const ek::FrequencyResponse r =
+                           ek::frequencyResponse(m, ek::designPoint(m), {ek::ResponseInput::Kind::WheelLoad, 0, ek::kFzContact},
+                                                 ek::responseChannels(m), {});
                        return std::to_string(r.frequency.size()) + " frequencies x " + std::to_string(r.outputs.size()) +
                               " outputs (design position included)";
                      }});

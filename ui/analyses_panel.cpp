@@ -344,8 +344,7 @@ void AnalysesPanel::run() {
             in.index = wheel;
             in.load = load;
           }
-          std::vector<Channel> ch = resolveChannels(*model, {});
-          for (const auto& c : wheelOutputChannels(*model)) ch.push_back(c);
+          const std::vector<Channel> ch = responseChannels(*model);
           FrequencyOptions o;
           o.from = from;
           o.to = to;
@@ -643,9 +642,7 @@ void AnalysesPanel::fillTable() {
     table_->setColumnCount(4);
     table_->setHorizontalHeaderLabels({tr("output"), tr("at lowest f"), tr("peak"), tr("peak at [Hz]")});
     for (std::size_t c = 0; c < fr.outputs.size(); ++c) {
-      std::size_t peak = 0;
-      for (std::size_t k = 0; k < fr.frequency.size(); ++k)
-        if (std::abs(fr.response[c][k]) > std::abs(fr.response[c][peak])) peak = k;
+      const std::size_t peak = fr.peak(c);
       const int row = table_->rowCount();
       table_->insertRow(row);
       const QString unit = QString::fromStdString(" " + fr.units[c] + "/" + fr.inputUnit);

@@ -6,11 +6,9 @@
 #include <cmath>
 #include <sstream>
 
-#include "engine/analysis/equilibrium.h"
 #include "engine/analysis/kc.h"
 #include "engine/analysis/simulation.h"
 #include "engine/core/error.h"
-#include "engine/dynamics/kinematics.h"
 #include "engine/dynamics/linearize.h"
 #include "engine/dynamics/wheels.h"
 
@@ -21,33 +19,22 @@ using MatXc = Eigen::MatrixXcd;
 using RowMatXc = Eigen::Matrix<std::complex<double>, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 using Complex = std::complex<double>;
 
-/// The first-order system x' = S x + B du of the linearization, with x = (dr, dv / s): the
-/// velocity half is scaled by s = sqrt(largest |M^-1 J_r|_ii) so that both halves of S have
-/// entries of the same size (the stiff bushings otherwise put 1e8..1e10 next to 1).
-struct FirstOrderSystem {
-  int n = 0;        ///< nDof
-  double s = 1.0;   ///< velocity scale [1/s]
-  MatX S;           ///< 2n x 2n
-  VecX massDiag;    ///< M's diagonal (translations), for the kinetic energy
-  std::vector<Mat3> inertia;
-  Workspace ws;
-  explicit FirstOrderSystem(const SuspensionModel& model) : ws(model) {}
-};
-
 void checkFinite(const SuspensionModel& model, const Workspace& ws) {
   for (int l = 0; l < model.nFreeBodies(); ++l) {
-    bool finite = ws.Kinv[l].allFinite() && ws.N[l].allFinite() && ws.h.segment<6>(6 * l).allFinite();
+    bool finite = ws.Kinv[l].allFinite() && ws.N[l].allFinite();
     for (int s = model.pattern.rowStart[l]; s < model.pattern.rowStart[l + 1]; ++s)
       finite = finite && ws.Jr[s].allFinite() && ws.Jv[s].allFinite();
     if (!finite) {
       const ModelBody& b = model.bodies[model.freeBodies[l]];
       throw SimulationError("the linearization is not finite (NaN or Inf) in the equations of body " +
-                            std::to_string(b.id) + " ('" + b.name + "')");
+                            std::to_string(b.id) + " ('" + b.name + "'): no eigen-analysis or frequency response possible");
     }
   }
 }
 
-void buildSystem(const SuspensionModel& model, const OperatingPoint& point, FirstOrderSystem& sys) {
+}  // namespace
+
+void buildFirstOrderSystem(const SuspensionModel& model, const OperatingPoint& point, FirstOrderSystem& sys) {
   const int n = model.nDof();
   sys.n = n;
   sys.ws.wheelLoads = point.wheelLoads;
@@ -74,6 +61,8 @@ void buildSystem(const SuspensionModel& model, const OperatingPoint& point, Firs
   sys.S.resize(2 * n, 2 * n);
   sys.S << N, sys.s * K, MJr / sys.s, Minv * Jv;
 }
+
+namespace {
 
 /// Generalized load column b (nDof) of an input at the operating point, its name and unit.
 VecX inputColumn(const SuspensionModel& model, const FirstOrderSystem& sys, const ResponseInput& in,
@@ -149,7 +138,7 @@ OperatingPoint designPoint(const SuspensionModel& model) {
 
 ModesResult computeModes(const SuspensionModel& model, const OperatingPoint& point) {
   FirstOrderSystem sys(model);
-  buildSystem(model, point, sys);
+  buildFirstOrderSystem(model, point, sys);
   const int n = sys.n;
   const Eigen::EigenSolver<MatX> es(sys.S, true);
   if (es.info() != Eigen::Success) throw SimulationError("the eigenvalue iteration did not converge");
@@ -221,6 +210,20 @@ std::vector<Channel> wheelOutputChannels(const SuspensionModel& model) {
   return out;
 }
 
+std::vector<Channel> responseChannels(const SuspensionModel& model) {
+  std::vector<Channel> ch = resolveChannels(model, {});
+  for (const auto& c : wheelOutputChannels(model)) ch.push_back(c);
+  return ch;
+}
+
+std::size_t FrequencyResponse::peak(std::size_t output) const {
+  const auto& h = response[output];
+  std::size_t k = 0;
+  for (std::size_t i = 1; i < h.size(); ++i)
+    if (std::abs(h[i]) > std::abs(h[k])) k = i;
+  return k;
+}
+
 void outputGradients(const SuspensionModel& model, const OperatingPoint& point, const std::vector<Channel>& channels,
                      MatX& Cr, MatX& Cv) {
   const int n = model.nDof(), m = static_cast<int>(channels.size());
@@ -272,7 +275,7 @@ FrequencyResponse frequencyResponse(const SuspensionModel& model, const Operatin
   if (o.points < 2) throw std::invalid_argument("a frequency response needs at least 2 frequencies");
   if (channels.empty()) throw std::invalid_argument("a frequency response needs at least one output channel");
   FirstOrderSystem sys(model);
-  buildSystem(model, point, sys);
+  buildFirstOrderSystem(model, point, sys);
   const int n = sys.n;
   FrequencyResponse res;
   res.point = point.description;

@@ -37,6 +37,24 @@ OperatingPoint loadCasePoint(const std::shared_ptr<const SuspensionModel>& model
 /// contact forces, which then act as constant forces. @throws SimulationError, std::invalid_argument.
 OperatingPoint designPoint(const SuspensionModel& model);
 
+/// The first-order form x' = S x + B du of the linearization at an operating point, with
+/// x = (dr, dv / s): S = [[N, s K], [M^-1 J_r / s, M^-1 J_v]]. The velocity half is scaled by
+/// s = sqrt(largest |M^-1 J_r|_ii) so that both halves of S have entries of the same size (stiff
+/// bushings otherwise put 1e8..1e10 next to 1); eigenvalues do not change.
+struct FirstOrderSystem {
+  int n = 0;        ///< nDof
+  double s = 1.0;   ///< velocity scale [1/s]
+  MatX S;           ///< 2n x 2n
+  VecX massDiag;    ///< each free body's mass
+  std::vector<Mat3> inertia;  ///< each free body's inertia about its centre of mass, body axes
+  Workspace ws;     ///< the linearization at the point
+  explicit FirstOrderSystem(const SuspensionModel& model) : ws(model) {}
+};
+
+/// Linearizes at `point` and fills `sys`. @throws SimulationError naming the first body whose
+/// equations are not finite.
+void buildFirstOrderSystem(const SuspensionModel& model, const OperatingPoint& point, FirstOrderSystem& sys);
+
 /// One eigenmode. Oscillatory modes come as a conjugate pair; the one with Im(lambda) > 0 is kept.
 struct Mode {
   std::complex<double> eigenvalue;  ///< [1/s]
@@ -81,11 +99,17 @@ struct FrequencyResponse {
   /// a sin(w t) gives the output a |H| sin(w t + arg H).
   std::vector<std::vector<std::complex<double>>> response;
   std::string point;
+  /// Index of the frequency where |response[output]| is largest.
+  std::size_t peak(std::size_t output) const;
 };
 
 /// Every wheel's alignment channels as output channels ("<wheel name> <component>"), those that
 /// need a steering axis only where the wheel has one.
 std::vector<Channel> wheelOutputChannels(const SuspensionModel& model);
+
+/// The outputs of a frequency response by default: the project's outputs, then every wheel's
+/// alignment channels.
+std::vector<Channel> responseChannels(const SuspensionModel& model);
 
 /// Gradients of output channels at a state: dy = Cr dr + Cv dv (rows: channels). Wheel channels
 /// are analytic (dynamics/wheels.h); the others are central differences of the channel value

@@ -99,13 +99,7 @@ void Simulation::initialize() {
   }
   r0_ = state_.r;
   // Marker displacements are measured from the design position (the poses as modelled).
-  {
-    State design;
-    model_->initialState(design.r, design.v);
-    evaluateOutputsState(*model_, design, u0, outWs_);
-    markerStart_.resize(model_->markers.size());
-    for (std::size_t k = 0; k < markerStart_.size(); ++k) markerStart_[k] = outWs_.markers[k].p;
-  }
+  markerStart_ = markerPositionsAsModelled(*model_);
   evaluateOutputsState(*model_, state_, u0, outWs_);
   recorder_.reset(recorder_.channels(), static_cast<std::size_t>(nSteps_ / sampleStride_ + 2));
   recorder_.record(options_.start, outWs_, markerStart_);

@@ -6,14 +6,23 @@
 #include "engine/core/rotation.h"
 
 namespace ek::test {
+namespace {
 
-Project singleBushing(double mass, const Vec3& inertia, double k, double kr, const Vec3& at) {
-  Project p;
-  p.name = "single bushing";
+/// The fixed body 0, "ground".
+BodyRow groundRow() {
   BodyRow ground;
   ground.id = 0;
   ground.name = "ground";
   ground.fixed = true;
+  return ground;
+}
+
+}  // namespace
+
+Project singleBushing(double mass, const Vec3& inertia, double k, double kr, const Vec3& at) {
+  Project p;
+  p.name = "single bushing";
+  const BodyRow ground = groundRow();
   BodyRow body;
   body.id = 1;
   body.name = "mass";
@@ -181,10 +190,7 @@ Project wheelCorner(double side, double toe, double camber) {
   // about the heading, both towards the sides ISO 8855 calls positive.
   const Mat3 R = rz(-side * toe) * rx(-side * camber) * rz(side * M_PI / 2);
   const Vec3 wheelAngles = rotation::anglesFromMatrix(R);
-  BodyRow ground;
-  ground.id = 0;
-  ground.name = "ground";
-  ground.fixed = true;
+  const BodyRow ground = groundRow();
   BodyRow carrier;
   carrier.id = 1;
   carrier.name = "carrier";
