@@ -138,8 +138,10 @@ Project mirrorLeftToRight(const Project& in, int* added) {
     m.id = ++nextInput;
     m.name = isLeft(in2.name) ? toRight(in2.name) : in2.name + " (mirrored)";
     m.marker = marker[in2.marker];
-    m.direction = in2.kind == InputKind::Force ? Vec3(S * in2.direction) : Vec3(-(S * in2.direction));
-    if (in2.frame == InputFrame::Marker) m.direction = in2.kind == InputKind::Force ? in2.direction : Vec3(-in2.direction);
+    // Forces and translations are polar vectors, torques and rotation axes axial ones.
+    const bool polar = in2.kind == InputKind::Force || in2.kind == InputKind::Translation;
+    m.direction = polar ? Vec3(S * in2.direction) : Vec3(-(S * in2.direction));
+    if (in2.frame == InputFrame::Marker) m.direction = polar ? in2.direction : Vec3(-in2.direction);
     input[in2.id] = m.id;
     p.inputs.push_back(m);
     ++count;

@@ -65,9 +65,9 @@ void SimulationWorker::run(std::shared_ptr<const SuspensionModel> model, RunSett
         if (st >= 0) {
           f.position.push_back(sim.state().r.segment<3>(6 * st));
           f.orientation.push_back(ws.bodies[k].R);
-        } else {
-          f.position.push_back(model->bodies[k].p0);
-          f.orientation.push_back(model->bodies[k].R0);
+        } else {  // fixed, or driven by motion inputs
+          f.position.push_back(ws.bodies[k].p);
+          f.orientation.push_back(ws.bodies[k].R);
         }
       }
       emit frame(std::move(f));

@@ -494,12 +494,15 @@ std::unique_ptr<TableModel> inputs(ProjectDocument* d) {
   c.push_back(textCol<InputRow>("name", "name", &InputRow::name));
   c.push_back(intCol<InputRow>("marker", "marker", &InputRow::marker));
   c.back().choices = markerChoices;
-  c.push_back({"kind", "kind", [](const InputRow& r) { return QVariant(r.kind == InputKind::Force ? "force" : "torque"); },
+  c.push_back({"kind", "kind", [](const InputRow& r) { return QVariant(inputKindName(r.kind)); },
                [](InputRow& r, const QVariant& v) {
                  const QString s = v.toString().trimmed();
-                 if (s != "force" && s != "torque") return QString("expected force or torque");
-                 r.kind = s == "force" ? InputKind::Force : InputKind::Torque;
-                 return QString();
+                 for (InputKind k : {InputKind::Force, InputKind::Torque, InputKind::Translation, InputKind::Rotation})
+                   if (s == inputKindName(k)) {
+                     r.kind = k;
+                     return QString();
+                   }
+                 return QString("expected force, torque, translation or rotation");
                }});
   c.push_back({"frame", "frame", [](const InputRow& r) { return QVariant(r.frame == InputFrame::Global ? "global" : "marker"); },
                [](InputRow& r, const QVariant& v) {

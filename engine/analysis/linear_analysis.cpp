@@ -64,17 +64,20 @@ void buildFirstOrderSystem(const SuspensionModel& model, const OperatingPoint& p
 
 namespace {
 
-/// Generalized load column b (nDof) of an input at the operating point, its name and unit.
+/// Generalized load column b (nDof) of an input at the operating point, the column bd of its
+/// rate (driven bodies: dh/du_dot; zero for loads), its name and unit.
 VecX inputColumn(const SuspensionModel& model, const FirstOrderSystem& sys, const ResponseInput& in,
-                 std::string& name, std::string& unit) {
+                 std::string& name, std::string& unit, VecX& bd) {
   VecX b;
+  bd = VecX::Zero(model.nDof());
   if (in.kind == ResponseInput::Kind::ProjectInput) {
     if (in.index < 0 || in.index >= model.nInputs())
       throw std::invalid_argument("input index " + std::to_string(in.index) + " does not exist");
     const ModelInput& mi = model.inputs[in.index];
     name = mi.name;
-    unit = mi.kind == InputKind::Force ? "N" : "N m";
+    unit = inputUnit(mi.kind);
     b = sys.ws.Ju.col(in.index);
+    bd = sys.ws.Judot.col(in.index);
   } else {
     if (in.index < 0 || in.index >= static_cast<int>(model.wheels.size()))
       throw std::invalid_argument("wheel index " + std::to_string(in.index) + " does not exist");
@@ -224,6 +227,32 @@ std::size_t FrequencyResponse::peak(std::size_t output) const {
   return k;
 }
 
+void inputFeedthrough(const SuspensionModel& model, const OperatingPoint& point, const std::vector<Channel>& channels,
+                      int input, VecX& Cu, VecX& Cud) {
+  const int m = static_cast<int>(channels.size());
+  Cu = VecX::Zero(m);
+  Cud = VecX::Zero(m);
+  if (input < 0 || input >= model.nInputs()) throw std::invalid_argument("input index does not exist");
+  const std::vector<Vec3> start = markerPositionsAsModelled(model);
+  const double step = model.inputs[input].motion() ? 1e-6 : 1e-3;  // m or rad; N or N m
+  Workspace ws(model);
+  VecX u = point.u, plus(m), minus(m);
+  auto values = [&](VecX& out) {
+    evaluateOutputsState(model, point.state, u, ws);
+    for (int c = 0; c < m; ++c) out[c] = channelValue(channels[c], ws, start);
+  };
+  for (VecX* x : {&u, &ws.uDot}) {
+    VecX& C = x == &u ? Cu : Cud;
+    const double x0 = (*x)[input];
+    (*x)[input] = x0 + step;
+    values(plus);
+    (*x)[input] = x0 - step;
+    values(minus);
+    (*x)[input] = x0;
+    C = (plus - minus) / (2.0 * step);
+  }
+}
+
 void outputGradients(const SuspensionModel& model, const OperatingPoint& point, const std::vector<Channel>& channels,
                      MatX& Cr, MatX& Cv) {
   const int n = model.nDof(), m = static_cast<int>(channels.size());
@@ -279,25 +308,31 @@ FrequencyResponse frequencyResponse(const SuspensionModel& model, const Operatin
   const int n = sys.n;
   FrequencyResponse res;
   res.point = point.description;
-  const VecX b = inputColumn(model, sys, input, res.inputName, res.inputUnit);
+  VecX bd;
+  const VecX b = inputColumn(model, sys, input, res.inputName, res.inputUnit, bd);
   MatX Cr, Cv;
   outputGradients(model, point, channels, Cr, Cv);
+  // Outputs that see a project input directly (a marker on a driven body, the input itself).
+  VecX Cu = VecX::Zero(static_cast<Eigen::Index>(channels.size())), Cud = Cu;
+  if (input.kind == ResponseInput::Kind::ProjectInput) inputFeedthrough(model, point, channels, input.index, Cu, Cud);
   for (const auto& c : channels) {
     res.outputs.push_back(c.name);
     res.units.push_back(c.unit);
   }
 
-  // x' = S x + B du with x = (dr, dv / s), B = (0, M^-1 b / s); S = Q H Q^T.
-  VecX B = VecX::Zero(2 * n);
-  for (int l = 0; l < model.nFreeBodies(); ++l) {
-    B.segment<3>(n + 6 * l) = b.segment<3>(6 * l) / sys.massDiag[l];
-    B.segment<3>(n + 6 * l + 3) = sys.inertia[l].inverse() * b.segment<3>(6 * l + 3);
-  }
-  B /= sys.s;
+  // x' = S x + B du + Bd du_dot with x = (dr, dv / s), B = (0, M^-1 b / s); S = Q H Q^T.
+  auto firstOrder = [&](const VecX& g) {
+    VecX B = VecX::Zero(2 * n);
+    for (int l = 0; l < model.nFreeBodies(); ++l) {
+      B.segment<3>(n + 6 * l) = g.segment<3>(6 * l) / sys.massDiag[l];
+      B.segment<3>(n + 6 * l + 3) = sys.inertia[l].inverse() * g.segment<3>(6 * l + 3);
+    }
+    return VecX(B / sys.s);
+  };
   const Eigen::HessenbergDecomposition<MatX> hd(sys.S);
   const MatX H = hd.matrixH();
   const MatX Q = hd.matrixQ();
-  const VecX c0 = Q.transpose() * B;
+  const VecX c0 = Q.transpose() * firstOrder(b), c0d = Q.transpose() * firstOrder(bd);
   MatX D(channels.size(), 2 * n);
   D << Cr, sys.s * Cv;
   const MatXc DQ = (D * Q).cast<Complex>();
@@ -309,11 +344,12 @@ FrequencyResponse frequencyResponse(const SuspensionModel& model, const Operatin
   for (int k = 0; k < o.points; ++k) {
     if (cancel && cancel->load()) break;
     const double f = k + 1 == o.points ? o.to : o.from * std::exp(ratio * k);
-    z = c0.cast<Complex>();
-    if (!solveShiftedHessenberg(H, 2.0 * M_PI * f, W, z))
+    const double w = 2.0 * M_PI * f;
+    z = c0.cast<Complex>() + Complex(0.0, w) * c0d.cast<Complex>();
+    if (!solveShiftedHessenberg(H, w, W, z))
       throw SimulationError("the linearized system is singular at " + std::to_string(f) +
                             " Hz (an undamped mode at exactly this frequency)");
-    const VecXc y = DQ * z;
+    const VecXc y = DQ * z + Cu.cast<Complex>() + Complex(0.0, w) * Cud.cast<Complex>();
     res.frequency.push_back(f);
     for (std::size_t c = 0; c < channels.size(); ++c) res.response[c].push_back(y[c]);
     if (progress && (k % 25 == 0 || k + 1 == o.points)) progress(static_cast<double>(k + 1) / o.points);

@@ -117,6 +117,12 @@ std::vector<Channel> responseChannels(const SuspensionModel& model);
 void outputGradients(const SuspensionModel& model, const OperatingPoint& point, const std::vector<Channel>& channels,
                      MatX& Cr, MatX& Cv);
 
+/// Direct dependence of output channels on project input k at the operating point (a marker on
+/// a driven body, a bushing to it, the input's own channel): dy = Cu du + Cud du_dot, by central
+/// differences (1e-6 m or rad for motion inputs, 1e-3 N or N m for loads).
+void inputFeedthrough(const SuspensionModel& model, const OperatingPoint& point, const std::vector<Channel>& channels,
+                      int input, VecX& Cu, VecX& Cud);
+
 /// Transfer functions of `channels` to `input` over a log grid. `progress(fraction)` now and
 /// then; `cancel` stops between frequencies (the result then holds the frequencies done).
 /// @throws SimulationError (not finite, singular at a frequency), std::invalid_argument (options).

@@ -100,6 +100,7 @@ void Simulation::initialize() {
   r0_ = state_.r;
   // Marker displacements are measured from the design position (the poses as modelled).
   markerStart_ = markerPositionsAsModelled(*model_);
+  inputs_.evaluateRate(options_.start, outWs_.uDot);
   evaluateOutputsState(*model_, state_, u0, outWs_);
   recorder_.reset(recorder_.channels(), static_cast<std::size_t>(nSteps_ / sampleStride_ + 2));
   recorder_.record(options_.start, outWs_, markerStart_);
@@ -107,6 +108,7 @@ void Simulation::initialize() {
 
 void Simulation::record() {
   inputs_.evaluate(state_.t, outWs_.u);
+  inputs_.evaluateRate(state_.t, outWs_.uDot);
   evaluateOutputsState(*model_, state_, outWs_.u, outWs_);
   recorder_.record(state_.t, outWs_, markerStart_);
 }
@@ -173,7 +175,7 @@ std::string Simulation::inputCause(double t) const {
       const ModelInput& in = model_->inputs[k];
       if (!std::isfinite(u[k]) || !(u[k] * in.direction).allFinite())
         return "input " + std::to_string(in.id) + " ('" + in.name + "'): its " +
-               (in.kind == InputKind::Force ? "force" : "torque") + " is not finite at t = " + shortestText(tk) +
+               inputKindName(in.kind) + " is not finite at t = " + shortestText(tk) +
                " s (value " + shortestText(u[k]) + " times direction (" + shortestText(in.direction.x()) + ", " +
                shortestText(in.direction.y()) + ", " + shortestText(in.direction.z()) + "))";
     }

@@ -26,8 +26,8 @@ void finishWrench(const Mat3x24& dF, const Mat3x24& dTau, const MarkerKinematics
   dI.bottomRows<3>() = dTau.leftCols<12>();
   dJ.topRows<3>() = dF.rightCols<12>();
   dJ.bottomRows<3>() = dTau.rightCols<12>();
-  w.dW_dA = mi.state >= 0 ? chainMarker(dI, mi) : Mat6x12::Zero();
-  w.dW_dB = mj.state >= 0 ? chainMarker(dJ, mj) : Mat6x12::Zero();
+  w.dW_dA = mi.moves ? chainMarker(dI, mi) : Mat6x12::Zero();
+  w.dW_dB = mj.moves ? chainMarker(dJ, mj) : Mat6x12::Zero();
 }
 
 /// "bushing 3 ('name') between body 1 ('arm') and body 0 ('ground')", for messages.

@@ -1,9 +1,55 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/dynamics/kinematics.h"
 
+#include <Eigen/Geometry>
+
 #include "engine/core/rotation.h"
 
 namespace ek {
+
+namespace {
+
+/// Pose and velocity of each driven body from its inputs' values and rates, and their partials.
+void calcDrivenBodies(const SuspensionModel& model, Workspace& ws) {
+  for (int bi : model.drivenBodies) {
+    const ModelBody& body = model.bodies[bi];
+    BodyKinematics& b = ws.bodies[bi];
+    // p = c + Rot(d, phi) (p0 - c) + sum s_i d_i, R = Rot(d, phi) R0   (docs/method.md)
+    Vec3 shift = Vec3::Zero(), shiftRate = Vec3::Zero();
+    for (int k : body.drives) {
+      const ModelInput& in = model.inputs[k];
+      if (in.kind != InputKind::Translation) continue;
+      shift += ws.u[k] * in.axis;
+      shiftRate += ws.uDot[k] * in.axis;
+      DrivePartials& d = ws.drives[k];
+      d.dPose_du.setZero();
+      d.dPose_dudot.setZero();
+      d.dPose_du.head<3>() = in.axis;
+      d.dPose_dudot.segment<3>(6) = in.axis;
+    }
+    b.R = body.R0;
+    b.w_W.setZero();
+    b.p = body.p0 + shift;
+    b.v = shiftRate;
+    if (body.rotation >= 0) {
+      const ModelInput& in = model.inputs[body.rotation];
+      const Mat3 Rot = Eigen::AngleAxisd(ws.u[body.rotation], in.axis).toRotationMatrix();
+      const Vec3 q = Rot * (body.p0 - in.centre);  // reference point from the moving centre
+      const Vec3 dq = in.axis.cross(q);
+      b.R = Rot * body.R0;
+      b.w_W = ws.uDot[body.rotation] * in.axis;
+      b.p = in.centre + q + shift;
+      b.v += b.w_W.cross(q);
+      DrivePartials& d = ws.drives[body.rotation];
+      d.dPose_du << dq, in.axis, b.w_W.cross(dq), Vec3::Zero();
+      d.dPose_dudot << Vec3::Zero(), Vec3::Zero(), dq, b.R.transpose() * in.axis;
+    }
+    b.w_B = b.R.transpose() * b.w_W;
+    b.angles = rotation::anglesFromMatrix(b.R);
+  }
+}
+
+}  // namespace
 
 void calcBodyKinematics(const SuspensionModel& model, const State& state, Workspace& ws) {
   for (int s = 0; s < model.nFreeBodies(); ++s) {
@@ -18,6 +64,7 @@ void calcBodyKinematics(const SuspensionModel& model, const State& state, Worksp
     b.w_W = b.R * b.w_B;
     b.N = rotation::dBodyToRateTimes(b.angles, b.w_B);
   }
+  calcDrivenBodies(model, ws);
 }
 
 void calcMarkerKinematics(const SuspensionModel& model, Workspace& ws) {
@@ -26,6 +73,8 @@ void calcMarkerKinematics(const SuspensionModel& model, Workspace& ws) {
     const BodyKinematics& b = ws.bodies[m.body.value];
     MarkerKinematics& mk = ws.markers[k];
     mk.state = model.bodies[m.body.value].state;
+    mk.body = m.body.value;
+    mk.moves = mk.state >= 0 || model.bodies[m.body.value].driven();
     mk.rho = b.R * m.s;
     mk.p = b.p + mk.rho;
     mk.R = b.R * m.R_BM;

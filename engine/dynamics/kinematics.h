@@ -8,6 +8,7 @@
 namespace ek {
 
 /// (r, v) => per free body: R_WB, T^-1 (block of K, eq. 2a), R*T, w_W and N = d(T^-1 w_B)/d(alpha).
+/// (ws.u, ws.uDot) => pose and velocity of every driven body and their partials (ws.drives).
 void calcBodyKinematics(const SuspensionModel& model, const State& state, Workspace& ws);
 
 /// Body kinematics => p_WM, R_WM, v_WM, w_WM and their partials w.r.t. the body's

@@ -23,8 +23,19 @@ Mat6x12 shiftToCentre(const Mat6x12& d, const Vec3& rho) {
   return out;
 }
 
-void scatter(const ElementWrench& w, const MarkerKinematics& mi, const BlockSlots& blocks, const Vec3& pCb, int stateA,
-             int stateB, Workspace& ws) {
+/// Partials of a free body's world wrench w.r.t. a driven body's (p, theta, v, w_B) => the
+/// columns of its motion inputs and their rates.
+void addDriven(const SuspensionModel& model, Workspace& ws, int state, int drivenBody, const Mat6x12& d) {
+  for (int k : model.bodies[drivenBody].drives) {
+    ws.Jw_u.col(k).segment<6>(6 * state).noalias() += d * ws.drives[k].dPose_du;
+    ws.Jw_udot.col(k).segment<6>(6 * state).noalias() += d * ws.drives[k].dPose_dudot;
+  }
+}
+
+void scatter(const SuspensionModel& model, const ElementWrench& w, const MarkerKinematics& mi,
+             const MarkerKinematics& mj, const BlockSlots& blocks, const Vec3& pCb, Workspace& ws) {
+  const int stateA = mi.state, stateB = mj.state;
+  const bool drivenA = stateA < 0 && mi.moves, drivenB = stateB < 0 && mj.moves;
   const Mat3 Fx = skew(w.F);
   if (stateA >= 0) {
     const Vec3& rho = mi.rho;
@@ -34,6 +45,7 @@ void scatter(const ElementWrench& w, const MarkerKinematics& mi, const BlockSlot
     dA.block<3, 3>(3, 3) += Fx * skew(rho);  // the lever arm turns with body a
     addBlock(ws, blocks.aa, dA);
     if (stateB >= 0) addBlock(ws, blocks.ab, shiftToCentre(w.dW_dB, rho));
+    if (drivenB) addDriven(model, ws, stateA, mj.body, shiftToCentre(w.dW_dB, rho));
   }
   if (stateB >= 0) {
     const Vec3 q = mi.p - pCb;  // the reaction acts at p_I
@@ -42,11 +54,12 @@ void scatter(const ElementWrench& w, const MarkerKinematics& mi, const BlockSlot
     Mat6x12 dB = -shiftToCentre(w.dW_dB, q);
     dB.block<3, 3>(3, 0) -= Fx;  // d q / d p_b = -I
     addBlock(ws, blocks.bb, dB);
-    if (stateA >= 0) {
+    if (stateA >= 0 || drivenA) {
       Mat6x12 dBA = -shiftToCentre(w.dW_dA, q);
       dBA.block<3, 3>(3, 0) += Fx;                  // p_I moves with p_a
       dBA.block<3, 3>(3, 3) -= Fx * skew(mi.rho);   // and turns with body a
-      addBlock(ws, blocks.ba, dBA);
+      if (stateA >= 0) addBlock(ws, blocks.ba, dBA);
+      else addDriven(model, ws, stateB, mi.body, dBA);
     }
   }
 }
@@ -57,11 +70,14 @@ void calcSurfaceForces(const SuspensionModel& model, Workspace& ws) {
   for (auto& w : ws.wrench) w.setZero();
   for (auto& b : ws.Jw_r) b.setZero();
   for (auto& b : ws.Jw_v) b.setZero();
+  if (model.hasMotionInputs()) {
+    ws.Jw_u.setZero();
+    ws.Jw_udot.setZero();
+  }
   auto scatterElement = [&](const ElementWrench& w, MarkerIndex i, MarkerIndex j, const BlockSlots& blocks) {
     const MarkerKinematics& mi = ws.markers[i.value];
     const MarkerKinematics& mj = ws.markers[j.value];
-    const Vec3 pCb = ws.bodies[model.markers[j.value].body.value].p;
-    scatter(w, mi, blocks, pCb, mi.state, mj.state, ws);
+    scatter(model, w, mi, mj, blocks, ws.bodies[mj.body].p, ws);
   };
   for (std::size_t e = 0; e < model.bushings.size(); ++e)
     scatterElement(ws.bushings[e].wrench, model.bushings[e].i, model.bushings[e].j, model.bushings[e].blocks);
@@ -74,10 +90,25 @@ void calcBodyForces(const SuspensionModel& model, Workspace& ws) {
     ws.wrench[s].head<3>() += model.bodies[model.freeBodies[s]].mass * model.gravity;
 
   ws.Ju.setZero();
+  if (model.hasMotionInputs()) {
+    // World wrench partials of the motion inputs (from calcSurfaceForces) in generalized rows.
+    ws.Judot.setZero();
+    for (int l = 0; l < model.nFreeBodies(); ++l) {
+      const Mat3 Rt = ws.bodies[model.freeBodies[l]].R.transpose();
+      for (int k = 0; k < model.nInputs(); ++k) {
+        if (!model.inputs[k].motion()) continue;
+        ws.Ju.block<3, 1>(6 * l, k) = ws.Jw_u.block<3, 1>(6 * l, k);
+        ws.Ju.block<3, 1>(6 * l + 3, k) = Rt * ws.Jw_u.block<3, 1>(6 * l + 3, k);
+        ws.Judot.block<3, 1>(6 * l, k) = ws.Jw_udot.block<3, 1>(6 * l, k);
+        ws.Judot.block<3, 1>(6 * l + 3, k) = Rt * ws.Jw_udot.block<3, 1>(6 * l + 3, k);
+      }
+    }
+  }
   for (int k = 0; k < model.nInputs(); ++k) {
     const ModelInput& in = model.inputs[k];
     const MarkerKinematics& mk = ws.markers[in.marker.value];
-    if (mk.state < 0) continue;  // an input on a fixed body does nothing
+    // A motion input acts through the elements; a load on a fixed body does nothing.
+    if (in.motion() || mk.state < 0) continue;
     const Mat3& R = ws.bodies[model.markers[in.marker.value].body.value].R;
     const Vec3 dir = in.frame == InputFrame::Global ? in.direction : Vec3(mk.R * in.direction);
     const double u = ws.u[k];
@@ -136,7 +167,10 @@ void assembleLinearization(const SuspensionModel& model, Workspace& ws) {
   }
 }
 
-void linearize(const SuspensionModel& model, const State& state, const VecX& u, Workspace& ws) {
+namespace {
+
+/// Every stage in order at (state, u, ws.uDot).
+void runStages(const SuspensionModel& model, const State& state, const VecX& u, Workspace& ws) {
   ws.u = u;
   calcBodyKinematics(model, state, ws);
   calcMarkerKinematics(model, ws);
@@ -145,6 +179,18 @@ void linearize(const SuspensionModel& model, const State& state, const VecX& u, 
   calcSurfaceForces(model, ws);
   calcBodyForces(model, ws);
   assembleLinearization(model, ws);
+}
+
+}  // namespace
+
+void linearize(const SuspensionModel& model, const State& state, const VecX& u, Workspace& ws) {
+  ws.uDot.setZero();
+  runStages(model, state, u, ws);
+}
+
+void linearize(const SuspensionModel& model, const State& state, const VecX& u, const VecX& uDot, Workspace& ws) {
+  ws.uDot = uDot;
+  runStages(model, state, u, ws);
 }
 
 void blockMultiplyAdd(const BlockPattern& bp, const std::vector<Mat6>& blocks, const VecX& x, VecX& y) {

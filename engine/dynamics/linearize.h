@@ -14,7 +14,8 @@ namespace ek {
 void calcSurfaceForces(const SuspensionModel& model, Workspace& ws);
 
 /// Adds gravity and the input wrenches for ws.u (h_g, h_u of eq. 2b) to the world wrenches and
-/// their partials; fills the columns of J_u.
+/// their partials; fills J_u and J_udot (motion inputs: from the element partials that
+/// calcSurfaceForces() collected in Jw_u, Jw_udot).
 /// @pre calcSurfaceForces() ran.
 void calcBodyForces(const SuspensionModel& model, Workspace& ws);
 
@@ -24,8 +25,12 @@ void calcBodyForces(const SuspensionModel& model, Workspace& ws);
 /// @pre calcBodyForces() ran.
 void assembleLinearization(const SuspensionModel& model, Workspace& ws);
 
-/// Runs every stage at (state, u): body kinematics, marker kinematics, bushings, P2P elements,
-/// surface forces, body forces, assembly (paper 003 eqs. 8-9, analytic).
+/// Runs every stage in order at (state, u, u_dot): body kinematics (driven bodies included),
+/// marker kinematics, bushings, P2P elements, surface forces, body forces, assembly (paper 003
+/// eqs. 8-9, analytic). u_dot, the inputs' rates, moves driven bodies; loads ignore it.
+void linearize(const SuspensionModel& model, const State& state, const VecX& u, const VecX& uDot, Workspace& ws);
+
+/// The same with the inputs at rest (u_dot = 0): equilibria, K&C points, operating points.
 void linearize(const SuspensionModel& model, const State& state, const VecX& u, Workspace& ws);
 
 /// y += J x for a matrix in the block pattern (J_r, J_v or A).

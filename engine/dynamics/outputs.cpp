@@ -41,7 +41,7 @@ std::string unitOf(OutputQuantity q, int comp, InputKind kind) {
     case OutputQuantity::BushingDeflection: return rot ? "rad" : "m";
     case OutputQuantity::P2PForce: return "N";
     case OutputQuantity::P2PLength: return "m";
-    case OutputQuantity::Input: return kind == InputKind::Force ? "N" : "N m";
+    case OutputQuantity::Input: return inputUnit(kind);
     case OutputQuantity::Wheel: return wheelChannelUnit(comp);
   }
   return "";

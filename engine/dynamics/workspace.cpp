@@ -7,18 +7,23 @@ namespace ek {
 
 Workspace::Workspace(const SuspensionModel& m)
     : bodies(m.bodies.size()),
+      drives(m.nInputs()),
       markers(m.markers.size()),
       bushings(m.bushings.size()),
       p2ps(m.p2ps.size()),
       wrench(m.nFreeBodies(), Vec6::Zero()),
       Jw_r(m.pattern.nBlocks(), Mat6::Zero()),
       Jw_v(m.pattern.nBlocks(), Mat6::Zero()),
+      Jw_u(MatX::Zero(m.nDof(), m.nInputs())),
+      Jw_udot(MatX::Zero(m.nDof(), m.nInputs())),
       u(VecX::Zero(m.nInputs())),
+      uDot(VecX::Zero(m.nInputs())),
       wheelLoads(VecX::Zero(7 * static_cast<Eigen::Index>(m.wheels.size()))),
       h(VecX::Zero(m.nDof())),
       Jr(m.pattern.nBlocks(), Mat6::Zero()),
       Jv(m.pattern.nBlocks(), Mat6::Zero()),
       Ju(MatX::Zero(m.nDof(), m.nInputs())),
+      Judot(MatX::Zero(m.nDof(), m.nInputs())),
       Kinv(m.nFreeBodies(), Mat3::Identity()),
       N(m.nFreeBodies(), Mat3::Zero()) {
   // Fixed bodies never move: their kinematics are set here once.

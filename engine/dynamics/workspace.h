@@ -33,6 +33,8 @@ struct BodyKinematics {
 /// where theta is the global rotation vector of a virtual rotation (d theta = R T d alpha).
 struct MarkerKinematics {
   int state = -1;  ///< the body's state slot, -1 on a fixed body
+  int body = -1;   ///< the body's index
+  bool moves = false;  ///< on a free or a driven body (partials are needed)
   Vec3 p, v, w;    ///< position, velocity, angular velocity (global)
   Mat3 R;          ///< R_WM
   Vec3 rho;        ///< p_WM - p_WC: lever arm from the body's reference point (global)
@@ -63,11 +65,21 @@ struct P2PResult {
   ElementWrench wrench;
 };
 
+using Vec12 = Eigen::Matrix<double, 12, 1>;
+
+/// How a driven body's (p, theta, v, w_B) change with one motion input's value u and rate u_dot
+/// (docs/method.md, "Driven rig bodies").
+struct DrivePartials {
+  Vec12 dPose_du = Vec12::Zero();
+  Vec12 dPose_dudot = Vec12::Zero();
+};
+
 struct Workspace {
   explicit Workspace(const SuspensionModel& model);
 
-  // calcBodyKinematics (nBodies, fixed bodies filled once)
+  // calcBodyKinematics (nBodies, fixed bodies filled once, driven bodies from u and u_dot)
   std::vector<BodyKinematics> bodies;
+  std::vector<DrivePartials> drives;  ///< nInputs, filled for motion inputs
   // calcMarkerKinematics (nMarkers)
   std::vector<MarkerKinematics> markers;
   // calcBushings (nBushings), calcP2Ps (nP2P)
@@ -77,14 +89,17 @@ struct Workspace {
   // partials w.r.t. (p, theta) [Jw_r] and (v, w_B) [Jw_v] in the block pattern.
   std::vector<Vec6> wrench;  ///< nFree
   std::vector<Mat6> Jw_r, Jw_v;  ///< nBlocks
+  MatX Jw_u, Jw_udot;  ///< world-wrench partials w.r.t. motion inputs and their rates (nDof x nInputs)
   // Linearization results (paper 003 eq. 8/9), generalized coordinates:
   VecX u;                          ///< inputs at the linearization point (nInputs)
+  VecX uDot;                       ///< their rates; only motion inputs use them (nInputs)
   /// Loads of the K&C analyses on each wheel (kWheelLoads per wheel, dynamics/wheels.h); zero in
   /// runs of load cases. Applied by calcBodyForces().
   VecX wheelLoads;
   VecX h;                          ///< h(r, v, u) (nDof)
   std::vector<Mat6> Jr, Jv;        ///< dh/dr, dh/dv in the block pattern (nBlocks)
   MatX Ju;                         ///< dh/du (nDof x nInputs)
+  MatX Judot;                      ///< dh/du_dot (nDof x nInputs): non-zero for motion inputs only
   std::vector<Mat3> Kinv;          ///< rotational blocks of K (T^-1) per free body
   std::vector<Mat3> N;             ///< rotational blocks of d(K v)/dr per free body
 };

@@ -70,7 +70,7 @@ void addBreakpoints(const SignalRow& s, std::vector<double>& out) {
 
 CvodeIntegrator::CvodeIntegrator(const SuspensionModel& model, const IntegratorOptions& options,
                                  const LoadCaseRow& loadCase)
-    : model_(model), options_(options), ws_(model), u_(VecX::Zero(model.nInputs())), sd_(new Sundials) {
+    : model_(model), options_(options), ws_(model), u_(VecX::Zero(model.nInputs())), ud_(VecX::Zero(model.nInputs())), sd_(new Sundials) {
   for (const auto& d : loadCase.drives) {
     SignalRow s = d.signal;
     if (s.type == SignalType::Table) {
@@ -123,7 +123,8 @@ void CvodeIntegrator::rhs(double t, const double* y, double* ydot) {
   ++nRhs_;
   load(y);
   inputs_->evaluate(inputTime(t), u_);
-  linearize(model_, s_, u_, ws_);
+  inputs_->evaluateRate(inputTime(t), ud_);
+  linearize(model_, s_, u_, ud_, ws_);
   const int n = model_.nDof();
   for (int l = 0; l < model_.nFreeBodies(); ++l) {
     const ModelBody& b = model_.bodies[model_.freeBodies[l]];
@@ -138,7 +139,8 @@ void CvodeIntegrator::rhs(double t, const double* y, double* ydot) {
 void CvodeIntegrator::jacobian(double t, const double* y, double* J, long ld) {
   load(y);
   inputs_->evaluate(inputTime(t), u_);
-  linearize(model_, s_, u_, ws_);
+  inputs_->evaluateRate(inputTime(t), ud_);
+  linearize(model_, s_, u_, ud_, ws_);
   const int n = model_.nDof();
   Eigen::Map<MatX, 0, Eigen::OuterStride<>> Jm(J, 2 * n, 2 * n, Eigen::OuterStride<>(ld));
   Jm.setZero();

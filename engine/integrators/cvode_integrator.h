@@ -38,7 +38,7 @@ class CvodeIntegrator final : public Integrator {
   const InputSignals* inputs_ = nullptr;
   Workspace ws_;
   State s_;
-  VecX u_;
+  VecX u_, ud_;  ///< inputs and their rates at the current time
   double segmentStart_ = 0.0, segmentEnd_ = 0.0;
   bool started_ = false;
   long long nRhs_ = 0;

@@ -25,7 +25,8 @@ Lsrt2::Lsrt2(const SuspensionModel& model, Lsrt2Options options, std::unique_ptr
   const int n = model.nDof(), m = model.nFreeBodies(), nu = model.nInputs();
   for (VecX* v : {&rLin_, &vLin_, &rBar_, &vBar_, &G_, &y_, &rhs_, &dr1_, &dv1_, &dr2_, &dv2_, &tmp_})
     v->setZero(n);
-  for (VecX* v : {&uLin_, &uK_, &uNext_, &uHalf_, &uDot_, &uBar_}) v->setZero(nu);
+  for (VecX* v : {&uLin_, &uK_, &uNext_, &uHalf_, &uDot_, &uBar_, &udLin_, &udK_, &udNext_, &udHalf_, &udBar_})
+    v->setZero(nu);
   P_.assign(m, Mat3::Identity());
   Kt_.assign(m, Mat3::Identity());
   A_.assign(model.pattern.nBlocks(), Mat6::Zero());
@@ -33,7 +34,7 @@ Lsrt2::Lsrt2(const SuspensionModel& model, Lsrt2Options options, std::unique_ptr
 
 void Lsrt2::relinearize(const State& state, Workspace& ws) {
   auto t0 = Clock::now();
-  linearize(model_, state, uLin_, ws);
+  linearize(model_, state, uLin_, udLin_, ws);
   if (timing_) times_.linearize += since(t0);
   rLin_ = state.r;
   vLin_ = state.v;
@@ -65,7 +66,8 @@ void Lsrt2::relinearize(const State& state, Workspace& ws) {
   }
 }
 
-void Lsrt2::stage(const VecX& rbar, const VecX& vbar, const VecX& ubar, const Workspace& ws, VecX& dr, VecX& dv) {
+void Lsrt2::stage(const VecX& rbar, const VecX& vbar, const VecX& ubar, const VecX& udotbar, const Workspace& ws,
+                  VecX& dr, VecX& dv) {
   const double hg = options_.dt * kGamma;
   for (int l = 0; l < model_.nFreeBodies(); ++l) {
     G_.segment<3>(6 * l) = vbar.segment<3>(6 * l);
@@ -81,6 +83,10 @@ void Lsrt2::stage(const VecX& rbar, const VecX& vbar, const VecX& ubar, const Wo
   blockMultiplyAdd(model_.pattern, ws.Jv, tmp_, rhs_);
   uDot_ = ubar - uLin_;  // reused as scratch: u_dot is not needed after u_bar is formed
   rhs_.noalias() += ws.Ju * uDot_;
+  if (model_.hasMotionInputs()) {
+    uDot_ = udotbar - udLin_;
+    rhs_.noalias() += ws.Judot * uDot_;
+  }
   auto t0 = Clock::now();
   solver_->solve(rhs_, dv);
   if (timing_) times_.solve += since(t0);
@@ -97,6 +103,7 @@ void Lsrt2::step(State& state, const InputSignals& inputs, Workspace& ws) {
   linearizedLast_ = steps_ % options_.linearizeEvery == 0;
   if (linearizedLast_) {
     inputs.evaluate(t, uLin_);
+    if (model_.hasMotionInputs()) inputs.evaluateRate(t, udLin_);
     relinearize(state, ws);
   }
   // u_dot ~ (u(t + dt) - u(t)) / dt (eq. 12); u_bar_1 = u(t) + dt gamma u_dot, u_bar_2 = u(t + dt/2)
@@ -105,11 +112,17 @@ void Lsrt2::step(State& state, const InputSignals& inputs, Workspace& ws) {
   inputs.evaluate(t + dt, uNext_);
   inputs.evaluate(t + 0.5 * dt, uHalf_);
   uBar_ = uK_ + kGamma * (uNext_ - uK_);
-  stage(state.r, state.v, uBar_, ws, dr1_, dv1_);
+  if (model_.hasMotionInputs()) {  // the rates of driven bodies take the same stage values
+    inputs.evaluateRate(t, udK_);
+    inputs.evaluateRate(t + dt, udNext_);
+    inputs.evaluateRate(t + 0.5 * dt, udHalf_);
+    udBar_ = udK_ + kGamma * (udNext_ - udK_);
+  }
+  stage(state.r, state.v, uBar_, udBar_, ws, dr1_, dv1_);
   const double c = dt * (0.5 - kGamma);  // dt (a21 + gamma21), eq. (16a/b)
   rBar_ = state.r + c * dr1_;
   vBar_ = state.v + c * dv1_;
-  stage(rBar_, vBar_, uHalf_, ws, dr2_, dv2_);
+  stage(rBar_, vBar_, uHalf_, udHalf_, ws, dr2_, dv2_);
   state.r += dt * dr2_;  // b = (0, 1), eq. (10)
   state.v += dt * dv2_;
   state.t = t + dt;

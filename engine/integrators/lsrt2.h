@@ -7,6 +7,7 @@
 ///
 /// Stage i (eq. 15 generalised, see docs/method.md):
 ///   A dv_i = h_lin + J_r (r_bar - r_lin + dt gamma G_i) + J_v (v_bar - v_lin) + J_u (u_bar - u_lin)
+///            + J_udot (udot_bar - udot_lin)   (driven bodies: their motion's rate, like u_bar)
 ///   dr_i   = G_i + dt gamma Kt dv_i                                                      (eq. 17)
 ///   A      = M - dt gamma J_v - (dt gamma)^2 J_r Kt                                      (eq. 19)
 /// with G_i = P (K_lin v_bar + N (r_bar - r_lin)), Kt = P K_lin, P = (I - dt gamma N)^-1 per body.
@@ -57,7 +58,8 @@ class Lsrt2 final : public Integrator {
 
  private:
   void relinearize(const State& state, Workspace& ws);
-  void stage(const VecX& rbar, const VecX& vbar, const VecX& ubar, const Workspace& ws, VecX& dr, VecX& dv);
+  void stage(const VecX& rbar, const VecX& vbar, const VecX& ubar, const VecX& udotbar, const Workspace& ws,
+             VecX& dr, VecX& dv);
 
   const SuspensionModel& model_;
   Lsrt2Options options_;
@@ -71,7 +73,10 @@ class Lsrt2 final : public Integrator {
   std::vector<Mat3> P_, Kt_;
   std::vector<Mat6> A_;
   // Step buffers (sized once).
-  VecX uK_, uNext_, uHalf_, uDot_, uBar_, rBar_, vBar_, G_, y_, rhs_, dr1_, dv1_, dr2_, dv2_, tmp_;
+  VecX uK_, uNext_, uHalf_, uDot_, uBar_;
+  // Rates of the inputs (driven bodies only): at the linearization point, the stage values.
+  VecX udLin_, udK_, udNext_, udHalf_, udBar_;
+  VecX rBar_, vBar_, G_, y_, rhs_, dr1_, dv1_, dr2_, dv2_, tmp_;
 };
 
 }  // namespace ek

@@ -170,6 +170,19 @@ std::shared_ptr<const SuspensionModel> SuspensionModel::build(const Project& p) 
     mi.direction = in.direction;
     const int st = m->bodies[m->markers[mi.marker.value].body.value].state;
     mi.slot = st >= 0 ? bp.diag[st] : -1;
+    mi.body = m->markers[mi.marker.value].body;
+    if (mi.motion()) {
+      ModelBody& body = m->bodies[mi.body.value];
+      const ModelMarker& mk = m->markers[mi.marker.value];
+      mi.axis = mi.frame == InputFrame::Global ? in.direction : Vec3(body.R0 * mk.R_BM * in.direction);
+      if (mi.kind == InputKind::Rotation) {
+        mi.axis.normalize();
+        body.rotation = static_cast<int>(m->inputs.size());
+      }
+      mi.centre = body.p0 + body.R0 * mk.s;
+      if (body.drives.empty()) m->drivenBodies.push_back(mi.body.value);
+      body.drives.push_back(static_cast<int>(m->inputs.size()));
+    }
     m->inputs.push_back(mi);
   }
   for (const auto& w : p.wheels) {

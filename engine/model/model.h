@@ -37,6 +37,10 @@ struct ModelBody {
   Mat3 R0 = Mat3::Identity();
   Vec3 v0 = Vec3::Zero();  ///< centre-of-mass velocity, global
   Vec3 w0 = Vec3::Zero();  ///< angular velocity, body frame
+  /// A driven fixed body: the motion inputs that move it (translations, at most one rotation).
+  std::vector<int> drives;
+  int rotation = -1;  ///< the rotation input among drives, -1 if none
+  bool driven() const { return !drives.empty(); }
 };
 
 struct ModelMarker {
@@ -81,6 +85,13 @@ struct ModelInput {
   InputFrame frame = InputFrame::Global;
   Vec3 direction = Vec3::UnitX();
   int slot = -1;  ///< diagonal Jacobian block of the marker's body, -1 if fixed
+  BodyIndex body;  ///< the marker's body
+  /// Translation: the global displacement per unit u (the direction, in the marker's frame as
+  /// modelled if frame = marker). Rotation: the unit global axis; centre: the marker's position
+  /// as modelled, the point the axis passes through before any translation of the body.
+  Vec3 axis = Vec3::UnitX();
+  Vec3 centre = Vec3::Zero();
+  bool motion() const { return isMotion(kind); }
 };
 
 /// A wheel (project table `wheels`): where its centre and spin axis are, what carries it.
@@ -127,6 +138,8 @@ class SuspensionModel {
 
   std::vector<ModelBody> bodies;
   std::vector<int> freeBodies;  ///< body index of each state slot
+  std::vector<int> drivenBodies;  ///< fixed bodies moved by translation or rotation inputs
+  bool hasMotionInputs() const { return !drivenBodies.empty(); }
   std::vector<ModelMarker> markers;
   std::vector<ModelBushing> bushings;
   std::vector<ModelP2P> p2ps;

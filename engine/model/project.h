@@ -100,10 +100,20 @@ struct CurveRow {
   bool operator==(const CurveRow&) const = default;
 };
 
-enum class InputKind { Force, Torque };
+/// Force and torque load a body (eq. 2b h_u); translation and rotation prescribe the motion of
+/// the marker's fixed body (a driven rig body: a K&C wheel pad, a road profile, a steering rack).
+enum class InputKind { Force, Torque, Translation, Rotation };
 enum class InputFrame { Global, Marker };
 
-/// An input channel u_i: a force or torque at a marker along a fixed direction (eq. 2b h_u).
+inline bool isMotion(InputKind k) { return k == InputKind::Translation || k == InputKind::Rotation; }
+/// "force", "torque", "translation", "rotation"
+const char* inputKindName(InputKind k);
+/// Unit of the input's value: N, N m, m or rad.
+const char* inputUnit(InputKind k);
+
+/// An input channel u_i along a fixed direction: a force or torque at a marker, or a
+/// displacement (u * direction) or a rotation (u about the unit direction through the marker)
+/// of the marker's fixed body from its pose as modelled.
 struct InputRow {
   int id = 0;
   std::string name;

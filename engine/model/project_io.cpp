@@ -377,9 +377,14 @@ InputRow readInput(ObjectReader& r) {
   in.name = r.string("name", "");
   in.marker = r.integer("marker");
   const std::string kind = r.string("kind", "force");
-  if (kind == "force") in.kind = InputKind::Force;
-  else if (kind == "torque") in.kind = InputKind::Torque;
-  else r.fail("kind", "expected \"force\" or \"torque\", found \"" + kind + "\"");
+  bool known = false;
+  for (InputKind k : {InputKind::Force, InputKind::Torque, InputKind::Translation, InputKind::Rotation})
+    if (kind == inputKindName(k)) {
+      in.kind = k;
+      known = true;
+    }
+  if (!known)
+    r.fail("kind", "expected \"force\", \"torque\", \"translation\" or \"rotation\", found \"" + kind + "\"");
   const std::string frame = r.string("frame", "global");
   if (frame == "global") in.frame = InputFrame::Global;
   else if (frame == "marker") in.frame = InputFrame::Marker;
@@ -564,6 +569,26 @@ std::pair<int, int> lineColumn(const std::string& text, std::size_t byte) {
 }
 
 }  // namespace
+
+const char* inputKindName(InputKind k) {
+  switch (k) {
+    case InputKind::Force: return "force";
+    case InputKind::Torque: return "torque";
+    case InputKind::Translation: return "translation";
+    case InputKind::Rotation: return "rotation";
+  }
+  return "?";
+}
+
+const char* inputUnit(InputKind k) {
+  switch (k) {
+    case InputKind::Force: return "N";
+    case InputKind::Torque: return "N m";
+    case InputKind::Translation: return "m";
+    case InputKind::Rotation: return "rad";
+  }
+  return "?";
+}
 
 const char* toString(OutputQuantity q) {
   for (const auto& n : kQuantities)
@@ -772,7 +797,7 @@ std::string writeProjectText(const Project& p) {
   Json inputs = Json::array();
   for (const auto& in : p.inputs)
     inputs.push_back(Json{{"id", in.id}, {"name", in.name}, {"marker", in.marker},
-                          {"kind", in.kind == InputKind::Force ? "force" : "torque"},
+                          {"kind", inputKindName(in.kind)},
                           {"frame", in.frame == InputFrame::Global ? "global" : "marker"},
                           {"direction", vec(in.direction)}});
   j["inputs"] = inputs;

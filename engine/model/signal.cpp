@@ -49,6 +49,36 @@ double evaluate(const SignalRow& s, double t) {
   return 0.0;
 }
 
+double rate(const SignalRow& s, double t) {
+  switch (s.type) {
+    case SignalType::Constant:
+    case SignalType::Step:
+      return 0.0;
+    case SignalType::Ramp:
+      return t >= s.t0 && t < s.t1 ? (s.value2 - s.value) / (s.t1 - s.t0) : 0.0;
+    case SignalType::Sine:
+      if (t < s.t0) return 0.0;
+      return s.amplitude * 2.0 * M_PI * s.frequency * std::cos(2.0 * M_PI * s.frequency * (t - s.t0) + s.phase);
+    case SignalType::Chirp: {
+      if (t < s.t0 || t > s.t1) return 0.0;
+      const double tau = t - s.t0;
+      const double k = (s.frequency2 - s.frequency) / (s.t1 - s.t0);
+      return s.amplitude * 2.0 * M_PI * (s.frequency + k * tau) *
+             std::cos(2.0 * M_PI * (s.frequency * tau + 0.5 * k * tau * tau));
+    }
+    case SignalType::Table: {
+      const auto& p = s.table;
+      if (p.size() < 2 || !(t >= p.front()[0]) || t >= p.back()[0]) return std::isnan(t) ? t : 0.0;
+      const auto it = std::upper_bound(p.begin(), p.end(), t,
+                                       [](double x, const std::array<double, 2>& q) { return x < q[0]; });
+      const auto& b = *it;
+      const auto& a = *(it - 1);
+      return (b[1] - a[1]) / (b[0] - a[0]);
+    }
+  }
+  return 0.0;
+}
+
 namespace {
 
 /// A whole field as a finite decimal number: "0.1abc", "0x10", "inf" and "" are refused.
@@ -131,6 +161,10 @@ InputSignals::InputSignals(const SuspensionModel& model, const LoadCaseRow& lc) 
 
 void InputSignals::evaluate(double t, VecX& out) const {
   for (std::size_t k = 0; k < signals_.size(); ++k) out[static_cast<Eigen::Index>(k)] = ek::evaluate(signals_[k], t);
+}
+
+void InputSignals::evaluateRate(double t, VecX& out) const {
+  for (std::size_t k = 0; k < signals_.size(); ++k) out[static_cast<Eigen::Index>(k)] = ek::rate(signals_[k], t);
 }
 
 }  // namespace ek

@@ -14,6 +14,10 @@ namespace ek {
 /// Value of a signal at time t. Table signals interpolate linearly and hold their end values.
 double evaluate(const SignalRow& s, double t);
 
+/// Time derivative of a signal at t, from the right at kinks (a ramp's start, a table's points);
+/// zero for a step (its jump has no finite rate). Driven bodies move with it.
+double rate(const SignalRow& s, double t);
+
 /// Reads the (time, value) CSV of a table signal: two numeric columns, an optional header line,
 /// strictly increasing times. @throws ModelError naming the CSV file, line and column.
 std::vector<std::array<double, 2>> readSignalTable(const std::string& path);
@@ -26,6 +30,8 @@ class InputSignals {
   InputSignals(const SuspensionModel& model, const LoadCaseRow& loadCase);
   /// u(t) into out (size nInputs), no allocation.
   void evaluate(double t, VecX& out) const;
+  /// du/dt(t) into out (size nInputs), no allocation.
+  void evaluateRate(double t, VecX& out) const;
 
  private:
   std::vector<SignalRow> signals_;  ///< per model input

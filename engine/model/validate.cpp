@@ -354,10 +354,24 @@ Diagnostics check(const Project& p) {
         break;
       }
   }
+  std::map<int, int> rotationOf;  // body id -> id of the rotation input that drives it
   for (const auto& in : p.inputs) {
     if (!markers.count(in.marker))
       c.error(c.at("inputs", in, "marker"), "marker " + std::to_string(in.marker) + " does not exist");
     if (in.direction.norm() == 0.0) c.error(c.at("inputs", in, "direction"), "must not be zero");
+    if (!isMotion(in.kind) || !markerOk(in.marker)) continue;
+    const BodyRow& body = p.bodies[bodies.at(p.markers[markers.at(in.marker)].body)];
+    if (!body.fixed) {
+      c.error(c.at("inputs", in, "kind"),
+              std::string("a ") + inputKindName(in.kind) + " prescribes the motion of a fixed body, but marker " +
+                  std::to_string(in.marker) + " is on free body " + std::to_string(body.id) + " ('" + body.name +
+                  "'); use a force or torque to load a free body");
+    } else if (in.kind == InputKind::Rotation && !rotationOf.emplace(body.id, in.id).second) {
+      c.error(c.at("inputs", in, "kind"), "body " + std::to_string(body.id) + " ('" + body.name +
+                                               "') is already rotated by input " +
+                                               std::to_string(rotationOf.at(body.id)) +
+                                               "; a driven body takes at most one rotation");
+    }
   }
   const auto wheels = c.uniqueIds(p.wheels, "wheels");
   checkWheels(p, c, bodies, markers);

@@ -3,6 +3,8 @@
 // J_r, J_v, J_u and N = d(K(r) v)/dr, on random topologies at random non-trivial states.
 #include <QtTest>
 
+#include <random>
+
 #include "engine/core/rotation.h"
 #include "engine/dynamics/linearize.h"
 #include "support/fd.h"
@@ -77,6 +79,102 @@ class TestLinearize : public QObject {
     // The pattern is complete: blocks outside it are zero in the finite differences too.
     const MatX outside = (fdR - Jr).cwiseAbs();
     QVERIFY(outside.maxCoeff() <= 1e-6 * fdR.cwiseAbs().maxCoeff());
+  }
+
+  // Driven rig bodies (docs/method.md): a fixed body moved by a rotation and two translations
+  // (one in its marker's frame) and a second one by a rotation only, joined to the free bodies by
+  // bushings and P2P elements on both the I and the J side. J_u and J_udot against differences of
+  // h in the motion inputs' values and rates, at a state where everything moves; J_r and J_v
+  // are unchanged by the driven bodies' motion (checked against differences as well).
+  void drivenBodyPartials() {
+    Project p = test::randomProject(31, 4, 5, 2, true);
+    std::mt19937 rng(5);
+    std::uniform_real_distribution<double> U(-1.0, 1.0);
+    auto rv = [&](double s) { return Vec3(s * U(rng), s * U(rng), s * U(rng)); };
+    int nextMarker = 1000;
+    auto marker = [&](int body) {
+      p.markers.push_back({nextMarker, "d" + std::to_string(nextMarker), body, rv(0.15), rv(0.8)});
+      return nextMarker++;
+    };
+    for (int id : {200, 201}) {
+      BodyRow b;
+      b.id = id;
+      b.name = "pad " + std::to_string(id);
+      b.fixed = true;
+      b.position = rv(0.4);
+      b.orientation = rv(0.5);
+      p.bodies.push_back(b);
+    }
+    int nextElement = 500;
+    auto bushing = [&](int i, int j) {
+      BushingRow b;
+      b.id = nextElement++;
+      b.markerI = i;
+      b.markerJ = j;
+      for (int d = 0; d < 6; ++d) b.directions[d] = {{d < 3 ? 2e4 : 900.0, {}}, {d < 3 ? 80.0 : 3.0, {}}, 0.0};
+      b.directions[2].stiffness.curve = 1;  // a curve's slope too
+      p.bushings.push_back(b);
+    };
+    bushing(marker(200), marker(1));  // driven body on side I
+    bushing(marker(2), marker(200));  // and on side J
+    bushing(marker(3), marker(201));
+    P2PRow s;
+    s.id = nextElement++;
+    s.markerI = marker(201);
+    s.markerJ = marker(4);
+    s.spring.coefficient = 3e4;
+    s.damper.coefficient = 400.0;
+    p.p2ps.push_back(s);
+    s.id = nextElement++;
+    s.markerI = marker(2);
+    s.markerJ = marker(200);
+    p.p2ps.push_back(s);
+    const int m200 = marker(200), m201 = marker(201);
+    p.inputs.push_back({900, "pad z", m200, InputKind::Translation, InputFrame::Global, Vec3(0.2, 0.1, 1.0)});
+    p.inputs.push_back({901, "pad roll", m200, InputKind::Rotation, InputFrame::Global, Vec3(1.0, 0.3, -0.2)});
+    p.inputs.push_back({902, "pad x", m200, InputKind::Translation, InputFrame::Marker, Vec3(1.0, 0.0, 0.0)});
+    p.inputs.push_back({903, "rack turn", m201, InputKind::Rotation, InputFrame::Marker, Vec3(0.0, 0.0, 1.0)});
+    const auto m = SuspensionModel::build(p);
+    QCOMPARE(static_cast<int>(m->drivenBodies.size()), 2);
+    State st;
+    m->initialState(st.r, st.v);
+    VecX u = VecX::Random(m->nInputs()) * 300.0, ud = VecX::Zero(m->nInputs());
+    for (int k = 0; k < m->nInputs(); ++k)
+      if (m->inputs[k].motion()) {
+        u[k] = 0.02 * U(rng) + (m->inputs[k].kind == InputKind::Rotation ? 0.3 : 0.0);
+        ud[k] = 0.5 * U(rng);
+      }
+    Workspace ws(*m);
+    linearize(*m, st, u, ud, ws);
+    auto h = [&](const VecX& uu, const VecX& uud, const State& s) {
+      Workspace w(*m);
+      linearize(*m, s, uu, uud, w);
+      return VecX(w.h);
+    };
+    const MatX fdU = test::centralDifference([&](const VecX& x) { return h(x, ud, st); }, u, 1e-5);
+    const MatX fdUd = test::centralDifference([&](const VecX& x) { return h(u, x, st); }, ud, 1e-5);
+    const MatX fdR = test::centralDifference([&](const VecX& r) { return h(u, ud, State{0.0, r, st.v}); }, st.r, 1e-6);
+    const MatX fdV = test::centralDifference([&](const VecX& v) { return h(u, ud, State{0.0, st.r, v}); }, st.v, 1e-5);
+    const double eU = test::blockRelativeError(ws.Ju, fdU, 3, 1);
+    const double eUd = test::blockRelativeError(ws.Judot, fdUd, 3, 1);
+    const double eR = test::blockRelativeError(blockToDense(m->pattern, ws.Jr), fdR, 3, 3);
+    const double eV = test::blockRelativeError(blockToDense(m->pattern, ws.Jv), fdV, 3, 3);
+    qInfo("driven bodies, relative errors: J_u %.2e, J_udot %.2e, J_r %.2e, J_v %.2e", eU, eUd, eR, eV);
+    QVERIFY2(eU <= 1e-6, qPrintable(QString("J_u error %1").arg(eU)));
+    QVERIFY2(eUd <= 1e-6, qPrintable(QString("J_udot error %1").arg(eUd)));
+    QVERIFY2(eR <= 1e-6 && eV <= 1e-6, qPrintable(QString("J_r %1, J_v %2").arg(eR).arg(eV)));
+    // The motion columns are not trivially zero, and the rate columns of loads are.
+    for (int k = 0; k < m->nInputs(); ++k) {
+      if (m->inputs[k].motion()) QVERIFY(ws.Ju.col(k).norm() > 1.0 && ws.Judot.col(k).norm() > 0.1);
+      else QCOMPARE(ws.Judot.col(k).norm(), 0.0);
+    }
+
+    // The driven pose itself: a marker on the rotated body, by construction.
+    const ModelInput& rot = m->inputs[m->inputById(903)];
+    const ModelMarker& mk = m->markers[m->markerById(m201).value];
+    const Vec3 p0 = m->bodies[mk.body.value].p0 + m->bodies[mk.body.value].R0 * mk.s;
+    QVERIFY((ws.markers[m->markerById(m201).value].p - p0).norm() < 1e-15);  // on the axis: does not move
+    QVERIFY((ws.bodies[mk.body.value].w_W - ud[m->inputById(903)] * rot.axis).norm() < 1e-15);
   }
 
   void kinematicsMatrixDerivative() {

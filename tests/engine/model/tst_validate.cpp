@@ -104,6 +104,33 @@ class TestValidate : public QObject {
     QVERIFY(joined(errorsOf(j.dump())).contains("row id 3 ('bad'), field 'side': expected \"left\" or \"right\""));
   }
 
+  // Motion inputs drive fixed bodies only, one rotation per body; the kind is named in full.
+  void motionInputs() {
+    auto j = minimalJson();
+    j["inputs"].push_back({{"id", 2}, {"name", "lift"}, {"marker", 2}, {"kind", "translation"}, {"direction", {0, 0, 1}}});
+    j["inputs"].push_back({{"id", 3}, {"name", "roll"}, {"marker", 1}, {"kind", "rotation"}, {"direction", {1, 0, 0}}});
+    j["inputs"].push_back({{"id", 4}, {"name", "yaw"}, {"marker", 3}, {"kind", "rotation"}, {"direction", {0, 0, 1}}});
+    j["inputs"].push_back({{"id", 5}, {"name", "pad"}, {"marker", 3}, {"kind", "translation"}, {"direction", {0, 0, 1}}});
+    const QString all = joined(errorsOf(j.dump()));
+    QVERIFY2(all.contains("row id 2 ('lift'), field 'kind': a translation prescribes the motion of a fixed body, "
+                          "but marker 2 is on free body 1 ('mass')"),
+             qPrintable(all));
+    QVERIFY2(all.contains("row id 4 ('yaw'), field 'kind': body 0 ('ground') is already rotated by input 3"),
+             qPrintable(all));
+    QCOMPARE(int(errorsOf(j.dump()).size()), 2);
+    j["inputs"][1]["kind"] = "shake";
+    QVERIFY(joined(errorsOf(j.dump()))
+                .contains("field 'kind': expected \"force\", \"torque\", \"translation\" or \"rotation\", found \"shake\""));
+    // Without the two bad rows the project is valid and round-trips its kinds.
+    j = minimalJson();
+    j["inputs"].push_back({{"id", 3}, {"name", "roll"}, {"marker", 1}, {"kind", "rotation"}, {"direction", {1, 0, 0}}});
+    j["inputs"].push_back({{"id", 5}, {"name", "pad"}, {"marker", 3}, {"kind", "translation"}, {"direction", {0, 0, 1}}});
+    QVERIFY(errorsOf(j.dump()).empty());
+    const Project p = parseProject(j.dump(), "test.json");
+    QVERIFY(p.inputs[1].kind == InputKind::Rotation && p.inputs[2].kind == InputKind::Translation);
+    QCOMPARE(parseProject(writeProjectText(p), "again.json").inputs, p.inputs);
+  }
+
   // A repeated key is an error naming both places, not "the last one wins".
   void duplicateKeysAreErrors() {
     std::string text = minimalText();
