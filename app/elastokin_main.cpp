@@ -37,7 +37,7 @@ int main(int argc, char** argv) {
     else if (a == "-h" || a == "--help") {
       std::printf("usage: elastokin [PROJECT.json] [--run SECONDS] [--tab 3D|Plots|...] [--table Bodies|Signals|...] [--analysis NAME] [--screenshot FILE.png]\n"
                   "  --run S          start load case LC1 for S simulated seconds after opening\n"
-                  "  --analysis NAME  run this analysis in the Analyses tab after opening (parallel-travel,\n"
+                  "  --analysis NAME  run this analysis in the Analyses tab after opening (parallel-travel, steering,\n"
                   "                   opposite-travel, single-travel, static-load, frequency-response, modes)\n"
                   "  --screenshot F   save a screenshot of the window (after the run) and quit\n");
       return 0;

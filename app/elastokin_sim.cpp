@@ -60,7 +60,8 @@ constexpr const char* kUsage =
     "\n"
     "analysis options (K&C analyses need a 'wheels' table):\n"
     "  --analysis NAME       parallel-travel, opposite-travel (left wheels up, right down),\n"
-    "                        single-travel (--wheel), static-load (--load);\n"
+    "                        single-travel (--wheel), static-load (--load), steering\n"
+    "                        (--input: the rack's translation or rotation input);\n"
     "                        frequency-response (--input or --wheel and --load), modes\n"
     "  --from X --to X       sweep range: travel of the wheel centre in mm (default -80, 80),\n"
     "                        the load in N / N m (default -5000, 5000), or the frequency in Hz\n"
@@ -72,7 +73,9 @@ constexpr const char* kUsage =
     "                        whose --load drives a frequency response\n"
     "  --load NAME           static load: fx-contact (braking), fy-contact, fz-contact, mx, my,\n"
     "                        mz (aligning torque), fx-centre (traction)\n"
-    "  --input ID            frequency response to this project input (id in the inputs table)\n"
+    "  --input ID            frequency response to this project input (id in the inputs table);\n"
+    "                        steering: the input swept, in mm (default -50, 50) or deg\n"
+    "                        (default -30, 30), 101 points\n"
     "  --loadcase NAME       frequency response and modes: linearize at this load case's initial\n"
     "                        state (default: the K&C design position, or without wheels the\n"
     "                        first load case)\n"
@@ -313,11 +316,24 @@ int analysisReport(const std::shared_ptr<const ek::SuspensionModel>& model, cons
   ek::KcOptions o;
   if (!ek::parseKcKind(a.name, o.kind))
     return usageError("unknown analysis '" + a.name +
-                      "' (parallel-travel, opposite-travel, single-travel, static-load, frequency-response, modes)");
-  if (a.inputId >= 0 || !a.loadCase.empty() || !a.channels.empty())
-    return usageError("--input, --loadcase and --channels are for frequency-response and modes");
-  const bool travel = o.kind != ek::KcKind::StaticLoad;
-  if (!travel) {
+                      "' (parallel-travel, opposite-travel, single-travel, static-load, steering, frequency-response, "
+                      "modes)");
+  if (!a.loadCase.empty() || !a.channels.empty())
+    return usageError("--loadcase and --channels are for frequency-response and modes");
+  const bool steering = o.kind == ek::KcKind::Steering;
+  if (a.inputId >= 0 && !steering) return usageError("--input is for steering, frequency-response and modes");
+  bool degrees = false;  // a rotation input is swept in degrees on the command line
+  if (steering) {
+    if (a.inputId < 0) return usageError("steering needs --input ID (the rack's translation or rotation input)");
+    o.input = model->inputById(a.inputId);
+    if (o.input < 0) return usageError("input " + std::to_string(a.inputId) + " does not exist in the inputs table");
+    if (!model->inputs[o.input].motion())
+      return usageError("input " + std::to_string(a.inputId) + " is a " + ek::inputKindName(model->inputs[o.input].kind) +
+                        "; steering sweeps a translation or rotation input (a driven rack)");
+    degrees = model->inputs[o.input].kind == ek::InputKind::Rotation;
+  }
+  const bool travel = o.kind != ek::KcKind::StaticLoad;  // a length (or angle) on the command line
+  if (o.kind == ek::KcKind::StaticLoad) {
     o.load = loadIndex(a.load);
     if (o.load < 0)
       return usageError(a.load.empty() ? "static-load needs --load (fx-contact, fy-contact, fz-contact, mx, my, mz, fx-centre)"
@@ -325,10 +341,11 @@ int analysisReport(const std::shared_ptr<const ek::SuspensionModel>& model, cons
   } else if (!a.load.empty()) {
     return usageError("--load is for static-load only");
   }
-  const double scale = travel ? 1e-3 : 1.0;  // travel on the command line in mm
-  o.from = a.haveFrom ? a.from * scale : (travel ? -0.08 : -5000.0);
-  o.to = a.haveTo ? a.to * scale : (travel ? 0.08 : 5000.0);
-  o.points = a.havePoints ? a.points : (travel ? 161 : 21);
+  const double scale = degrees ? M_PI / 180.0 : travel ? 1e-3 : 1.0;  // mm or deg on the command line
+  const double range = steering ? (degrees ? 30.0 : 50.0) : travel ? 80.0 : 5000.0;
+  o.from = (a.haveFrom ? a.from : -range) * scale;
+  o.to = (a.haveTo ? a.to : range) * scale;
+  o.points = a.havePoints ? a.points : (steering ? 101 : travel ? 161 : 21);
   if (!(o.to > o.from)) return usageError("--to must be greater than --from");
   if (o.points < 2 || o.points > 100000) return usageError("--points needs a whole number from 2 to 100000");
   if (a.wheelId >= 0 || o.kind == ek::KcKind::SingleTravel) {
@@ -347,8 +364,8 @@ int analysisReport(const std::shared_ptr<const ek::SuspensionModel>& model, cons
   bar.finish();
   ek::writeKcCsv(r, outPath);
   std::printf("analysis       %s, %s from %g to %g %s, %d points (%d equilibrium iterations, %.3f s)\n",
-              a.name.c_str(), r.sweepName.c_str(), travel ? o.from * 1e3 : o.from, travel ? o.to * 1e3 : o.to,
-              travel ? "mm" : r.sweepUnit.c_str(), o.points, r.iterations, wall);
+              a.name.c_str(), r.sweepName.c_str(), o.from / scale, o.to / scale,
+              degrees ? "deg" : travel ? "mm" : r.sweepUnit.c_str(), o.points, r.iterations, wall);
   std::printf("points         %zu x %zu columns -> %s\n\n", r.sweep.size(), r.columns.size(), outPath.c_str());
   std::printf("metrics at the design position (docs/analyses.md):\n");
   std::size_t width = 0;

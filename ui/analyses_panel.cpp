@@ -41,6 +41,7 @@ constexpr AnalysisChoice kAnalyses[] = {{"parallel-travel", "Parallel wheel trav
                                         {"opposite-travel", "Opposite wheel travel (roll)"},
                                         {"single-travel", "Single wheel travel"},
                                         {"static-load", "Static load"},
+                                        {"steering", "Steering (driven rack)"},
                                         {"frequency-response", "Frequency response"},
                                         {"modes", "Modes"}};
 
@@ -256,6 +257,10 @@ void AnalysesPanel::setAnalysis(const QString& name) {
     from_->setSuffix(" mm");
     to_->setSuffix(" mm");
     setRange(-80, 80, 161);
+  } else if (name == "steering") {
+    from_->setSuffix(" mm");  // a rack's travel (a rotation input is swept in degrees)
+    to_->setSuffix(" mm");
+    setRange(-50, 50, 101);
   } else if (name == "static-load") {
     from_->setSuffix(" N");
     to_->setSuffix(" N");
@@ -280,23 +285,41 @@ void AnalysesPanel::setRange(double from, double to, int points) {
 
 void AnalysesPanel::updateControls() {
   const QString a = analysisName();
-  const bool kc = a.endsWith("travel") || a == "static-load";
+  const bool steering = a == "steering";
+  const bool kc = a.endsWith("travel") || a == "static-load" || steering;
   const bool frf = a == "frequency-response", modes = a == "modes";
+  const int chosenInput = input_->currentData().toInt();
+  const bool motionInput = model_ && chosenInput >= 0 && chosenInput < model_->nInputs() &&
+                           model_->inputs[chosenInput].motion();
+  if (steering && model_ && !motionInput)  // preselect the first driven input (the rack)
+    for (int k = 0; k < input_->count(); ++k) {
+      const int i = input_->itemData(k).toInt();
+      if (i >= 0 && i < model_->nInputs() && model_->inputs[i].motion()) {
+        input_->setCurrentIndex(k);  // comes back here through the signal
+        return;
+      }
+    }
   const bool wheelLoad = frf && input_->currentData().toInt() < 0;
   const bool hasWheels = model_ && !model_->wheels.empty();
   wheel_->setEnabled(a == "single-travel" || a == "static-load" || wheelLoad);
   load_->setEnabled(a == "static-load" || wheelLoad);
-  input_->setEnabled(frf);
+  input_->setEnabled(frf || steering);
+  const QString unit = steering && motionInput && model_->inputs[chosenInput].kind == InputKind::Rotation ? " deg" : " mm";
+  if (steering) {
+    from_->setSuffix(unit);
+    to_->setSuffix(unit);
+  }
   point_->setEnabled(frf || modes);
   points_->setEnabled(!modes);
   output_->setEnabled(frf);
   animate_->setEnabled(hasCurrent_ && current_.kind == Kind::Modes && !running_);
   animate_->setText(isAnimating() ? tr("Stop animation") : tr("Animate mode in 3D"));
   const bool ready = model_ && !running_ && (!kc || hasWheels) && (!(frf || modes) || point_->count() > 0) &&
-                     (!wheelLoad || hasWheels);
+                     (!wheelLoad || hasWheels) && (!steering || motionInput);
   run_->setEnabled(ready);
   run_->setToolTip(!model_ ? tr("The project has errors (see Problems)")
                    : kc && !hasWheels ? tr("K&C analyses need the wheels table")
+                   : steering && !motionInput ? tr("A steering sweep needs a translation or rotation input (a driven rack)")
                                       : QString());
   cancel_->setEnabled(running_);
   keep_->setEnabled(hasCurrent_ && !running_);
@@ -355,9 +378,13 @@ void AnalysesPanel::run() {
         r.kind = Kind::Kc;
         KcOptions o;
         parseKcKind(a.toStdString(), o.kind);
-        const bool travel = o.kind != KcKind::StaticLoad;
-        o.from = travel ? 1e-3 * from : from;
-        o.to = travel ? 1e-3 * to : to;
+        double scale = o.kind == KcKind::StaticLoad ? 1.0 : 1e-3;  // mm on screen
+        if (o.kind == KcKind::Steering) {
+          o.input = input;
+          if (input >= 0 && model->inputs[input].kind == InputKind::Rotation) scale = M_PI / 180.0;  // deg
+        }
+        o.from = scale * from;
+        o.to = scale * to;
         o.points = points;
         if (o.kind == KcKind::SingleTravel || o.kind == KcKind::StaticLoad) o.wheel = wheel;
         o.load = load;
@@ -491,9 +518,11 @@ void AnalysesPanel::redraw() {
   if (current_.kind == Kind::Kc) {
     const KcResult& cur = current_.kc;
     const bool travel = current_.analysis.endsWith("travel");
+    // Lengths in mm, angles in deg on screen.
+    const double xScale = cur.sweepUnit == "m" ? 1e3 : cur.sweepUnit == "rad" ? 180.0 / M_PI : 1.0;
+    const QString xUnit = cur.sweepUnit == "m" ? "mm" : cur.sweepUnit == "rad" ? "deg" : QString::fromStdString(cur.sweepUnit);
     const QString xLabel = travel ? tr("wheel travel [mm]")
-                                  : QString("%1 [%2]").arg(QString::fromStdString(cur.sweepName),
-                                                           QString::fromStdString(cur.sweepUnit));
+                                  : QString("%1 [%2]").arg(QString::fromStdString(cur.sweepName), xUnit);
     for (std::size_t q = 0; q < std::size(kKcPlots); ++q) {
       QCustomPlot* p = plots_[q];
       const KcQuantity& kq = kKcPlots[q];
@@ -511,7 +540,7 @@ void AnalysesPanel::redraw() {
           const double sign = kq.outboard && r.project.wheels[w].side == WheelSide::Right ? -1.0 : 1.0;
           QVector<double> x, y;
           for (std::size_t i = 0; i < r.kc.sweep.size(); ++i) {
-            x << r.kc.sweep[i] * (travel ? 1e3 : 1.0);
+            x << r.kc.sweep[i] * xScale;
             y << sign * (r.kc.values[i][c] - offset) * kq.scale;
           }
           QCPGraph* g = p->addGraph();

@@ -155,6 +155,7 @@ Project mirrorLeftToRight(const Project& in, int* added) {
     m.side = WheelSide::Right;
     m.marker = marker[w.marker];
     m.carrier = body.count(w.carrier) ? body[w.carrier] : w.carrier;
+    if (w.steeringInput && input.count(*w.steeringInput)) m.steeringInput = input[*w.steeringInput];
     if (w.steeringAxis) m.steeringAxis = std::array<int, 2>{mapMarker((*w.steeringAxis)[0]), mapMarker((*w.steeringAxis)[1])};
     wheel[w.id] = m.id;
     p.wheels.push_back(m);

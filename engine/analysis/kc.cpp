@@ -4,6 +4,8 @@
 #include <Eigen/LU>
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <memory>
 #include <stdexcept>
 
 #include "engine/core/error.h"
@@ -28,17 +30,21 @@ struct KindName {
 constexpr KindName kKinds[] = {{KcKind::ParallelTravel, "parallel-travel"},
                                {KcKind::OppositeTravel, "opposite-travel"},
                                {KcKind::SingleTravel, "single-travel"},
-                               {KcKind::StaticLoad, "static-load"}};
+                               {KcKind::StaticLoad, "static-load"},
+                               {KcKind::Steering, "steering"}};
 
 /// The linearization at an equilibrium and the factorized A = -J_r K + mu M (mu: the tiny
 /// regularization of free directions such as wheel spin, as in the equilibrium solver).
 class Linearization {
  public:
-  Linearization(const SuspensionModel& model, const KcDesign& design) : model_(model), ws_(model), sys_(model) {
-    ws_.wheelLoads = design.wheelLoads;
-    linearize(model, design.state, VecX::Zero(model.nInputs()), ws_);
+  Linearization(const SuspensionModel& model, const State& state, const VecX& wheelLoads, const VecX& u)
+      : model_(model), ws_(model), sys_(model) {
+    ws_.wheelLoads = wheelLoads;
+    linearize(model, state, u, ws_);
     sys_.factorize(ws_, 1e-12 * sys_.stiffnessScale(ws_));
   }
+  Linearization(const SuspensionModel& model, const KcDesign& design)
+      : Linearization(model, design.state, design.wheelLoads, VecX::Zero(model.nInputs())) {}
   const Workspace& ws() const { return ws_; }
   /// The response dq (dr = K dq) to a generalized load column b: J_r dr + b = 0.
   VecX respond(const VecX& b) {
@@ -65,6 +71,37 @@ class Linearization {
   EquilibriumSystem sys_;
 };
 
+/// Responses with the wheel-centre heights prescribed: the vertical contact forces (one per
+/// wheel) solve for them, like the wheel pads of a K&C rig.
+class HeldHeights {
+ public:
+  HeldHeights(const SuspensionModel& model, Linearization& lin)
+      : lin_(lin), m_(static_cast<int>(model.wheels.size())), X_(model.nDof(), m_), CK_(m_, model.nDof()) {
+    for (int w = 0; w < m_; ++w) {
+      X_.col(w) = lin.respond(lin.loadColumn(w, kFzContact));
+      CK_.row(w) = lin.gradient(w, kCentreZ).transpose();
+    }
+    lu_.compute(CK_ * X_);
+    if (lu_.rank() < m_)
+      throw SimulationError("the wheel heights cannot be driven by the vertical forces at the contact points "
+                            "(the vertical stiffness of the suspension is singular here)");
+  }
+  /// dq for a generalized load column b while the heights change by dz (per wheel); the vertical
+  /// forces that achieve it into `forces` when given.
+  VecX respond(const VecX& b, const VecX& dz, VecX* forces = nullptr) {
+    const VecX dq0 = b.size() ? lin_.respond(b) : VecX::Zero(X_.rows());
+    const VecX f = lu_.solve(dz - CK_ * dq0);
+    if (forces) *forces = f;
+    return dq0 + X_ * f;
+  }
+
+ private:
+  Linearization& lin_;
+  int m_;
+  MatX X_, CK_;
+  Eigen::FullPivLU<MatX> lu_;
+};
+
 /// Rates of every wheel channel and of every vertical force when the wheel centres move with
 /// d(height) = pattern (one entry per wheel), the vertical forces solving for it.
 struct TravelRates {
@@ -73,23 +110,34 @@ struct TravelRates {
 };
 TravelRates travelRates(const SuspensionModel& model, Linearization& lin, const VecX& pattern) {
   const int m = static_cast<int>(model.wheels.size());
-  MatX X(model.nDof(), m), CK(m, model.nDof());
-  for (int w = 0; w < m; ++w) {
-    X.col(w) = lin.respond(lin.loadColumn(w, kFzContact));
-    CK.row(w) = lin.gradient(w, kCentreZ).transpose();
-  }
-  const Eigen::FullPivLU<MatX> lu(CK * X);
-  if (lu.rank() < m)
-    throw SimulationError("the wheel heights cannot be driven by the vertical forces at the contact points "
-                          "(the vertical stiffness of the suspension is singular at the design position)");
+  HeldHeights held(model, lin);
   TravelRates t;
-  t.force = lu.solve(pattern);
-  const VecX dq = X * t.force;
+  const VecX dq = held.respond(VecX(), pattern, &t.force);
   t.channel.resize(m, kWheelChannels);
   for (int w = 0; w < m; ++w)
     for (int c = 0; c < kWheelChannels; ++c) t.channel(w, c) = lin.gradient(w, c).dot(dq);
   return t;
 }
+
+/// The carrier's instantaneous screw axis under the wheel's steering input, heights held.
+std::pair<Vec3, Vec3> screwAxis(const SuspensionModel& model, Linearization& lin, HeldHeights& held, int wheel) {
+  const ModelWheel& w = model.wheels[wheel];
+  const Vec3 nan = Vec3::Constant(std::numeric_limits<double>::quiet_NaN());
+  const int s = model.bodies[w.carrier.value].state;
+  if (w.steeringInput < 0 || s < 0) return {nan, nan};
+  const VecX dq = held.respond(lin.ws().Ju.col(w.steeringInput), VecX::Zero(static_cast<Eigen::Index>(model.wheels.size())));
+  const BodyKinematics& c = lin.ws().bodies[w.carrier.value];
+  const Vec3 v = dq.segment<3>(6 * s);                // velocity of the carrier's centre of mass
+  const Vec3 omega = c.R * dq.segment<3>(6 * s + 3);  // dq holds body-axis rotation increments
+  if (!(omega.norm() > 1e-12 * (v.norm() + 1e-300) && omega.norm() > 0.0)) return {nan, nan};
+  // The axis: direction omega, through the point where the velocity is parallel to omega.
+  Vec3 dir = omega.normalized();
+  if (dir.z() < 0.0) dir = -dir;
+  return {c.p + omega.cross(v) / omega.squaredNorm(), dir};
+}
+
+/// ISO steer angle (positive to the left) of a wheel from its toe (positive in on both sides).
+double steerAngle(const ModelWheel& w, double toe) { return -w.side * toe; }
 
 }  // namespace
 
@@ -135,6 +183,13 @@ KcDesign solveDesign(const SuspensionModel& model, double tolerance) {
   }
   d.wheelLoads = ws.wheelLoads;
   return d;
+}
+
+std::pair<Vec3, Vec3> screwSteeringAxis(const SuspensionModel& model, const State& state, const VecX& wheelLoads,
+                                        const VecX& u, int wheel) {
+  Linearization lin(model, state, wheelLoads, u);
+  HeldHeights held(model, lin);
+  return screwAxis(model, lin, held, wheel);
 }
 
 MatX wheelCompliance(const SuspensionModel& model, const KcDesign& design, int wheel, int load) {
@@ -270,25 +325,48 @@ KcResult runKc(const SuspensionModel& model, const KcOptions& o, const std::func
                                 std::to_string(m) + " wheels)");
   if (o.kind == KcKind::StaticLoad && (o.load < 0 || o.load >= kWheelLoads))
     throw std::invalid_argument("unknown wheel load");
-  const bool travel = o.kind != KcKind::StaticLoad;
+  const bool steering = o.kind == KcKind::Steering;
+  if (steering && (o.input < 0 || o.input >= model.nInputs() || !model.inputs[o.input].motion()))
+    throw std::invalid_argument("a steering sweep needs a translation or rotation input (the steering rack)");
+  const bool travel = o.kind != KcKind::StaticLoad && !steering;
   KcDesign design = solveDesign(model, o.tolerance);
 
   KcResult res;
   if (travel) {
     res.sweepName = o.kind == KcKind::OppositeTravel ? "travel (left wheels)" : "travel";
     res.sweepUnit = "m";
+  } else if (steering) {
+    res.sweepName = model.inputs[o.input].name;
+    res.sweepUnit = inputUnit(model.inputs[o.input].kind);
   } else {
     res.sweepName = kWheelLoadNames[o.load];
     res.sweepUnit = (o.load >= kMxContact && o.load <= kMzContact) ? "N m" : "N";
   }
+  bool screw = false;  // a wheel's steering axis is the screw axis under its steering input
   for (int w = 0; w < m; ++w) {
+    const ModelWheel& wheel = model.wheels[w];
+    screw |= !wheel.hasSteeringAxis() && wheel.steeringInput >= 0;
     for (int c = 0; c < kWheelChannels; ++c) {
-      if (needsSteeringAxis(c) && !model.wheels[w].hasSteeringAxis()) continue;
-      res.columns.push_back(model.wheels[w].name + " " + kWheelComponents[c]);
+      if (needsSteeringAxis(c) && !wheel.hasKcSteeringAxis()) continue;
+      res.columns.push_back(wheel.name + " " + kWheelComponents[c]);
       res.units.push_back(wheelChannelUnit(c));
     }
-    res.columns.push_back(model.wheels[w].name + " vertical force");
+    res.columns.push_back(wheel.name + " vertical force");
     res.units.push_back("N");
+    if (steering) {
+      res.columns.push_back(wheel.name + " steer angle");
+      res.units.push_back("rad");
+    }
+  }
+  // Ackermann: one left and one right wheel and the wheelbase from the vehicle table.
+  int left = -1, right = -1;
+  for (int w = 0; w < m; ++w) (model.wheels[w].side > 0 ? left : right) = w;
+  const bool ackermann = steering && m == 2 && left >= 0 && right >= 0 && model.project().vehicle;
+  if (ackermann) {
+    res.columns.push_back("Ackermann error");
+    res.units.push_back("rad");
+    res.columns.push_back("Ackermann");
+    res.units.push_back("%");
   }
   const std::vector<Channel> outputs = resolveChannels(model, {});
   for (const auto& c : outputs) {
@@ -300,6 +378,10 @@ KcResult runKc(const SuspensionModel& model, const KcOptions& o, const std::func
   const std::vector<double>& z0 = design.centreZ;
   auto targets = [&](double s) {
     std::vector<WheelHeight> held;
+    if (steering) {
+      for (int w = 0; w < m; ++w) held.push_back({w, z0[w]});
+      return held;
+    }
     if (!travel) return held;
     for (int w = 0; w < m; ++w) {
       double e = 1.0;
@@ -309,16 +391,55 @@ KcResult runKc(const SuspensionModel& model, const KcOptions& o, const std::func
     }
     return held;
   };
+  // Track at the contact points and wheelbase for the ideal (Ackermann) outer angle.
+  double track = 0.0;
+  if (ackermann) {
+    Workspace out(model);
+    evaluateOutputsState(model, design.state, VecX::Zero(model.nInputs()), out);
+    track = wheelChannels(model.wheels[left], out)[kContactY] - wheelChannels(model.wheels[right], out)[kContactY];
+  }
+  auto inputs = [&](double s) {
+    VecX u = VecX::Zero(model.nInputs());
+    if (steering) u[o.input] = s;
+    return u;
+  };
   auto record = [&](double s, const State& st, const Workspace& wsp) {
     std::vector<double> row;
     Workspace out(model);
     out.wheelLoads = wsp.wheelLoads;
-    evaluateOutputsState(model, st, VecX::Zero(model.nInputs()), out);
+    const VecX u = inputs(s);
+    evaluateOutputsState(model, st, u, out);
+    std::unique_ptr<Linearization> lin;  // for screw axes: the stiffness at this point
+    std::unique_ptr<HeldHeights> held;
+    if (screw) {
+      lin = std::make_unique<Linearization>(model, st, wsp.wheelLoads, u);
+      held = std::make_unique<HeldHeights>(model, *lin);
+    }
+    std::vector<double> steer(m);
     for (int w = 0; w < m; ++w) {
-      const auto ch = wheelChannels(model.wheels[w], out);
+      const ModelWheel& wheel = model.wheels[w];
+      std::array<double, kWheelChannels> ch;
+      if (!wheel.hasSteeringAxis() && wheel.steeringInput >= 0) {
+        const auto [point, dir] = screwAxis(model, *lin, *held, w);
+        ch = wheelChannels(wheel, out, point, dir);
+      } else {
+        ch = wheelChannels(wheel, out);
+      }
       for (int c = 0; c < kWheelChannels; ++c)
-        if (!(needsSteeringAxis(c) && !model.wheels[w].hasSteeringAxis())) row.push_back(ch[c]);
+        if (!(needsSteeringAxis(c) && !wheel.hasKcSteeringAxis())) row.push_back(ch[c]);
       row.push_back(wsp.wheelLoads[kWheelLoads * w + kFzContact]);
+      steer[w] = steerAngle(wheel, ch[kToe]);
+      if (steering) row.push_back(steer[w]);
+    }
+    if (ackermann) {
+      // Turning left the left wheel is inside: cot(outer) = cot(inner) + track / wheelbase.
+      const bool leftTurn = steer[left] + steer[right] > 0.0;
+      const double inner = leftTurn ? steer[left] : steer[right], outer = leftTurn ? steer[right] : steer[left];
+      const double sign = inner >= 0.0 ? 1.0 : -1.0, L = model.project().vehicle->wheelbase;
+      const double ideal = sign * std::atan(1.0 / (1.0 / std::tan(std::abs(inner)) + track / L));
+      const bool defined = std::abs(inner) > 0.5 / kDeg;  // the percentage is 0/0 near straight ahead
+      row.push_back(outer - ideal);
+      row.push_back(defined ? 100.0 * (inner - outer) / (inner - ideal) : std::numeric_limits<double>::quiet_NaN());
     }
     for (const auto& c : outputs) row.push_back(channelValue(c, out, markerStart));
     return std::pair{s, row};
@@ -345,7 +466,7 @@ KcResult runKc(const SuspensionModel& model, const KcOptions& o, const std::func
           if (o.wheel < 0 || o.wheel == w) wsp.wheelLoads[kWheelLoads * w + o.load] = s;
       }
       try {
-        res.iterations += solveEquilibrium(model, VecX::Zero(model.nInputs()), st, wsp, o.tolerance, 2000, targets(s), kWarmStartStep)
+        res.iterations += solveEquilibrium(model, inputs(s), st, wsp, o.tolerance, 2000, targets(s), kWarmStartStep)
                 .iterations;
       } catch (const SimulationError& e) {
         throw SimulationError("point " + std::to_string(k + 1) + " of " + std::to_string(o.points) + " (" +
@@ -361,6 +482,22 @@ KcResult runKc(const SuspensionModel& model, const KcOptions& o, const std::func
     res.values.push_back(std::move(row));
   }
   res.metrics = designMetrics(model, design);
+  if (steering) {
+    // Steering gain at the design position (analytic, heights held), Ackermann at both locks.
+    Linearization lin(model, design);
+    HeldHeights held(model, lin);
+    const VecX dq = held.respond(lin.ws().Ju.col(o.input), VecX::Zero(m));
+    const bool mm = model.inputs[o.input].kind == InputKind::Translation;
+    for (int w = 0; w < m; ++w) {
+      const double gain = steerAngle(model.wheels[w], lin.gradient(w, kToe).dot(dq)) * kDeg * (mm ? 1e-3 : 1.0 / kDeg);
+      res.metrics.push_back({"steering gain", model.wheels[w].name, mm ? "deg/mm" : "deg/deg", gain});
+    }
+    if (ackermann) {
+      const int col = res.column("Ackermann");
+      res.metrics.push_back({"Ackermann at the sweep's start", "", "%", res.values.front()[col]});
+      res.metrics.push_back({"Ackermann at the sweep's end", "", "%", res.values.back()[col]});
+    }
+  }
   return res;
 }
 

@@ -21,9 +21,11 @@ enum class KcKind {
   OppositeTravel,  ///< left wheels up while right wheels go down (roll)
   SingleTravel,    ///< one wheel moves, the others stay at design height
   StaticLoad,      ///< one load on every wheel (or one wheel) swept, vertical forces held at design
+  Steering,        ///< a motion input (the rack) swept, wheel centres held at their design heights
 };
 
-/// Names as the runner takes them: "parallel-travel", "opposite-travel", "single-travel", "static-load".
+/// Names as the runner takes them: "parallel-travel", "opposite-travel", "single-travel",
+/// "static-load", "steering".
 const char* toString(KcKind kind);
 bool parseKcKind(const std::string& name, KcKind& kind);
 
@@ -33,6 +35,7 @@ struct KcOptions {
   int points = 161;
   int wheel = -1;                  ///< single travel (required), static load (-1: every wheel)
   int load = kFyContact;           ///< static load: a WheelLoad
+  int input = -1;                  ///< steering: the translation or rotation input swept (model index)
   double tolerance = 1e-8;         ///< equilibrium tolerance (acceleration, m/s^2 and rad/s^2)
 };
 
@@ -66,6 +69,13 @@ KcDesign solveDesign(const SuspensionModel& model, double tolerance = 1e-8);
 /// steer and camber, wheel rate, roll centre, track and wheelbase change, anti-dive / anti-lift,
 /// roll stiffness, toe / camber compliance and wheel-centre compliance per static load.
 std::vector<KcMetric> designMetrics(const SuspensionModel& model, const KcDesign& design);
+
+/// The steering axis of a wheel with a steering input (ModelWheel::steeringInput) at an
+/// equilibrium: the carrier's instantaneous screw axis under that input with every wheel centre's
+/// height held by its vertical contact force. Returns {point on the axis, unit direction (up)};
+/// NaN when the carrier does not turn. @throws SimulationError (singular stiffness).
+std::pair<Vec3, Vec3> screwSteeringAxis(const SuspensionModel& model, const State& state, const VecX& wheelLoads,
+                                        const VecX& u, int wheel);
 
 /// Response of the equilibrium to one load of one wheel, the vertical forces held: d(channel)/d(load)
 /// for every channel of every wheel (rows: wheels, columns: WheelChannel), i.e. -C J_r^-1 B.

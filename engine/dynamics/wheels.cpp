@@ -127,6 +127,18 @@ std::array<double, kWheelChannels> wheelChannels(const ModelWheel& w, const Work
   return out;
 }
 
+std::array<double, kWheelChannels> wheelChannels(const ModelWheel& w, const Workspace& ws, const Vec3& axisPoint,
+                                                 const Vec3& axisDirection) {
+  const WheelPoints p = points(w, ws);
+  std::array<double, kWheelChannels> out;
+  out.fill(std::numeric_limits<double>::quiet_NaN());
+  const bool axis = axisDirection.allFinite() && axisPoint.allFinite() && axisDirection.norm() > 0.0;
+  const Vec3 up = axisDirection.z() < 0.0 ? Vec3(-axisDirection) : axisDirection;
+  alignment<double>(p.centre, p.axis, Vec3(axisPoint + up), axisPoint, w.radius, w.side, axis, out);
+  out[kSpin] = twistAboutX(relativeToCarrier(w, ws));
+  return out;
+}
+
 void wheelChannelGradient(const SuspensionModel& model, const Workspace& ws, int wheel, int channel, VecX& g) {
   g = VecX::Zero(model.nDof());
   const ModelWheel& w = model.wheels[wheel];

@@ -44,6 +44,11 @@ const char* wheelChannelUnit(int channel);
 /// the wheel has no steering axis.
 std::array<double, kWheelChannels> wheelChannels(const ModelWheel& wheel, const Workspace& ws);
 
+/// The same with the steering axis given as a line (a point on it and its direction), e.g. the
+/// carrier's instantaneous screw axis; a NaN direction gives NaN steering channels.
+std::array<double, kWheelChannels> wheelChannels(const ModelWheel& wheel, const Workspace& ws, const Vec3& axisPoint,
+                                                 const Vec3& axisDirection);
+
 /// Gradient of one channel with respect to r (all free bodies' positions and Cardan angles),
 /// analytic (forward-mode automatic differentiation of the channel's formula, chained through
 /// the marker kinematics). @pre stages 1-2 ran. `g` is resized to nDof.

@@ -194,6 +194,7 @@ std::shared_ptr<const SuspensionModel> SuspensionModel::build(const Project& p) 
     mw.carrier = m->bodyById(w.carrier);
     mw.radius = w.radius;
     mw.side = w.side == WheelSide::Left ? 1.0 : -1.0;
+    if (w.steeringInput) mw.steeringInput = m->inputById(*w.steeringInput);
     if (w.steeringAxis) {
       mw.steerUpper = m->markerById((*w.steeringAxis)[0]);
       mw.steerLower = m->markerById((*w.steeringAxis)[1]);

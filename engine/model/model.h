@@ -104,11 +104,14 @@ struct ModelWheel {
   double radius = 0.0;   ///< unloaded tyre radius [m]
   double side = 1.0;     ///< +1 left, -1 right
   MarkerIndex steerUpper, steerLower;  ///< steering axis; invalid (-1) when not given
+  int steeringInput = -1;  ///< input whose screw axis is the steering axis (K&C only), -1 if none
   double axisSign = 1.0;  ///< the marker's x axis times this points outboard as modelled
   Mat3 R_CM0 = Mat3::Identity();  ///< the centre marker's orientation relative to the carrier as modelled
   int slotWheel = -1;    ///< diagonal block of the wheel body
   int slotCarrier = -1;  ///< block (carrier row, wheel column); -1 if the carrier is fixed or the wheel
   bool hasSteeringAxis() const { return steerUpper.value >= 0; }
+  /// The K&C analyses report caster, kingpin inclination, scrub and trail (markers or screw axis).
+  bool hasKcSteeringAxis() const { return hasSteeringAxis() || steeringInput >= 0; }
 };
 
 /// Block pattern of the 6x6-blocked Jacobians J_r, J_v (and of A, paper 003 eq. 19): the

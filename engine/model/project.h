@@ -138,6 +138,10 @@ struct WheelRow {
   /// Steering (kingpin) axis through two markers on the carrier side, upper first (e.g. the
   /// ball joints); absent: caster, kingpin inclination, scrub radius and trail are not defined.
   std::optional<std::array<int, 2>> steeringAxis;
+  /// Without steering-axis markers (a multilink): the motion input that steers the wheel (a
+  /// rack's translation or rotation); the K&C analyses then take the steering axis as the
+  /// carrier's instantaneous screw axis under that input, wheel heights held (docs/analyses.md).
+  std::optional<int> steeringInput;
   bool operator==(const WheelRow&) const = default;
 };
 

@@ -411,6 +411,7 @@ WheelRow readWheel(ObjectReader& r) {
     else
       w.steeringAxis = std::array<int, 2>{r.toInteger(a[0], "steering axis"), r.toInteger(a[1], "steering axis")};
   }
+  if (r.has("steering input")) w.steeringInput = r.integer("steering input");
   return w;
 }
 
@@ -419,6 +420,7 @@ Json writeWheel(const WheelRow& w) {
          {"marker", w.marker}, {"carrier", w.carrier},
          {"radius [m]", w.radius}, {"side", w.side == WheelSide::Left ? "left" : "right"}};
   if (w.steeringAxis) r["steering axis"] = Json::array({(*w.steeringAxis)[0], (*w.steeringAxis)[1]});
+  if (w.steeringInput) r["steering input"] = *w.steeringInput;
   return r;
 }
 

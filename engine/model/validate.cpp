@@ -185,9 +185,20 @@ MarkerPose poseAsModelled(const BodyRow& body, const MarkerRow& m) {
 /// Wheels: the centre marker on a free body, a carrier that exists, a positive radius, and a
 /// steering axis of two distinct markers that do not coincide as modelled.
 void checkWheels(const Project& p, const Checker& c, const std::map<int, std::size_t>& bodies,
-                 const std::map<int, std::size_t>& markers) {
+                 const std::map<int, std::size_t>& markers, const std::map<int, std::size_t>& inputs) {
   std::map<int, int> wheelOfBody;
   for (const auto& w : p.wheels) {
+    if (w.steeringInput && !inputs.count(*w.steeringInput))
+      c.error(c.at("wheels", w, "steering input"), "input " + std::to_string(*w.steeringInput) + " does not exist");
+    else if (w.steeringInput && !isMotion(p.inputs[inputs.at(*w.steeringInput)].kind))
+      c.error(c.at("wheels", w, "steering input"),
+              "input " + std::to_string(*w.steeringInput) + " is a " +
+                  inputKindName(p.inputs[inputs.at(*w.steeringInput)].kind) +
+                  "; the steering axis is the screw axis under a prescribed motion (a translation or rotation "
+                  "input on a driven rack); under a load the bushings' deflections would tilt it");
+    else if (w.steeringInput && w.steeringAxis)
+      c.error(c.at("wheels", w, "steering input"),
+              "the wheel has steering axis markers already; give either the markers or the input");
     if (!markers.count(w.marker)) {
       c.error(c.at("wheels", w, "marker"), "marker " + std::to_string(w.marker) + " does not exist");
     } else {
@@ -374,7 +385,7 @@ Diagnostics check(const Project& p) {
     }
   }
   const auto wheels = c.uniqueIds(p.wheels, "wheels");
-  checkWheels(p, c, bodies, markers);
+  checkWheels(p, c, bodies, markers, inputs);
   if (p.vehicle) checkVehicle(*p.vehicle, c);
   std::set<std::string> lcNames;
   for (const auto& lc : p.loadCases) {

@@ -108,6 +108,59 @@ Project planarDoubleWishbone(const Vec3& upperInner, const Vec3& upperOuter, con
   return p;
 }
 
+/// A steered knuckle on two spherical joints to the ground (upper A, lower B: the kingpin), a
+/// wheel on a bearing, a tie rod (a stiff P2P element) from a driven rack to a steering arm
+/// behind the axis. The wheel centre lies on the kingpin (turning about AB does not lift it, so
+/// holding its height does not fight the stiff joints); the contact point does not, so scrub
+/// radius and trail are not zero. Steering axis: the markers A, B on the knuckle, or
+/// (screw = true) the rack input.
+Project kingpinKnuckle(bool screw) {
+  Project p;
+  p.gravity = Vec3::Zero();
+  const Vec3 A(-0.02, 0.68, 0.55), B(0.01, 0.74, 0.15), c(-0.002, 0.716, 0.31), arm(-0.15, 0.72, 0.25),
+      rack(-0.15, 0.35, 0.25);
+  BodyRow rackBody = groundBody();
+  rackBody.id = 50;
+  rackBody.name = "rack";
+  BodyRow wheel = freeBody(2, "wheel", c, 20.0);
+  wheel.orientation = Vec3(M_PI / 2, 0.0, 0.0);  // body x along the axle (+y)
+  BodyRow knuckle = freeBody(1, "knuckle", Vec3(0.0, 0.75, 0.3), 15.0);
+  knuckle.orientation = Vec3(0.3, -0.2, 0.1);  // a turned body frame: the axis is found in global axes
+  p.bodies = {groundBody(), rackBody, knuckle, wheel};
+  const Vec3 k0 = knuckle.position;
+  const Mat3 Rk = rotation::matrix(knuckle.orientation);
+  auto local = [&](const Vec3& x) { return Vec3(Rk.transpose() * (x - k0)); };
+  const Vec3 axle = rotation::anglesFromMatrix(Rk.transpose() * rotation::matrix(Vec3(M_PI / 2, 0.0, 0.0)));
+  const Vec3 aligned = rotation::anglesFromMatrix(Rk.transpose());
+  p.markers = {MarkerRow{1, "wheel centre", 2, Vec3::Zero(), Vec3::Zero()},
+               MarkerRow{2, "bearing (knuckle)", 1, local(c), axle},
+               MarkerRow{3, "A (knuckle)", 1, local(A), aligned},
+               MarkerRow{4, "B (knuckle)", 1, local(B), aligned},
+               MarkerRow{5, "A (ground)", 0, A, Vec3::Zero()},
+               MarkerRow{6, "B (ground)", 0, B, Vec3::Zero()},
+               MarkerRow{7, "steering arm", 1, local(arm), Vec3::Zero()},
+               MarkerRow{8, "rack end", 50, rack, Vec3::Zero()}};
+  BushingRow bearing = joint(1, 1, 2, 0, 0.0);  // turns about the J marker's x axis: the axle
+  BushingRow upper = joint(2, 3, 5, 0, 0.0), lower = joint(3, 4, 6, 0, 0.0);
+  for (BushingRow* b : {&upper, &lower})
+    for (int d = 3; d < 6; ++d) b->directions[d].stiffness.coefficient = 0.0;  // spherical
+  p.bushings = {bearing, upper, lower};
+  P2PRow rod;
+  rod.id = 1;
+  rod.name = "tie rod";
+  rod.markerI = 7;
+  rod.markerJ = 8;
+  rod.spring.coefficient = 1e10;
+  p.p2ps = {rod};
+  p.inputs = {InputRow{1, "rack travel", 8, InputKind::Translation, InputFrame::Global, Vec3::UnitY()}};
+  WheelRow w = wheelOnItself(0.31);
+  w.carrier = 1;
+  if (screw) w.steeringInput = 1;
+  else w.steeringAxis = std::array<int, 2>{3, 4};
+  p.wheels = {w};
+  return p;
+}
+
 double metric(const std::vector<KcMetric>& ms, const std::string& name, const std::string& wheel = "") {
   for (const auto& m : ms)
     if (m.name == name && (wheel.empty() || m.wheel == wheel)) return m.value;
@@ -247,6 +300,50 @@ class TestKc : public QObject {
   }
 
   /// A sweep point that cannot be reached stops the sweep with a message naming the point.
+  /// The screw axis of a knuckle on two spherical joints under the rack is the joints' line:
+  /// caster, kingpin inclination, scrub radius and trail from the screw axis equal those from
+  /// the joint markers at every point of a steering sweep, and the construction's angles.
+  void screwAxisIsTheKingpin() {
+    const auto byMarkers = SuspensionModel::build(kingpinKnuckle(false));
+    const auto byScrew = SuspensionModel::build(kingpinKnuckle(true));
+    KcOptions o;
+    o.kind = KcKind::Steering;
+    o.input = 0;
+    o.from = -0.03;
+    o.to = 0.03;
+    o.points = 7;
+    KcResult a, b;
+    try {
+      a = runKc(*byMarkers, o);
+      b = runKc(*byScrew, o);
+    } catch (const std::exception& e) {
+      QFAIL(e.what());
+    }
+    QCOMPARE(a.columns, b.columns);
+    double worstAngle = 0.0, worstLength = 0.0;
+    for (const char* name : {"wheel caster", "wheel kingpin inclination", "wheel scrub radius", "wheel trail"}) {
+      const int col = a.column(name);
+      QVERIFY2(col >= 0, name);
+      for (std::size_t k = 0; k < a.sweep.size(); ++k) {
+        const double d = std::abs(a.values[k][col] - b.values[k][col]);
+        (a.units[col] == "rad" ? worstAngle : worstLength) = std::max(a.units[col] == "rad" ? worstAngle : worstLength, d);
+      }
+    }
+    const int mid = 3, steer = a.column("wheel steer angle");
+    qInfo("screw axis vs joint markers over +-%.0f deg of steer: angles %.2e rad, lengths %.2e m",
+          std::abs(a.values.back()[steer]) * 180 / M_PI, worstAngle, worstLength);
+    QVERIFY(worstAngle < 1e-6 && worstLength < 1e-6);
+    QVERIFY(std::abs(a.values.back()[steer]) > 0.1);  // the sweep really steers
+    // The construction: s = A - B = (-0.03, -0.06, 0.4).
+    QVERIFY(std::abs(b.values[mid][b.column("wheel caster")] - std::atan2(0.03, 0.4)) < 1e-6);
+    QVERIFY(std::abs(b.values[mid][b.column("wheel kingpin inclination")] - std::atan2(0.06, 0.4)) < 1e-6);
+    // The analytic steering gain at design against the sweep's central difference (h = 10 mm).
+    const double gain = metric(b.metrics, "steering gain", "wheel");
+    const double fd = (b.values[mid + 1][steer] - b.values[mid - 1][steer]) / 20.0 * 180 / M_PI;  // deg/mm
+    qInfo("steering gain %.6f deg/mm, sweep difference %.6f deg/mm", gain, fd);
+    QVERIFY(std::abs(gain - fd) < 2e-3 * std::abs(fd));
+  }
+
   void unreachablePointIsNamed() {
     const auto model = SuspensionModel::build(::singlePivot(true, 0.75, 0.3));
     KcOptions o;

@@ -129,6 +129,17 @@ class TestValidate : public QObject {
     const Project p = parseProject(j.dump(), "test.json");
     QVERIFY(p.inputs[1].kind == InputKind::Rotation && p.inputs[2].kind == InputKind::Translation);
     QCOMPARE(parseProject(writeProjectText(p), "again.json").inputs, p.inputs);
+    // A wheel's steering input is a motion input that exists.
+    j["wheels"] = nlohmann::ordered_json::array();
+    j["wheels"].push_back({{"id", 1}, {"name", "w"}, {"marker", 2}, {"carrier", 1}, {"radius [m]", 0.3},
+                           {"side", "left"}, {"steering input", 1}});
+    j["wheels"].push_back({{"id", 2}, {"name", "v"}, {"marker", 2}, {"carrier", 1}, {"radius [m]", 0.3},
+                           {"side", "left"}, {"steering input", 9}});
+    const QString wheels = joined(errorsOf(j.dump()));
+    QVERIFY2(wheels.contains("row id 1 ('w'), field 'steering input': input 1 is a force; the steering axis is the "
+                             "screw axis under a prescribed motion"),
+             qPrintable(wheels));
+    QVERIFY2(wheels.contains("row id 2 ('v'), field 'steering input': input 9 does not exist"), qPrintable(wheels));
   }
 
   // A repeated key is an error naming both places, not "the last one wins".
