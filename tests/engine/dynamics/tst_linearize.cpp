@@ -112,7 +112,7 @@ class TestLinearize : public QObject {
       b.markerI = i;
       b.markerJ = j;
       for (int d = 0; d < 6; ++d) b.directions[d] = {{d < 3 ? 2e4 : 900.0, {}}, {d < 3 ? 80.0 : 3.0, {}}, 0.0};
-      b.directions[2].stiffness.curve = 1;  // a curve's slope too
+      b.directions[2].stiffness.curve = 2;  // a curve's slope too (a C2 spline: no kink near zero deflection)
       p.bushings.push_back(b);
     };
     bushing(marker(200), marker(1));  // driven body on side I
@@ -151,7 +151,11 @@ class TestLinearize : public QObject {
       linearize(*m, s, uu, uud, w);
       return VecX(w.h);
     };
-    const MatX fdU = test::centralDifference([&](const VecX& x) { return h(x, ud, st); }, u, 1e-5);
+    // Steps by column: 1e-5 m or rad for motions, 1e-3 N or N m for loads (rounding).
+    MatX fdU = test::centralDifference([&](const VecX& x) { return h(x, ud, st); }, u, 1e-5);
+    const MatX fdLoads = test::centralDifference([&](const VecX& x) { return h(x, ud, st); }, u, 1e-3);
+    for (int k = 0; k < m->nInputs(); ++k)
+      if (!m->inputs[k].motion()) fdU.col(k) = fdLoads.col(k);
     const MatX fdUd = test::centralDifference([&](const VecX& x) { return h(u, x, st); }, ud, 1e-5);
     const MatX fdR = test::centralDifference([&](const VecX& r) { return h(u, ud, State{0.0, r, st.v}); }, st.r, 1e-6);
     const MatX fdV = test::centralDifference([&](const VecX& v) { return h(u, ud, State{0.0, st.r, v}); }, st.v, 1e-5);
