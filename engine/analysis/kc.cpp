@@ -86,13 +86,15 @@ class HeldHeights {
       throw SimulationError("the wheel heights cannot be driven by the vertical forces at the contact points "
                             "(the vertical stiffness of the suspension is singular here)");
   }
-  /// dq for a generalized load column b while the heights change by dz (per wheel); the vertical
-  /// forces that achieve it into `forces` when given.
-  VecX respond(const VecX& b, const VecX& dz, VecX* forces = nullptr) {
-    const VecX dq0 = b.size() ? lin_.respond(b) : VecX::Zero(X_.rows());
-    const VecX f = lu_.solve(dz - CK_ * dq0);
-    if (forces) *forces = f;
-    return dq0 + X_ * f;
+  /// dq when the heights change by dz (per wheel) and nothing else; the vertical forces into `forces`.
+  VecX move(const VecX& dz, VecX& forces) {
+    forces = lu_.solve(dz);
+    return X_ * forces;
+  }
+  /// dq for a generalized load column b, the heights held.
+  VecX respond(const VecX& b) {
+    const VecX dq0 = lin_.respond(b);
+    return dq0 - X_ * lu_.solve(CK_ * dq0);
   }
 
  private:
@@ -112,7 +114,7 @@ TravelRates travelRates(const SuspensionModel& model, Linearization& lin, const 
   const int m = static_cast<int>(model.wheels.size());
   HeldHeights held(model, lin);
   TravelRates t;
-  const VecX dq = held.respond(VecX(), pattern, &t.force);
+  const VecX dq = held.move(pattern, t.force);
   t.channel.resize(m, kWheelChannels);
   for (int w = 0; w < m; ++w)
     for (int c = 0; c < kWheelChannels; ++c) t.channel(w, c) = lin.gradient(w, c).dot(dq);
@@ -125,11 +127,12 @@ std::pair<Vec3, Vec3> screwAxis(const SuspensionModel& model, Linearization& lin
   const Vec3 nan = Vec3::Constant(std::numeric_limits<double>::quiet_NaN());
   const int s = model.bodies[w.carrier.value].state;
   if (w.steeringInput < 0 || s < 0) return {nan, nan};
-  const VecX dq = held.respond(lin.ws().Ju.col(w.steeringInput), VecX::Zero(static_cast<Eigen::Index>(model.wheels.size())));
+  const VecX dq = held.respond(lin.ws().Ju.col(w.steeringInput));
   const BodyKinematics& c = lin.ws().bodies[w.carrier.value];
   const Vec3 v = dq.segment<3>(6 * s);                // velocity of the carrier's centre of mass
   const Vec3 omega = c.R * dq.segment<3>(6 * s + 3);  // dq holds body-axis rotation increments
-  if (!(omega.norm() > 1e-12 * (v.norm() + 1e-300) && omega.norm() > 0.0)) return {nan, nan};
+  const double turn = omega.norm();
+  if (!(turn > 0.0) || turn <= 1e-12 * v.norm()) return {nan, nan};  // a translation: no axis
   // The axis: direction omega, through the point where the velocity is parallel to omega.
   Vec3 dir = omega.normalized();
   if (dir.z() < 0.0) dir = -dir;
@@ -486,7 +489,7 @@ KcResult runKc(const SuspensionModel& model, const KcOptions& o, const std::func
     // Steering gain at the design position (analytic, heights held), Ackermann at both locks.
     Linearization lin(model, design);
     HeldHeights held(model, lin);
-    const VecX dq = held.respond(lin.ws().Ju.col(o.input), VecX::Zero(m));
+    const VecX dq = held.respond(lin.ws().Ju.col(o.input));
     const bool mm = model.inputs[o.input].kind == InputKind::Translation;
     for (int w = 0; w < m; ++w) {
       const double gain = steerAngle(model.wheels[w], lin.gradient(w, kToe).dot(dq)) * kDeg * (mm ? 1e-3 : 1.0 / kDeg);

@@ -227,6 +227,23 @@ std::size_t FrequencyResponse::peak(std::size_t output) const {
   return k;
 }
 
+namespace {
+
+/// Central difference of channel values w.r.t. x[i] (x[i] +- step, restored after); `values`
+/// evaluates every channel at the current x into its argument.
+template <class Values>
+VecX centralDifference(VecX& x, Eigen::Index i, double step, const Values& values, VecX& plus, VecX& minus) {
+  const double x0 = x[i];
+  x[i] = x0 + step;
+  values(plus);
+  x[i] = x0 - step;
+  values(minus);
+  x[i] = x0;
+  return (plus - minus) / (2.0 * step);
+}
+
+}  // namespace
+
 void inputFeedthrough(const SuspensionModel& model, const OperatingPoint& point, const std::vector<Channel>& channels,
                       int input, VecX& Cu, VecX& Cud) {
   const int m = static_cast<int>(channels.size());
@@ -241,16 +258,8 @@ void inputFeedthrough(const SuspensionModel& model, const OperatingPoint& point,
     evaluateOutputsState(model, point.state, u, ws);
     for (int c = 0; c < m; ++c) out[c] = channelValue(channels[c], ws, start);
   };
-  for (VecX* x : {&u, &ws.uDot}) {
-    VecX& C = x == &u ? Cu : Cud;
-    const double x0 = (*x)[input];
-    (*x)[input] = x0 + step;
-    values(plus);
-    (*x)[input] = x0 - step;
-    values(minus);
-    (*x)[input] = x0;
-    C = (plus - minus) / (2.0 * step);
-  }
+  Cu = centralDifference(u, input, step, values, plus, minus);
+  Cud = centralDifference(ws.uDot, input, step, values, plus, minus);
 }
 
 void outputGradients(const SuspensionModel& model, const OperatingPoint& point, const std::vector<Channel>& channels,
@@ -283,14 +292,9 @@ void outputGradients(const SuspensionModel& model, const OperatingPoint& point, 
   for (VecX* x : {&s.r, &s.v}) {
     MatX& C = x == &s.r ? Cr : Cv;
     for (int i = 0; i < n; ++i) {
-      const double x0 = (*x)[i];
-      (*x)[i] = x0 + kStep;
-      values(plus);
-      (*x)[i] = x0 - kStep;
-      values(minus);
-      (*x)[i] = x0;
+      const VecX d = centralDifference(*x, i, kStep, values, plus, minus);
       for (int c = 0; c < m; ++c)
-        if (channels[c].quantity != OutputQuantity::Wheel) C(c, i) = (plus[c] - minus[c]) / (2.0 * kStep);
+        if (channels[c].quantity != OutputQuantity::Wheel) C(c, i) = d[c];
     }
   }
 }

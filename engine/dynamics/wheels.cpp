@@ -118,25 +118,31 @@ const char* wheelChannelUnit(int channel) {
   }
 }
 
-std::array<double, kWheelChannels> wheelChannels(const ModelWheel& w, const Workspace& ws) {
-  const WheelPoints p = points(w, ws);
+namespace {
+
+/// Every channel of a wheel from its points; steering channels only with `steering`.
+std::array<double, kWheelChannels> channelsOf(const ModelWheel& w, const Workspace& ws, const WheelPoints& p,
+                                              bool steering) {
   std::array<double, kWheelChannels> out;
   out.fill(std::numeric_limits<double>::quiet_NaN());
-  alignment<double>(p.centre, p.axis, p.upper, p.lower, w.radius, w.side, w.hasSteeringAxis(), out);
+  alignment<double>(p.centre, p.axis, p.upper, p.lower, w.radius, w.side, steering, out);
   out[kSpin] = twistAboutX(relativeToCarrier(w, ws));
   return out;
 }
 
+}  // namespace
+
+std::array<double, kWheelChannels> wheelChannels(const ModelWheel& w, const Workspace& ws) {
+  return channelsOf(w, ws, points(w, ws), w.hasSteeringAxis());
+}
+
 std::array<double, kWheelChannels> wheelChannels(const ModelWheel& w, const Workspace& ws, const Vec3& axisPoint,
                                                  const Vec3& axisDirection) {
-  const WheelPoints p = points(w, ws);
-  std::array<double, kWheelChannels> out;
-  out.fill(std::numeric_limits<double>::quiet_NaN());
+  WheelPoints p = points(w, ws);
   const bool axis = axisDirection.allFinite() && axisPoint.allFinite() && axisDirection.norm() > 0.0;
-  const Vec3 up = axisDirection.z() < 0.0 ? Vec3(-axisDirection) : axisDirection;
-  alignment<double>(p.centre, p.axis, Vec3(axisPoint + up), axisPoint, w.radius, w.side, axis, out);
-  out[kSpin] = twistAboutX(relativeToCarrier(w, ws));
-  return out;
+  p.lower = axisPoint;
+  p.upper = axisPoint + (axisDirection.z() < 0.0 ? Vec3(-axisDirection) : axisDirection);
+  return channelsOf(w, ws, p, axis);
 }
 
 void wheelChannelGradient(const SuspensionModel& model, const Workspace& ws, int wheel, int channel, VecX& g) {

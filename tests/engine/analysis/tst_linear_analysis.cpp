@@ -58,6 +58,20 @@ Complex fitSine(const std::vector<double>& t, const std::vector<double>& y, doub
   return {x[1], x[2]};
 }
 
+/// The steady-state complex amplitude of channel c of a run at frequency f, fitted over the last
+/// whole periods of at least 0.5 s.
+Complex steadyState(const Recorder& rec, std::size_t c, double f, double duration) {
+  const double tStart = duration - std::ceil(0.5 * f) / f;
+  const std::vector<double> all = rec.series(c);
+  std::vector<double> t, y;
+  for (std::size_t k = 0; k < rec.size(); ++k)
+    if (rec.time(k) >= tStart - 1e-9) {
+      t.push_back(rec.time(k));
+      y.push_back(all[k]);
+    }
+  return fitSine(t, y, 2 * M_PI * f);
+}
+
 }  // namespace
 
 class TestLinearAnalysis : public QObject {
@@ -167,15 +181,7 @@ class TestLinearAnalysis : public QObject {
       ro.sampleRate = 2000.0;
       Simulation sim(SuspensionModel::build(q), "sine", ro);
       sim.run();
-      const Recorder& rec = sim.results();
-      std::vector<double> t, y;
-      const std::vector<double> all = rec.series(0);
-      for (std::size_t i = 0; i < rec.size(); ++i)
-        if (rec.time(i) >= lc.duration - std::ceil(0.5 * f) / f - 1e-9) {
-          t.push_back(rec.time(i));
-          y.push_back(all[i]);
-        }
-      const Complex run = fitSine(t, y, 2 * M_PI * f) / amplitude, T = closedForm(f);
+      const Complex run = steadyState(sim.results(), 0, f, lc.duration) / amplitude, T = closedForm(f);
       const double err = std::abs(run - T) / std::abs(T);
       qInfo("  LSRT2 at %5.1f Hz: |T| %.5f (closed form %.5f), phase %7.2f deg (%7.2f), difference %.3f %%", f,
             std::abs(run), std::abs(T), std::arg(run) * 180 / M_PI, std::arg(T) * 180 / M_PI, 100 * err);
@@ -315,18 +321,8 @@ class TestLinearAnalysis : public QObject {
       ro.sampleRate = 2000.0;
       Simulation sim(m, "LC1", ro);
       sim.run();
-      const Recorder& rec = sim.results();
-      // Fit over the last whole periods of at least 0.5 s.
-      const double periods = std::ceil(0.5 * f);
-      const double tStart = ro.duration - periods / f;
-      std::vector<double> t;
-      for (std::size_t k = 0; k < rec.size(); ++k)
-        if (rec.time(k) >= tStart - 1e-9) t.push_back(rec.time(k));
-      const std::size_t first = rec.size() - t.size();
       for (std::size_t c = 0; c < ch.size(); ++c) {
-        const std::vector<double> all = rec.series(c);
-        const std::vector<double> y(all.begin() + static_cast<std::ptrdiff_t>(first), all.end());
-        const Complex run = fitSine(t, y, 2 * M_PI * f) / amplitude;
+        const Complex run = steadyState(sim.results(), c, f, ro.duration) / amplitude;
         const Complex lin = fr.response[c][0];
         // The right side answers through the anti-roll bar; its error counts against the left twin's size.
         const double err = std::abs(run - lin) / std::max(std::abs(lin), 0.1 * std::abs(fr.response[c % 3][0]));
