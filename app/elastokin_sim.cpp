@@ -24,6 +24,11 @@
 #include "engine/core/error.h"
 #include "engine/model/project_io.h"
 #include "engine/model/validate.h"
+#ifdef ELASTOKIN_HAVE_REPORT
+#include <QApplication>
+
+#include "ui/analysis_report.h"
+#endif
 
 namespace {
 
@@ -81,6 +86,9 @@ constexpr const char* kUsage =
     "                        first load case)\n"
     "  --channels A,B,...    frequency response outputs (default: the project's outputs and\n"
     "                        every wheel's alignment channels)\n"
+    "  --report FILE.pdf     also a PDF report: the metrics, response or mode table, then a\n"
+    "                        page per K&C quantity (both wheels), per output's Bode plot, or the\n"
+    "                        modes' damping chart (not in builds without the workbench)\n"
     "  -h, --help            this text\n"
     "\n"
     "exit codes: 0 done; 1 bad project (every problem is listed, naming file, table, row and\n"
@@ -205,12 +213,64 @@ struct AnalysisArgs {
   std::string load;
   std::string loadCase;
   std::vector<std::string> channels;
+  std::string reportPath;  ///< --report; empty: none
 };
 
 int loadIndex(const std::string& name) {
   for (int k = 0; k < ek::kWheelLoads; ++k)
     if (name == kLoadNames[k]) return k;
   return -1;
+}
+
+/// The --report PDF of an analysis result (one of kc, frequency, modes), drawn off screen with
+/// the workbench's report code (ui/analysis_report.h). @returns the exit code.
+int pdfReport(const ek::SuspensionModel& model, const AnalysisArgs& a, const ek::KcResult* kc,
+              const ek::FrequencyResponse* frequency, const ek::ModesResult* modes, const ek::OperatingPoint* point,
+              double modesFrom = 0.0, double modesTo = 0.0) {
+#ifdef ELASTOKIN_HAVE_REPORT
+  // No window is ever shown: the offscreen platform needs no display, whatever the environment says.
+  qputenv("QT_QPA_PLATFORM", "offscreen");
+  // Qt's own messages go to stderr, marked as such, except the note that it made a runtime
+  // directory of its own (XDG_RUNTIME_DIR unset, as under cron or in a container).
+  qInstallMessageHandler([](QtMsgType, const QMessageLogContext&, const QString& text) {
+    if (!text.startsWith("QStandardPaths: XDG_RUNTIME_DIR not set"))
+      std::fprintf(stderr, "elastokin-sim: Qt: %s\n", text.toLocal8Bit().constData());
+  });
+  static int argc = 1;
+  static char name[] = "elastokin-sim";
+  static char* argv[] = {name, nullptr};
+  QApplication app(argc, argv);
+  ek::ui::AnalysisResult r;
+  r.analysis = QString::fromStdString(a.name);
+  r.project = model.project();
+  if (kc) r.kc = *kc;
+  if (frequency) {
+    r.kind = ek::ui::AnalysisKind::Frequency;
+    r.frequency = *frequency;
+  }
+  if (modes) {
+    r.kind = ek::ui::AnalysisKind::Modes;
+    r.modes = *modes;
+  }
+  if (point) r.point = *point;
+  ek::ui::ReportContent content;
+  content.current = &r;
+  content.model = &model;
+  content.choices.modesFrom = modesFrom;
+  content.choices.modesTo = modesTo;
+  content.choices.font = QApplication::font();
+  ek::ui::ReportPages pages;
+  const QString error = ek::ui::writeAnalysisReport(QString::fromStdString(a.reportPath), content, &pages);
+  if (!error.isEmpty()) {
+    std::fprintf(stderr, "elastokin-sim: %s\n", error.toStdString().c_str());
+    return kIoOrResources;
+  }
+  std::printf("report         %d pages (%d with plots) -> %s\n", pages.total, pages.plots, a.reportPath.c_str());
+  return kDone;
+#else
+  (void)model, (void)a, (void)kc, (void)frequency, (void)modes, (void)point, (void)modesFrom, (void)modesTo;
+  return kUsageError;  // refused when the options were read
+#endif
 }
 
 ek::OperatingPoint operatingPoint(const std::shared_ptr<const ek::SuspensionModel>& model, const AnalysisArgs& a) {
@@ -227,6 +287,7 @@ int modesReport(const std::shared_ptr<const ek::SuspensionModel>& model, const A
   const double from = a.haveFrom ? a.from : 0.0, to = a.haveTo ? a.to : 100.0;
   if (!(to > from) || from < 0) return usageError("--from and --to need 0 <= from < to (Hz)");
   ek::checkWritable(outPath);
+  if (!a.reportPath.empty()) ek::checkWritable(a.reportPath);
   const auto t0 = std::chrono::steady_clock::now();
   const ek::OperatingPoint point = operatingPoint(model, a);
   const auto t1 = std::chrono::steady_clock::now();
@@ -250,7 +311,7 @@ int modesReport(const std::shared_ptr<const ek::SuspensionModel>& model, const A
       std::printf("  %4zu  %14.4f  %13s  %11s  %s (%.0f %%), time constant %.4g s\n", k + 1, m.frequency,
                   "overdamped", "-", body.c_str(), 100 * m.energy[m.dominantBody], -1.0 / m.eigenvalue.real());
   }
-  return 0;
+  return a.reportPath.empty() ? kDone : pdfReport(*model, a, nullptr, nullptr, &r, &point, from, to);
 }
 
 int frequencyReport(const std::shared_ptr<const ek::SuspensionModel>& model, const AnalysisArgs& a,
@@ -287,6 +348,7 @@ int frequencyReport(const std::shared_ptr<const ek::SuspensionModel>& model, con
   }
   if (channels.empty()) return usageError("the project has no outputs and no wheels: nothing to respond");
   ek::checkWritable(outPath);
+  if (!a.reportPath.empty()) ek::checkWritable(a.reportPath);
   ProgressBar bar(!quiet && isatty(STDERR_FILENO));
   const auto t0 = std::chrono::steady_clock::now();
   const ek::OperatingPoint point = operatingPoint(model, a);
@@ -306,7 +368,7 @@ int frequencyReport(const std::shared_ptr<const ek::SuspensionModel>& model, con
     std::printf("  %-36s %14.5g %14.5g %14.4g  %s\n", r.outputs[c].c_str(), std::abs(r.response[c].front()),
                 std::abs(r.response[c][peak]), r.frequency[peak], unit.c_str());
   }
-  return 0;
+  return a.reportPath.empty() ? kDone : pdfReport(*model, a, nullptr, &r, nullptr, &point);
 }
 
 int analysisReport(const std::shared_ptr<const ek::SuspensionModel>& model, const AnalysisArgs& a,
@@ -357,6 +419,7 @@ int analysisReport(const std::shared_ptr<const ek::SuspensionModel>& model, cons
     throw ek::ModelError({model->project().sourcePath, "wheels", "", ""},
                          "the project has no wheels: K&C analyses need the 'wheels' table (docs/project-format.md)");
   ek::checkWritable(outPath);
+  if (!a.reportPath.empty()) ek::checkWritable(a.reportPath);
   ProgressBar bar(!quiet && isatty(STDERR_FILENO));
   const auto t0 = std::chrono::steady_clock::now();
   const ek::KcResult r = ek::runKc(*model, o, [&](double f) { bar.update(f); });
@@ -374,7 +437,7 @@ int analysisReport(const std::shared_ptr<const ek::SuspensionModel>& model, cons
     const std::string label = m.wheel.empty() ? m.name : m.name + " (" + m.wheel + ")";
     std::printf("  %-*s %12.5g %s\n", static_cast<int>(width), label.c_str(), m.value, m.unit.c_str());
   }
-  return 0;
+  return a.reportPath.empty() ? kDone : pdfReport(*model, a, &r, nullptr, nullptr, nullptr);
 }
 
 }  // namespace
@@ -454,6 +517,11 @@ int main(int argc, char** argv) {
     } else if (a == "--input") {
       if (!value(v) || !parseInt(v, analysis.inputId) || analysis.inputId < 0)
         return usageError("--input needs an input id (a whole number)");
+    } else if (a == "--report") {
+      if (!value(analysis.reportPath) || analysis.reportPath.empty()) return usageError("--report needs a file name");
+#ifndef ELASTOKIN_HAVE_REPORT
+      return usageError("--report needs the workbench's report code: this elastokin-sim was built without it");
+#endif
     } else if (a == "--load") {
       if (!value(analysis.load)) return usageError("--load needs a name");
     } else if (a == "--solver") {
@@ -490,8 +558,8 @@ int main(int argc, char** argv) {
       return analysisReport(model, analysis, outPath, quiet);
     }
     if (analysis.haveFrom || analysis.haveTo || analysis.havePoints || analysis.wheelId >= 0 || !analysis.load.empty() ||
-        analysis.inputId >= 0)
-      return usageError("--from, --to, --points, --wheel, --load and --input need --analysis");
+        analysis.inputId >= 0 || !analysis.reportPath.empty())
+      return usageError("--from, --to, --points, --wheel, --load, --input and --report need --analysis");
     if (loadCase.empty()) return usageError("--loadcase is required");
     if (stiffness) return stiffnessReport(model, loadCase, outPath);
     if (outPath.empty()) return usageError("--out is required");

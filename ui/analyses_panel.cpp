@@ -2,7 +2,6 @@
 #include "ui/analyses_panel.h"
 
 #include <QComboBox>
-#include <QDateTime>
 #include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -10,8 +9,6 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
-#include <QPageSize>
-#include <QPdfWriter>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
@@ -31,44 +28,7 @@
 namespace ek::ui {
 namespace {
 
-constexpr double kDeg = 180.0 / M_PI;
-
-struct AnalysisChoice {
-  const char* name;
-  const char* label;
-};
-constexpr AnalysisChoice kAnalyses[] = {{"parallel-travel", "Parallel wheel travel"},
-                                        {"opposite-travel", "Opposite wheel travel (roll)"},
-                                        {"single-travel", "Single wheel travel"},
-                                        {"static-load", "Static load"},
-                                        {"steering", "Steering (driven rack)"},
-                                        {"frequency-response", "Frequency response"},
-                                        {"modes", "Modes"}};
-
-/// One K&C plot: a wheel channel (or the vertical force) in engineering units.
-struct KcQuantity {
-  const char* column;  ///< suffix after the wheel's name
-  const char* title;
-  const char* unit;
-  double scale;        ///< SI -> shown unit
-  bool change;         ///< shown as the change from the design position
-  bool outboard;       ///< times the wheel's side: outboard positive on both sides
-};
-constexpr KcQuantity kKcPlots[] = {{"toe", "Toe (toe-in positive)", "deg", kDeg, false, false},
-                                   {"camber", "Camber (top outboard positive)", "deg", kDeg, false, false},
-                                   {"centre x", "Wheel centre x change (forward)", "mm", 1e3, true, false},
-                                   {"centre y", "Half-track change at the wheel centre (outboard)", "mm", 1e3, true, true},
-                                   {"vertical force", "Vertical force at the contact point", "N", 1.0, false, false},
-                                   {"caster", "Caster", "deg", kDeg, false, false}};
-
-const QColor kColours[] = {QColor(31, 119, 180), QColor(255, 127, 14), QColor(44, 160, 44),
-                           QColor(214, 39, 40),  QColor(148, 103, 189), QColor(140, 86, 75)};
-
-QString kindTitle(const QString& analysis) {
-  for (const auto& a : kAnalyses)
-    if (analysis == a.name) return a.label;
-  return analysis;
-}
+QString kindTitle(const QString& analysis) { return analysisTitle(analysis); }
 
 }  // namespace
 
@@ -77,7 +37,7 @@ AnalysesPanel::AnalysesPanel(QWidget* parent) : QWidget(parent) {
   layout->setContentsMargins(2, 2, 2, 2);
   auto* bar = new QGridLayout;
   analysis_ = new QComboBox(this);
-  for (const auto& a : kAnalyses) analysis_->addItem(tr(a.label), QString(a.name));
+  for (const auto& a : kAnalysisChoices) analysis_->addItem(tr(a.label), QString(a.name));
   from_ = new QDoubleSpinBox(this);
   to_ = new QDoubleSpinBox(this);
   for (auto* s : {from_, to_}) {
@@ -140,12 +100,10 @@ AnalysesPanel::AnalysesPanel(QWidget* parent) : QWidget(parent) {
   auto* grid = new QWidget(split);
   auto* gl = new QGridLayout(grid);
   gl->setContentsMargins(0, 0, 0, 0);
-  for (int k = 0; k < 6; ++k) {
-    auto* p = new QCustomPlot(grid);
+  for (int k = 0; k < kAnalysisPlots; ++k) {
+    QCustomPlot* p = newAnalysisPlot(grid, font());
     p->setMinimumSize(220, 160);
     p->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
-    p->plotLayout()->insertRow(0);
-    p->plotLayout()->addElement(0, 0, new QCPTextElement(p, QString(), QFont(font().family(), 9, QFont::Bold)));
     gl->addWidget(p, k / 2, k % 2);
     plots_.push_back(p);
   }
@@ -492,212 +450,44 @@ int AnalysesPanel::visiblePlots() const {
   return n;
 }
 
-void AnalysesPanel::redraw() {
-  for (auto* p : plots_) {
-    p->clearGraphs();
-    p->clearPlottables();
-    p->legend->clearItems();
-    p->legend->setVisible(false);
-    p->xAxis->setScaleType(QCPAxis::stLinear);
-    p->yAxis->setScaleType(QCPAxis::stLinear);
-    p->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
-    p->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
-    p->setVisible(false);
-  }
-  if (!hasCurrent_) return;
-  // Results of the current kind, kept first (the current one drawn on top).
-  std::vector<std::pair<const Result*, QString>> shown;
+std::vector<ShownResult> AnalysesPanel::keptShown() const {
+  std::vector<ShownResult> shown;
   for (std::size_t k = 0; k < kept_.size(); ++k)
     if (kept_[k].kind == current_.kind && kept_[k].analysis == current_.analysis) shown.push_back({&kept_[k], legendFor(k)});
-  shown.push_back({&current_, current_.label});
-  auto title = [](QCustomPlot* p, const QString& t) {
-    if (auto* e = qobject_cast<QCPTextElement*>(p->plotLayout()->element(0, 0))) e->setText(t);
-  };
-  auto colourOf = [&](std::size_t k) { return k + 1 == shown.size() ? kColours[0] : kColours[1 + k % 5]; };
+  return shown;
+}
 
-  if (current_.kind == Kind::Kc) {
-    const KcResult& cur = current_.kc;
-    const bool travel = current_.analysis.endsWith("travel");
-    // Lengths in mm, angles in deg on screen.
-    const double xScale = cur.sweepUnit == "m" ? 1e3 : cur.sweepUnit == "rad" ? 180.0 / M_PI : 1.0;
-    const QString xUnit = cur.sweepUnit == "m" ? "mm" : cur.sweepUnit == "rad" ? "deg" : QString::fromStdString(cur.sweepUnit);
-    const QString xLabel = travel ? tr("wheel travel [mm]")
-                                  : QString("%1 [%2]").arg(QString::fromStdString(cur.sweepName), xUnit);
-    for (std::size_t q = 0; q < std::size(kKcPlots); ++q) {
-      QCustomPlot* p = plots_[q];
-      const KcQuantity& kq = kKcPlots[q];
-      bool any = false;
-      for (std::size_t k = 0; k < shown.size(); ++k) {
-        const Result& r = *shown[k].first;
-        for (std::size_t w = 0; w < r.project.wheels.size(); ++w) {
-          const int c = r.kc.column(r.project.wheels[w].name + " " + kq.column);
-          if (c < 0) continue;
-          // The design position is the sweep point nearest zero.
-          std::size_t design = 0;
-          for (std::size_t i = 0; i < r.kc.sweep.size(); ++i)
-            if (std::abs(r.kc.sweep[i]) < std::abs(r.kc.sweep[design])) design = i;
-          const double offset = kq.change ? r.kc.values[design][c] : 0.0;
-          const double sign = kq.outboard && r.project.wheels[w].side == WheelSide::Right ? -1.0 : 1.0;
-          QVector<double> x, y;
-          for (std::size_t i = 0; i < r.kc.sweep.size(); ++i) {
-            x << r.kc.sweep[i] * xScale;
-            y << sign * (r.kc.values[i][c] - offset) * kq.scale;
-          }
-          QCPGraph* g = p->addGraph();
-          g->setData(x, y, true);
-          QPen pen(colourOf(k), k + 1 == shown.size() ? 2.0 : 1.6);
-          if (r.project.wheels[w].side == WheelSide::Right) pen.setStyle(Qt::DashLine);
-          g->setPen(pen);
-          g->setName(shown[k].second + (r.project.wheels.size() > 1 ? ", " + QString::fromStdString(r.project.wheels[w].name) : QString()));
-          any = true;
-        }
-      }
-      if (!any) continue;
-      title(p, tr("%1 [%2]").arg(tr(kq.title), kq.unit));
-      p->xAxis->setLabel(xLabel);
-      p->yAxis->setLabel(QString::fromUtf8(kq.unit));
-      p->legend->setVisible(q == 0 || shown.size() > 1);
-      p->legend->setFont(QFont(font().family(), 7));
-      p->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
-      p->rescaleAxes();
-      // Flat curves (e.g. no toe change at all) get a visible range instead of round-off noise.
-      const QCPRange yr = p->yAxis->range();
-      const double floor = std::string(kq.unit) == "deg" ? 0.01 : std::string(kq.unit) == "mm" ? 0.01 : 1.0;
-      if (yr.size() < floor) p->yAxis->setRange(yr.center() - floor, yr.center() + floor);
-      p->setVisible(true);
-      p->replot();
-    }
-  } else if (current_.kind == Kind::Frequency) {
-    const QString out = output_->currentText();
-    QCustomPlot* mag = plots_[0];
-    QCustomPlot* ph = plots_[1];
-    for (auto* p : {mag, ph}) {
-      p->xAxis->setScaleType(QCPAxis::stLogarithmic);
-      p->xAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
-      p->xAxis->setLabel(tr("frequency [Hz]"));
-    }
-    mag->yAxis->setScaleType(QCPAxis::stLogarithmic);
-    mag->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
-    QString unit;
-    for (std::size_t k = 0; k < shown.size(); ++k) {
-      const FrequencyResponse& fr = shown[k].first->frequency;
-      int c = -1;
-      for (std::size_t i = 0; i < fr.outputs.size(); ++i)
-        if (QString::fromStdString(fr.outputs[i]) == out) c = static_cast<int>(i);
-      if (c < 0) continue;
-      unit = QString::fromStdString(fr.units[c] + "/" + fr.inputUnit);
-      QVector<double> f, m, a;
-      for (std::size_t i = 0; i < fr.frequency.size(); ++i) {
-        f << fr.frequency[i];
-        m << std::max(1e-300, std::abs(fr.response[c][i]));
-        a << std::arg(fr.response[c][i]) * kDeg;
-      }
-      for (auto [p, y] : {std::pair{mag, &m}, std::pair{ph, &a}}) {
-        QCPGraph* g = p->addGraph();
-        g->setData(f, *y, true);
-        g->setPen(QPen(colourOf(k), k + 1 == shown.size() ? 2.0 : 1.6));
-        g->setName(shown[k].second);
-      }
-    }
-    title(mag, tr("%1 / %2: magnitude").arg(out, QString::fromStdString(current_.frequency.inputName)));
-    title(ph, tr("%1 / %2: phase").arg(out, QString::fromStdString(current_.frequency.inputName)));
-    mag->yAxis->setLabel(unit);
-    ph->yAxis->setLabel(tr("phase [deg]"));
-    for (auto* p : {mag, ph}) {
-      p->legend->setVisible(true);
-      p->legend->setFont(QFont(font().family(), 7));
-      p->rescaleAxes();
-      p->setVisible(true);
-      p->replot();
-    }
-    ph->yAxis->setRange(-180, 180);
-    ph->replot();
-  } else {
-    QCustomPlot* p = plots_[0];
-    for (std::size_t k = 0; k < shown.size(); ++k) {
-      QVector<double> f, z;
-      for (const Mode& m : shown[k].first->modes.modes)
-        if (m.oscillatory && m.frequency >= from_->value() && m.frequency <= to_->value()) {
-          f << m.frequency;
-          z << m.dampingRatio;
-        }
-      QCPGraph* g = p->addGraph();
-      g->setData(f, z, true);
-      g->setLineStyle(QCPGraph::lsNone);
-      g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, colourOf(k), 6));
-      g->setName(shown[k].second);
-    }
-    title(p, tr("Oscillatory modes from %1 to %2 Hz").arg(from_->value()).arg(to_->value()));
-    p->xAxis->setLabel(tr("natural frequency [Hz]"));
-    p->yAxis->setLabel(tr("damping ratio [-]"));
-    p->legend->setVisible(true);
-    p->rescaleAxes();
-    p->xAxis->setRange(0, to_->value());
-    p->yAxis->setRange(0, 1.05);
-    p->setVisible(true);
-    p->replot();
+PlotChoices AnalysesPanel::plotChoices() const {
+  PlotChoices c;
+  c.output = output_->currentText();
+  c.modesFrom = from_->value();
+  c.modesTo = to_->value();
+  c.font = font();
+  return c;
+}
+
+void AnalysesPanel::redraw() {
+  std::vector<ShownResult> shown;
+  if (hasCurrent_) {
+    shown = keptShown();
+    shown.push_back({&current_, current_.label});  // drawn on top
   }
+  drawAnalysisPlots(shown, plotChoices(), plots_);
+  for (auto* p : plots_) p->setVisible(p->graphCount() > 0);
 }
 
 void AnalysesPanel::fillTable() {
   table_->clear();
   table_->setRowCount(0);
   if (!hasCurrent_) return;
-  auto item = [](const QString& t) { return new QTableWidgetItem(t); };
-  if (current_.kind == Kind::Kc) {
-    std::vector<const Result*> others;
-    for (const auto& k : kept_)
-      if (k.kind == Kind::Kc) others.push_back(&k);
-    QStringList header{tr("metric"), tr("current")};
-    for (const auto* o : others) header << o->label;
-    header << tr("unit");
-    table_->setColumnCount(header.size());
-    table_->setHorizontalHeaderLabels(header);
-    for (const KcMetric& m : current_.kc.metrics) {
-      const int row = table_->rowCount();
-      table_->insertRow(row);
-      table_->setItem(row, 0, item(QString::fromStdString(m.wheel.empty() ? m.name : m.name + " (" + m.wheel + ")")));
-      table_->setItem(row, 1, item(QString::number(m.value, 'g', 5)));
-      for (std::size_t k = 0; k < others.size(); ++k) {
-        QString v = "-";
-        for (const KcMetric& o : others[k]->kc.metrics)
-          if (o.name == m.name && o.wheel == m.wheel) v = QString::number(o.value, 'g', 5);
-        table_->setItem(row, 2 + static_cast<int>(k), item(v));
-      }
-      table_->setItem(row, header.size() - 1, item(QString::fromStdString(m.unit)));
-    }
-  } else if (current_.kind == Kind::Frequency) {
-    const FrequencyResponse& fr = current_.frequency;
-    table_->setColumnCount(4);
-    table_->setHorizontalHeaderLabels({tr("output"), tr("at lowest f"), tr("peak"), tr("peak at [Hz]")});
-    for (std::size_t c = 0; c < fr.outputs.size(); ++c) {
-      const std::size_t peak = fr.peak(c);
-      const int row = table_->rowCount();
-      table_->insertRow(row);
-      const QString unit = QString::fromStdString(" " + fr.units[c] + "/" + fr.inputUnit);
-      table_->setItem(row, 0, item(QString::fromStdString(fr.outputs[c])));
-      table_->setItem(row, 1, item(QString::number(std::abs(fr.response[c].front()), 'g', 4) + unit));
-      table_->setItem(row, 2, item(QString::number(std::abs(fr.response[c][peak]), 'g', 4) + unit));
-      table_->setItem(row, 3, item(QString::number(fr.frequency[peak], 'g', 4)));
-    }
-  } else {
-    table_->setColumnCount(5);
-    table_->setHorizontalHeaderLabels(
-        {tr("mode"), tr("frequency [Hz]"), tr("damping ratio"), tr("damped [Hz]"), tr("largest kinetic energy")});
-    for (std::size_t k = 0; k < current_.modes.modes.size(); ++k) {
-      const Mode& m = current_.modes.modes[k];
-      const int row = table_->rowCount();
-      table_->insertRow(row);
-      const std::string body = model_ && m.dominantBody >= 0 && m.dominantBody < model_->nFreeBodies()
-                                   ? model_->bodies[model_->freeBodies[m.dominantBody]].name
-                                   : std::to_string(m.dominantBody);
-      table_->setItem(row, 0, item(QString::number(k + 1)));
-      table_->setItem(row, 1, item(QString::number(m.frequency, 'f', 3)));
-      table_->setItem(row, 2, item(m.oscillatory ? QString::number(m.dampingRatio, 'f', 4) : tr("overdamped")));
-      table_->setItem(row, 3, item(m.oscillatory ? QString::number(m.dampedFrequency, 'f', 3) : "-"));
-      table_->setItem(row, 4, item(QString("%1 (%2 %)").arg(QString::fromStdString(body)).arg(100 * m.energy[m.dominantBody], 0, 'f', 0)));
-    }
-  }
+  std::vector<const AnalysisResult*> kept;
+  for (const auto& k : kept_) kept.push_back(&k);
+  const TextTable t = analysisTable(current_, kept, model_.get());
+  table_->setColumnCount(t.header.size());
+  table_->setHorizontalHeaderLabels(t.header);
+  table_->setRowCount(static_cast<int>(t.rows.size()));
+  for (std::size_t r = 0; r < t.rows.size(); ++r)
+    for (int c = 0; c < t.rows[r].size(); ++c) table_->setItem(static_cast<int>(r), c, new QTableWidgetItem(t.rows[r][c]));
   table_->resizeColumnsToContents();
 }
 
@@ -735,79 +525,13 @@ QString AnalysesPanel::exportCsv(const QString& path) const {
 
 QString AnalysesPanel::exportPdf(const QString& path) const {
   if (!hasCurrent_) return tr("No result to export.");
-  QPdfWriter writer(path);
-  writer.setPageSize(QPageSize(QPageSize::A4));
-  writer.setPageOrientation(QPageLayout::Landscape);
-  writer.setResolution(100);
-  writer.setTitle(tr("Elastokin analysis report"));
-  writer.setCreator("Elastokin");
-  QCPPainter painter;
-  if (!painter.begin(&writer)) return tr("%1: cannot write the PDF file").arg(path);
-  reportPages_ = 1;
-  reportPlotPages_ = 0;
-  const QRect page = painter.viewport();
-  const int lineH = 18;
-  QFont f = painter.font();
-  f.setPixelSize(20);
-  f.setBold(true);
-  painter.setFont(f);
-  int y = 30;
-  painter.drawText(20, y, tr("Elastokin — %1").arg(kindTitle(current_.analysis)));
-  f.setPixelSize(12);
-  f.setBold(false);
-  painter.setFont(f);
-  y += 2 * lineH;
-  QStringList head{tr("Project: %1").arg(QString::fromStdString(current_.project.name)),
-                   tr("Written: %1").arg(QDateTime::currentDateTime().toString(Qt::ISODate))};
-  if (current_.kind != Kind::Kc) head << tr("Linearized at the %1").arg(QString::fromStdString(current_.point.description));
-  if (current_.kind == Kind::Frequency)
-    head << tr("Input: %1 [%2]").arg(QString::fromStdString(current_.frequency.inputName),
-                                     QString::fromStdString(current_.frequency.inputUnit));
-  for (std::size_t k = 0; k < kept_.size(); ++k) head << legendFor(k);
-  if (stale_->isVisible()) head << stale_->text();
-  for (const QString& l : head) {
-    painter.drawText(QRect(20, y - lineH + 4, page.width() - 40, lineH * 3), Qt::TextWordWrap, l);
-    y += l.size() > 140 ? 2 * lineH : lineH;
-  }
-  y += lineH;
-  // The table as text columns, continued on further pages when long.
-  const int cols = table_->columnCount();
-  const int colW = (page.width() - 40) / std::max(1, cols);
-  auto row = [&](const QStringList& cells, bool bold) {
-    if (y > page.height() - 30) {
-      writer.newPage();
-      ++reportPages_;
-      y = 40;
-    }
-    QFont rf = painter.font();
-    rf.setBold(bold);
-    painter.setFont(rf);
-    for (int c = 0; c < cells.size(); ++c)
-      painter.drawText(QRect(20 + c * colW, y - lineH + 4, colW - 6, lineH), Qt::AlignLeft | Qt::AlignVCenter,
-                       painter.fontMetrics().elidedText(cells[c], Qt::ElideRight, colW - 6));
-    y += lineH;
-  };
-  QStringList header;
-  for (int c = 0; c < cols; ++c) header << (table_->horizontalHeaderItem(c) ? table_->horizontalHeaderItem(c)->text() : QString());
-  row(header, true);
-  for (int r = 0; r < table_->rowCount(); ++r) {
-    QStringList cells;
-    for (int c = 0; c < cols; ++c) cells << (table_->item(r, c) ? table_->item(r, c)->text() : QString());
-    row(cells, false);
-  }
-  for (QCustomPlot* p : plots_) {
-    if (p->graphCount() == 0) continue;
-    writer.newPage();
-    ++reportPages_;
-    ++reportPlotPages_;
-    painter.save();
-    painter.translate(20, 20);
-    p->toPainter(&painter, page.width() - 40, page.height() - 40);
-    painter.restore();
-  }
-  painter.end();
-  if (QFileInfo(path).size() == 0) return tr("%1: cannot write the PDF file").arg(path);
-  return {};
+  ReportContent c;
+  c.current = &current_;
+  c.kept = keptShown();
+  c.model = model_.get();
+  c.choices = plotChoices();
+  if (stale_->isVisible()) c.notes << stale_->text();
+  return writeAnalysisReport(path, c, &report_);
 }
 
 void AnalysesPanel::animateMode(int mode) {

@@ -5,15 +5,14 @@
 /// model, run on a worker thread with progress; K&C curves as in a K&C report (one plot per
 /// quantity, both wheels), Bode plots, the metrics or mode table. Results can be kept: kept
 /// results overlay the current one with a legend naming what changed in the project since.
-/// Export: the current result as CSV, everything shown as a PDF report (one page per plot).
+/// Export: the current result as CSV, everything shown as a PDF report (ui/analysis_report.h).
 
 #include <QWidget>
 #include <atomic>
 #include <memory>
 #include <vector>
 
-#include "engine/analysis/kc.h"
-#include "engine/analysis/linear_analysis.h"
+#include "ui/analysis_report.h"
 #include "ui/simulation_worker.h"
 
 class QCustomPlot;
@@ -32,17 +31,8 @@ namespace ek::ui {
 class AnalysesPanel : public QWidget {
   Q_OBJECT
  public:
-  enum class Kind { Kc, Frequency, Modes };
-  struct Result {
-    Kind kind = Kind::Kc;
-    QString analysis;   ///< runner name, e.g. "parallel-travel"
-    QString label;      ///< legend text
-    Project project;    ///< the project it was computed from
-    KcResult kc;
-    FrequencyResponse frequency;
-    ModesResult modes;
-    OperatingPoint point;
-  };
+  using Kind = AnalysisKind;
+  using Result = AnalysisResult;
 
   explicit AnalysesPanel(QWidget* parent = nullptr);
   ~AnalysesPanel() override;
@@ -75,13 +65,13 @@ class AnalysesPanel : public QWidget {
 
   /// @returns an error text or empty.
   QString exportCsv(const QString& path) const;
-  /// Title page (project, analysis, operating point, metrics or modes table), then one page per
-  /// plot. @returns an error text or empty.
+  /// The report of what is shown (writeAnalysisReport: the current result, the kept ones of the
+  /// same analysis overlaid, the Bode pair of the chosen output). @returns an error text or empty.
   QString exportPdf(const QString& path) const;
   /// Pages of the last report: the title pages (the table continues over as many as it needs)
   /// and the plot pages.
-  int lastReportPages() const { return reportPages_; }
-  int lastReportPlotPages() const { return reportPlotPages_; }
+  int lastReportPages() const { return report_.total; }
+  int lastReportPlotPages() const { return report_.plots; }
 
   /// Starts / stops the animation of a mode (index into current()->modes.modes).
   void animateMode(int mode);
@@ -102,6 +92,9 @@ class AnalysesPanel : public QWidget {
   void fillTable();
   void updateStale();
   QString legendFor(std::size_t kept) const;
+  /// The kept results of the current one's analysis with their legends.
+  std::vector<ShownResult> keptShown() const;
+  PlotChoices plotChoices() const;
   QString analysisName() const;
 
   std::shared_ptr<const SuspensionModel> model_;
@@ -119,7 +112,7 @@ class AnalysesPanel : public QWidget {
   QThread* thread_ = nullptr;
   std::atomic<bool> cancel_flag_{false};
   bool running_ = false, hasCurrent_ = false;
-  mutable int reportPages_ = 0, reportPlotPages_ = 0;
+  mutable ReportPages report_;
   Result current_;
   std::vector<Result> kept_;
 };

@@ -89,8 +89,6 @@ QString parseLaw(const QVariant& v, LawRow& out) {
   return {};
 }
 
-QString num(double d) { return QLocale::c().toString(d, 'g', 10); }
-
 // ---- generic row model --------------------------------------------------------------------
 
 template <class Row>
