@@ -58,6 +58,8 @@ constexpr const char* kUsage =
     "  --rtol X              relative tolerance of cvode (default 1e-9)\n"
     "  --frozen-kinematics   use the papers' frozen K_lin (no d(Kv)/dr term)\n"
     "  --list                list the project's load cases and channels, then exit\n"
+    "  --write-project FILE  write the checked project in its canonical form (the form the\n"
+    "                        workbench saves; FILE may be PROJECT itself), then exit\n"
     "  --stiffness           eigen-analysis at the load case's initial state instead of a run:\n"
     "                        stiffness ratio, eigenvalues, undamped eigenfrequencies\n"
     "                        (with --out: all eigenvalues as CSV)\n"
@@ -445,7 +447,7 @@ int analysisReport(const std::shared_ptr<const ek::SuspensionModel>& model, cons
 int main(int argc, char** argv) {
   installSignalHandlers();  // from the start: a signal during set-up stops before the first step
   std::vector<std::string> args(argv + 1, argv + argc);
-  std::string projectPath, loadCase, outPath;
+  std::string projectPath, loadCase, outPath, canonicalPath;
   ek::RunOptions opt;
   bool quiet = false, list = false, stiffness = false, realtime = false, haveDt = false, haveLin = false, haveRate = false;
   AnalysisArgs analysis;
@@ -517,6 +519,8 @@ int main(int argc, char** argv) {
     } else if (a == "--input") {
       if (!value(v) || !parseInt(v, analysis.inputId) || analysis.inputId < 0)
         return usageError("--input needs an input id (a whole number)");
+    } else if (a == "--write-project") {
+      if (!value(canonicalPath) || canonicalPath.empty()) return usageError("--write-project needs a file name");
     } else if (a == "--report") {
       if (!value(analysis.reportPath) || analysis.reportPath.empty()) return usageError("--report needs a file name");
 #ifndef ELASTOKIN_HAVE_REPORT
@@ -543,6 +547,11 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "elastokin-sim: %s\n", diagnostics.text(ek::Severity::Warning).c_str());
     diagnostics.throwIfErrors();
     const auto model = ek::SuspensionModel::build(project);
+    if (!canonicalPath.empty()) {
+      ek::writeProject(project, canonicalPath);
+      std::printf("%s -> %s (canonical form)\n", projectPath.c_str(), canonicalPath.c_str());
+      return kDone;
+    }
     if (list) {
       std::printf("%s: %d free bodies, %d DOF, %zu bushings, %zu P2P elements\nload cases:\n", projectPath.c_str(),
                   model->nFreeBodies(), model->nDof(), model->bushings.size(), model->p2ps.size());

@@ -6,13 +6,19 @@ The JSON files are the source of truth users edit; this script documents how the
 numbers were derived (see projects/README.md) and regenerates them reproducibly:
 
     python3 scripts/make_projects.py
+
+Each file is then rewritten in the canonical form, the one the workbench saves, by
+`elastokin-sim FILE --write-project FILE` (build/app, when built): saving an unchanged shipped
+project in the workbench reproduces it byte for byte.
 """
 import json
 import math
 import os
+import subprocess
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "..", "projects")
+SIM = os.path.join(HERE, "..", "build", "app", "elastokin-sim")
 
 
 def sub(a, b):
@@ -84,7 +90,7 @@ class Builder:
             "gravity [m/s^2]": [0.0, 0.0, -9.81],
             "simulation": {"step [s]": 0.001, "linearize every": 1, "sample rate [Hz]": 1000.0},
             "bodies": [], "markers": [], "bushings": [], "p2p elements": [], "curves": [],
-            "inputs": [], "load cases": [], "outputs": [],
+            "inputs": [], "wheels": [], "vehicle": None, "load cases": [], "outputs": [],
         }
         self.body_pos = {}
 
@@ -128,11 +134,25 @@ class Builder:
     def p2p(self, row):
         self.p["p2p elements"].append(row)
 
+    def wheel(self, wid, name, marker, carrier, radius, side, steering_axis=None):
+        row = {"id": wid, "name": name, "marker": marker, "carrier": carrier, "radius [m]": radius, "side": side}
+        if steering_axis:
+            row["steering axis"] = list(steering_axis)
+        self.p["wheels"].append(row)
+
+    def vehicle(self, axle, drive_share):
+        self.p["vehicle"] = {"axle": axle, "wheelbase [m]": 2.7, "cg height [m]": 0.55, "front brake share": 0.65,
+                             "front drive share": drive_share}
+
     def write(self, filename):
         path = os.path.join(OUT, filename)
         with open(path, "w") as f:
-            json.dump(self.p, f, indent=2)
+            json.dump({k: v for k, v in self.p.items() if v is not None}, f, indent=2)
             f.write("\n")
+        if os.path.exists(SIM):
+            subprocess.run([SIM, path, "--write-project", path], check=True, stdout=subprocess.DEVNULL)
+        else:
+            print("note: %s is not in canonical form (build elastokin-sim, then run this script again)" % path)
         print("wrote", os.path.relpath(path))
 
 
@@ -253,6 +273,9 @@ def quarter_double_wishbone():
     ids = {"ground": 0, "body0": 1, "marker0": 1, "bushing0": 1, "p2p0": 1, "tag": "left"}
     ids.update(shared_curves(b))
     mk, bodies = double_wishbone_corner(b, +1, ids)
+    b.wheel(1, "wheel left", mk["bearing wheel"], bodies["mount"], 0.31, "left",
+            (mk["upper ball mount"], mk["lower ball mount"]))
+    b.vehicle("front", 1.0)
     b.p["inputs"] = [
         {"id": 1, "name": "Fx wheel left", "marker": mk["wheel centre"], "kind": "force", "frame": "global",
          "direction": [1.0, 0.0, 0.0]},
@@ -457,6 +480,10 @@ def double_wishbone():
                 "Vehicle body fixed. 24 bodies, 144 DOF.")
     shared_curves(b)
     b.body(0, "vehicle body", "vehicle body", fixed=True)
+    # The track rods' inner joints sit on a steering rack: a fixed body that input 5 moves along y
+    # (a driven rig body, docs/analyses.md). Listed after the axle's bodies.
+    rack = b.body(25, "steering rack", "steering", fixed=True)
+    rack_row = b.p["bodies"].pop()
     ax = Axle(b)
     centres, outputs = [], []
     bars = {}
@@ -469,15 +496,19 @@ def double_wishbone():
         TA_B, TA_M = P(0.450, 0.580, 0.260), P(0.040, 0.730, 0.240)
         SL = lerp(LI, LB, 0.62)
         SU = P(0.000, 0.540, 0.640)
+        axle_marker = ax.next_marker  # the wheel bearing's marker on the wheel: x along the axle
         mount, wheel, centre = wheel_and_mount(ax, tag, s, base, wc, centroid(LB, UB, wc), 9.0, [0.08, 0.06, 0.05, 0, 0, 0])
         centres.append((tag, centre))
         upper = b.body(base + 2, "upper wishbone " + tag, "control arms", 2.1, plate_inertia(2.1, [UF, UR, UB]),
                        at=centroid(UF, UR, UB))
         ax.bushing("upper wishbone front " + tag, upper, 0, UF, [2.0e6] * 3, [100.0, 2000.0, 2000.0])
         ax.bushing("upper wishbone rear " + tag, upper, 0, UR, [2.0e6] * 3, [100.0, 2000.0, 2000.0])
+        upper_ball = ax.next_marker + 1  # the (j) marker, on the wheel mount
         ax.bushing("upper ball joint " + tag, upper, mount, UB, BALL_T, BALL_R)
+        lower_ball = ax.next_marker + 3  # the outer joint's (j) marker
         lower, _ = link(ax, "lower wishbone", tag, base + 3, LI, 0, LB, mount, 3.8, [3.0e6] * 3, [120.0, 2500.0, 2500.0])
-        link(ax, "track rod", tag, base + 4, TI, 0, TO, mount, 0.9, BALL_T, BALL_R)
+        b.wheel(1 if s > 0 else 2, "wheel " + tag, axle_marker, mount, 0.31, tag, (upper_ball, lower_ball))
+        link(ax, "track rod", tag, base + 4, TI, rack, TO, mount, 0.9, BALL_T, BALL_R)
         trailing = b.body(base + 5, "trailing arm " + tag, "control arms", 2.6, rod_inertia(2.6, TA_B, TA_M, 0.02),
                           at=centroid(TA_B, TA_M))
         ta_bushing = ax.bushing("trailing arm front bushing " + tag, trailing, 0, TA_B,
@@ -495,6 +526,11 @@ def double_wishbone():
     ax.bushing("anti-roll bar torsion", bars[1], bars[-1], [-0.25, 0.0, 0.16], STIFF_T, [2500.0, 1.0e5, 1.0e5],
                (math.pi / 2, 0, 0), damp_r=[2.0, 20.0, 20.0])
     load_cases_and_inputs(b, centres)
+    b.p["bodies"].append(rack_row)
+    b.marker(200, "rack centre", rack, [-0.15, 0.0, 0.3])
+    b.p["inputs"].append({"id": 5, "name": "rack travel", "marker": 200, "kind": "translation", "frame": "global",
+                          "direction": [0.0, 1.0, 0.0]})
+    b.vehicle("front", 1.0)
     b.p["outputs"] = outputs
     b.write("double_wishbone.json")
 
@@ -517,8 +553,11 @@ def multilink():
     for s, tag, base in [(1, "left", 1), (-1, "right", 14)]:
         P = lambda x, y, z: [x, s * y, z]
         wc = P(0.0, 0.780, 0.320)
+        axle_marker = ax.next_marker  # the wheel bearing's marker on the wheel: x along the axle
         mount, wheel, centre = wheel_and_mount(ax, tag, s, base, wc, P(0.0, 0.70, 0.33), 10.5, [0.11, 0.08, 0.07, 0, 0, 0])
         centres.append((tag, centre))
+        # No steering axis: the toe links end on the elastic subframe (docs/analyses.md, "Not yet").
+        b.wheel(1 if s > 0 else 2, "wheel " + tag, axle_marker, mount, 0.32, tag)
         links = [
             ("upper front link", P(0.10, 0.40, 0.50), P(0.08, 0.70, 0.52), 1.0),
             ("upper rear link", P(-0.15, 0.42, 0.50), P(-0.08, 0.70, 0.51), 1.0),
@@ -552,6 +591,7 @@ def multilink():
     ax.bushing("anti-roll bar torsion", bars[1], bars[-1], [-0.30, 0.0, 0.32], STIFF_T, [2500.0, 1.0e5, 1.0e5],
                (math.pi / 2, 0, 0), damp_r=[2.0, 20.0, 20.0])
     load_cases_and_inputs(b, centres)
+    b.vehicle("rear", 0.0)
     b.p["outputs"] = outputs
     b.write("multilink.json")
 

@@ -250,6 +250,7 @@ class RowTableModel final : public TableModel {
       }
     }
     markCell({}, {});
+    if (edited == rows()[i.row()]) return true;  // the same value again: nothing to undo, not modified
     doc_->undoStack()->push(new SetRowCommand<Row>(doc_, table_, rows_, i.row(), i.column(), rows()[i.row()], edited,
                                                    QStringLiteral("edit %1 %2").arg(tableName(table_), col.header)));
     return true;
@@ -634,6 +635,7 @@ class SignalsModel final : public TableModel {
     for (const auto& cell : {old, errorCell_})
       if (cell.first >= 0 && cell.first < rowCount()) emit dataChanged(index(cell.first, cell.second), index(cell.first, cell.second));
     if (!err.isEmpty()) return false;
+    if (row == doc_->project().loadCases[lc]) return true;  // no change: not modified
     doc_->undoStack()->push(new SetRowCommand<LoadCaseRow>(doc_, Table::LoadCases, &Project::loadCases, lc,
                                                            1000 + i.row() * kColumns + i.column(),
                                                            doc_->project().loadCases[lc], row, "edit signal"));
@@ -750,6 +752,7 @@ QString editCurve(ProjectDocument* doc, int index, const CurveRow& row, const QS
   } catch (const ModelError& e) {
     if (e.where().table == "curves") return QString::fromStdString(e.detail());
   }
+  if (row == doc->project().curves[index]) return {};  // no change: not modified
   doc->undoStack()->push(new SetRowCommand<CurveRow>(doc, Table::Curves, &Project::curves, index, unmergeable(),
                                                      doc->project().curves[index], row, what));
   return {};

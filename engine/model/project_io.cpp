@@ -740,12 +740,14 @@ std::string writeProjectText(const Project& p) {
     r["subsystem"] = b.subsystem;
     r["position [m]"] = vec(b.position);
     r["orientation [rad]"] = vec(b.orientation);
-    const bool hasMassData = b.mass != 0.0 || b.com != Vec3::Zero() || b.inertia != std::array<double, 6>{} ||
-                             b.velocity != Vec3::Zero() || b.angularVelocity != Vec3::Zero();
+    const bool moving = b.velocity != Vec3::Zero() || b.angularVelocity != Vec3::Zero();
+    const bool hasMassData = b.mass != 0.0 || b.com != Vec3::Zero() || b.inertia != std::array<double, 6>{} || moving;
     if (!b.fixed || hasMassData) {
       r["mass [kg]"] = b.mass;
       r["com [m]"] = vec(b.com);
       r["inertia [kg m^2]"] = Json(b.inertia);
+    }
+    if (moving) {  // at rest is the default: not written
       r["velocity [m/s]"] = vec(b.velocity);
       r["angular velocity [rad/s]"] = vec(b.angularVelocity);
     }

@@ -137,6 +137,28 @@ class TestProjectIo : public QObject {
     std::filesystem::remove(tmp);
   }
 
+  /// The shipped projects are in the canonical form the writer (and the workbench's Save)
+  /// produces, so that saving an unchanged one reproduces it byte for byte.
+  void shippedProjectsAreCanonical_data() {
+    QTest::addColumn<QString>("name");
+    for (const char* n : {"quarter_double_wishbone", "double_wishbone", "multilink"}) QTest::newRow(n) << QString(n);
+  }
+  void shippedProjectsAreCanonical() {
+    QFETCH(QString, name);
+    const std::string path = kRoot + "/projects/" + name.toStdString() + ".json";
+    std::ifstream in(path, std::ios::binary);
+    const std::string stored((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string written = writeProjectText(readProject(path));
+    std::size_t at = 0;
+    while (at < std::min(stored.size(), written.size()) && stored[at] == written[at]) ++at;
+    QVERIFY2(stored == written, qPrintable(QString("first difference at byte %1 of %2: '%3' written as '%4' "
+                                                  "(regenerate with scripts/make_projects.py)")
+                                               .arg(at)
+                                               .arg(stored.size())
+                                               .arg(QString::fromStdString(stored.substr(at > 20 ? at - 20 : 0, 40)))
+                                               .arg(QString::fromStdString(written.substr(at > 20 ? at - 20 : 0, 40)))));
+  }
+
   void schemaCoversEverythingWritten() {
     std::ifstream in(kRoot + "/resources/project.schema.json");
     const Json schema = Json::parse(in);
