@@ -427,6 +427,20 @@ void AnalysesPanel::clearKept() {
   updateControls();
 }
 
+void AnalysesPanel::clearResults() {
+  stopAnimation();
+  cancel_flag_ = true;  // a sweep still running ends at its next point; its result is dropped
+  kept_.clear();
+  hasCurrent_ = false;
+  current_ = Result{};
+  status_->clear();
+  progress_->setValue(0);
+  redraw();
+  fillTable();
+  updateStale();
+  updateControls();
+}
+
 QString AnalysesPanel::legendFor(std::size_t k) const {
   const Result& r = kept_[k];
   const Project& now = hasCurrent_ ? current_.project : (model_ ? model_->project() : r.project);

@@ -51,6 +51,8 @@ class AnalysesPanel : public QWidget {
   /// Keeps the current result for overlays. @returns false if there is none.
   bool keepCurrent();
   void clearKept();
+  /// Forgets the current and the kept results (a new or other project).
+  void clearResults();
   int keptCount() const { return static_cast<int>(kept_.size()); }
   const Result* current() const { return hasCurrent_ ? &current_ : nullptr; }
 

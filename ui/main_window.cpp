@@ -28,6 +28,7 @@
 
 #include "engine/core/error.h"
 #include "engine/model/model.h"
+#include "engine/model/project_diff.h"
 #include "ui/analyses_panel.h"
 #include "ui/curve_editor.h"
 #include "ui/mirror.h"
@@ -89,6 +90,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), doc_(new ProjectD
   auto* view3dPage = new QWidget(centre);
   auto* v3 = new QVBoxLayout(view3dPage);
   v3->setContentsMargins(0, 0, 0, 0);
+  staleView_ = new QLabel(view3dPage);
+  staleView_->setWordWrap(true);
+  staleView_->setStyleSheet("color: #9a5b00; font-weight: bold;");
+  staleView_->setVisible(false);
+  v3->addWidget(staleView_);
   view3d_ = new View3D(view3dPage);
   v3->addWidget(view3d_, 1);
   auto* viewBar = new QHBoxLayout;
@@ -115,6 +121,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), doc_(new ProjectD
   centre->addTab(view3dPage, tr("3D"));
   plots_ = new PlotPanel(centre, 2);
   centre->addTab(plots_, tr("Plots"));
+  // The 3D playback shows the newest run's poses: stale with it.
+  connect(plots_, &PlotPanel::staleChanged, this, [this](bool stale, const QString& text) {
+    staleView_->setText(text + tr(" The time slider plays the poses of that run."));
+    staleView_->setVisible(stale && !frames_.empty());
+  });
   curves_ = new CurveEditor(doc_, centre);
   centre->addTab(curves_, tr("Curves"));
   topology_ = new TopologyView(centre);
@@ -145,7 +156,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), doc_(new ProjectD
   connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
   thread_.start();
   connect(worker_, &SimulationWorker::started, this, [this](QStringList ch, QStringList un, double duration) {
-    plots_->startRun(ch, un, duration, {"wheel centre x", "bushing fx"});
+    plots_->startRun(ch, un, duration, {"wheel centre x", "bushing fx"}, runProject_, runLoadCase_);
     plots_->setRunning(true);
     frames_.clear();
     progress_->setRange(0, 1000);
@@ -177,12 +188,22 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), doc_(new ProjectD
   buildRunBar();
   buildMenus();
   connect(doc_, &ProjectDocument::projectReset, this, [this] {
+    clearResults();
     buildTables();
     rebuildModel();
     updateTitle();
   });
   connect(doc_->undoStack(), &QUndoStack::cleanChanged, this, [this] { updateTitle(); });
-  connect(doc_->undoStack(), &QUndoStack::indexChanged, this, [this] { rebuildModel(); });
+  connect(doc_->undoStack(), &QUndoStack::indexChanged, this, [this] {
+    rebuildModel();
+    // Results of an earlier version stay marked until the next run, also after an undo back to it.
+    if (plots_->runCount() > 0) {
+      QStringList parts;
+      for (const auto& c : describeChanges(plots_->run(plots_->runCount() - 1).project, doc_->project(), 3))
+        parts << QString::fromStdString(c);
+      plots_->markStale(parts.isEmpty() ? tr("edited, then undone or redone") : parts.join("; "));
+    }
+  });
   resize(1400, 860);
 }
 
@@ -270,16 +291,17 @@ void MainWindow::rebuildModel() {
   const Diagnostics d = check(doc_->project());
   problems_->setDiagnostics(d.items(), d.errorCount() + d.warningCount() - d.items().size(), true);
   // The 3D view and the run use the compiled model of the current tables, when they are valid.
+  // The load cases come from the tables, valid or not.
+  const QString current = loadCase_->currentText();
+  loadCase_->clear();
+  for (const auto& lc : doc_->project().loadCases) loadCase_->addItem(QString::fromStdString(lc.name));
+  if (loadCase_->findText(current) >= 0) loadCase_->setCurrentText(current);
   try {
     model_ = SuspensionModel::build(doc_->project());
     view3d_->setModel(model_);
     topology_->setModel(model_);
     sparsity_->setModel(model_);
     analyses_->setModel(model_);
-    const QString current = loadCase_->currentText();
-    loadCase_->clear();
-    for (const auto& lc : doc_->project().loadCases) loadCase_->addItem(QString::fromStdString(lc.name));
-    if (loadCase_->findText(current) >= 0) loadCase_->setCurrentText(current);
     runAct_->setEnabled(!running_ && loadCase_->count() > 0);
     tableError_->clear();
   } catch (const ModelError& e) {
@@ -294,6 +316,7 @@ void MainWindow::buildRunBar() {
   QToolBar* bar = addToolBar(tr("Run"));
   bar->addWidget(new QLabel(tr(" Load case "), bar));
   loadCase_ = new QComboBox(bar);
+  loadCase_->setObjectName("loadCase");
   bar->addWidget(loadCase_);
   bar->addWidget(new QLabel(tr("  dt [ms] "), bar));
   dt_ = new QDoubleSpinBox(bar);
@@ -335,9 +358,30 @@ void MainWindow::buildRunBar() {
 
 void MainWindow::setRealtime(bool on) { realtime_->setChecked(on); }
 
+void MainWindow::clearResults() {
+  // Nothing of the previous project stays on screen: runs, curves, poses, status.
+  if (running_) worker_->stop();
+  plots_->clearRuns();
+  frames_.clear();
+  frameTimer_->stop();
+  timeSlider_->setRange(0, 0);
+  timeSlider_->setEnabled(false);
+  staleView_->setVisible(false);
+  analyses_->clearResults();
+  view3d_->setModel(nullptr);
+  topology_->setModel(nullptr);
+  sparsity_->setModel(nullptr);
+  progress_->reset();
+  rtf_->clear();
+  statusBar()->clearMessage();
+  lastMessage_.clear();
+}
+
 void MainWindow::startRun(double duration) {
   if (running_ || !model_ || loadCase_->count() == 0) return;
   analyses_->stopAnimation();
+  runProject_ = doc_->project();
+  runLoadCase_ = loadCase_->currentText();
   RunSettings s;
   s.loadCase = loadCase_->currentText();
   s.dt = dt_->value() * 1e-3;
@@ -360,7 +404,9 @@ void MainWindow::onFinished(const QString& msg, bool completed) {
   frameTimer_->stop();
   if (!frames_.empty()) view3d_->showFrame(frames_.back());
   running_ = false;
+  plots_->finishRun(completed ? QString() : msg);
   plots_->setRunning(false);
+  staleView_->setVisible(plots_->isStale() && !frames_.empty());
   runAct_->setEnabled(model_ != nullptr);
   pauseAct_->setEnabled(false);
   pauseAct_->setText(tr("Pause"));

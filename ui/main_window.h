@@ -47,6 +47,8 @@ class MainWindow : public QMainWindow {
   PlotPanel* plots() { return plots_; }
   View3D* view3d() { return view3d_; }
   TableModel* tableModel(Table t);
+  QLabel* staleViewLabel() const { return staleView_; }
+  QSlider* timeSlider() const { return timeSlider_; }
   /// Starts a run with the toolbar's settings (duration < 0: the load case's).
   void startRun(double duration = -1.0);
   /// Real-time pacing of the next runs (the toolbar's check box).
@@ -88,6 +90,8 @@ class MainWindow : public QMainWindow {
   void updateRecent(const QString& path);
   void message(const QString& title, const QString& text, bool error = true);
   void onFinished(const QString& message, bool completed);
+  /// Forgets every result of the project (File > New / Open).
+  void clearResults();
 
   ProjectDocument* doc_;
   std::vector<std::unique_ptr<TableModel>> models_;
@@ -102,6 +106,7 @@ class MainWindow : public QMainWindow {
   SparsityView* sparsity_;
   AnalysesPanel* analyses_;
   QSlider* timeSlider_;
+  QLabel* staleView_;  ///< over the 3D view: the playback is of an earlier version of the project
   QComboBox* loadCase_;
   QComboBox* solver_;
   QDoubleSpinBox* dt_;
@@ -116,6 +121,8 @@ class MainWindow : public QMainWindow {
   SimulationWorker* worker_;
   std::shared_ptr<const SuspensionModel> model_;
   std::vector<Frame> frames_;  ///< poses of the run, for playback
+  Project runProject_;         ///< the tables of the run in progress (or the last one)
+  QString runLoadCase_;
   QTimer* frameTimer_;         ///< renders the newest frame when the 3D view may render again
   QElapsedTimer sinceRender_;
   bool running_ = false, quiet_ = false;

@@ -1,99 +1,244 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/plot_panel.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFile>
+#include <QFileDialog>
 #include <QHBoxLayout>
+#include <QHeaderView>
 #include <QLabel>
 #include <QPainter>
+#include <QPushButton>
 #include <QSaveFile>
+#include <QSplitter>
 #include <QSvgGenerator>
 #include <QTextStream>
 #include <QTimer>
+#include <QTreeWidget>
 #include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
 #include <qcustomplot.h>
 
 #include "engine/core/text.h"
 #include "engine/dynamics/outputs.h"
+#include "engine/model/project_diff.h"
 
 namespace ek::ui {
+namespace {
+
+const QColor kNewest(20, 90, 170);
+const QColor kStaleGrey(150, 150, 150);
+const QColor kOthers[] = {QColor(230, 120, 20), QColor(40, 150, 60), QColor(200, 40, 40), QColor(140, 90, 190),
+                          QColor(120, 80, 60), QColor(220, 100, 180)};
+
+/// The smallest value-axis span shown for a unit: a flat curve (the static phase, two equal
+/// runs' difference) gets a visible range instead of its round-off magnified to full height.
+double minimumSpan(const QString& unit, double centre) {
+  double floor = 1e-9;
+  if (unit == "m" || unit == "rad" || unit == "m/s" || unit == "rad/s") floor = 1e-6;
+  else if (unit == "N" || unit == "N m") floor = 1e-3;
+  return std::max(floor, 1e-9 * std::abs(centre));
+}
+
+/// The legend in a row of its own under the axes (never over the curves), or gone.
+void placeLegend(QCustomPlot* p, bool show) {
+  QCPLayoutGrid* grid = p->plotLayout();
+  const bool placed = grid->elementCount() > 1 && grid->hasElement(grid->rowCount() - 1, 0) &&
+                      grid->element(grid->rowCount() - 1, 0) == p->legend;
+  if (show && !placed) {
+    if (p->axisRect()->insetLayout()->take(p->legend)) p->axisRect()->insetLayout()->simplify();
+    grid->addElement(grid->rowCount(), 0, p->legend);
+    grid->setRowStretchFactor(grid->rowCount() - 1, 0.001);
+  } else if (!show && placed) {
+    grid->take(p->legend);
+    grid->simplify();
+  }
+  p->legend->setVisible(show);
+}
+
+const std::vector<double> kNoTimes;
+const std::vector<std::vector<double>> kNoValues;
+
+}  // namespace
+
+QString RunRecord::title() const {
+  return QStringLiteral("run %1 (%2, %3)").arg(number).arg(loadCase, when.toString("HH:mm:ss"));
+}
+
+int RunRecord::channel(const QString& name) const { return channels.indexOf(name); }
 
 PlotPanel::PlotPanel(QWidget* parent, int plots) : QWidget(parent), timer_(new QTimer(this)) {
   auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(2, 2, 2, 2);
+  staleLabel_ = new QLabel(this);
+  staleLabel_->setWordWrap(true);
+  staleLabel_->setStyleSheet("color: #9a5b00; font-weight: bold;");
+  staleLabel_->setVisible(false);
+  layout->addWidget(staleLabel_);
+  auto* split = new QSplitter(Qt::Vertical, this);
+  auto* plotArea = new QWidget(split);
+  auto* plotLayout = new QVBoxLayout(plotArea);
+  plotLayout->setContentsMargins(0, 0, 0, 0);
   for (int k = 0; k < plots; ++k) {
     auto* row = new QHBoxLayout;
-    auto* combo = new QComboBox(this);
+    auto* combo = new QComboBox(plotArea);
     combo->setMinimumWidth(260);
-    auto* readout = new QLabel(this);
-    row->addWidget(new QLabel(tr("Channel:"), this));
+    auto* diff = new QCheckBox(tr("difference to the reference run"), plotArea);
+    diff->setToolTip(tr("Plot each shown run minus the reference run (chosen in the results list; by default the run "
+                        "before the newest)"));
+    auto* readout = new QLabel(plotArea);
+    row->addWidget(new QLabel(tr("Channel:"), plotArea));
     row->addWidget(combo);
+    row->addWidget(diff);
     row->addStretch();
     row->addWidget(readout);
-    layout->addLayout(row);
-    auto* p = new QCustomPlot(this);
-    p->addGraph();
-    p->graph(0)->setPen(QPen(QColor(20, 90, 170), 1.5));
+    plotLayout->addLayout(row);
+    auto* p = new QCustomPlot(plotArea);
     p->xAxis->setLabel(tr("time [s]"));
     p->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     p->setMinimumHeight(160);
-    layout->addWidget(p, 1);
+    p->legend->setFont(QFont(font().family(), 8));
+    plotLayout->addWidget(p, 1);
     plots_.push_back(p);
     selectors_.push_back(combo);
+    differences_.push_back(diff);
     readouts_.push_back(readout);
+    live_.push_back(nullptr);
     connect(combo, &QComboBox::currentIndexChanged, this, [this, k] { refill(k); });
-    // Cursor readout: value of the shown channel at the mouse's time.
+    connect(diff, &QCheckBox::toggled, this, [this, k] { refill(k); });
+    // Cursor readout: the value of each curve at the mouse's time.
     connect(p, &QCustomPlot::mouseMove, this, [this, k](QMouseEvent* e) {
-      const int c = selectedChannel(k);
-      if (c < 0 || t_.empty()) return;
-      const double t = plots_[k]->xAxis->pixelToCoord(e->position().x());
-      const auto it = std::lower_bound(t_.begin(), t_.end(), t);
-      const std::size_t i = std::min<std::size_t>(t_.size() - 1, static_cast<std::size_t>(it - t_.begin()));
-      readouts_[k]->setText(QStringLiteral("t = %1 s, %2 = %3 %4")
-                                .arg(t_[i], 0, 'f', 3)
-                                .arg(channels_[c])
-                                .arg(v_[c][i], 0, 'g', 6)
-                                .arg(units_[c]));
+      QCustomPlot* plot = plots_[k];
+      if (plot->graphCount() == 0) return;
+      const double t = plot->xAxis->pixelToCoord(e->position().x());
+      QStringList parts;
+      for (int g = plot->graphCount() - 1; g >= 0 && parts.size() < 3; --g) {
+        const auto data = plot->graph(g)->data();
+        if (data->isEmpty()) continue;
+        auto it = data->findBegin(t, false);
+        if (it == data->constEnd()) --it;
+        parts << QStringLiteral("%1 = %2").arg(plot->graph(g)->name().section(':', 0, 0)).arg(it->value, 0, 'g', 6);
+        if (parts.size() == 1) parts.front().prepend(QStringLiteral("t = %1 s, ").arg(it->key, 0, 'f', 3));
+      }
+      readouts_[k]->setText(parts.join("; "));
     });
   }
+  auto* listArea = new QWidget(split);
+  auto* listLayout = new QVBoxLayout(listArea);
+  listLayout->setContentsMargins(0, 0, 0, 0);
+  list_ = new QTreeWidget(listArea);
+  list_->setColumnCount(5);
+  list_->setHeaderLabels({tr("run (shown)"), tr("load case"), tr("started"), tr("samples"), tr("changed since the run before")});
+  list_->setRootIsDecorated(false);
+  list_->setSelectionMode(QAbstractItemView::SingleSelection);
+  list_->header()->setStretchLastSection(true);
+  listLayout->addWidget(list_, 1);
+  auto* buttons = new QHBoxLayout;
+  referenceButton_ = new QPushButton(tr("Use as reference"), listArea);
+  removeButton_ = new QPushButton(tr("Remove"), listArea);
+  exportButton_ = new QPushButton(tr("Export CSV..."), listArea);
+  for (auto* b : {referenceButton_, removeButton_, exportButton_}) buttons->addWidget(b);
+  buttons->addStretch();
+  listLayout->addLayout(buttons);
+  split->addWidget(plotArea);
+  split->addWidget(listArea);
+  split->setStretchFactor(0, 4);
+  split->setStretchFactor(1, 1);
+  layout->addWidget(split, 1);
+
+  auto selectedRun = [this] {
+    const auto items = list_->selectedItems();
+    return items.isEmpty() ? -1 : items.front()->data(0, Qt::UserRole).toInt();
+  };
+  connect(list_, &QTreeWidget::itemChanged, this, [this](QTreeWidgetItem* item, int column) {
+    if (filling_ || column != 0) return;
+    setShown(item->data(0, Qt::UserRole).toInt(), item->checkState(0) == Qt::Checked);
+  });
+  connect(list_, &QTreeWidget::itemSelectionChanged, this, [this] { updateButtons(); });
+  connect(referenceButton_, &QPushButton::clicked, this, [this, selectedRun] { setReference(selectedRun()); });
+  connect(removeButton_, &QPushButton::clicked, this, [this, selectedRun] {
+    const int r = selectedRun();
+    if (r >= 0) removeRun(r);
+  });
+  connect(exportButton_, &QPushButton::clicked, this, [this, selectedRun] {
+    const int r = selectedRun();
+    if (r < 0) return;
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export run"), QStringLiteral("run%1.csv").arg(runs_[r].number),
+                                                      tr("CSV (*.csv)"));
+    if (!path.isEmpty()) exportRunCsv(r, path);
+  });
   timer_->setInterval(33);  // ~30 Hz while running
   connect(timer_, &QTimer::timeout, this, &PlotPanel::replotNow);
+  updateButtons();
 }
 
-void PlotPanel::startRun(const QStringList& channels, const QStringList& units, double duration,
-                         const QStringList& preferred) {
-  channels_ = channels;
-  units_ = units;
-  duration_ = duration;
-  t_.clear();
-  v_.assign(channels.size(), {});
+void PlotPanel::startRun(const QStringList& channels, const QStringList& units, double, const QStringList& preferred,
+                         const Project& project, const QString& loadCase) {
+  RunRecord r;
+  r.number = runs_.empty() ? 1 : runs_.back().number + 1;
+  r.loadCase = loadCase;
+  r.when = QDateTime::currentDateTime();
+  r.project = project;
+  if (!runs_.empty()) {
+    QStringList parts;
+    for (const auto& c : describeChanges(runs_.back().project, project, 3)) parts << QString::fromStdString(c);
+    r.changes = parts.isEmpty() ? (runs_.back().loadCase == loadCase ? tr("nothing (same project)")
+                                                                     : tr("nothing (other load case)"))
+                                : parts.join("; ");
+  }
+  r.channels = channels;
+  r.units = units;
+  r.v.assign(channels.size(), {});
+  runs_.push_back(std::move(r));
+  setStale(false, {});
   for (std::size_t k = 0; k < plots_.size(); ++k) {
     QSignalBlocker block(selectors_[k]);
-    const int previous = selectors_[k]->currentIndex();
+    const QString previous = selectors_[k]->currentData().toString();
     selectors_[k]->clear();
-    for (int c = 0; c < channels.size(); ++c) selectors_[k]->addItem(QStringLiteral("%1 [%2]").arg(channels[c], units[c]));
-    int pick = previous >= 0 && previous < channels.size() ? previous : std::min<int>(k, channels.size() - 1);
-    if (k < static_cast<std::size_t>(preferred.size()))
+    for (int c = 0; c < channels.size(); ++c)
+      selectors_[k]->addItem(QStringLiteral("%1 [%2]").arg(channels[c], units[c]), channels[c]);
+    int pick = channels.indexOf(previous);
+    if (pick < 0 && k < static_cast<std::size_t>(preferred.size()))
       for (int c = 0; c < channels.size(); ++c)
         if (channels[c].contains(preferred[k])) {
           pick = c;
           break;
         }
+    if (pick < 0) pick = std::min<int>(static_cast<int>(k), channels.size() - 1);
     selectors_[k]->setCurrentIndex(pick);
-    refill(static_cast<int>(k));
   }
+  fillList();
+  refillAll();
 }
 
 void PlotPanel::append(const SampleBlock& b) {
-  t_.insert(t_.end(), b.t.begin(), b.t.end());
-  for (std::size_t c = 0; c < v_.size() && c < b.values.size(); ++c)
-    v_[c].insert(v_[c].end(), b.values[c].begin(), b.values[c].end());
+  if (runs_.empty()) return;
+  RunRecord& r = runs_.back();
+  r.t.insert(r.t.end(), b.t.begin(), b.t.end());
+  for (std::size_t c = 0; c < r.v.size() && c < b.values.size(); ++c)
+    r.v[c].insert(r.v[c].end(), b.values[c].begin(), b.values[c].end());
+  const int ref = reference();
   for (std::size_t k = 0; k < plots_.size(); ++k) {
-    const int c = selectedChannel(static_cast<int>(k));
-    if (c < 0) continue;
+    if (!live_[k]) continue;
+    const int c = r.channel(channelName(static_cast<int>(k)));
+    if (c < 0 || c >= static_cast<int>(b.values.size())) continue;
+    const bool diff = difference(static_cast<int>(k)) && ref >= 0;
+    const int rc = diff ? runs_[ref].channel(r.channels[c]) : -1;
     QVector<double> t(b.t.begin(), b.t.end()), v(b.values[c].begin(), b.values[c].end());
-    plots_[k]->graph(0)->addData(t, v, true);
+    if (diff)
+      for (int i = 0; i < t.size(); ++i) v[i] -= rc >= 0 ? valueAt(runs_[ref], rc, t[i]) : 0.0;
+    live_[k]->addData(t, v, true);
   }
   dirty_ = true;
+}
+
+void PlotPanel::finishRun(const QString& stopped) {
+  if (runs_.empty()) return;
+  runs_.back().finished = true;
+  runs_.back().stopped = stopped;
+  fillList();
 }
 
 void PlotPanel::setRunning(bool running) {
@@ -101,17 +246,36 @@ void PlotPanel::setRunning(bool running) {
   if (running) timer_->start();
   else {
     timer_->stop();
-    replotNow();
+    std::fill(live_.begin(), live_.end(), nullptr);
+    refillAll();  // differences against the now complete runs, the newest run's final styling
   }
 }
 
 void PlotPanel::replotNow() {
   if (!dirty_ && running_) return;
   dirty_ = false;
-  for (auto* p : plots_) {
-    if (running_ && !t_.empty()) p->xAxis->setRange(std::max(t_.front(), t_.back() - window_), t_.back() + 0.05);
-    else p->graph(0)->rescaleKeyAxis();
-    p->graph(0)->rescaleValueAxis(false, true);
+  const auto& t = times();
+  for (std::size_t k = 0; k < plots_.size(); ++k) {
+    QCustomPlot* p = plots_[k];
+    if (running_ && !t.empty()) p->xAxis->setRange(std::max(t.front(), t.back() - window_), t.back() + 0.05);
+    else if (p->graphCount() > 0) p->rescaleAxes(true);
+    bool first = true;
+    QCPRange range;
+    for (int g = 0; g < p->graphCount(); ++g) {
+      bool found = false;
+      const QCPRange r = p->graph(g)->getValueRange(found, QCP::sdBoth, p->xAxis->range());
+      if (!found) continue;
+      range = first ? r : QCPRange(std::min(range.lower, r.lower), std::max(range.upper, r.upper));
+      first = false;
+    }
+    if (!first) {
+      const int c = selectedChannel(static_cast<int>(k));
+      const QString unit = c >= 0 && c < units().size() ? units()[c] : QString();
+      // A difference is shown down to a thousandth of the unit's floor: it is what was asked for.
+      const double floor = difference(static_cast<int>(k)) ? 1e-3 * minimumSpan(unit, 0.0) : minimumSpan(unit, range.center());
+      const double span = std::max(range.size() * 1.1, floor);
+      p->yAxis->setRange(range.center() - span / 2, range.center() + span / 2);
+    }
     p->replot(running_ ? QCustomPlot::rpQueuedReplot : QCustomPlot::rpImmediateRefresh);
   }
 }
@@ -119,31 +283,194 @@ void PlotPanel::replotNow() {
 int PlotPanel::selectedChannel(int k) const { return selectors_[k]->currentIndex(); }
 void PlotPanel::selectChannel(int k, int c) { selectors_[k]->setCurrentIndex(c); }
 
-void PlotPanel::refill(int k) {
-  const int c = selectedChannel(k);
-  QCustomPlot* p = plots_[k];
-  p->graph(0)->data()->clear();
-  if (c >= 0 && c < static_cast<int>(v_.size())) {
-    p->graph(0)->setData(QVector<double>(t_.begin(), t_.end()), QVector<double>(v_[c].begin(), v_[c].end()), true);
-    p->yAxis->setLabel(QStringLiteral("%1 [%2]").arg(channels_[c], units_[c]));
+QString PlotPanel::channelName(int k) const { return selectors_[k]->currentData().toString(); }
+
+void PlotPanel::setShown(int run, bool shown) {
+  if (run < 0 || run >= runCount() || runs_[run].shown == shown) return;
+  runs_[run].shown = shown;
+  fillList();
+  refillAll();
+}
+
+void PlotPanel::setReference(int run) {
+  referenceNumber_ = run >= 0 && run < runCount() ? runs_[run].number : 0;
+  fillList();
+  refillAll();
+}
+
+int PlotPanel::reference() const {
+  if (referenceNumber_ > 0)
+    for (int k = 0; k < runCount(); ++k)
+      if (runs_[k].number == referenceNumber_) return k;
+  return runCount() >= 2 ? runCount() - 2 : -1;
+}
+
+void PlotPanel::setDifference(int plot, bool on) { differences_[plot]->setChecked(on); }
+bool PlotPanel::difference(int plot) const { return differences_[plot]->isChecked(); }
+
+void PlotPanel::removeRun(int run) {
+  if (run < 0 || run >= runCount() || (running_ && run == runCount() - 1)) return;
+  const bool newest = run == runCount() - 1;
+  runs_.erase(runs_.begin() + run);
+  if (newest) setStale(false, {});  // the banner spoke of the removed run
+  fillList();
+  refillAll();
+}
+
+void PlotPanel::clearRuns() {
+  runs_.clear();
+  referenceNumber_ = 0;
+  std::fill(live_.begin(), live_.end(), nullptr);
+  for (auto* s : selectors_) {
+    QSignalBlocker block(s);
+    s->clear();
   }
+  for (auto* r : readouts_) r->clear();
+  setStale(false, {});
+  fillList();
+  refillAll();
+}
+
+void PlotPanel::markStale(const QString& what) {
+  if (runs_.empty()) return;
+  setStale(true, tr("Not current: the project changed since %1 (%2). Run again to update.")
+                     .arg(runs_.back().title(), what.isEmpty() ? tr("edited") : what));
+  refillAll();
+}
+
+void PlotPanel::setStale(bool stale, const QString& text) {
+  const bool changed = stale != stale_ || (stale && text != staleLabel_->text());
+  stale_ = stale;
+  staleLabel_->setText(text);
+  staleLabel_->setVisible(stale);
+  if (changed) emit staleChanged(stale, text);
+}
+
+const std::vector<double>& PlotPanel::times() const { return runs_.empty() ? kNoTimes : runs_.back().t; }
+const std::vector<std::vector<double>>& PlotPanel::values() const { return runs_.empty() ? kNoValues : runs_.back().v; }
+QStringList PlotPanel::channels() const { return runs_.empty() ? QStringList() : runs_.back().channels; }
+QStringList PlotPanel::units() const { return runs_.empty() ? QStringList() : runs_.back().units; }
+
+double PlotPanel::valueAt(const RunRecord& r, int c, double t) const {
+  const auto& ts = r.t;
+  const auto& vs = r.v[c];
+  const std::size_t n = std::min(ts.size(), vs.size());
+  if (n == 0) return 0.0;
+  if (t <= ts.front()) return vs.front();
+  if (t >= ts[n - 1]) return vs[n - 1];
+  const std::size_t i = static_cast<std::size_t>(std::lower_bound(ts.begin(), ts.begin() + n, t) - ts.begin());
+  if (ts[i] == t) return vs[i];  // the same time grid: exact, no interpolation
+  const double w = (t - ts[i - 1]) / (ts[i] - ts[i - 1]);
+  return vs[i - 1] + w * (vs[i] - vs[i - 1]);
+}
+
+void PlotPanel::refillAll() {
+  for (int k = 0; k < plotCount(); ++k) refill(k);
+}
+
+void PlotPanel::refill(int k) {
+  QCustomPlot* p = plots_[k];
+  p->clearGraphs();
+  live_[k] = nullptr;
+  readouts_[k]->clear();
+  const QString name = channelName(k);
+  const int ref = reference();
+  const bool diff = difference(k) && ref >= 0;
+  QString unit;
+  int other = 0;
+  for (int r = 0; r < runCount(); ++r) {
+    const RunRecord& run = runs_[r];
+    const int c = run.channel(name);
+    if (!run.shown || c < 0 || (diff && r == ref)) continue;
+    const bool newest = r == runCount() - 1;
+    const int rc = diff ? runs_[ref].channel(name) : -1;
+    if (diff && rc < 0) continue;
+    unit = run.units[c];
+    QVector<double> t(run.t.begin(), run.t.end()), v(run.v[c].begin(), run.v[c].begin() + std::min(run.v[c].size(), run.t.size()));
+    if (diff)
+      for (int i = 0; i < t.size(); ++i) v[i] -= valueAt(runs_[ref], rc, t[i]);
+    QCPGraph* g = p->addGraph();
+    g->setData(t, v, true);
+    QPen pen(newest ? kNewest : kOthers[other++ % std::size(kOthers)], newest ? 1.8 : 1.4);
+    if (newest && stale_) {
+      pen.setColor(kStaleGrey);
+      pen.setStyle(Qt::DashLine);
+    }
+    g->setPen(pen);
+    QString label = diff ? QStringLiteral("%1 − run %2").arg(run.title()).arg(runs_[ref].number) : run.title();
+    if (!run.changes.isEmpty() && !diff) label += ": " + run.changes;
+    if (newest && stale_) label += tr(" — not current");
+    g->setName(label);
+    if (newest && running_) live_[k] = g;
+  }
+  placeLegend(p, p->graphCount() > 1 || diff);
+  if (p->graphCount() == 0) {  // no stale tick labels of data no longer shown
+    p->xAxis->setRange(0.0, 1.0);
+    p->yAxis->setRange(-1.0, 1.0);
+  }
+  if (!name.isEmpty())
+    p->yAxis->setLabel(diff ? QStringLiteral("Δ %1 [%2] (to run %3)").arg(name, unit).arg(runs_[ref].number)
+                            : QStringLiteral("%1 [%2]").arg(name, unit));
+  else
+    p->yAxis->setLabel(QString());
   dirty_ = true;
   replotNow();
 }
 
+void PlotPanel::fillList() {
+  filling_ = true;
+  list_->clear();
+  const int ref = reference();
+  for (int r = 0; r < runCount(); ++r) {
+    const RunRecord& run = runs_[r];
+    auto* item = new QTreeWidgetItem(list_);
+    QString title = QStringLiteral("run %1").arg(run.number);
+    if (r == ref) title += tr(" (reference)");
+    if (!run.finished) title += tr(" (running)");
+    else if (!run.stopped.isEmpty()) title += tr(" (stopped)");
+    item->setText(0, title);
+    item->setText(1, run.loadCase);
+    item->setText(2, run.when.toString("HH:mm:ss"));
+    item->setText(3, QString::number(run.t.size()));
+    item->setText(4, run.changes);
+    item->setToolTip(4, run.changes);
+    if (!run.stopped.isEmpty()) item->setToolTip(0, run.stopped);
+    item->setData(0, Qt::UserRole, r);
+    item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+    item->setCheckState(0, run.shown ? Qt::Checked : Qt::Unchecked);
+  }
+  for (int c = 0; c < 4; ++c) list_->resizeColumnToContents(c);
+  filling_ = false;
+  updateButtons();
+}
+
+void PlotPanel::updateButtons() {
+  const bool any = !list_->selectedItems().isEmpty();
+  referenceButton_->setEnabled(any);
+  removeButton_->setEnabled(any);
+  exportButton_->setEnabled(any);
+}
+
 QString PlotPanel::exportCsv(const QString& path) const {
+  if (runs_.empty()) return tr("No run to export.");
+  return exportRunCsv(runCount() - 1, path);
+}
+
+QString PlotPanel::exportRunCsv(int run, const QString& path) const {
+  if (run < 0 || run >= runCount()) return tr("No run to export.");
+  const RunRecord& r = runs_[run];
   // As the runner writes results: RFC 4180 header, exact times, and a temporary file that
   // replaces the target only when everything was written (QSaveFile).
   QSaveFile f(path);
   if (!f.open(QIODevice::WriteOnly | QIODevice::Text)) return tr("%1: cannot write (%2)").arg(path, f.errorString());
   QTextStream out(&f);
   out << "time [s]";
-  for (int c = 0; c < channels_.size(); ++c)
-    out << ',' << QString::fromStdString(csvField((channels_[c] + " [" + units_[c] + "]").toStdString()));
+  for (int c = 0; c < r.channels.size(); ++c)
+    out << ',' << QString::fromStdString(csvField((r.channels[c] + " [" + r.units[c] + "]").toStdString()));
   out << '\n';
-  for (std::size_t i = 0; i < t_.size(); ++i) {
-    out << QString::fromStdString(shortestText(t_[i]));
-    for (const auto& col : v_) out << ',' << QString::number(col[i], 'g', 10);
+  for (std::size_t i = 0; i < r.t.size(); ++i) {
+    out << QString::fromStdString(shortestText(r.t[i]));
+    for (const auto& col : r.v) out << ',' << (i < col.size() ? QString::fromStdString(shortestText(col[i])) : QString());
     out << '\n';
   }
   out.flush();
@@ -153,7 +480,26 @@ QString PlotPanel::exportCsv(const QString& path) const {
 
 QString PlotPanel::exportPlot(int k, const QString& path) const {
   QCustomPlot* p = plots_[k];
+  // A title block for the exported file only: project, load case(s), runs, date.
+  QStringList runsShown, cases;
+  QString project;
+  for (const RunRecord& r : runs_) {
+    if (!r.shown) continue;
+    runsShown << QString::number(r.number);
+    if (!cases.contains(r.loadCase)) cases << r.loadCase;
+    project = QString::fromStdString(r.project.name);
+  }
+  const QString title = tr("%1 — %2 — run %3 — %4")
+                            .arg(project.isEmpty() ? tr("no project") : project, cases.join(", "), runsShown.join(", "),
+                                 QDateTime::currentDateTime().toString("yyyy-MM-dd HH:mm"));
+  p->plotLayout()->insertRow(0);
+  auto* heading = new QCPTextElement(p, title, QFont(font().family(), 9, QFont::Bold));
+  p->plotLayout()->addElement(0, 0, heading);
+  const bool legend = p->legend->visible();
+  placeLegend(p, p->graphCount() > 0);
+  p->replot(QCustomPlot::rpImmediateRefresh);
   bool ok = false;
+  QString error;
   if (path.endsWith(".png", Qt::CaseInsensitive)) ok = p->savePng(path, 1200, 700, 1.0);
   else if (path.endsWith(".pdf", Qt::CaseInsensitive)) ok = p->savePdf(path, 1200, 700);
   else if (path.endsWith(".svg", Qt::CaseInsensitive)) {
@@ -166,8 +512,13 @@ QString PlotPanel::exportPlot(int k, const QString& path) const {
     p->toPainter(&painter, 1200, 700);
     ok = painter.end();
   } else {
-    return tr("%1: unknown format (use .png, .pdf or .svg)").arg(path);
+    error = tr("%1: unknown format (use .png, .pdf or .svg)").arg(path);
   }
+  p->plotLayout()->remove(heading);
+  p->plotLayout()->simplify();
+  placeLegend(p, legend);
+  p->replot(QCustomPlot::rpImmediateRefresh);
+  if (!error.isEmpty()) return error;
   return ok ? QString() : tr("%1: cannot write").arg(path);
 }
 

@@ -15,6 +15,7 @@
 #include <vtkLineSource.h>
 #include <vtkMatrix4x4.h>
 #include <vtkPolyDataMapper.h>
+#include <vtkPropCollection.h>
 #include <vtkProperty.h>
 #include <vtkRenderer.h>
 #include <vtkSphereSource.h>
@@ -66,8 +67,15 @@ void View3D::setModel(std::shared_ptr<const SuspensionModel> model) {
   model_ = std::move(model);
   vtkRenderer* r = vtk_->renderer();
   r->RemoveAllViewProps();
-  bodyActors_.assign(model_->bodies.size(), {});
+  bodyActors_.clear();
   p2pLines_.clear();
+  helices_.clear();
+  last_ = Frame{};
+  if (!model_) {  // nothing to show (a new project, tables with errors)
+    vtk_->update();
+    return;
+  }
+  bodyActors_.assign(model_->bodies.size(), {});
   for (std::size_t b = 0; b < model_->bodies.size(); ++b) {
     const ModelBody& body = model_->bodies[b];
     const QColor colour = body.fixed ? QColor(120, 120, 120) : subsystemColour(model_->project().bodies[b].subsystem);
@@ -232,6 +240,8 @@ void View3D::setView(Preset p) {
   c->Zoom(1.3);
   vtk_->update();
 }
+
+int View3D::actorCount() const { return vtk_->renderer()->GetViewProps()->GetNumberOfItems(); }
 
 void View3D::highlight(int body) {
   for (std::size_t b = 0; b < bodyActors_.size(); ++b)

@@ -27,7 +27,10 @@ class View3D : public QWidget {
  public:
   explicit View3D(QWidget* parent = nullptr);
   ~View3D() override;
+  /// Builds the actors of a model in its design pose (null: removes every actor).
   void setModel(std::shared_ptr<const SuspensionModel> model);
+  /// Actors in the scene (bodies, bushings, P2P elements).
+  int actorCount() const;
   void showFrame(const Frame& frame);
   void setExaggeration(double factor);
   enum class Preset { Front, Side, Top, Iso };

@@ -201,9 +201,13 @@ void writeCsv(const Recorder& rec, const std::string& path) {
     for (const auto& c : rec.channels()) std::fprintf(f, ",%s", csvField(c.name + " [" + c.unit + "]").c_str());
     std::fputc('\n', f);
     for (std::size_t k = 0; k < rec.size(); ++k) {
-      // Times exactly (shortest round trip): distinct at any step; values to 10 digits.
+      // Every number exactly (the shortest text that reads back as the same double): times stay
+      // distinct at any step, and differences of two runs' files are the runs' differences.
       std::fputs(shortestText(rec.time(k)).c_str(), f);
-      for (std::size_t c = 0; c < rec.channels().size(); ++c) std::fprintf(f, ",%.10g", rec.value(k, c));
+      for (std::size_t c = 0; c < rec.channels().size(); ++c) {
+        std::fputc(',', f);
+        std::fputs(shortestText(rec.value(k, c)).c_str(), f);
+      }
       std::fputc('\n', f);
     }
   });

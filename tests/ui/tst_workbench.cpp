@@ -5,6 +5,7 @@
 // each bad-input example shows the engine's error and keeps the open project. Needs a display
 // (CI: xvfb-run); without one the test reports itself skipped.
 #include <QApplication>
+#include <QComboBox>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -189,6 +190,126 @@ class TestWorkbench : public QObject {
     QSignalSpy rebuilt(w->document()->undoStack(), &QUndoStack::indexChanged);
     delete w;
     QCOMPARE(rebuilt.count(), 1);  // the clear() on destruction happened (and reached no view)
+  }
+
+  /// The tuning loop on runs: two runs with a changed bushing are both kept and overlaid with a
+  /// legend naming the change; the difference plot is the CSV difference; an edit marks the
+  /// results stale until the next run (an undo does not clear it); File > New leaves nothing of
+  /// the old project on screen.
+  void runsAreKeptComparedAndMarkedStale() {
+    MainWindow w;
+    w.setQuiet(true);
+    w.resize(1400, 900);
+    w.show();
+    QVERIFY(w.openProject(kRoot + "/projects/quarter_double_wishbone.json"));
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.showTab("Plots");
+    PlotPanel* plots = w.plots();
+    QSignalSpy finished(&w, &MainWindow::runFinished);
+    w.startRun(0.3);
+    QVERIFY(finished.wait(60000));
+    QCOMPARE(plots->runCount(), 1);
+    QVERIFY(!plots->isStale());
+    QCOMPARE(plots->plot(0)->graphCount(), 1);
+    QVERIFY(!plots->plot(0)->legend->visible());
+
+    // Soften the lower front bushing: the run is marked not current, its curve greyed, and the 3D
+    // playback says so too. Undo keeps the mark (the shown run is still the old one).
+    TableModel* bushings = w.tableModel(Table::Bushings);
+    int col = -1;
+    for (int c = 0; c < bushings->columnCount(); ++c)
+      if (bushings->headerData(c, Qt::Horizontal).toString() == "x stiffness [N/m]") col = c;
+    QVERIFY(col >= 0);
+    QVERIFY(bushings->setData(bushings->index(1, col), "300000", Qt::EditRole));
+    QVERIFY(plots->isStale());
+    QVERIFY(plots->staleLabel()->isVisible());
+    QVERIFY2(plots->staleLabel()->text().contains("x stiffness [N/m] 3000000.0 -> 300000.0"),
+             qPrintable(plots->staleLabel()->text()));
+    QVERIFY(w.staleViewLabel()->isVisibleTo(&w) == false);  // on the 3D tab, which is not shown
+    QVERIFY(!w.staleViewLabel()->isHidden());
+    QCOMPARE(plots->plot(0)->graph(0)->pen().color(), QColor(150, 150, 150));
+    QVERIFY(plots->plot(0)->graph(0)->name().endsWith("not current"));
+    QVERIFY(w.grab().save(kArtefacts + "/plots_stale.png"));
+    w.document()->undoStack()->undo();
+    QVERIFY(plots->isStale());
+    w.document()->undoStack()->redo();
+
+    w.startRun(0.3);
+    QVERIFY(finished.wait(60000));
+    QVERIFY(!plots->isStale());
+    QVERIFY(w.staleViewLabel()->isHidden());
+    QCOMPARE(plots->runCount(), 2);
+    QCustomPlot* p = plots->plot(0);
+    QCOMPARE(p->graphCount(), 2);
+    QVERIFY(p->legend->visible());
+    QStringList legend;
+    for (int k = 0; k < p->graphCount(); ++k) legend << p->graph(k)->name();
+    qInfo("legend: %s", qPrintable(legend.join(" | ")));
+    QVERIFY(legend[0].startsWith("run 1 (LC1, "));
+    QVERIFY2(legend[1].startsWith("run 2 (LC1, ") &&
+                 legend[1].endsWith("bushings 2 'lower front bushing left': x stiffness [N/m] 3000000.0 -> 300000.0"),
+             qPrintable(legend[1]));
+    QCOMPARE(plots->runList()->topLevelItemCount(), 2);
+    QVERIFY(plots->runList()->topLevelItem(1)->text(4).contains("x stiffness"));
+    QVERIFY(w.grab().save(kArtefacts + "/plots_overlay.png"));
+
+    // Difference plot = difference of the two runs' CSV files (same time grid).
+    const QString a = kArtefacts + "/run1.csv", b = kArtefacts + "/run2.csv";
+    QCOMPARE(plots->exportRunCsv(0, a), QString());
+    QCOMPARE(plots->exportRunCsv(1, b), QString());
+    auto column = [](const QString& path, const QString& name) {
+      QFile f(path);
+      f.open(QIODevice::ReadOnly | QIODevice::Text);
+      const QStringList head = QString::fromUtf8(f.readLine()).trimmed().split(',');
+      const int c = head.indexOf(name);
+      std::vector<double> out;
+      while (!f.atEnd()) {
+        const QStringList cells = QString::fromUtf8(f.readLine()).trimmed().split(',');
+        if (c >= 0 && c < cells.size()) out.push_back(cells[c].toDouble());
+      }
+      return out;
+    };
+    const QString channel = plots->channels()[plots->selectedChannel(0)];
+    const QString header = channel + " [" + plots->units()[plots->selectedChannel(0)] + "]";
+    const std::vector<double> va = column(a, header), vb = column(b, header);
+    QCOMPARE(va.size(), std::size_t(301));
+    QCOMPARE(vb.size(), va.size());
+    plots->setDifference(0, true);
+    QCOMPARE(p->graphCount(), 1);
+    QCOMPARE(p->graph(0)->name().left(17), QString("run 2 (LC1, %1").arg(legend[1].mid(12, 5)).left(17));
+    QCOMPARE(p->graph(0)->dataCount(), static_cast<int>(va.size()));
+    double err = 0.0, largest = 0.0;
+    for (std::size_t i = 0; i < va.size(); ++i) {
+      err = std::max(err, std::abs(p->graph(0)->data()->at(static_cast<int>(i))->value - (vb[i] - va[i])));
+      largest = std::max(largest, std::abs(vb[i] - va[i]));
+    }
+    qInfo("%s: runs differ by up to %.4g, difference plot vs CSV difference %.2g", qPrintable(channel), largest, err);
+    QVERIFY(largest > 1e-8);  // the equilibrium moved; round-off would be 1e-18
+    QVERIFY(err <= 1e-12);
+    QVERIFY(p->yAxis->label().startsWith(QString::fromUtf8("Δ ") + channel));
+    QVERIFY(w.grab().save(kArtefacts + "/plots_difference.png"));
+    plots->setDifference(0, false);
+    plots->setShown(0, false);
+    QCOMPARE(p->graphCount(), 1);
+
+    // File > New: no run, curve, 3D actor, time or analysis of the old project remains.
+    QVERIFY(w.view3d()->actorCount() > 0);
+    QAction* fileNew = nullptr;
+    for (QAction* a : w.findChildren<QAction*>())
+      if (a->text() == "&New") fileNew = a;
+    QVERIFY(fileNew);
+    fileNew->trigger();
+    QCOMPARE(plots->runCount(), 0);
+    QCOMPARE(plots->plot(0)->graphCount(), 0);
+    QCOMPARE(plots->runList()->topLevelItemCount(), 0);
+    QVERIFY(!plots->isStale());
+    QCOMPARE(w.view3d()->actorCount(), 0);
+    QVERIFY(!w.timeSlider()->isEnabled());
+    QVERIFY(w.analyses()->current() == nullptr);
+    QVERIFY(w.findChild<QComboBox*>("loadCase"));
+    QCOMPARE(w.findChild<QComboBox*>("loadCase")->count(), 0);  // the toolbar's load cases
+    QVERIFY(plots->plot(0)->yAxis->label().isEmpty());
+    QVERIFY(w.grab().save(kArtefacts + "/after_new.png"));
   }
 
   void analysesTabSweepsKeepsComparesAndReports() {
