@@ -26,6 +26,8 @@
 #include <QToolBar>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 #include "engine/core/error.h"
 #include "engine/model/model.h"
 #include "engine/model/project_diff.h"
@@ -101,22 +103,76 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), doc_(new ProjectD
   for (auto [label, preset] : {std::pair{tr("Front"), View3D::Preset::Front}, std::pair{tr("Side"), View3D::Preset::Side},
                                std::pair{tr("Top"), View3D::Preset::Top}, std::pair{tr("Iso"), View3D::Preset::Iso}}) {
     auto* b = new QPushButton(label, view3dPage);
+    b->setToolTip(tr("Look from this direction, everything in view"));
     connect(b, &QPushButton::clicked, this, [this, p = preset] { view3d_->setView(p); });
     viewBar->addWidget(b);
   }
+  auto* fit = new QPushButton(tr("Fit"), view3dPage);
+  fit->setToolTip(tr("Keep the direction, bring everything into view"));
+  connect(fit, &QPushButton::clicked, this, [this] { view3d_->fitAll(); });
+  viewBar->addWidget(fit);
   viewBar->addWidget(new QLabel(tr("Exaggeration:"), view3dPage));
   exaggeration_ = new QDoubleSpinBox(view3dPage);
   exaggeration_->setRange(1, 200);
   exaggeration_->setValue(1);
+  exaggeration_->setSuffix(" x");
+  exaggeration_->setObjectName("exaggeration");
+  exaggeration_->setToolTip(tr("Scales the motion from the run's initial equilibrium (the design pose before a run)"));
   connect(exaggeration_, &QDoubleSpinBox::valueChanged, this, [this](double v) { view3d_->setExaggeration(v); });
   viewBar->addWidget(exaggeration_);
-  viewBar->addWidget(new QLabel(tr("Time:"), view3dPage));
+  auto* ghost = new QCheckBox(tr("design pose"), view3dPage);
+  ghost->setToolTip(tr("Show the bodies as modelled as a translucent ghost"));
+  connect(ghost, &QCheckBox::toggled, this, [this](bool on) { view3d_->setGhost(on); });
+  viewBar->addWidget(ghost);
+  // Playback of the run's poses (kPoseRate per simulated second) at a chosen speed.
+  playButton_ = new QPushButton(tr("Play"), view3dPage);
+  playButton_->setToolTip(tr("Play the run's poses back (from the start when at the end)"));
+  auto* stepBack = new QPushButton(QStringLiteral("<"), view3dPage);
+  auto* stepOn = new QPushButton(QStringLiteral(">"), view3dPage);
+  stepBack->setToolTip(tr("One pose back"));
+  stepOn->setToolTip(tr("One pose on"));
+  for (auto* b : {stepBack, stepOn}) b->setMaximumWidth(28);
+  speed_ = new QComboBox(view3dPage);
+  for (double f : {0.1, 0.25, 0.5, 1.0, 2.0, 5.0}) speed_->addItem(QStringLiteral("%1x").arg(f), f);
+  speed_->setCurrentIndex(3);
+  speed_->setToolTip(tr("Playback speed: simulated seconds per second"));
+  playTimer_ = new QTimer(this);
+  playTimer_->setInterval(33);
+  connect(playTimer_, &QTimer::timeout, this, [this] {
+    if (frames_.empty() || running_) return stopPlayback();
+    playTime_ += speed_->currentData().toDouble() * playTimer_->interval() * 1e-3;
+    auto it = std::upper_bound(frames_.begin(), frames_.end(), playTime_,
+                               [](double t, const Frame& f) { return t < f.t; });
+    const int i = std::max(0, static_cast<int>(it - frames_.begin()) - 1);
+    timeSlider_->setValue(i);
+    if (i + 1 >= static_cast<int>(frames_.size())) stopPlayback();
+  });
+  connect(playButton_, &QPushButton::clicked, this, [this] {
+    if (playTimer_->isActive()) return stopPlayback();
+    if (frames_.empty() || running_) return;
+    if (timeSlider_->value() + 1 >= static_cast<int>(frames_.size())) timeSlider_->setValue(0);
+    playTime_ = frames_[timeSlider_->value()].t;
+    playTimer_->start();
+    playButton_->setText(tr("Pause"));
+  });
+  connect(stepBack, &QPushButton::clicked, this, [this] { timeSlider_->setValue(timeSlider_->value() - 1); });
+  connect(stepOn, &QPushButton::clicked, this, [this] { timeSlider_->setValue(timeSlider_->value() + 1); });
+  for (QWidget* w : {static_cast<QWidget*>(playButton_), static_cast<QWidget*>(stepBack), static_cast<QWidget*>(stepOn),
+                     static_cast<QWidget*>(speed_)})
+    viewBar->addWidget(w);
   timeSlider_ = new QSlider(Qt::Horizontal, view3dPage);
   timeSlider_->setEnabled(false);
+  timeLabel_ = new QLabel(view3dPage);
+  timeLabel_->setMinimumWidth(110);
   connect(timeSlider_, &QSlider::valueChanged, this, [this](int v) {
-    if (!running_ && v >= 0 && v < static_cast<int>(frames_.size())) view3d_->showFrame(frames_[v]);
+    if (running_ || v < 0 || v >= static_cast<int>(frames_.size())) return;
+    view3d_->showFrame(frames_[v]);
+    timeLabel_->setText(tr("t = %1 s").arg(frames_[v].t, 0, 'f', 3));
   });
   viewBar->addWidget(timeSlider_, 1);
+  viewBar->addWidget(timeLabel_);
+  for (QWidget* w : {static_cast<QWidget*>(playButton_), static_cast<QWidget*>(stepBack), static_cast<QWidget*>(stepOn)})
+    connect(timeSlider_, &QSlider::rangeChanged, w, [this, w] { w->setEnabled(timeSlider_->isEnabled()); });
   v3->addLayout(viewBar);
   centre->addTab(view3dPage, tr("3D"));
   plots_ = new PlotPanel(centre, 2);
@@ -175,6 +231,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), doc_(new ProjectD
   });
   connect(worker_, &SimulationWorker::frame, this, [this](Frame f) {
     frames_.push_back(std::move(f));
+    if (frames_.size() == 1) view3d_->setReference(frames_.front());  // the initial equilibrium
     if (frameTimer_->isActive()) return;
     const qint64 wait = std::max<qint64>(40, static_cast<qint64>(3.0 * view3d_->vtkWidget()->lastRenderMs()));
     frameTimer_->start(static_cast<int>(std::max<qint64>(0, wait - sinceRender_.elapsed())));
@@ -364,8 +421,10 @@ void MainWindow::clearResults() {
   plots_->clearRuns();
   frames_.clear();
   frameTimer_->stop();
-  timeSlider_->setRange(0, 0);
+  stopPlayback();
   timeSlider_->setEnabled(false);
+  timeSlider_->setRange(0, 0);
+  timeLabel_->clear();
   staleView_->setVisible(false);
   analyses_->clearResults();
   view3d_->setModel(nullptr);
@@ -377,9 +436,15 @@ void MainWindow::clearResults() {
   lastMessage_.clear();
 }
 
+void MainWindow::stopPlayback() {
+  playTimer_->stop();
+  playButton_->setText(tr("Play"));
+}
+
 void MainWindow::startRun(double duration) {
   if (running_ || !model_ || loadCase_->count() == 0) return;
   analyses_->stopAnimation();
+  stopPlayback();
   runProject_ = doc_->project();
   runLoadCase_ = loadCase_->currentText();
   RunSettings s;
@@ -394,6 +459,8 @@ void MainWindow::startRun(double duration) {
   pauseAct_->setEnabled(true);
   stopAct_->setEnabled(true);
   timeSlider_->setEnabled(false);
+  timeSlider_->setRange(0, 0);
+  timeLabel_->clear();
   lastMessage_.clear();
   statusBar()->showMessage(tr("running %1 ...").arg(s.loadCase));
   QMetaObject::invokeMethod(worker_, "run", Qt::QueuedConnection, Q_ARG(std::shared_ptr<const ek::SuspensionModel>, model_),
@@ -413,9 +480,10 @@ void MainWindow::onFinished(const QString& msg, bool completed) {
   stopAct_->setEnabled(false);
   lastMessage_ = msg;
   if (!frames_.empty()) {
+    timeSlider_->setEnabled(true);
     timeSlider_->setRange(0, static_cast<int>(frames_.size()) - 1);
     timeSlider_->setValue(timeSlider_->maximum());
-    timeSlider_->setEnabled(true);
+    timeLabel_->setText(tr("t = %1 s").arg(frames_.back().t, 0, 'f', 3));
   }
   statusBar()->showMessage(completed ? tr("run complete") : msg, 10000);
   if (!completed && !msg.startsWith("stopped")) message(tr("Run stopped"), msg);

@@ -21,6 +21,7 @@ class QSpinBox;
 class QCheckBox;
 class QLabel;
 class QProgressBar;
+class QPushButton;
 class QSlider;
 class QTabWidget;
 class QAction;
@@ -49,6 +50,10 @@ class MainWindow : public QMainWindow {
   TableModel* tableModel(Table t);
   QLabel* staleViewLabel() const { return staleView_; }
   QSlider* timeSlider() const { return timeSlider_; }
+  QLabel* timeLabel() const { return timeLabel_; }
+  QPushButton* playButton() const { return playButton_; }
+  /// The run's poses for playback (kPoseRate per simulated second).
+  const std::vector<Frame>& frames() const { return frames_; }
   /// Starts a run with the toolbar's settings (duration < 0: the load case's).
   void startRun(double duration = -1.0);
   /// Real-time pacing of the next runs (the toolbar's check box).
@@ -92,6 +97,7 @@ class MainWindow : public QMainWindow {
   void onFinished(const QString& message, bool completed);
   /// Forgets every result of the project (File > New / Open).
   void clearResults();
+  void stopPlayback();
 
   ProjectDocument* doc_;
   std::vector<std::unique_ptr<TableModel>> models_;
@@ -107,6 +113,11 @@ class MainWindow : public QMainWindow {
   AnalysesPanel* analyses_;
   QSlider* timeSlider_;
   QLabel* staleView_;  ///< over the 3D view: the playback is of an earlier version of the project
+  QLabel* timeLabel_;
+  QPushButton* playButton_;
+  QComboBox* speed_;
+  QTimer* playTimer_;
+  double playTime_ = 0.0;  ///< simulated time of the playback
   QComboBox* loadCase_;
   QComboBox* solver_;
   QDoubleSpinBox* dt_;

@@ -57,6 +57,11 @@ void SimulationWorker::run(std::shared_ptr<const SuspensionModel> model, RunSett
       }
       sent = rec.size();
       if (!b.t.empty()) emit samples(std::move(b));
+    };
+    // Poses at a fixed simulated-time rate (kPoseRate, or every step when that is coarser), so
+    // that the playback after the run is smooth whatever the run's speed.
+    const long long poseStride = std::max(1LL, std::llround(1.0 / (kPoseRate * s.dt)));
+    auto pose = [&] {
       Frame f;
       f.t = sim.state().t;
       const Workspace& ws = sim.workspace();
@@ -72,6 +77,7 @@ void SimulationWorker::run(std::shared_ptr<const SuspensionModel> model, RunSett
       }
       emit frame(std::move(f));
     };
+    pose();  // the initial state (the reference of the exaggeration)
 
     RealtimePacer pacer(s.dt);
     const auto t0 = Clock::now();
@@ -95,10 +101,12 @@ void SimulationWorker::run(std::shared_ptr<const SuspensionModel> model, RunSett
         more = sim.step();
       } catch (const SimulationError& e) {
         flush();  // keep the results up to the stop
+        pose();
         emit finished(QString::fromStdString(e.what()), false);
         return;
       }
       busy += std::chrono::duration<double>(Clock::now() - a).count();
+      if (sim.stepsDone() % poseStride == 0 || !more) pose();
       if (s.realtime) pacer.stepDone(++pacedSteps);
       if (Clock::now() - lastFlush > std::chrono::milliseconds(40)) {  // 25 Hz to the GUI
         flush();
@@ -107,6 +115,7 @@ void SimulationWorker::run(std::shared_ptr<const SuspensionModel> model, RunSett
       }
     }
     flush();
+    if (stop_ && sim.stepsDone() % poseStride != 0) pose();  // where the run was stopped
     emit progress(sim.state().t, sim.duration(), busy / std::max(1e-12, sim.stepsDone() * s.dt));
     emit finished(stop_ ? QStringLiteral("stopped at t = %1 s").arg(sim.state().t) : QString(), !stop_);
   } catch (const SimulationError& e) {

@@ -2,8 +2,9 @@
 #pragma once
 /// @file simulation_worker.h
 /// Runs a load case on a worker thread. Commands (pause, resume, stop) are atomic flags read
-/// between steps; results come back by value every ~40 ms: the new samples of all channels and
-/// the latest poses of the bodies (for the 3D view).
+/// between steps; results come back by value: the new samples of all channels every ~40 ms of
+/// wall time, the poses of the bodies (for the 3D view and its playback) at kPoseRate per second
+/// of simulated time.
 
 #include <QMetaType>
 #include <QObject>
@@ -25,6 +26,9 @@ struct RunSettings {
   bool realtime = false;
   double duration = -1.0;  ///< negative: the load case's
 };
+
+/// Poses per second of simulated time sent for the 3D view and its playback.
+inline constexpr double kPoseRate = 100.0;
 
 /// Poses of all bodies (fixed ones included), indexed like SuspensionModel::bodies.
 struct Frame {

@@ -7,8 +7,12 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QDir>
+#include <QDoubleSpinBox>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QPushButton>
+#include <QSlider>
+#include <QLabel>
 #include <QTableView>
 #include <QTimer>
 #include <QtTest>
@@ -310,6 +314,77 @@ class TestWorkbench : public QObject {
     QCOMPARE(w.findChild<QComboBox*>("loadCase")->count(), 0);  // the toolbar's load cases
     QVERIFY(plots->plot(0)->yAxis->label().isEmpty());
     QVERIFY(w.grab().save(kArtefacts + "/after_new.png"));
+  }
+
+  /// The 3D view after a run: poses at 100 per simulated second, played back with the time
+  /// shown; the exaggeration scales from the initial equilibrium (at its first pose the view is
+  /// the same at 1x and 50x); presets frame everything also in a tall, narrow viewport; the
+  /// screenshot is opaque.
+  void view3dPlaybackExaggerationAndScreenshot() {
+    MainWindow w;
+    w.setQuiet(true);
+    w.resize(1400, 900);
+    w.show();
+    QVERIFY(w.openProject(kRoot + "/projects/quarter_double_wishbone.json"));
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.showTab("3D");
+    QSignalSpy finished(&w, &MainWindow::runFinished);
+    w.startRun(0.5);
+    QVERIFY(finished.wait(60000));
+    QCOMPARE(static_cast<int>(w.frames().size()), 51);  // t = 0, 0.01, ..., 0.5
+    QCOMPARE(w.timeSlider()->maximum(), 50);
+    QCOMPARE(w.timeLabel()->text(), QString("t = 0.500 s"));
+    w.timeSlider()->setValue(49);
+    QCOMPARE(w.timeLabel()->text(), QString("t = 0.490 s"));
+
+    // Playback from the start: the slider moves on, then stops at the end.
+    w.timeSlider()->setValue(w.timeSlider()->maximum());
+    w.playButton()->click();
+    QCOMPARE(w.playButton()->text(), QString("Pause"));
+    QTRY_VERIFY_WITH_TIMEOUT(w.timeSlider()->value() > 0, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(w.playButton()->text(), QString("Play"), 10000);
+    QCOMPARE(w.timeSlider()->value(), 50);
+
+    // At the initial equilibrium the exaggeration changes nothing (it scales the motion from there,
+    // not the static sag from the design pose).
+    w.timeSlider()->setValue(0);
+    QTest::qWait(100);
+    const QImage at1 = w.view3d()->grab3D();
+    auto* exaggeration = w.findChild<QDoubleSpinBox*>("exaggeration");
+    QVERIFY(exaggeration && exaggeration->suffix() == " x");
+    exaggeration->setValue(50);
+    QTest::qWait(100);
+    const QImage at50 = w.view3d()->grab3D();
+    QCOMPARE(at1.size(), at50.size());
+    int differ = 0;
+    for (int y = 0; y < at1.height(); ++y)
+      for (int x = 0; x < at1.width(); ++x) differ += at1.pixel(x, y) != at50.pixel(x, y);
+    qInfo("pixels differing between 1x and 50x at the initial equilibrium: %d of %d", differ, at1.width() * at1.height());
+    QCOMPARE(differ, 0);
+    exaggeration->setValue(1);
+
+    // The screenshot has no transparent pixel (the tyre and the P2P elements are translucent).
+    const QString shot = kArtefacts + "/view3d_opaque.png";
+    QVERIFY(w.view3d()->grab3D().save(shot));
+    const QImage saved(shot);
+    int transparent = 0;
+    for (int y = 0; y < saved.height(); ++y)
+      for (int x = 0; x < saved.width(); ++x) transparent += qAlpha(saved.pixel(x, y)) != 255;
+    QCOMPARE(transparent, 0);
+
+    // A tall, narrow viewport: every preset keeps the whole suspension in view.
+    w.view3d()->setMaximumWidth(360);
+    QTest::qWait(300);
+    QVERIFY(w.view3d()->height() > 1.5 * w.view3d()->width());
+    for (auto preset : {View3D::Preset::Front, View3D::Preset::Side, View3D::Preset::Top, View3D::Preset::Iso}) {
+      w.view3d()->setView(preset);
+      QVERIFY(w.view3d()->everythingInView());
+    }
+    w.view3d()->setGhost(true);
+    w.view3d()->fitAll();
+    QVERIFY(w.view3d()->everythingInView());
+    QTest::qWait(100);
+    QVERIFY(w.grab().save(kArtefacts + "/view3d_narrow.png"));
   }
 
   void analysesTabSweepsKeepsComparesAndReports() {
