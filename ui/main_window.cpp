@@ -6,12 +6,14 @@
 #include <QCheckBox>
 #include <QCloseEvent>
 #include <QComboBox>
+#include <QCursor>
 #include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QProgressBar>
@@ -74,7 +76,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), doc_(new ProjectD
       auto* model = view ? qobject_cast<TableModel*>(view->model()) : nullptr;
       if (!model) return;
       const int row = view->currentIndex().isValid() ? view->currentIndex().row() : model->rowCount() - 1;
-      if (op == 0) model->addRow();
+      if (op == 0 && !model->addVariants().isEmpty()) {  // e.g. the bushings' joint presets
+        QMenu menu;
+        const QStringList variants = model->addVariants();
+        for (int k = 0; k < variants.size(); ++k)
+          menu.addAction(variants[k], this, [model, k] { model->addRowVariant(k); });
+        menu.exec(QCursor::pos());
+      } else if (op == 0) model->addRow();
       else if (op == 1) model->duplicateRow(row);
       else model->removeRowAt(row);
     });

@@ -5,9 +5,12 @@
 #include <QComboBox>
 #include <QLocale>
 #include <QUndoCommand>
+#include <algorithm>
 #include <cmath>
 
 #include "engine/core/error.h"
+#include "engine/core/rotation.h"
+#include "engine/model/joint_presets.h"
 #include "engine/model/model.h"
 #include "engine/model/project_io.h"
 
@@ -264,6 +267,21 @@ class RowTableModel final : public TableModel {
                                                 QStringLiteral("add row to %1").arg(tableName(table_))));
     return true;
   }
+  /// Named kinds of new row, each made from the project.
+  void setVariants(std::vector<std::pair<QString, std::function<Row(const Project&)>>> variants) {
+    variants_ = std::move(variants);
+  }
+  QStringList addVariants() const override {
+    QStringList names;
+    for (const auto& v : variants_) names << v.first;
+    return names;
+  }
+  bool addRowVariant(int k) override {
+    if (k < 0 || k >= static_cast<int>(variants_.size())) return false;
+    doc_->undoStack()->push(new RowCommand<Row>(doc_, table_, rows_, rowCount(), variants_[k].second(doc_->project()), true,
+                                                QStringLiteral("add %1 to %2").arg(variants_[k].first, tableName(table_))));
+    return true;
+  }
   bool duplicateRow(int row) override {
     if (row < 0 || row >= rowCount()) return false;
     Row copy = rows()[row];
@@ -294,7 +312,34 @@ class RowTableModel final : public TableModel {
   Rows<Row> rows_;
   std::vector<Column<Row>> columns_;
   std::function<Row(const Project&)> fresh_;
+  std::vector<std::pair<QString, std::function<Row(const Project&)>>> variants_;
 };
+
+/// Markers for a new joint: the first pair on different bodies that coincide as modelled and that
+/// no bushing joins yet; else the first two markers on different bodies; else the first two.
+std::pair<int, int> jointMarkers(const Project& p) {
+  std::vector<Vec3> at;
+  std::vector<int> body;
+  for (const auto& m : p.markers) {
+    auto b = std::find_if(p.bodies.begin(), p.bodies.end(), [&](const BodyRow& r) { return r.id == m.body; });
+    at.push_back(b == p.bodies.end() ? m.position : Vec3(b->position + rotation::matrix(b->orientation) * m.position));
+    body.push_back(m.body);
+  }
+  auto joined = [&](int i, int j) {
+    return std::any_of(p.bushings.begin(), p.bushings.end(), [&](const BushingRow& r) {
+      return (r.markerI == i && r.markerJ == j) || (r.markerI == j && r.markerJ == i);
+    });
+  };
+  const std::size_t n = p.markers.size();
+  for (std::size_t a = 0; a < n; ++a)
+    for (std::size_t b = a + 1; b < n; ++b)
+      if (body[a] != body[b] && (at[a] - at[b]).norm() < 1e-6 && !joined(p.markers[a].id, p.markers[b].id))
+        return {p.markers[a].id, p.markers[b].id};
+  for (std::size_t a = 0; a < n; ++a)
+    for (std::size_t b = a + 1; b < n; ++b)
+      if (body[a] != body[b]) return {p.markers[a].id, p.markers[b].id};
+  return {n > 0 ? p.markers[0].id : 0, n > 1 ? p.markers[1].id : 0};
+}
 
 template <class Row>
 int nextId(const std::vector<Row>& rows) {
@@ -405,13 +450,25 @@ std::unique_ptr<TableModel> bushings(ProjectDocument* d) {
     c.push_back(numCol<BushingRow>(dir + " " + kp, dir + "." + kp,
                                    [k](BushingRow& r) -> double& { return r.directions[k].preload; }));
   }
-  return std::make_unique<RowTableModel<BushingRow>>(d, Table::Bushings, &Project::bushings, c, [](const Project& p) {
+  // A new bushing is a rubber bushing (never without stiffness) on the first two coincident
+  // markers of different bodies that no bushing joins yet; the Add menu offers joint presets.
+  auto fresh = [](const Project& p, JointPreset preset) {
     BushingRow b;
     b.id = nextId(p.bushings);
-    b.name = "bushing " + std::to_string(b.id);
-    if (p.markers.size() >= 2) b.markerI = p.markers[0].id, b.markerJ = p.markers[1].id;
+    b.name = std::string(preset == JointPreset::Rubber ? "bushing" : jointPresetName(preset)) + " " + std::to_string(b.id);
+    const auto [i, j] = jointMarkers(p);
+    b.markerI = i;
+    b.markerJ = j;
+    applyJointPreset(b, preset, p);
     return b;
-  });
+  };
+  auto model = std::make_unique<RowTableModel<BushingRow>>(d, Table::Bushings, &Project::bushings, c,
+                                                           [fresh](const Project& p) { return fresh(p, JointPreset::Rubber); });
+  std::vector<std::pair<QString, std::function<BushingRow(const Project&)>>> variants;
+  for (JointPreset preset : kJointPresets)
+    variants.push_back({QString::fromUtf8(jointPresetName(preset)), [fresh, preset](const Project& p) { return fresh(p, preset); }});
+  model->setVariants(std::move(variants));
+  return model;
 }
 
 std::unique_ptr<TableModel> p2ps(ProjectDocument* d) {
@@ -515,7 +572,15 @@ std::unique_ptr<TableModel> inputs(ProjectDocument* d) {
     InputRow r;
     r.id = nextId(p.inputs);
     r.name = "input " + std::to_string(r.id);
+    // A force acts on a free body: the first marker of one (a fixed body's force moves nothing).
     r.marker = p.markers.empty() ? 0 : p.markers.front().id;
+    for (const auto& m : p.markers) {
+      auto body = std::find_if(p.bodies.begin(), p.bodies.end(), [&](const BodyRow& b) { return b.id == m.body; });
+      if (body != p.bodies.end() && !body->fixed) {
+        r.marker = m.id;
+        break;
+      }
+    }
     return r;
   });
 }

@@ -33,6 +33,14 @@ class TableModel : public QAbstractTableModel {
     (void)row, (void)field;
     return {};
   }
+  /// Kinds of new row to choose from when adding (e.g. the bushings' joint presets); empty:
+  /// just addRow().
+  virtual QStringList addVariants() const { return {}; }
+  /// Adds a row of variant k of addVariants(); one undoable command.
+  virtual bool addRowVariant(int k) {
+    (void)k;
+    return false;
+  }
   /// Row operations, each one undoable command.
   virtual bool addRow() = 0;
   virtual bool duplicateRow(int row) = 0;

@@ -4,6 +4,7 @@
 #include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <set>
 
@@ -172,6 +173,15 @@ void checkBodies(const Project& p, const Checker& c) {
     c.error(c.atNamed("bodies", "", ""), "the project has no free body");
 }
 
+/// A bushing's markers farther apart than this as modelled get a warning [m].
+constexpr double kBushingGap = 1e-3;
+
+std::string formatLength(double metres) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f mm", 1e3 * metres);
+  return text;
+}
+
 /// Global pose of a marker as modelled: position and orientation.
 struct MarkerPose {
   Vec3 p;
@@ -317,6 +327,13 @@ Diagnostics check(const Project& p) {
     if (markersOk) {
       // The deflection angles are the Cardan angles of R_JI; at +-90 deg pitch they are undefined.
       const MarkerPose I = pose(b.markerI), J = pose(b.markerJ);
+      // A bushing joins two points that coincide as modelled; apart, it starts deflected.
+      const double gap = (I.p - J.p).norm();
+      if (gap > kBushingGap)
+        c.warning(c.at("bushings", b, "marker_j"),
+                  "as modelled, markers " + std::to_string(b.markerI) + " and " + std::to_string(b.markerJ) + " are " +
+                      formatLength(gap) + " apart: the bushing starts deflected by that much (its markers should "
+                      "coincide; a P2P element joins distant points)");
       const Vec3 a = rotation::anglesFromMatrix(J.R.transpose() * I.R);
       if (std::abs(std::cos(a[1])) < 1e-3)
         c.error(c.at("bushings", b, "marker_j"),
@@ -370,8 +387,16 @@ Diagnostics check(const Project& p) {
     if (!markers.count(in.marker))
       c.error(c.at("inputs", in, "marker"), "marker " + std::to_string(in.marker) + " does not exist");
     if (in.direction.norm() == 0.0) c.error(c.at("inputs", in, "direction"), "must not be zero");
-    if (!isMotion(in.kind) || !markerOk(in.marker)) continue;
+    if (!markerOk(in.marker)) continue;
     const BodyRow& body = p.bodies[bodies.at(p.markers[markers.at(in.marker)].body)];
+    if (!isMotion(in.kind)) {
+      if (body.fixed)
+        c.warning(c.at("inputs", in, "marker"),
+                  std::string("the ") + inputKindName(in.kind) + " acts on marker " + std::to_string(in.marker) +
+                      " of fixed body " + std::to_string(body.id) + " ('" + body.name +
+                      "'): it moves nothing; put it on a marker of a free body");
+      continue;
+    }
     if (!body.fixed) {
       c.error(c.at("inputs", in, "kind"),
               std::string("a ") + inputKindName(in.kind) + " prescribes the motion of a fixed body, but marker " +

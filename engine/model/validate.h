@@ -15,7 +15,8 @@ namespace ek {
 /// violating the triangle inequality, a body pitched to the Cardan singularity, a bushing whose
 /// markers are modelled 90 deg apart in pitch, coincident P2P markers, curves with fewer than 2
 /// points or non-increasing abscissae, bad signals and outputs. Warnings: a bushing without any
-/// stiffness, a free body that no force element acts on.
+/// stiffness, a bushing whose markers are more than 1 mm apart as modelled, a force or torque
+/// input on a fixed body, a free body that no force element acts on.
 Diagnostics check(const Project& project);
 
 /// @throws ModelError carrying every error of check() (warnings do not throw).

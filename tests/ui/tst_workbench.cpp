@@ -136,6 +136,47 @@ class TestWorkbench : public QObject {
              qPrintable(QString("worker nice %1").arg(w.worker()->niceValue())));
   }
 
+  // Model checks before a run: a new input defaults to a free body's marker; moved onto the ground
+  // it is listed as a warning, as is a bushing whose stiffness is all zero; a joint preset adds a
+  // stiff bushing in one undo step.
+  void modelChecksListWarningsBeforeTheRun() {
+    MainWindow w;
+    w.setQuiet(true);
+    w.show();
+    QVERIFY(w.openProject(kRoot + "/tests/data/minimal_valid.json"));
+    QCOMPARE(w.problems()->count(), 0);
+    TableModel* inputs = w.tableModel(Table::Inputs);
+    QVERIFY(inputs->addRow());
+    const ek::Project& p = w.document()->project();
+    QCOMPARE(p.inputs.back().marker, 2);  // "body mount", on the free body
+    QCOMPARE(w.problems()->count(), 0);
+    int markerCol = -1;
+    for (int c = 0; c < inputs->columnCount(); ++c)
+      if (inputs->headerData(c, Qt::Horizontal).toString() == "marker") markerCol = c;
+    QVERIFY(markerCol >= 0);
+    QVERIFY(inputs->setData(inputs->index(inputs->rowCount() - 1, markerCol), "3", Qt::EditRole));
+
+    TableModel* bushings = w.tableModel(Table::Bushings);
+    QVERIFY(bushings->addVariants().contains("spherical joint"));
+    const int undoBefore = w.document()->undoStack()->count();
+    QVERIFY(bushings->addRowVariant(bushings->addVariants().indexOf("spherical joint")));
+    QCOMPARE(w.document()->undoStack()->count(), undoBefore + 1);
+    const ek::BushingRow joint = p.bushings.back();
+    QCOMPARE(QString::fromStdString(joint.name), QString("spherical joint 2"));
+    QVERIFY(joint.directions[0].stiffness.coefficient >= 1.5e7);
+    for (int c = 0; c < bushings->columnCount(); ++c)
+      if (bushings->headerData(c, Qt::Horizontal).toString().contains("stiffness"))
+        QVERIFY(bushings->setData(bushings->index(bushings->rowCount() - 1, c), "0", Qt::EditRole));
+    QStringList shown;
+    for (int k = 0; k < w.problems()->count(); ++k) shown << w.problems()->item(k)->text();
+    qInfo("%s", qPrintable(shown.join("\n")));
+    QCOMPARE(w.problems()->warningCount(), 2);
+    QCOMPARE(w.problems()->errorCount(), 0);
+    QVERIFY(shown.filter("table 'bushings', row id 2 ('spherical joint 2'): no stiffness in any direction").size() == 1);
+    QVERIFY(shown.filter("table 'inputs', row id 2 ('input 2'), field 'marker': the force acts on marker 3 of fixed body 0").size() == 1);
+    QVERIFY(w.problems()->isVisible());
+  }
+
   // A file with six errors: all six are listed (file named, not navigable) and the open project
   // stays. A warning of the open project is listed and a click selects its cell.
   void problemsAreListedAndLeadToTheirCells() {

@@ -10,6 +10,7 @@
 #include "engine/core/error.h"
 #include "engine/model/model.h"
 #include "engine/model/project_io.h"
+#include "engine/model/joint_presets.h"
 #include "engine/model/validate.h"
 
 using namespace ek;
@@ -223,6 +224,57 @@ class TestValidate : public QObject {
     QCOMPARE(int(d.warningCount()), 1);
     QVERIFY(QString::fromStdString(d.text(Severity::Warning)).contains("row id 1 ('mount'): warning: no stiffness in any direction"));
     validate(p);  // warnings do not throw
+
+    // A bushing whose markers are apart as modelled, and a force on a fixed body: warnings, each
+    // naming row and field, in one pass.
+    p = readProject(kData + "minimal_valid.json");
+    p.markers[1].position = Vec3(0.0, 0.012, 0.0);  // 12 mm from its partner on the ground
+    p.inputs[0].marker = 3;                          // on the ground
+    d = check(p);
+    QCOMPARE(int(d.errorCount()), 0);
+    QCOMPARE(int(d.warningCount()), 2);
+    const QString text = QString::fromStdString(d.text(Severity::Warning));
+    qInfo("%s", qPrintable(text));
+    QVERIFY(text.contains("bushings', row id 1 ('mount'), field 'marker_j': warning: as modelled, markers 2 and 1 are "
+                          "12.0 mm apart"));
+    QVERIFY(text.contains("inputs', row id 1 ('Fz'), field 'marker': warning: the force acts on marker 3 of fixed body 0 "
+                          "('ground'): it moves nothing"));
+    p.markers[1].position = Vec3(0.0, 0.0009, 0.0);  // within 1 mm: a modelling tolerance, no warning
+    QCOMPARE(int(check(p).warningCount()), 1);
+  }
+
+  /// Joint presets: which directions are stiff, from the project's own stiffness scale.
+  void jointPresets() {
+    Project p = readProject(kData + "minimal_valid.json");
+    p.bushings[0].directions[0].stiffness.coefficient = 4e7;  // the stiffest translational direction
+    QCOMPARE(stiffJointStiffness(p), 4e7);
+    BushingRow b;
+    applyJointPreset(b, JointPreset::Revolute, p);
+    const double kt = 4e7, kr = 4e7 * 0.05 * 0.05;
+    const std::array<double, 6> revolute{kt, kt, kt, 8.0, kr, kr};
+    for (int d = 0; d < 6; ++d) {
+      QCOMPARE(b.directions[d].stiffness.coefficient, revolute[d]);
+      QCOMPARE(b.directions[d].damping.coefficient, revolute[d] * (d < 3 ? 1e-3 : 2e-4));
+    }
+    applyJointPreset(b, JointPreset::Cylindrical, p);
+    QCOMPARE(b.directions[0].stiffness.coefficient, 0.0);  // free along x
+    QCOMPARE(b.directions[3].stiffness.coefficient, 8.0);  // and about x
+    applyJointPreset(b, JointPreset::Universal, p);
+    QCOMPARE(b.directions[3].stiffness.coefficient, kr);  // twist held
+    QCOMPARE(b.directions[4].stiffness.coefficient, 8.0);
+    applyJointPreset(b, JointPreset::Fixed, p);
+    for (int d = 0; d < 6; ++d) QCOMPARE(b.directions[d].stiffness.coefficient, d < 3 ? kt : kr);
+    p.bushings.clear();
+    QCOMPARE(stiffJointStiffness(p), 1.5e7);  // a ball joint's order when there is nothing to scale from
+    for (JointPreset preset : kJointPresets) {
+      BushingRow r;
+      r.id = 1;
+      r.markerI = 2;
+      r.markerJ = 1;
+      applyJointPreset(r, preset, p);
+      p.bushings = {r};
+      QCOMPARE(int(check(p).items().size()), 0);  // every preset is a valid bushing without warnings
+    }
   }
 
   void badInput_data() {
