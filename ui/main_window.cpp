@@ -49,7 +49,7 @@ namespace {
 const std::pair<Table, const char*> kTableTabs[] = {
     {Table::Bodies, "Bodies"}, {Table::Markers, "Markers"}, {Table::Bushings, "Bushings"}, {Table::P2Ps, "P2P"},
     {Table::Curves, "Curves"}, {Table::Inputs, "Inputs"},   {Table::LoadCases, "Load cases"},
-    {Table::Signals, "Signals"}, {Table::Outputs, "Outputs"}};
+    {Table::Signals, "Signals"}, {Table::Outputs, "Outputs"}, {Table::Hardpoints, "Hardpoints"}};
 }
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), doc_(new ProjectDocument(this)) {

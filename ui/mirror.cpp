@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/mirror.h"
 
-#include <QUndoCommand>
 #include <map>
 
 #include "engine/core/error.h"
@@ -31,27 +30,6 @@ int maxId(const Rows& rows) {
 }
 
 Vec3 mirrorAngles(const Vec3& a) { return rotation::anglesFromMatrix(S * rotation::matrix(a) * S); }
-
-/// Replaces the whole project (one undo step).
-class ReplaceProjectCommand : public QUndoCommand {
- public:
-  ReplaceProjectCommand(ProjectDocument* doc, Project before, Project after)
-      : QUndoCommand(QStringLiteral("mirror left to right")), doc_(doc), before_(std::move(before)), after_(std::move(after)) {}
-  void redo() override { apply(after_); }
-  void undo() override { apply(before_); }
-
- private:
-  void apply(const Project& p) {
-    const std::string path = doc_->project().sourcePath;
-    doc_->projectForCommand() = p;
-    doc_->projectForCommand().sourcePath = path;
-    for (Table t : {Table::Bodies, Table::Markers, Table::Bushings, Table::P2Ps, Table::Curves, Table::Inputs,
-                    Table::LoadCases, Table::Outputs})
-      doc_->notifyChanged(t, -1);
-  }
-  ProjectDocument* doc_;
-  Project before_, after_;
-};
 
 }  // namespace
 
@@ -206,7 +184,7 @@ QString applyMirror(ProjectDocument* doc) {
   } catch (const ModelError& e) {
     return QString::fromStdString(e.what());
   }
-  doc->undoStack()->push(new ReplaceProjectCommand(doc, doc->project(), mirrored));
+  replaceProject(doc, mirrored, QStringLiteral("mirror left to right"));
   return {};
 }
 

@@ -12,7 +12,7 @@
 
 namespace ek::ui {
 
-enum class Table { Bodies, Markers, Bushings, P2Ps, Curves, Inputs, LoadCases, Signals, Outputs };
+enum class Table { Bodies, Markers, Bushings, P2Ps, Curves, Inputs, LoadCases, Signals, Outputs, Hardpoints };
 
 class ProjectDocument : public QObject {
   Q_OBJECT
@@ -45,5 +45,8 @@ class ProjectDocument : public QObject {
   QString path_;
   QUndoStack undo_;
 };
+
+/// Replaces the whole project by `after` as one undo step named `text` (every table notified).
+void replaceProject(ProjectDocument* doc, const Project& after, const QString& text);
 
 }  // namespace ek::ui

@@ -13,6 +13,7 @@
 #include "engine/model/joint_presets.h"
 #include "engine/model/model.h"
 #include "engine/model/project_io.h"
+#include "ui/hardpoints.h"
 
 namespace ek::ui {
 
@@ -27,6 +28,7 @@ const char* tableName(Table t) {
     case Table::LoadCases: return "load cases";
     case Table::Signals: return "load cases";  // signals are fields of the load cases table
     case Table::Outputs: return "outputs";
+    case Table::Hardpoints: return "hardpoints";  // a view of markers, bushings and P2P elements
   }
   return "";
 }
@@ -834,6 +836,7 @@ std::unique_ptr<TableModel> makeTableModel(ProjectDocument* doc, Table table) {
     case Table::LoadCases: return loadCases(doc);
     case Table::Signals: return std::make_unique<SignalsModel>(doc);
     case Table::Outputs: return outputs(doc);
+    case Table::Hardpoints: return std::make_unique<HardpointModel>(doc);
   }
   return nullptr;
 }

@@ -8,6 +8,8 @@
 #include "engine/analysis/simulation.h"
 #include "engine/core/error.h"
 #include "engine/model/model.h"
+#include "engine/model/validate.h"
+#include "ui/hardpoints.h"
 #include "ui/mirror.h"
 #include "ui/project_document.h"
 #include "ui/table_models.h"
@@ -19,6 +21,7 @@ namespace {
 const QString kRoot = QStringLiteral(ELASTOKIN_SOURCE_DIR);
 const Table kTables[] = {Table::Bodies, Table::Markers,   Table::Bushings, Table::P2Ps,   Table::Curves,
                          Table::Inputs, Table::LoadCases, Table::Signals,  Table::Outputs};
+// Table::Hardpoints is a view without row operations: hardpointsInGlobalCoordinates.
 
 int columnOf(const QAbstractItemModel& m, const QString& header) {
   for (int c = 0; c < m.columnCount(); ++c)
@@ -60,6 +63,7 @@ class TestTableModels : public QObject {
             return n;
           }
           case Table::Outputs: return p.outputs.size();
+          case Table::Hardpoints: return 0;  // tested in hardpointsInGlobalCoordinates
         }
         return 0;
       }());
@@ -74,6 +78,74 @@ class TestTableModels : public QObject {
       QCOMPARE(model->rowCount(), rows);
       for (int c = 0; c < model->columnCount(); ++c) QVERIFY(!model->headerData(c, Qt::Horizontal).toString().isEmpty());
     }
+  }
+
+  /// The hardpoint view: one row per bushing and P2P end in global millimetres; an edit moves
+  /// both markers of a coincident bushing in their bodies' frames (one undo step); a separated
+  /// pair is flagged and can be joined by typing the partner's coordinates.
+  void hardpointsInGlobalCoordinates() {
+    doc_->open(kRoot + "/projects/double_wishbone.json");
+    auto model = makeTableModel(doc_.get(), Table::Hardpoints);
+    QAbstractItemModelTester tester(model.get(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    const Project& p = doc_->project();
+    QCOMPARE(model->rowCount(), static_cast<int>(p.bushings.size() + 2 * p.p2ps.size()));
+    QVERIFY(!model->addRow());
+    auto* hp = static_cast<HardpointModel*>(model.get());
+    // The upper ball joint left: bushing id 3 (markers 8 on the wishbone, 9 on the wheel mount).
+    int row = -1;
+    for (int r = 0; r < model->rowCount(); ++r)
+      if (model->data(model->index(r, HardpointModel::Name), Qt::DisplayRole).toString().endsWith("upper ball joint left")) row = r;
+    QVERIFY(row >= 0);
+    const auto joint = hp->joints()[row];
+    QCOMPARE(model->data(model->index(row, HardpointModel::X), Qt::DisplayRole).toString(), QString("-10.000"));
+    QCOMPARE(model->data(model->index(row, HardpointModel::Y), Qt::DisplayRole).toString(), QString("680.000"));
+    QCOMPARE(model->data(model->index(row, HardpointModel::Distance), Qt::DisplayRole).toString(), QString("0.000"));
+    auto markerRow = [&](int id) {
+      for (const auto& m : doc_->project().markers)
+        if (m.id == id) return m;
+      return MarkerRow{};
+    };
+    const MarkerRow beforeI = markerRow(joint.markerI), beforeJ = markerRow(joint.markerJ);
+    const Vec3 bodyI = p.bodies[static_cast<std::size_t>(beforeI.body)].position;
+    const int undo = doc_->undoStack()->count();
+    QVERIFY(model->setData(model->index(row, HardpointModel::Z), "510", Qt::EditRole));  // 10 mm up
+    QCOMPARE(doc_->undoStack()->count(), undo + 1);
+    const MarkerRow afterI = markerRow(joint.markerI), afterJ = markerRow(joint.markerJ);
+    QVERIFY(std::abs(afterI.position.z() - beforeI.position.z() - 0.010) < 1e-12);  // bodies unrotated: z moves 10 mm
+    // J now sits exactly at I's new point (its stored position was rounded to 1 nm before).
+    const auto globalZ = [&](const MarkerRow& m) {
+      return p.bodies[static_cast<std::size_t>(m.body)].position.z() + m.position.z();  // unrotated bodies
+    };
+    QVERIFY(std::abs(globalZ(afterJ) - globalZ(afterI)) < 1e-12);
+    QVERIFY(std::abs(afterJ.position.z() - beforeJ.position.z() - 0.010) < 1e-9);
+    QCOMPARE(afterI.position.x(), beforeI.position.x());
+    QCOMPARE(p.bodies[static_cast<std::size_t>(beforeI.body)].position, bodyI);  // the body frame stays
+    QCOMPARE(model->data(model->index(row, HardpointModel::Z), Qt::DisplayRole).toString(), QString("510.000"));
+    QCOMPARE(model->data(model->index(row, HardpointModel::PartnerZ), Qt::DisplayRole).toString(), QString("510.000"));
+    doc_->undoStack()->undo();
+    QCOMPARE(markerRow(joint.markerI).position, beforeI.position);
+    QCOMPARE(markerRow(joint.markerJ).position, beforeJ.position);
+
+    // A coincident pair moves together also from the partner's columns.
+    QVERIFY(model->setData(model->index(row, HardpointModel::PartnerY), "690", Qt::EditRole));
+    QCOMPARE(model->data(model->index(row, HardpointModel::Y), Qt::DisplayRole).toString(), QString("690.000"));
+    doc_->undoStack()->undo();
+    // The partner 12 mm away (edited in the markers table): flagged, and a warning in the model
+    // check; typing I's coordinates into the partner's columns joins them again.
+    Project apart = doc_->project();
+    for (auto& m : apart.markers)
+      if (m.id == joint.markerJ) m.position.y() += 0.012;
+    replaceProject(doc_.get(), apart, "move marker");
+    QCOMPARE(model->data(model->index(row, HardpointModel::Distance), Qt::DisplayRole).toString(), QString("12.000"));
+    QCOMPARE(model->data(model->index(row, HardpointModel::Check), Qt::DisplayRole).toString(), QString("markers apart"));
+    QVERIFY(model->data(model->index(row, HardpointModel::Name), Qt::BackgroundRole).isValid());
+    QCOMPARE(int(check(doc_->project()).warningCount()), 1);
+    QVERIFY(model->setData(model->index(row, HardpointModel::PartnerY), "680", Qt::EditRole));
+    QCOMPARE(markerRow(joint.markerI).position, beforeI.position);  // a separate partner moves alone
+    QCOMPARE(model->data(model->index(row, HardpointModel::Check), Qt::DisplayRole).toString(), QString());
+    QCOMPARE(model->data(model->index(row, HardpointModel::Distance), Qt::DisplayRole).toString(), QString("0.000"));
+    QVERIFY(!model->setData(model->index(row, HardpointModel::X), "ten", Qt::EditRole));
+    QVERIFY(model->lastError().contains("millimetres"));
   }
 
   void unitsInHeaders() {

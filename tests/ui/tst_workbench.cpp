@@ -177,6 +177,31 @@ class TestWorkbench : public QObject {
     QVERIFY(w.problems()->isVisible());
   }
 
+  // The hardpoint tab shows the double wishbone's joints in global millimetres; a separated
+  // pair is highlighted (a screenshot to look at).
+  void hardpointTab() {
+    MainWindow w;
+    w.setQuiet(true);
+    w.resize(1500, 900);
+    w.show();
+    QVERIFY(w.openProject(kRoot + "/projects/double_wishbone.json"));
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    ek::Project apart = w.document()->project();
+    apart.markers[8].position.y() += 0.012;  // marker 9: the upper ball joint's mount side
+    replaceProject(w.document(), apart, "move marker");
+    w.showTable("Hardpoints");
+    TableModel* hp = w.tableModel(Table::Hardpoints);
+    QVERIFY(hp && hp->rowCount() > 50);
+    QTableView* view = nullptr;
+    for (auto* v : w.findChildren<QTableView*>())
+      if (v->model() == hp) view = v;
+    QVERIFY(view && view->isVisible());
+    int flagged = 0;
+    for (int r = 0; r < hp->rowCount(); ++r) flagged += !hp->data(hp->index(r, 9), Qt::DisplayRole).toString().isEmpty();
+    QCOMPARE(flagged, 1);
+    QVERIFY(w.grab().save(kArtefacts + "/hardpoints.png"));
+  }
+
   // A file with six errors: all six are listed (file named, not navigable) and the open project
   // stays. A warning of the open project is listed and a click selects its cell.
   void problemsAreListedAndLeadToTheirCells() {
