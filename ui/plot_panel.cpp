@@ -78,53 +78,10 @@ PlotPanel::PlotPanel(QWidget* parent, int plots) : QWidget(parent), timer_(new Q
   staleLabel_->setVisible(false);
   layout->addWidget(staleLabel_);
   auto* split = new QSplitter(Qt::Vertical, this);
-  auto* plotArea = new QWidget(split);
-  auto* plotLayout = new QVBoxLayout(plotArea);
+  plotArea_ = new QWidget(split);
+  auto* plotLayout = new QVBoxLayout(plotArea_);
   plotLayout->setContentsMargins(0, 0, 0, 0);
-  for (int k = 0; k < plots; ++k) {
-    auto* row = new QHBoxLayout;
-    auto* combo = new QComboBox(plotArea);
-    combo->setMinimumWidth(260);
-    auto* diff = new QCheckBox(tr("difference to the reference run"), plotArea);
-    diff->setToolTip(tr("Plot each shown run minus the reference run (chosen in the results list; by default the run "
-                        "before the newest)"));
-    auto* readout = new QLabel(plotArea);
-    row->addWidget(new QLabel(tr("Channel:"), plotArea));
-    row->addWidget(combo);
-    row->addWidget(diff);
-    row->addStretch();
-    row->addWidget(readout);
-    plotLayout->addLayout(row);
-    auto* p = new QCustomPlot(plotArea);
-    p->xAxis->setLabel(tr("time [s]"));
-    p->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
-    p->setMinimumHeight(160);
-    p->legend->setFont(QFont(font().family(), 8));
-    plotLayout->addWidget(p, 1);
-    plots_.push_back(p);
-    selectors_.push_back(combo);
-    differences_.push_back(diff);
-    readouts_.push_back(readout);
-    live_.push_back(nullptr);
-    connect(combo, &QComboBox::currentIndexChanged, this, [this, k] { refill(k); });
-    connect(diff, &QCheckBox::toggled, this, [this, k] { refill(k); });
-    // Cursor readout: the value of each curve at the mouse's time.
-    connect(p, &QCustomPlot::mouseMove, this, [this, k](QMouseEvent* e) {
-      QCustomPlot* plot = plots_[k];
-      if (plot->graphCount() == 0) return;
-      const double t = plot->xAxis->pixelToCoord(e->position().x());
-      QStringList parts;
-      for (int g = plot->graphCount() - 1; g >= 0 && parts.size() < 3; --g) {
-        const auto data = plot->graph(g)->data();
-        if (data->isEmpty()) continue;
-        auto it = data->findBegin(t, false);
-        if (it == data->constEnd()) --it;
-        parts << QStringLiteral("%1 = %2").arg(plot->graph(g)->name().section(':', 0, 0)).arg(it->value, 0, 'g', 6);
-        if (parts.size() == 1) parts.front().prepend(QStringLiteral("t = %1 s, ").arg(it->key, 0, 'f', 3));
-      }
-      readouts_[k]->setText(parts.join("; "));
-    });
-  }
+  for (int k = 0; k < plots; ++k) addPlot();
   auto* listArea = new QWidget(split);
   auto* listLayout = new QVBoxLayout(listArea);
   listLayout->setContentsMargins(0, 0, 0, 0);
@@ -136,13 +93,17 @@ PlotPanel::PlotPanel(QWidget* parent, int plots) : QWidget(parent), timer_(new Q
   list_->header()->setStretchLastSection(true);
   listLayout->addWidget(list_, 1);
   auto* buttons = new QHBoxLayout;
+  auto* addPlotButton = new QPushButton(tr("Add plot"), listArea);
+  addPlotButton->setToolTip(tr("Another plot under the others"));
+  connect(addPlotButton, &QPushButton::clicked, this, &PlotPanel::addPlot);
+  buttons->addWidget(addPlotButton);
   referenceButton_ = new QPushButton(tr("Use as reference"), listArea);
   removeButton_ = new QPushButton(tr("Remove"), listArea);
   exportButton_ = new QPushButton(tr("Export CSV..."), listArea);
   for (auto* b : {referenceButton_, removeButton_, exportButton_}) buttons->addWidget(b);
   buttons->addStretch();
   listLayout->addLayout(buttons);
-  split->addWidget(plotArea);
+  split->addWidget(plotArea_);
   split->addWidget(listArea);
   split->setStretchFactor(0, 4);
   split->setStretchFactor(1, 1);
@@ -174,6 +135,125 @@ PlotPanel::PlotPanel(QWidget* parent, int plots) : QWidget(parent), timer_(new Q
   updateButtons();
 }
 
+void PlotPanel::addPlot() {
+  Slot slot;
+  slot.box = new QWidget(plotArea_);
+  auto* v = new QVBoxLayout(slot.box);
+  v->setContentsMargins(0, 0, 0, 0);
+  auto* row = new QHBoxLayout;
+  slot.channel = new QComboBox(slot.box);
+  slot.channel->setMinimumWidth(240);
+  slot.x = new QComboBox(slot.box);
+  slot.x->setMinimumWidth(150);
+  slot.x->setToolTip(tr("The x axis: time, or any channel for an X-Y plot (e.g. toe against wheel travel)"));
+  slot.difference = new QCheckBox(tr("difference to the reference run"), slot.box);
+  slot.difference->setToolTip(tr("Plot each shown run minus the reference run (chosen in the results list; by default "
+                                 "the run before the newest)"));
+  slot.readout = new QLabel(slot.box);
+  auto* reset = new QPushButton(tr("Reset zoom"), slot.box);
+  auto* exportButton = new QPushButton(tr("Export..."), slot.box);
+  exportButton->setToolTip(tr("Save this plot as PNG, PDF or SVG, with a title block"));
+  auto* remove = new QPushButton(QStringLiteral("×"), slot.box);
+  remove->setToolTip(tr("Remove this plot"));
+  remove->setMaximumWidth(28);
+  row->addWidget(new QLabel(tr("Channel:"), slot.box));
+  row->addWidget(slot.channel);
+  row->addWidget(new QLabel(tr("against"), slot.box));
+  row->addWidget(slot.x);
+  row->addWidget(slot.difference);
+  row->addStretch();
+  row->addWidget(slot.readout);
+  row->addWidget(reset);
+  row->addWidget(exportButton);
+  row->addWidget(remove);
+  v->addLayout(row);
+  slot.plot = new QCustomPlot(slot.box);
+  slot.plot->xAxis->setLabel(tr("time [s]"));
+  slot.plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+  slot.plot->setMinimumHeight(140);
+  slot.plot->legend->setFont(QFont(font().family(), 8));
+  v->addWidget(slot.plot, 1);
+  static_cast<QVBoxLayout*>(plotArea_->layout())->addWidget(slot.box, 1);
+  slot.box->show();  // at once, not when the event loop next runs (a visible panel)
+  // The slot's index changes when plots above it are removed: look it up by its box.
+  QWidget* box = slot.box;
+  auto index = [this, box] {
+    for (int k = 0; k < plotCount(); ++k)
+      if (slots_[k].box == box) return k;
+    return -1;
+  };
+  connect(slot.channel, &QComboBox::currentIndexChanged, this, [this, index] { refill(index()); });
+  connect(slot.x, &QComboBox::currentIndexChanged, this, [this, index] { refill(index()); });
+  connect(slot.difference, &QCheckBox::toggled, this, [this, index] { refill(index()); });
+  connect(reset, &QPushButton::clicked, this, [this, index] { resetZoom(index()); });
+  connect(remove, &QPushButton::clicked, this, [this, index] { removePlot(index()); });
+  connect(exportButton, &QPushButton::clicked, this, [this, index] {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export plot"), "plot.png", tr("Images (*.png *.pdf *.svg)"));
+    if (!path.isEmpty()) exportPlot(index(), path);
+  });
+  // Cursor readout: the value of each curve at the mouse's x.
+  QCustomPlot* plot = slot.plot;
+  QLabel* readout = slot.readout;
+  connect(plot, &QCustomPlot::mouseMove, this, [plot, readout](QMouseEvent* e) {
+    if (plot->graphCount() == 0) return;
+    const double t = plot->xAxis->pixelToCoord(e->position().x());
+    QStringList parts;
+    for (int g = plot->graphCount() - 1; g >= 0 && parts.size() < 3; --g) {
+      const auto data = plot->graph(g)->data();
+      if (data->isEmpty()) continue;
+      auto it = data->findBegin(t, false);
+      if (it == data->constEnd()) --it;
+      parts << QStringLiteral("%1 = %2").arg(plot->graph(g)->name().section(':', 0, 0)).arg(it->value, 0, 'g', 6);
+      if (parts.size() == 1) parts.front().prepend(QStringLiteral("t = %1 s, ").arg(it->key, 0, 'f', 3));
+    }
+    readout->setText(parts.join("; "));
+  });
+  slots_.push_back(slot);
+  const int k = plotCount() - 1;
+  fillChannels(slots_[k], {}, k);
+  refill(k);
+}
+
+void PlotPanel::removePlot(int k) {
+  if (k < 0 || k >= plotCount() || plotCount() == 1) return;
+  QWidget* box = slots_[k].box;
+  slots_.erase(slots_.begin() + k);
+  box->deleteLater();
+}
+
+void PlotPanel::fillChannels(Slot& slot, const QStringList& preferred, int k) {
+  const QStringList names = channels(), unitList = units();
+  QSignalBlocker blockChannel(slot.channel), blockX(slot.x);
+  const QString previous = slot.channel->currentData().toString(), previousX = slot.x->currentData().toString();
+  slot.channel->clear();
+  slot.x->clear();
+  slot.x->addItem(tr("time [s]"), QString());
+  for (int c = 0; c < names.size(); ++c) {
+    const QString text = QStringLiteral("%1 [%2]").arg(names[c], unitList[c]);
+    slot.channel->addItem(text, names[c]);
+    slot.x->addItem(text, names[c]);
+  }
+  int pick = names.indexOf(previous);
+  if (pick < 0 && k < preferred.size())
+    for (int c = 0; c < names.size(); ++c)
+      if (names[c].contains(preferred[k])) {
+        pick = c;
+        break;
+      }
+  if (pick < 0) pick = std::min<int>(k, names.size() - 1);
+  slot.channel->setCurrentIndex(pick);
+  slot.x->setCurrentIndex(std::max(0, slot.x->findData(previousX)));
+}
+
+void PlotPanel::setXChannel(int k, int channel) { slots_[k].x->setCurrentIndex(channel + 1); }
+int PlotPanel::xChannel(int k) const { return slots_[k].x->currentIndex() - 1; }
+
+void PlotPanel::resetZoom(int k) {
+  if (k < 0 || k >= plotCount()) return;
+  fitAxes(k);
+  slots_[k].plot->replot();
+}
+
 void PlotPanel::startRun(const QStringList& channels, const QStringList& units, double, const QStringList& preferred,
                          const Project& project, const QString& loadCase) {
   RunRecord r;
@@ -193,22 +273,7 @@ void PlotPanel::startRun(const QStringList& channels, const QStringList& units, 
   r.v.assign(channels.size(), {});
   runs_.push_back(std::move(r));
   setStale(false, {});
-  for (std::size_t k = 0; k < plots_.size(); ++k) {
-    QSignalBlocker block(selectors_[k]);
-    const QString previous = selectors_[k]->currentData().toString();
-    selectors_[k]->clear();
-    for (int c = 0; c < channels.size(); ++c)
-      selectors_[k]->addItem(QStringLiteral("%1 [%2]").arg(channels[c], units[c]), channels[c]);
-    int pick = channels.indexOf(previous);
-    if (pick < 0 && k < static_cast<std::size_t>(preferred.size()))
-      for (int c = 0; c < channels.size(); ++c)
-        if (channels[c].contains(preferred[k])) {
-          pick = c;
-          break;
-        }
-    if (pick < 0) pick = std::min<int>(static_cast<int>(k), channels.size() - 1);
-    selectors_[k]->setCurrentIndex(pick);
-  }
+  for (int k = 0; k < plotCount(); ++k) fillChannels(slots_[k], preferred, k);
   fillList();
   refillAll();
 }
@@ -220,16 +285,16 @@ void PlotPanel::append(const SampleBlock& b) {
   for (std::size_t c = 0; c < r.v.size() && c < b.values.size(); ++c)
     r.v[c].insert(r.v[c].end(), b.values[c].begin(), b.values[c].end());
   const int ref = reference();
-  for (std::size_t k = 0; k < plots_.size(); ++k) {
-    if (!live_[k]) continue;
-    const int c = r.channel(channelName(static_cast<int>(k)));
+  for (int k = 0; k < plotCount(); ++k) {
+    if (!slots_[k].live) continue;
+    const int c = r.channel(channelName(k));
     if (c < 0 || c >= static_cast<int>(b.values.size())) continue;
-    const bool diff = difference(static_cast<int>(k)) && ref >= 0;
+    const bool diff = difference(k) && ref >= 0;
     const int rc = diff ? runs_[ref].channel(r.channels[c]) : -1;
     QVector<double> t(b.t.begin(), b.t.end()), v(b.values[c].begin(), b.values[c].end());
     if (diff)
       for (int i = 0; i < t.size(); ++i) v[i] -= rc >= 0 ? valueAt(runs_[ref], rc, t[i]) : 0.0;
-    live_[k]->addData(t, v, true);
+    slots_[k].live->addData(t, v, true);
   }
   dirty_ = true;
 }
@@ -246,7 +311,7 @@ void PlotPanel::setRunning(bool running) {
   if (running) timer_->start();
   else {
     timer_->stop();
-    std::fill(live_.begin(), live_.end(), nullptr);
+    for (Slot& slot : slots_) slot.live = nullptr;
     refillAll();  // differences against the now complete runs, the newest run's final styling
   }
 }
@@ -254,36 +319,40 @@ void PlotPanel::setRunning(bool running) {
 void PlotPanel::replotNow() {
   if (!dirty_ && running_) return;
   dirty_ = false;
-  const auto& t = times();
-  for (std::size_t k = 0; k < plots_.size(); ++k) {
-    QCustomPlot* p = plots_[k];
-    if (running_ && !t.empty()) p->xAxis->setRange(std::max(t.front(), t.back() - window_), t.back() + 0.05);
-    else if (p->graphCount() > 0) p->rescaleAxes(true);
-    bool first = true;
-    QCPRange range;
-    for (int g = 0; g < p->graphCount(); ++g) {
-      bool found = false;
-      const QCPRange r = p->graph(g)->getValueRange(found, QCP::sdBoth, p->xAxis->range());
-      if (!found) continue;
-      range = first ? r : QCPRange(std::min(range.lower, r.lower), std::max(range.upper, r.upper));
-      first = false;
-    }
-    if (!first) {
-      const int c = selectedChannel(static_cast<int>(k));
-      const QString unit = c >= 0 && c < units().size() ? units()[c] : QString();
-      // A difference is shown down to a thousandth of the unit's floor: it is what was asked for.
-      const double floor = difference(static_cast<int>(k)) ? 1e-3 * minimumSpan(unit, 0.0) : minimumSpan(unit, range.center());
-      const double span = std::max(range.size() * 1.1, floor);
-      p->yAxis->setRange(range.center() - span / 2, range.center() + span / 2);
-    }
-    p->replot(running_ ? QCustomPlot::rpQueuedReplot : QCustomPlot::rpImmediateRefresh);
+  for (int k = 0; k < plotCount(); ++k) {
+    fitAxes(k);
+    slots_[k].plot->replot(running_ ? QCustomPlot::rpQueuedReplot : QCustomPlot::rpImmediateRefresh);
   }
 }
 
-int PlotPanel::selectedChannel(int k) const { return selectors_[k]->currentIndex(); }
-void PlotPanel::selectChannel(int k, int c) { selectors_[k]->setCurrentIndex(c); }
+void PlotPanel::fitAxes(int k) {
+  QCustomPlot* p = slots_[k].plot;
+  const auto& t = times();
+  const bool timeAxis = xChannel(k) < 0;
+  if (running_ && timeAxis && !t.empty()) p->xAxis->setRange(std::max(t.front(), t.back() - window_), t.back() + 0.05);
+  else if (p->plottableCount() > 0) p->rescaleAxes(true);
+  bool first = true;
+  QCPRange range;
+  for (int g = 0; g < p->plottableCount(); ++g) {
+    bool found = false;
+    const QCPRange r = p->plottable(g)->getValueRange(found, QCP::sdBoth, p->xAxis->range());
+    if (!found) continue;
+    range = first ? r : QCPRange(std::min(range.lower, r.lower), std::max(range.upper, r.upper));
+    first = false;
+  }
+  if (first) return;
+  const int c = selectedChannel(k);
+  const QString unit = c >= 0 && c < units().size() ? units()[c] : QString();
+  // A difference is shown down to a thousandth of the unit's floor: it is what was asked for.
+  const double floor = difference(k) ? 1e-3 * minimumSpan(unit, 0.0) : minimumSpan(unit, range.center());
+  const double span = std::max(range.size() * 1.1, floor);
+  p->yAxis->setRange(range.center() - span / 2, range.center() + span / 2);
+}
 
-QString PlotPanel::channelName(int k) const { return selectors_[k]->currentData().toString(); }
+int PlotPanel::selectedChannel(int k) const { return slots_[k].channel->currentIndex(); }
+void PlotPanel::selectChannel(int k, int c) { slots_[k].channel->setCurrentIndex(c); }
+
+QString PlotPanel::channelName(int k) const { return slots_[k].channel->currentData().toString(); }
 
 void PlotPanel::setShown(int run, bool shown) {
   if (run < 0 || run >= runCount() || runs_[run].shown == shown) return;
@@ -305,8 +374,8 @@ int PlotPanel::reference() const {
   return runCount() >= 2 ? runCount() - 2 : -1;
 }
 
-void PlotPanel::setDifference(int plot, bool on) { differences_[plot]->setChecked(on); }
-bool PlotPanel::difference(int plot) const { return differences_[plot]->isChecked(); }
+void PlotPanel::setDifference(int plot, bool on) { slots_[plot].difference->setChecked(on); }
+bool PlotPanel::difference(int plot) const { return slots_[plot].difference->isChecked(); }
 
 void PlotPanel::removeRun(int run) {
   if (run < 0 || run >= runCount() || (running_ && run == runCount() - 1)) return;
@@ -320,12 +389,13 @@ void PlotPanel::removeRun(int run) {
 void PlotPanel::clearRuns() {
   runs_.clear();
   referenceNumber_ = 0;
-  std::fill(live_.begin(), live_.end(), nullptr);
-  for (auto* s : selectors_) {
-    QSignalBlocker block(s);
-    s->clear();
+  for (Slot& slot : slots_) {
+    slot.live = nullptr;
+    QSignalBlocker blockChannel(slot.channel), blockX(slot.x);
+    slot.channel->clear();
+    slot.x->clear();
+    slot.readout->clear();
   }
-  for (auto* r : readouts_) r->clear();
   setStale(false, {});
   fillList();
   refillAll();
@@ -369,45 +439,62 @@ void PlotPanel::refillAll() {
 }
 
 void PlotPanel::refill(int k) {
-  QCustomPlot* p = plots_[k];
-  p->clearGraphs();
-  live_[k] = nullptr;
-  readouts_[k]->clear();
+  if (k < 0 || k >= plotCount()) return;
+  Slot& slot = slots_[k];
+  QCustomPlot* p = slot.plot;
+  p->clearPlottables();
+  slot.live = nullptr;
+  slot.readout->clear();
   const QString name = channelName(k);
+  const QString xName = slot.x->currentData().toString();  // empty: time
   const int ref = reference();
   const bool diff = difference(k) && ref >= 0;
-  QString unit;
+  QString unit, xUnit;
   int other = 0;
   for (int r = 0; r < runCount(); ++r) {
     const RunRecord& run = runs_[r];
     const int c = run.channel(name);
-    if (!run.shown || c < 0 || (diff && r == ref)) continue;
+    const int xc = xName.isEmpty() ? -1 : run.channel(xName);
+    if (!run.shown || c < 0 || (diff && r == ref) || (!xName.isEmpty() && xc < 0)) continue;
     const bool newest = r == runCount() - 1;
     const int rc = diff ? runs_[ref].channel(name) : -1;
     if (diff && rc < 0) continue;
     unit = run.units[c];
-    QVector<double> t(run.t.begin(), run.t.end()), v(run.v[c].begin(), run.v[c].begin() + std::min(run.v[c].size(), run.t.size()));
+    const std::size_t n = std::min(run.v[c].size(), run.t.size());
+    QVector<double> v(run.v[c].begin(), run.v[c].begin() + n);
     if (diff)
-      for (int i = 0; i < t.size(); ++i) v[i] -= valueAt(runs_[ref], rc, t[i]);
-    QCPGraph* g = p->addGraph();
-    g->setData(t, v, true);
+      for (std::size_t i = 0; i < n; ++i) v[i] -= valueAt(runs_[ref], rc, run.t[i]);
     QPen pen(newest ? kNewest : kOthers[other++ % std::size(kOthers)], newest ? 1.8 : 1.4);
     if (newest && stale_) {
       pen.setColor(kStaleGrey);
       pen.setStyle(Qt::DashLine);
     }
-    g->setPen(pen);
     QString label = diff ? QStringLiteral("%1 − run %2").arg(run.title()).arg(runs_[ref].number) : run.title();
     if (!run.changes.isEmpty() && !diff) label += ": " + run.changes;
     if (newest && stale_) label += tr(" — not current");
-    g->setName(label);
-    if (newest && running_) live_[k] = g;
+    QCPAbstractPlottable* curve = nullptr;
+    if (xc < 0) {
+      QCPGraph* g = p->addGraph();
+      g->setData(QVector<double>(run.t.begin(), run.t.begin() + n), v, true);
+      if (newest && running_) slot.live = g;
+      curve = g;
+    } else {  // X-Y: a parametric curve in the order of time
+      xUnit = run.units[xc];
+      auto* xy = new QCPCurve(p->xAxis, p->yAxis);
+      QVector<double> x(run.v[xc].begin(), run.v[xc].begin() + std::min(n, run.v[xc].size()));
+      v.resize(x.size());
+      xy->setData(x, v);
+      curve = xy;
+    }
+    curve->setPen(pen);
+    curve->setName(label);
   }
-  placeLegend(p, p->graphCount() > 1 || diff);
-  if (p->graphCount() == 0) {  // no stale tick labels of data no longer shown
+  placeLegend(p, p->plottableCount() > 1 || diff);
+  if (p->plottableCount() == 0) {  // no stale tick labels of data no longer shown
     p->xAxis->setRange(0.0, 1.0);
     p->yAxis->setRange(-1.0, 1.0);
   }
+  p->xAxis->setLabel(xName.isEmpty() ? tr("time [s]") : QStringLiteral("%1 [%2]").arg(xName, xUnit));
   if (!name.isEmpty())
     p->yAxis->setLabel(diff ? QStringLiteral("Δ %1 [%2] (to run %3)").arg(name, unit).arg(runs_[ref].number)
                             : QStringLiteral("%1 [%2]").arg(name, unit));
@@ -479,7 +566,8 @@ QString PlotPanel::exportRunCsv(int run, const QString& path) const {
 }
 
 QString PlotPanel::exportPlot(int k, const QString& path) const {
-  QCustomPlot* p = plots_[k];
+  if (k < 0 || k >= plotCount()) return tr("No such plot.");
+  QCustomPlot* p = slots_[k].plot;
   // A title block for the exported file only: project, load case(s), runs, date.
   QStringList runsShown, cases;
   QString project;
@@ -496,7 +584,7 @@ QString PlotPanel::exportPlot(int k, const QString& path) const {
   auto* heading = new QCPTextElement(p, title, QFont(font().family(), 9, QFont::Bold));
   p->plotLayout()->addElement(0, 0, heading);
   const bool legend = p->legend->visible();
-  placeLegend(p, p->graphCount() > 0);
+  placeLegend(p, p->plottableCount() > 0);
   p->replot(QCustomPlot::rpImmediateRefresh);
   bool ok = false;
   QString error;

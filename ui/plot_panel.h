@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 /// @file plot_panel.h
-/// Live plots (QCustomPlot) and the session's runs: several stacked plots, each showing one
+/// Live plots (QCustomPlot) and the session's runs: any number of stacked plots, each showing one
 /// selectable output channel of every shown run (a legend names each run and what changed in
-/// the project since the run before it), or its difference to a reference run; a scrolling
-/// window during a run, the full history after; a cursor readout; export to PNG, PDF and SVG
-/// with a title block. Every run is kept in the results list until the project is replaced;
+/// the project since the run before it) against time or against another channel (X-Y), or its
+/// difference to a reference run; a scrolling window during a run, the full history after; a
+/// cursor readout, reset zoom; export to PNG, PDF and SVG with a title block. Every run is kept in the results list until the project is replaced;
 /// after an edit the newest run is marked as not current (banner, greyed curve) until the next.
 
 #include <QDateTime>
@@ -18,6 +18,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QVBoxLayout;
 class QCPGraph;
 class QCustomPlot;
 class QLabel;
@@ -62,10 +63,20 @@ class PlotPanel : public QWidget {
   /// Replots at most this often while running (a fixed-rate timer drives it).
   void replotNow();
 
-  int plotCount() const { return static_cast<int>(plots_.size()); }
-  QCustomPlot* plot(int k) const { return plots_[k]; }
+  int plotCount() const { return static_cast<int>(slots_.size()); }
+  QCustomPlot* plot(int k) const { return slots_[k].plot; }
   int selectedChannel(int plot) const;
   void selectChannel(int plot, int channel);
+  /// Adds a plot under the others (its channel: the newest run's first one not yet shown).
+  void addPlot();
+  /// Removes plot k (the last plot stays).
+  void removePlot(int k);
+  /// The channel on the x axis of plot k: -1 for time, else an index into channels() (an X-Y
+  /// plot of every shown run, e.g. toe against wheel travel).
+  void setXChannel(int plot, int channel);
+  int xChannel(int plot) const;
+  /// Fits plot k's axes to its curves again (after zooming or dragging).
+  void resetZoom(int plot);
 
   // The results list.
   int runCount() const { return static_cast<int>(runs_.size()); }
@@ -105,8 +116,19 @@ class PlotPanel : public QWidget {
   void staleChanged(bool stale, const QString& text);
 
  private:
+  /// The widgets of one plot.
+  struct Slot {
+    QWidget* box;
+    QCustomPlot* plot;
+    QComboBox *channel, *x;
+    QCheckBox* difference;
+    QLabel* readout;
+    QCPGraph* live = nullptr;  ///< the newest run's graph while it runs (time plots)
+  };
   void refill(int k);
   void refillAll();
+  void fitAxes(int k);
+  void fillChannels(Slot& slot, const QStringList& preferred, int k);
   void fillList();
   void updateButtons();
   /// Value of run r's channel c at time t (linear between samples, held beyond the ends).
@@ -114,11 +136,8 @@ class PlotPanel : public QWidget {
   QString channelName(int k) const;
   void setStale(bool stale, const QString& text);
 
-  std::vector<QCustomPlot*> plots_;
-  std::vector<QComboBox*> selectors_;
-  std::vector<QCheckBox*> differences_;
-  std::vector<QLabel*> readouts_;
-  std::vector<QCPGraph*> live_;  ///< per plot: the newest run's graph while it runs
+  std::vector<Slot> slots_;
+  QWidget* plotArea_;
   QTreeWidget* list_;
   QPushButton *referenceButton_, *removeButton_, *exportButton_;
   QLabel* staleLabel_;

@@ -382,6 +382,58 @@ class TestWorkbench : public QObject {
     QVERIFY(w.grab().save(kArtefacts + "/after_new.png"));
   }
 
+  /// Plots: another plot is added, made an X-Y plot (a bushing force against the wheel centre's
+  /// x displacement through LC1's braking step), zoomed and reset, and removed again.
+  void xyPlotsAddedAndRemoved() {
+    MainWindow w;
+    w.setQuiet(true);
+    w.resize(1400, 1000);
+    w.show();
+    QVERIFY(w.openProject(kRoot + "/projects/quarter_double_wishbone.json"));
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.showTab("Plots");
+    PlotPanel* plots = w.plots();
+    QSignalSpy finished(&w, &MainWindow::runFinished);
+    w.startRun(5.5);  // the braking step at 5 s
+    QVERIFY(finished.wait(120000));
+    QCOMPARE(plots->plotCount(), 2);
+    plots->addPlot();
+    QCOMPARE(plots->plotCount(), 3);
+    const QStringList ch = plots->channels();
+    const int fx = ch.indexOf("lower rear bushing fx left"), x = ch.indexOf("wheel centre x left");
+    QVERIFY(fx >= 0 && x >= 0);
+    plots->selectChannel(2, fx);
+    plots->setXChannel(2, x);
+    QCustomPlot* p = plots->plot(2);
+    QCOMPARE(p->plottableCount(), 1);
+    auto* curve = qobject_cast<QCPCurve*>(p->plottable(0));
+    QVERIFY(curve);
+    QCOMPARE(curve->dataCount(), 5501);
+    // The curve's points are (x channel, y channel) of each sample.
+    const auto& v = plots->values();
+    double err = 0.0;
+    for (int i = 0; i < curve->dataCount(); i += 50) {
+      const auto d = curve->data()->at(i);
+      const auto sample = static_cast<std::size_t>(d->t);  // the curve's parameter: the sample index
+      err = std::max({err, std::abs(d->key - v[x][sample]), std::abs(d->value - v[fx][sample])});
+    }
+    QCOMPARE(err, 0.0);
+    QCOMPARE(p->xAxis->label(), QString("wheel centre x left [m]"));
+    QCOMPARE(p->yAxis->label(), QString("lower rear bushing fx left [N]"));
+    // Zoomed in, then reset: the whole curve is in view again.
+    p->xAxis->setRange(0, 1e-9);
+    plots->resetZoom(2);
+    bool found = false;
+    const QCPRange keys = curve->getKeyRange(found);
+    QVERIFY(found && p->xAxis->range().contains(keys.lower) && p->xAxis->range().contains(keys.upper));
+    QVERIFY(w.grab().save(kArtefacts + "/plots_xy.png"));
+    plots->removePlot(2);
+    QTRY_COMPARE(plots->plotCount(), 2);
+    plots->removePlot(0);
+    plots->removePlot(0);  // the last plot stays
+    QCOMPARE(plots->plotCount(), 1);
+  }
+
   /// The 3D view after a run: poses at 100 per simulated second, played back with the time
   /// shown; the exaggeration scales from the initial equilibrium (at its first pose the view is
   /// the same at 1x and 50x); presets frame everything also in a tall, narrow viewport; the
