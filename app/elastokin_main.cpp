@@ -57,10 +57,12 @@ int main(int argc, char** argv) {
   QApplication::setApplicationName("Elastokin");
   QApplication::setOrganizationName("Elastokin");
   ek::ui::MainWindow w;
+  w.setDocsRoot(root);
   w.show();
   if (!w.openProject(project)) return 1;
   if (!tab.isEmpty()) w.showTab(tab);
   if (!table.isEmpty()) w.showTable(table);
+  if (screenshot.isEmpty()) w.showFirstRunHint();  // screenshots keep a clean status bar
   auto shoot = [&] {
     if (screenshot.isEmpty()) return;
     QTimer::singleShot(500, &w, [&] {

@@ -83,6 +83,12 @@ int HardpointModel::rowCount(const QModelIndex& parent) const {
 int HardpointModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
 QVariant HardpointModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation == Qt::Horizontal && role == Qt::ToolTipRole)
+    return section >= X && section <= PartnerZ
+               ? tr("Global coordinate of the marker as modelled; typing one moves the marker in its body's frame "
+                    "(a coincident pair together)")
+               : section == Distance ? tr("Distance of the bushing's two markers as modelled; above 1 mm it is flagged")
+                                     : tr("The joint: a bushing (markers I, J) or one end of a P2P element");
   if (role != Qt::DisplayRole) return {};
   if (orientation == Qt::Vertical) return section + 1;
   static const char* names[ColumnCount] = {"joint",         "markers (I, J)", "x [mm]",        "y [mm]", "z [mm]",

@@ -7,6 +7,8 @@
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QCursor>
+#include <QDesktopServices>
+#include <QDir>
 #include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -26,6 +28,7 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QToolBar>
+#include <QUrl>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -399,8 +402,16 @@ void MainWindow::buildRunBar() {
   bar->addWidget(solver_);
   realtime_ = new QCheckBox(tr("real time"), bar);
   bar->addWidget(realtime_);
+  loadCase_->setToolTip(tr("The load case to run: its input signals and duration (Load cases and Signals tables)"));
+  dt_->setToolTip(tr("Fixed step of the LSRT2 integrator; 1 ms is the real-time setting"));
+  linEvery_->setToolTip(tr("Linearize (Jacobians) every N-th step; 1: every step, the accurate choice"));
+  solver_->setToolTip(tr("Linear solver of the integrator's stage equations: topology (block elimination along the "
+                         "suspension, the fastest), klu (SuiteSparse) or dense (LU)"));
+  realtime_->setToolTip(tr("Pace the steps to the wall clock, as on a test rig; missed deadlines are counted"));
   bar->addSeparator();
   runAct_ = bar->addAction(tr("Run"), this, [this] { startRun(); });
+  runAct_->setToolTip(tr("Run the load case on a worker thread; every run is kept in the Plots tab (F5)"));
+  runAct_->setShortcut(QKeySequence(Qt::Key_F5));
   pauseAct_ = bar->addAction(tr("Pause"), this, [this] {
     if (worker_->isPaused()) {
       worker_->resume();
@@ -411,12 +422,18 @@ void MainWindow::buildRunBar() {
     }
   });
   stopAct_ = bar->addAction(tr("Stop"), this, [this] { worker_->stop(); });
-  bar->addAction(tr("Reset"), this, [this] {
+  QAction* reset = bar->addAction(tr("Reset"), this, [this] {
     if (running_) return;
+    stopPlayback();
     frames_.clear();
     timeSlider_->setEnabled(false);
+    timeSlider_->setRange(0, 0);
+    timeLabel_->clear();
     if (model_) view3d_->setModel(model_);
   });
+  pauseAct_->setToolTip(tr("Pause or resume the run"));
+  stopAct_->setToolTip(tr("Stop the run; the results up to then are kept"));
+  reset->setToolTip(tr("Show the design pose in 3D and forget the playback (the kept runs stay)"));
   pauseAct_->setEnabled(false);
   stopAct_->setEnabled(false);
 }
@@ -553,6 +570,23 @@ void MainWindow::buildMenus() {
     if (!err.isEmpty()) message(tr("Mirror left to right"), err);
     else statusBar()->showMessage(tr("mirrored the left side (undo with Ctrl+Z)"), 6000);
   });
+  QMenu* help = menuBar()->addMenu(tr("&Help"));
+  const std::pair<QString, QString> docs[] = {{tr("&Getting started (README)"), "README.md"},
+                                              {tr("&Project format"), "docs/project-format.md"},
+                                              {tr("&Analyses (K&&C, frequency response, modes)"), "docs/analyses.md"},
+                                              {tr("&Method (equations, LSRT2)"), "docs/method.md"},
+                                              {tr("&Validation"), "docs/validation.md"}};
+  for (const auto& [label, file] : docs)
+    help->addAction(label, this, [this, file = file] { openDocument(file); });
+  help->addSeparator();
+  help->addAction(tr("&About Elastokin"), this, [this] {
+    message(tr("About Elastokin"),
+            tr("Elastokin: real-time multibody simulation of wheel suspensions with elastic bushings. Every body is "
+               "free (6 DOF) and coupled by bushings and point-to-point elements; the equations of motion are "
+               "linearized analytically every step and integrated with the linear-implicit Rosenbrock method LSRT2 "
+               "at a fixed step, the linear systems solved along the suspension's topology."),
+            false);
+  });
 }
 
 bool MainWindow::openProject(const QString& path, bool showErrors) {
@@ -615,6 +649,24 @@ void MainWindow::updateRecent(const QString& path) {
     recentMenu_->addAction(p, this, [this, p] {
       if (maybeSave()) openProject(p);
     });
+}
+
+void MainWindow::openDocument(const QString& relative) {
+  const QString path = QDir(docsRoot_).filePath(relative);
+  lastDocument_ = path;
+  if (!QFileInfo::exists(path)) return message(tr("Help"), tr("%1 is not here (the documentation ships with the "
+                                                               "sources)").arg(path));
+  if (!quiet_) QDesktopServices::openUrl(QUrl::fromLocalFile(path));
+}
+
+void MainWindow::showFirstRunHint() {
+  QSettings settings("Elastokin", "Elastokin");
+  if (settings.value("hintShown").toBool()) return;
+  settings.setValue("hintShown", true);
+  statusBar()->showMessage(tr("Edit the tables on the left (hover a header for its meaning), choose a load case and "
+                              "press Run (F5); every run is kept in the Plots tab. K&C sweeps: the Analyses tab. "
+                              "Help menu: the documentation."),
+                           30000);
 }
 
 void MainWindow::message(const QString& title, const QString& text, bool error) {

@@ -77,6 +77,12 @@ class MainWindow : public QMainWindow {
   /// For tests: dialogs are not shown (their text goes to lastDialogText()).
   void setQuiet(bool quiet) { quiet_ = quiet; }
   QString lastDialogText() const { return lastDialog_; }
+  /// Where the Help menu finds README.md and docs/ (the source tree).
+  void setDocsRoot(const QString& root) { docsRoot_ = root; }
+  /// The file the Help menu opened last (in quiet mode it is not shown).
+  QString lastDocument() const { return lastDocument_; }
+  /// A one-time status-bar hint of what to do first (remembered in the settings).
+  void showFirstRunHint();
 
  signals:
   void runFinished(bool completed);
@@ -98,6 +104,7 @@ class MainWindow : public QMainWindow {
   /// Forgets every result of the project (File > New / Open).
   void clearResults();
   void stopPlayback();
+  void openDocument(const QString& relative);
 
   ProjectDocument* doc_;
   std::vector<std::unique_ptr<TableModel>> models_;
@@ -137,7 +144,7 @@ class MainWindow : public QMainWindow {
   QTimer* frameTimer_;         ///< renders the newest frame when the 3D view may render again
   QElapsedTimer sinceRender_;
   bool running_ = false, quiet_ = false;
-  QString lastMessage_, lastDialog_;
+  QString lastMessage_, lastDialog_, docsRoot_, lastDocument_;
 };
 
 }  // namespace ek::ui

@@ -17,6 +17,75 @@
 
 namespace ek::ui {
 
+QString columnHelp(const QString& header) {
+  const QString h = header.toLower();
+  struct Rule {
+    const char* word;
+    const char* help;
+  };
+  // The first matching rule explains the column (docs/project-format.md has the details).
+  static const Rule rules[] = {
+      {"stiffness", "Stiffness law: a number (linear, force = coefficient x deflection) or \"curve ID\" (force "
+                    "against deflection from the Curves table). Zero: free in this direction."},
+      {"damping", "Damping law: a number (force = coefficient x deflection rate) or \"curve ID\" (force against "
+                  "rate)."},
+      {"damper", "Damper law: a number (force = coefficient x rate of extension) or \"curve ID\"."},
+      {"spring", "Spring law: a number (force = coefficient x (length - free length)) or \"curve ID\"."},
+      {"preload", "Force (or torque) at zero deflection, on marker I in J's frame."},
+      {"free length", "Length at which the spring is unloaded; \"as modelled\": the markers' distance."},
+      {"clearance", "Travel before the stop touches."},
+      {"marker_i", "Marker I (id): the element's force acts on it, its deflection is I relative to J."},
+      {"marker_j", "Marker J (id): the frame in which the deflection is measured."},
+      {"marker", "A marker (id; choose from the list)."},
+      {"body", "The body (id) the marker belongs to; its position is in that body's frame."},
+      {"carrier", "The wheel carrier (id of a body): the knuckle the wheel turns on."},
+      {"input", "An input (id) of the Inputs table."},
+      {"position", "Position: global for a body's reference point, in the body's frame for a marker."},
+      {"orientation", "Cardan angles alpha_z, alpha_y, alpha_x of the frame (R = Rz Ry Rx)."},
+      {"direction", "Direction of the force, torque or motion (normalized), in the frame chosen under 'frame'."},
+      {"frame", "global: the direction is fixed in space; marker: it turns with the marker."},
+      {"kind", "force or torque on a free body; translation or rotation prescribes a fixed body's motion."},
+      {"mass", "Mass of the body; fixed bodies have none."},
+      {"inertia", "Inertia about the centre of mass in the body frame: Ixx, Iyy, Izz, Ixy, Ixz, Iyz."},
+      {"kg m^2", "A moment (Ixx, Iyy, Izz) or product (Ixy, Ixz, Iyz) of inertia about the centre of mass, in the "
+                 "body frame."},
+      {"signals", "How many signals drive inputs in this load case (edited in the Signals table)."},
+      {"com", "Centre of mass in the body frame."},
+      {"velocity", "Initial velocity (a run starting as modelled)."},
+      {"fixed", "yes: the body is ground or a driven rig body (no degrees of freedom)."},
+      {"subsystem", "A group name, used for the colours of the 3D view."},
+      {"interpolation", "linear, pchip (monotone cubic) or spline between the curve's points."},
+      {"extrapolation", "linear (the end slope continues) or constant beyond the points."},
+      {"points", "The curve's points as x, y pairs; x increasing."},
+      {"load case", "The load case the signal belongs to."},
+      {"duration", "Simulated time of the load case."},
+      {"value", "Constant value; the value before a step or ramp; the offset of a sine or chirp."},
+      {"after", "The value after the step, or at the ramp's end."},
+      {"end frequency", "The chirp's frequency at its end."},
+      {"time", "The step's time, or the start of a ramp, sine or chirp."},
+      {"end", "The end of a ramp or chirp."},
+      {"initial state", "equilibrium: the static equilibrium under the inputs at the start; as modelled: the design pose."},
+      {"type", "Signal type: constant, step, ramp, sine, chirp or table (CSV file)."},
+      {"amplitude", "Amplitude of the sine or chirp."},
+      {"frequency", "Frequency of the sine, or the chirp's start frequency."},
+      {"phase", "Phase of the sine."},
+      {"file", "CSV file (time, value) of a table signal, relative to the project file."},
+      {"quantity", "What the output measures: marker position, displacement, velocity, body angles, bushing force, ..."},
+      {"component", "Which component of the quantity: x, y, z, rx, ry, rz, or a wheel channel."},
+      {"element", "The marker, body, bushing, P2P element or input (id) the output measures."},
+      {"name", "A name shown in lists, legends and messages."},
+      {"id", "Unique number of the row; other tables refer to it."},
+  };
+  for (const Rule& r : rules)
+    if (h.contains(QLatin1String(r.word))) {
+      QString text = QObject::tr(r.help);
+      const int unit = header.lastIndexOf('[');
+      if (unit >= 0) text += QObject::tr(" Unit: %1.").arg(header.mid(unit + 1).chopped(1));
+      return text;
+    }
+  return header;
+}
+
 const char* tableName(Table t) {
   switch (t) {
     case Table::Bodies: return "bodies";
@@ -213,6 +282,7 @@ class RowTableModel final : public TableModel {
     return {};
   }
   QVariant headerData(int section, Qt::Orientation o, int role) const override {
+    if (o == Qt::Horizontal && role == Qt::ToolTipRole && section < columnCount()) return columnHelp(columns_[section].header);
     if (role != Qt::DisplayRole) return {};
     if (o == Qt::Horizontal) return section < columnCount() ? columns_[section].header : QVariant();
     return section + 1;
@@ -629,6 +699,8 @@ class SignalsModel final : public TableModel {
   }
   int columnCount(const QModelIndex& parent = {}) const override { return parent.isValid() ? 0 : kColumns; }
   QVariant headerData(int section, Qt::Orientation o, int role) const override {
+    if (o == Qt::Horizontal && role == Qt::ToolTipRole && section >= 0 && section < kColumns)
+      return columnHelp(headerData(section, o, Qt::DisplayRole).toString());
     if (role != Qt::DisplayRole) return {};
     if (o == Qt::Vertical) return section + 1;
     static const char* h[kColumns] = {"load case", "input", "type", "value / before / from / offset", "after / to",

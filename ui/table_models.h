@@ -65,6 +65,10 @@ class ReferenceDelegate : public QStyledItemDelegate {
   void setModelData(QWidget* editor, QAbstractItemModel* model, const QModelIndex& index) const override;
 };
 
+/// What a column means, for its header's tooltip: from the header's words (a law, a reference,
+/// a position, ...) and its unit. Never empty.
+QString columnHelp(const QString& header);
+
 /// Creates the model of a table.
 std::unique_ptr<TableModel> makeTableModel(ProjectDocument* doc, Table table);
 

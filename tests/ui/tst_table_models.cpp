@@ -148,6 +148,22 @@ class TestTableModels : public QObject {
     QVERIFY(model->lastError().contains("millimetres"));
   }
 
+  /// Every column header explains itself in a tooltip (with its unit), not just repeats its text.
+  void headerTooltips() {
+    QStringList bare;
+    for (Table t : {Table::Bodies, Table::Markers, Table::Bushings, Table::P2Ps, Table::Curves, Table::Inputs,
+                    Table::LoadCases, Table::Signals, Table::Outputs, Table::Hardpoints}) {
+      auto model = makeTableModel(doc_.get(), t);
+      for (int c = 0; c < model->columnCount(); ++c) {
+        const QString header = model->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString();
+        const QString tip = model->headerData(c, Qt::Horizontal, Qt::ToolTipRole).toString();
+        if (tip.isEmpty() || tip == header) bare << QString(tableName(t)) + ": " + header;
+        if (header.contains("[N/m]")) QVERIFY2(tip.contains("Unit: N/m"), qPrintable(tip));
+      }
+    }
+    QVERIFY2(bare.isEmpty(), qPrintable(bare.join("; ")));
+  }
+
   void unitsInHeaders() {
     auto bodies = makeTableModel(doc_.get(), Table::Bodies);
     QVERIFY(columnOf(*bodies, "mass [kg]") >= 0);

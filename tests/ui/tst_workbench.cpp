@@ -5,16 +5,21 @@
 // each bad-input example shows the engine's error and keeps the open project. Needs a display
 // (CI: xvfb-run); without one the test reports itself skipped.
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
 #include <QDoubleSpinBox>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenu>
+#include <QMenuBar>
 #include <QPushButton>
 #include <QSlider>
-#include <QLabel>
 #include <QTableView>
 #include <QTimer>
+#include <QToolBar>
 #include <QtTest>
 #include <cstdlib>
 #include <sys/resource.h>
@@ -200,6 +205,39 @@ class TestWorkbench : public QObject {
     for (int r = 0; r < hp->rowCount(); ++r) flagged += !hp->data(hp->index(r, 9), Qt::DisplayRole).toString().isEmpty();
     QCOMPARE(flagged, 1);
     QVERIFY(w.grab().save(kArtefacts + "/hardpoints.png"));
+  }
+
+  // Help: toolbar controls explain themselves; the Help menu opens the documentation files.
+  void helpMenuAndTooltips() {
+    MainWindow w;
+    w.setQuiet(true);
+    w.setDocsRoot(kRoot);
+    w.show();
+    auto* bar = w.findChild<QToolBar*>();
+    QVERIFY(bar);
+    int controls = 0;
+    for (QWidget* c : bar->findChildren<QWidget*>()) {
+      if (!qobject_cast<QComboBox*>(c) && !qobject_cast<QAbstractSpinBox*>(c) && !qobject_cast<QCheckBox*>(c)) continue;
+      if (c->parentWidget() != bar) continue;  // a combo's own popup parts
+      QVERIFY2(!c->toolTip().isEmpty(), c->metaObject()->className());
+      ++controls;
+    }
+    QCOMPARE(controls, 5);  // load case, dt, linearize every, solver, real time
+    for (QAction* a : bar->actions())
+      if (!a->isSeparator() && !a->text().isEmpty() && !a->text().startsWith(" ")) QVERIFY2(a->toolTip() != a->text(), qPrintable(a->text()));
+    QMenu* help = nullptr;
+    for (QAction* a : w.menuBar()->actions())
+      if (a->text() == "&Help") help = a->menu();
+    QVERIFY(help);
+    QStringList opened;
+    for (QAction* a : help->actions()) {
+      if (a->isSeparator() || a->text().contains("About")) continue;
+      a->trigger();
+      opened << w.lastDocument();
+      QVERIFY2(QFileInfo::exists(w.lastDocument()), qPrintable(w.lastDocument()));
+    }
+    QCOMPARE(opened.size(), 5);
+    QVERIFY(opened.contains(kRoot + "/docs/analyses.md"));
   }
 
   // A file with six errors: all six are listed (file named, not navigable) and the open project
