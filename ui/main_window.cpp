@@ -41,6 +41,7 @@
 #include "ui/mirror.h"
 #include "ui/plot_panel.h"
 #include "ui/problems_panel.h"
+#include "ui/results_file.h"
 #include "ui/sparsity_view.h"
 #include "ui/topology_view.h"
 #include "ui/view3d.h"
@@ -538,6 +539,10 @@ void MainWindow::buildMenus() {
   file->addAction(tr("&Save"), QKeySequence::Save, this, [this] { save(false); });
   file->addAction(tr("Save &as..."), QKeySequence::SaveAs, this, [this] { save(true); });
   file->addSeparator();
+  file->addAction(tr("Save &runs beside the project"), this, [this] {
+    const QString err = saveResults();
+    if (!err.isEmpty()) message(tr("Save runs"), err);
+  });
   file->addAction(tr("Export results as &CSV..."), this, [this] {
     const QString path = QFileDialog::getSaveFileName(this, tr("Export CSV"), "results.csv", tr("CSV (*.csv)"));
     if (path.isEmpty()) return;
@@ -593,6 +598,7 @@ bool MainWindow::openProject(const QString& path, bool showErrors) {
   try {
     doc_->open(path);
     updateRecent(path);
+    reopenResults();
     return true;
   } catch (const ModelError& e) {
     problems_->setDiagnostics(e.errors(), 0, false);
@@ -649,6 +655,31 @@ void MainWindow::updateRecent(const QString& path) {
     recentMenu_->addAction(p, this, [this, p] {
       if (maybeSave()) openProject(p);
     });
+}
+
+QString MainWindow::saveResults() {
+  if (doc_->path().isEmpty()) return tr("Save the project first: the results go beside it.");
+  if (plots_->runCount() == 0) return tr("No run to save.");
+  if (running_) return tr("Wait for the run to end.");
+  const QString path = resultsPathFor(doc_->path());
+  const QString err = writeRuns(path, plots_->runs());
+  if (err.isEmpty()) statusBar()->showMessage(tr("%1 runs saved to %2").arg(plots_->runCount()).arg(path), 8000);
+  return err;
+}
+
+void MainWindow::reopenResults() {
+  const QString path = resultsPathFor(doc_->path());
+  if (doc_->path().isEmpty() || !QFileInfo::exists(path)) return;
+  std::vector<RunRecord> runs;
+  const QString err = readRuns(path, runs);
+  if (!err.isEmpty()) return message(tr("Results beside the project"), tr("The saved results were not read: %1").arg(err));
+  plots_->restoreRuns(std::move(runs));
+  if (plots_->runCount() == 0) return;
+  QStringList parts;
+  for (const auto& c : describeChanges(plots_->run(plots_->runCount() - 1).project, doc_->project(), 3))
+    parts << QString::fromStdString(c);
+  if (!parts.isEmpty()) plots_->markStale(parts.join("; "));
+  statusBar()->showMessage(tr("%1 saved runs reopened from %2").arg(plots_->runCount()).arg(path), 8000);
 }
 
 void MainWindow::openDocument(const QString& relative) {

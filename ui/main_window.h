@@ -83,6 +83,9 @@ class MainWindow : public QMainWindow {
   QString lastDocument() const { return lastDocument_; }
   /// A one-time status-bar hint of what to do first (remembered in the settings).
   void showFirstRunHint();
+  /// Saves the kept runs beside the project ("<project>.results.json"; reopened with the project).
+  /// @returns an error text or empty.
+  QString saveResults();
 
  signals:
   void runFinished(bool completed);
@@ -105,6 +108,7 @@ class MainWindow : public QMainWindow {
   void clearResults();
   void stopPlayback();
   void openDocument(const QString& relative);
+  void reopenResults();
 
   ProjectDocument* doc_;
   std::vector<std::unique_ptr<TableModel>> models_;

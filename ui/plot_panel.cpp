@@ -401,6 +401,14 @@ void PlotPanel::clearRuns() {
   refillAll();
 }
 
+void PlotPanel::restoreRuns(std::vector<RunRecord> runs) {
+  clearRuns();
+  runs_ = std::move(runs);
+  for (int k = 0; k < plotCount(); ++k) fillChannels(slots_[k], {}, k);
+  fillList();
+  refillAll();
+}
+
 void PlotPanel::markStale(const QString& what) {
   if (runs_.empty()) return;
   setStale(true, tr("Not current: the project changed since %1 (%2). Run again to update.")

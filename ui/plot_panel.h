@@ -91,6 +91,9 @@ class PlotPanel : public QWidget {
   void removeRun(int run);
   /// Forgets every run and empties the plots (a new or other project).
   void clearRuns();
+  /// Shows runs read back from a results file (results_file.h) instead of the current ones.
+  void restoreRuns(std::vector<RunRecord> runs);
+  const std::vector<RunRecord>& runs() const { return runs_; }
   QTreeWidget* runList() const { return list_; }
 
   /// The project changed after the newest run: banner and greyed curve until the next run.

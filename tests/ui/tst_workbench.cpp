@@ -18,6 +18,7 @@
 #include <QPushButton>
 #include <QSlider>
 #include <QTableView>
+#include <QTemporaryDir>
 #include <QTimer>
 #include <QToolBar>
 #include <QtTest>
@@ -36,6 +37,7 @@
 #include "ui/topology_view.h"
 #include "ui/plot_panel.h"
 #include "ui/problems_panel.h"
+#include "ui/results_file.h"
 #include "ui/view3d.h"
 #include "ui/vtk_widget.h"
 
@@ -418,6 +420,70 @@ class TestWorkbench : public QObject {
     QCOMPARE(w.findChild<QComboBox*>("loadCase")->count(), 0);  // the toolbar's load cases
     QVERIFY(plots->plot(0)->yAxis->label().isEmpty());
     QVERIFY(w.grab().save(kArtefacts + "/after_new.png"));
+  }
+
+  /// Runs saved beside the project are reopened with it: the same samples to the last bit, the
+  /// same legends, and marked not current when the file's tables differ from the newest run's. A
+  /// damaged results file is reported naming the field, and the project still opens.
+  void runsAreSavedBesideTheProjectAndReopened() {
+    QTemporaryDir dir;
+    const QString project = dir.filePath("corner.json");
+    QVERIFY(QFile::copy(kRoot + "/projects/quarter_double_wishbone.json", project));
+    MainWindow w;
+    w.setQuiet(true);
+    w.show();
+    QVERIFY(w.openProject(project));
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    PlotPanel* plots = w.plots();
+    QSignalSpy finished(&w, &MainWindow::runFinished);
+    w.startRun(0.2);
+    QVERIFY(finished.wait(60000));
+    TableModel* bushings = w.tableModel(Table::Bushings);
+    int col = -1;
+    for (int c = 0; c < bushings->columnCount(); ++c)
+      if (bushings->headerData(c, Qt::Horizontal).toString() == "x stiffness [N/m]") col = c;
+    QVERIFY(bushings->setData(bushings->index(1, col), "300000", Qt::EditRole));
+    w.startRun(0.2);
+    QVERIFY(finished.wait(60000));
+    QCOMPARE(plots->runCount(), 2);
+    const std::vector<RunRecord> before = plots->runs();
+    QStringList legendBefore;
+    for (int k = 0; k < plots->plot(0)->graphCount(); ++k) legendBefore << plots->plot(0)->graph(k)->name();
+    QCOMPARE(w.saveResults(), QString());
+    const QString results = dir.filePath("corner.results.json");
+    QVERIFY(QFileInfo(results).size() > 10000);
+
+    w.document()->undoStack()->setClean();  // do not ask to save the edit
+    QVERIFY(w.openProject(project));         // the file still has the stiff bushing
+    QCOMPARE(plots->runCount(), 2);
+    for (int r = 0; r < 2; ++r) {
+      QCOMPARE(plots->run(r).t, before[r].t);
+      QCOMPARE(plots->run(r).v, before[r].v);
+      QCOMPARE(plots->run(r).channels, before[r].channels);
+      QCOMPARE(plots->run(r).changes, before[r].changes);
+      QVERIFY(plots->run(r).project == before[r].project);
+    }
+    QStringList legendAfter;
+    for (int k = 0; k < plots->plot(0)->graphCount(); ++k) legendAfter << plots->plot(0)->graph(k)->name();
+    QCOMPARE(legendAfter.size(), 2);
+    QCOMPARE(legendAfter[0], legendBefore[0]);
+    QVERIFY(legendAfter[1].startsWith(legendBefore[1]));  // and now marked " — not current"
+    QVERIFY(plots->isStale());
+    QVERIFY2(plots->staleLabel()->text().contains("x stiffness [N/m] 300000.0 -> 3000000.0"), qPrintable(plots->staleLabel()->text()));
+
+    // A damaged file: the message names the field; the project opens without runs.
+    QFile f(results);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QByteArray text = f.readAll();
+    f.close();
+    text.replace("\"shown\": true", "\"shown\": \"yes\"");
+    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    f.write(text);
+    f.close();
+    QVERIFY(w.openProject(project));
+    QCOMPARE(plots->runCount(), 0);
+    QVERIFY2(w.lastDialogText().contains("corner.results.json, field 'runs[0].shown': expected boolean, found string"),
+             qPrintable(w.lastDialogText()));
   }
 
   /// Plots: another plot is added, made an X-Y plot (a bushing force against the wheel centre's
