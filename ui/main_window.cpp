@@ -2,6 +2,7 @@
 #include "ui/main_window.h"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
 #include <QCheckBox>
 #include <QCloseEvent>
@@ -44,6 +45,7 @@
 #include "ui/results_file.h"
 #include "ui/sparsity_view.h"
 #include "ui/topology_view.h"
+#include "ui/units.h"
 #include "ui/view3d.h"
 #include "ui/vtk_widget.h"
 
@@ -575,6 +577,16 @@ void MainWindow::buildMenus() {
     if (!err.isEmpty()) message(tr("Mirror left to right"), err);
     else statusBar()->showMessage(tr("mirrored the left side (undo with Ctrl+Z)"), 6000);
   });
+  QMenu* view = menuBar()->addMenu(tr("&View"));
+  QMenu* units = view->addMenu(tr("&Units"));
+  auto* unitGroup = new QActionGroup(this);
+  for (UnitSystem system : {UnitSystem::SI, UnitSystem::MmNDeg, UnitSystem::MmKNDeg}) {
+    QAction* a = units->addAction(unitSystemName(system), this, [system] { Units::instance().setSystem(system); });
+    a->setCheckable(true);
+    a->setChecked(Units::instance().system() == system);
+    unitGroup->addAction(a);
+  }
+  units->setToolTip(tr("Units of the tables, plots, readouts and exported CSV; the project file stays SI"));
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   const std::pair<QString, QString> docs[] = {{tr("&Getting started (README)"), "README.md"},
                                               {tr("&Project format"), "docs/project-format.md"},

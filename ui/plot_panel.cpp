@@ -24,6 +24,7 @@
 #include "engine/core/text.h"
 #include "engine/dynamics/outputs.h"
 #include "engine/model/project_diff.h"
+#include "ui/units.h"
 
 namespace ek::ui {
 namespace {
@@ -132,6 +133,10 @@ PlotPanel::PlotPanel(QWidget* parent, int plots) : QWidget(parent), timer_(new Q
   });
   timer_->setInterval(33);  // ~30 Hz while running
   connect(timer_, &QTimer::timeout, this, &PlotPanel::replotNow);
+  connect(&Units::instance(), &Units::changed, this, [this] {
+    for (int k = 0; k < plotCount(); ++k) fillChannels(slots_[k], {}, k);
+    refillAll();
+  });
   updateButtons();
 }
 
@@ -229,7 +234,7 @@ void PlotPanel::fillChannels(Slot& slot, const QStringList& preferred, int k) {
   slot.x->clear();
   slot.x->addItem(tr("time [s]"), QString());
   for (int c = 0; c < names.size(); ++c) {
-    const QString text = QStringLiteral("%1 [%2]").arg(names[c], unitList[c]);
+    const QString text = QStringLiteral("%1 [%2]").arg(names[c], displayUnit(unitList[c]).unit);
     slot.channel->addItem(text, names[c]);
     slot.x->addItem(text, names[c]);
   }
@@ -294,6 +299,9 @@ void PlotPanel::append(const SampleBlock& b) {
     QVector<double> t(b.t.begin(), b.t.end()), v(b.values[c].begin(), b.values[c].end());
     if (diff)
       for (int i = 0; i < t.size(); ++i) v[i] -= rc >= 0 ? valueAt(runs_[ref], rc, t[i]) : 0.0;
+    const double f = displayUnit(r.units[c]).factor;
+    if (f != 1.0)
+      for (double& x : v) x *= f;
     slots_[k].live->addData(t, v, true);
   }
   dirty_ = true;
@@ -342,9 +350,10 @@ void PlotPanel::fitAxes(int k) {
   }
   if (first) return;
   const int c = selectedChannel(k);
-  const QString unit = c >= 0 && c < units().size() ? units()[c] : QString();
+  const QString unit = c >= 0 && c < units().size() ? units()[c] : QString();  // SI
+  const double f = displayUnit(unit).factor;
   // A difference is shown down to a thousandth of the unit's floor: it is what was asked for.
-  const double floor = difference(k) ? 1e-3 * minimumSpan(unit, 0.0) : minimumSpan(unit, range.center());
+  const double floor = f * (difference(k) ? 1e-3 * minimumSpan(unit, 0.0) : minimumSpan(unit, range.center() / f));
   const double span = std::max(range.size() * 1.1, floor);
   p->yAxis->setRange(range.center() - span / 2, range.center() + span / 2);
 }
@@ -467,11 +476,14 @@ void PlotPanel::refill(int k) {
     const bool newest = r == runCount() - 1;
     const int rc = diff ? runs_[ref].channel(name) : -1;
     if (diff && rc < 0) continue;
-    unit = run.units[c];
+    const DisplayUnit du = displayUnit(run.units[c]);
+    unit = du.unit;
     const std::size_t n = std::min(run.v[c].size(), run.t.size());
     QVector<double> v(run.v[c].begin(), run.v[c].begin() + n);
     if (diff)
       for (std::size_t i = 0; i < n; ++i) v[i] -= valueAt(runs_[ref], rc, run.t[i]);
+    if (du.factor != 1.0)
+      for (double& y : v) y *= du.factor;
     QPen pen(newest ? kNewest : kOthers[other++ % std::size(kOthers)], newest ? 1.8 : 1.4);
     if (newest && stale_) {
       pen.setColor(kStaleGrey);
@@ -487,9 +499,12 @@ void PlotPanel::refill(int k) {
       if (newest && running_) slot.live = g;
       curve = g;
     } else {  // X-Y: a parametric curve in the order of time
-      xUnit = run.units[xc];
+      const DisplayUnit dx = displayUnit(run.units[xc]);
+      xUnit = dx.unit;
       auto* xy = new QCPCurve(p->xAxis, p->yAxis);
       QVector<double> x(run.v[xc].begin(), run.v[xc].begin() + std::min(n, run.v[xc].size()));
+      if (dx.factor != 1.0)
+        for (double& value : x) value *= dx.factor;
       v.resize(x.size());
       xy->setData(x, v);
       curve = xy;
@@ -559,13 +574,21 @@ QString PlotPanel::exportRunCsv(int run, const QString& path) const {
   QSaveFile f(path);
   if (!f.open(QIODevice::WriteOnly | QIODevice::Text)) return tr("%1: cannot write (%2)").arg(path, f.errorString());
   QTextStream out(&f);
+  // In the display units (their names in the header); exact numbers.
+  std::vector<double> factors;
   out << "time [s]";
-  for (int c = 0; c < r.channels.size(); ++c)
-    out << ',' << QString::fromStdString(csvField((r.channels[c] + " [" + r.units[c] + "]").toStdString()));
+  for (int c = 0; c < r.channels.size(); ++c) {
+    const DisplayUnit du = displayUnit(r.units[c]);
+    factors.push_back(du.factor);
+    out << ',' << QString::fromStdString(csvField((r.channels[c] + " [" + du.unit + "]").toStdString()));
+  }
   out << '\n';
   for (std::size_t i = 0; i < r.t.size(); ++i) {
     out << QString::fromStdString(shortestText(r.t[i]));
-    for (const auto& col : r.v) out << ',' << (i < col.size() ? QString::fromStdString(shortestText(col[i])) : QString());
+    for (std::size_t c = 0; c < r.v.size(); ++c) {
+      const auto& col = r.v[c];
+      out << ',' << (i < col.size() ? QString::fromStdString(shortestText(factors[c] == 1.0 ? col[i] : col[i] * factors[c])) : QString());
+    }
     out << '\n';
   }
   out.flush();

@@ -14,6 +14,7 @@
 #include "engine/model/model.h"
 #include "engine/model/project_io.h"
 #include "ui/hardpoints.h"
+#include "ui/units.h"
 
 namespace ek::ui {
 
@@ -261,17 +262,33 @@ class RowTableModel final : public TableModel {
  public:
   RowTableModel(ProjectDocument* doc, Table t, Rows<Row> rows, std::vector<Column<Row>> columns,
                 std::function<Row(const Project&)> fresh)
-      : TableModel(doc, t), rows_(rows), columns_(std::move(columns)), fresh_(std::move(fresh)) {}
+      : TableModel(doc, t), rows_(rows), columns_(std::move(columns)), fresh_(std::move(fresh)) {
+    // Headers and numbers follow the display units.
+    connect(&Units::instance(), &Units::changed, this, [this] {
+      beginResetModel();
+      endResetModel();
+      emit headerDataChanged(Qt::Horizontal, 0, columnCount() - 1);
+    });
+  }
 
   int rowCount(const QModelIndex& parent = {}) const override {
     return parent.isValid() ? 0 : static_cast<int>(rows().size());
   }
+  /// Display value = factor x SI value of column c (1 without a unit).
+  double factor(int c) const { return displayHeader(columns_[c].header).second; }
   int columnCount(const QModelIndex& parent = {}) const override {
     return parent.isValid() ? 0 : static_cast<int>(columns_.size());
   }
   QVariant data(const QModelIndex& i, int role) const override {
     if (!i.isValid() || i.row() >= rowCount() || i.column() >= columnCount()) return {};
-    if (role == Qt::DisplayRole || role == Qt::EditRole) return columns_[i.column()].get(rows()[i.row()]);
+    if (role == Qt::DisplayRole || role == Qt::EditRole) {
+      const QVariant v = columns_[i.column()].get(rows()[i.row()]);
+      const double f = factor(i.column());
+      if (f == 1.0) return v;
+      bool number = v.typeId() == QMetaType::Double;
+      const double si = number ? v.toDouble() : v.toString().toDouble(&number);  // a law: a number or "curve N"
+      return number ? QVariant(si * f) : v;
+    }
     if (role == Qt::TextAlignmentRole && columns_[i.column()].get(rows()[i.row()]).typeId() == QMetaType::Double)
       return int(Qt::AlignRight | Qt::AlignVCenter);
     // The last rejected edit is marked on its cell, with the engine's message.
@@ -284,7 +301,7 @@ class RowTableModel final : public TableModel {
   QVariant headerData(int section, Qt::Orientation o, int role) const override {
     if (o == Qt::Horizontal && role == Qt::ToolTipRole && section < columnCount()) return columnHelp(columns_[section].header);
     if (role != Qt::DisplayRole) return {};
-    if (o == Qt::Horizontal) return section < columnCount() ? columns_[section].header : QVariant();
+    if (o == Qt::Horizontal) return section < columnCount() ? displayHeader(columns_[section].header).first : QVariant();
     return section + 1;
   }
   QModelIndex locate(const QString& row, const QString& field) const override {
@@ -306,7 +323,20 @@ class RowTableModel final : public TableModel {
     if (role != Qt::EditRole || !i.isValid() || !columns_[i.column()].set) return false;
     const Column<Row>& col = columns_[i.column()];
     Row edited = rows()[i.row()];
-    const QString parseError = col.set(edited, value);
+    // A number typed in display units goes back to SI; the value shown, typed again, is the same
+    // SI value (not one differing in the last bits from the round trip).
+    QVariant si = value;
+    const double f = factor(i.column());
+    bool isNumber = false;
+    const double typed = value.toString().trimmed().toDouble(&isNumber);
+    if (f != 1.0 && isNumber) {
+      double v = typed / f;
+      bool oldNumber = false;
+      const double old = col.get(rows()[i.row()]).toString().toDouble(&oldNumber);
+      if (oldNumber && std::abs(v - old) <= 1e-12 * std::abs(old)) v = old;
+      si = QVariant(v);
+    }
+    const QString parseError = col.set(edited, si);
     if (!parseError.isEmpty()) {
       markCell(i, QStringLiteral("%1, row %2, '%3': %4").arg(tableName(table_), rowKey(edited), col.header, parseError));
       return false;

@@ -13,6 +13,7 @@
 #include "ui/mirror.h"
 #include "ui/project_document.h"
 #include "ui/table_models.h"
+#include "ui/units.h"
 
 using namespace ek;
 using namespace ek::ui;
@@ -33,6 +34,34 @@ int columnOf(const QAbstractItemModel& m, const QString& header) {
 class TestTableModels : public QObject {
   Q_OBJECT
  private slots:
+  void initTestCase() { Units::instance().setSystem(UnitSystem::SI); }
+
+  /// The conversions of the display units (display value = factor x SI value).
+  void displayUnits() {
+    auto check = [](const char* si, UnitSystem system, const char* unit, double factor) {
+      const DisplayUnit d = displayUnit(si, system);
+      QCOMPARE(d.unit, QString(unit));
+      QVERIFY2(std::abs(d.factor - factor) <= 1e-15 * factor, si);
+    };
+    const double deg = 180.0 / M_PI;
+    check("N/m", UnitSystem::MmKNDeg, "kN/mm", 1e-6);
+    check("N/m", UnitSystem::MmNDeg, "N/mm", 1e-3);
+    check("N s/m", UnitSystem::MmKNDeg, "kN s/mm", 1e-6);
+    check("N m/rad", UnitSystem::MmKNDeg, "N m/deg", 1.0 / deg);
+    check("N m s/rad", UnitSystem::MmNDeg, "N m s/deg", 1.0 / deg);
+    check("m", UnitSystem::MmKNDeg, "mm", 1e3);
+    check("rad", UnitSystem::MmNDeg, "deg", deg);
+    check("rad/s", UnitSystem::MmKNDeg, "deg/s", deg);
+    check("m/s", UnitSystem::MmNDeg, "mm/s", 1e3);
+    check("N", UnitSystem::MmKNDeg, "kN", 1e-3);
+    check("N m", UnitSystem::MmKNDeg, "N m", 1.0);
+    check("kg m^2", UnitSystem::MmKNDeg, "kg m^2", 1.0);
+    check("m/N", UnitSystem::MmKNDeg, "mm/kN", 1e6);
+    check("N/m", UnitSystem::SI, "N/m", 1.0);
+    QCOMPARE(displayHeader("x stiffness [N/m]", UnitSystem::MmKNDeg).first, QString("x stiffness [kN/mm]"));
+    QCOMPARE(displayHeader("name", UnitSystem::MmKNDeg).first, QString("name"));
+  }
+
   void init() {
     doc_ = std::make_unique<ProjectDocument>();
     doc_->open(kRoot + "/projects/quarter_double_wishbone.json");

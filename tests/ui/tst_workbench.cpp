@@ -35,6 +35,7 @@
 #include "ui/main_window.h"
 #include "ui/sparsity_view.h"
 #include "ui/topology_view.h"
+#include "ui/units.h"
 #include "ui/plot_panel.h"
 #include "ui/problems_panel.h"
 #include "ui/results_file.h"
@@ -52,7 +53,10 @@ const QString kArtefacts = QStringLiteral(ELASTOKIN_BINARY_DIR) + "/artefacts";
 class TestWorkbench : public QObject {
   Q_OBJECT
  private slots:
-  void initTestCase() { QDir().mkpath(kArtefacts); }
+  void initTestCase() {
+    QDir().mkpath(kArtefacts);
+    Units::instance().setSystem(UnitSystem::SI);  // the remembered choice of an earlier session must not leak in
+  }
 
   void runLc1ForOneSecond() {
     MainWindow w;
@@ -484,6 +488,55 @@ class TestWorkbench : public QObject {
     QCOMPARE(plots->runCount(), 0);
     QVERIFY2(w.lastDialogText().contains("corner.results.json, field 'runs[0].shown': expected boolean, found string"),
              qPrintable(w.lastDialogText()));
+  }
+
+  /// Display units mm-kN-deg: a table cell, its header and a typed value, a plot's data and axis,
+  /// the exported CSV header; the project stays SI, and the shown value typed again is no edit.
+  void engineeringUnits() {
+    MainWindow w;
+    w.setQuiet(true);
+    w.show();
+    QVERIFY(w.openProject(kRoot + "/projects/quarter_double_wishbone.json"));
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    Units::instance().setSystem(UnitSystem::MmKNDeg);
+    TableModel* bushings = w.tableModel(Table::Bushings);
+    int col = -1;
+    for (int c = 0; c < bushings->columnCount(); ++c)
+      if (bushings->headerData(c, Qt::Horizontal).toString() == "x stiffness [kN/mm]") col = c;
+    QVERIFY(col >= 0);
+    QCOMPARE(bushings->data(bushings->index(1, col), Qt::DisplayRole).toDouble(), 3.0);  // 3e6 N/m
+    const int undo = w.document()->undoStack()->count();
+    QVERIFY(bushings->setData(bushings->index(1, col), "3", Qt::EditRole));
+    QCOMPARE(w.document()->undoStack()->count(), undo);  // the same value: no edit
+    QVERIFY(bushings->setData(bushings->index(1, col), "1.5", Qt::EditRole));
+    QCOMPARE(w.document()->project().bushings[1].directions[0].stiffness.coefficient, 1.5e6);  // SI inside
+    w.document()->undoStack()->undo();
+    int rz = -1;
+    for (int c = 0; c < bushings->columnCount(); ++c)
+      if (bushings->headerData(c, Qt::Horizontal).toString() == "rz stiffness [N m/deg]") rz = c;
+    QVERIFY(rz >= 0);
+    QCOMPARE(bushings->data(bushings->index(1, rz), Qt::DisplayRole).toDouble(), 2500.0 * M_PI / 180.0);
+
+    QSignalSpy finished(&w, &MainWindow::runFinished);
+    w.startRun(0.2);
+    QVERIFY(finished.wait(60000));
+    PlotPanel* plots = w.plots();
+    const int x = plots->channels().indexOf("wheel centre x left");
+    plots->selectChannel(0, x);
+    QCOMPARE(plots->plot(0)->yAxis->label(), QString("wheel centre x left [mm]"));
+    QCOMPARE(plots->plot(0)->graph(0)->data()->at(10)->value, plots->values()[x][10] * 1e3);
+    const QString csv = kArtefacts + "/units.csv";
+    QCOMPARE(plots->exportCsv(csv), QString());
+    QFile f(csv);
+    QVERIFY(f.open(QIODevice::ReadOnly | QIODevice::Text));
+    const QString header = QString::fromUtf8(f.readLine());
+    QVERIFY2(header.contains("wheel centre x left [mm]") && header.contains("lower rear bushing fx left [kN]"), qPrintable(header));
+    const QStringList first = QString::fromUtf8(f.readLine()).trimmed().split(',');
+    QCOMPARE(first[1 + x].toDouble(), plots->values()[x][0] * 1e3);
+    w.showTab("Plots");
+    QVERIFY(w.grab().save(kArtefacts + "/units_mm_kN_deg.png"));
+    Units::instance().setSystem(UnitSystem::SI);
+    QCOMPARE(plots->plot(0)->yAxis->label(), QString("wheel centre x left [m]"));
   }
 
   /// Plots: another plot is added, made an X-Y plot (a bushing force against the wheel centre's
