@@ -4,12 +4,14 @@
 #include <QColor>
 #include <QComboBox>
 #include <QLocale>
+#include <QRegularExpression>
 #include <QUndoCommand>
 #include <algorithm>
 #include <cmath>
 
 #include "engine/core/error.h"
 #include "engine/core/rotation.h"
+#include "engine/core/text.h"
 #include "engine/model/joint_presets.h"
 #include "engine/model/model.h"
 #include "engine/model/project_io.h"
@@ -482,6 +484,57 @@ Column<Row> lawCol(QString h, QString f, std::function<LawRow&(Row&)> ref) {
           [ref](Row& r, const QVariant& v) { return parseLaw(v, ref(r)); }};
 }
 
+/// "x", "-y", "z", or three numbers separated by commas or spaces.
+QString parseDirection(const QString& text, Vec3& out) {
+  const QString t = text.trimmed().toLower();
+  const double sign = t.startsWith('-') ? -1.0 : 1.0;
+  const QString axis = t.startsWith('-') || t.startsWith('+') ? t.mid(1) : t;
+  if (axis == "x" || axis == "y" || axis == "z") {
+    out = Vec3::Zero();
+    out[axis == "x" ? 0 : axis == "y" ? 1 : 2] = sign;
+    return {};
+  }
+  const QStringList parts = t.split(QRegularExpression("[,;\\s]+"), Qt::SkipEmptyParts);
+  Vec3 v;
+  bool ok = parts.size() == 3;
+  for (int k = 0; ok && k < 3; ++k) {
+    v[k] = QLocale::c().toDouble(parts[k], &ok);
+    ok = ok && std::isfinite(v[k]);
+  }
+  if (!ok) return QStringLiteral("expected x, y, z (or -x, ...) or three numbers, found '%1'").arg(text);
+  if (v.norm() == 0.0) return QStringLiteral("must not be zero");
+  out = v;
+  return {};
+}
+
+/// Every quantity with each of its components, as the outputs' combined cell shows them.
+QStringList outputMeasures() {
+  QStringList out;
+  for (int q = 0; q <= static_cast<int>(OutputQuantity::Wheel); ++q) {
+    const auto quantity = OutputQuantity(q);
+    const QString name = toString(quantity);
+    QStringList components;
+    switch (quantity) {
+      case OutputQuantity::MarkerPosition:
+      case OutputQuantity::MarkerDisplacement:
+      case OutputQuantity::MarkerVelocity: components = {"x", "y", "z"}; break;
+      case OutputQuantity::BodyAngles: components = {"rz", "ry", "rx"}; break;
+      case OutputQuantity::BodyAngularVelocity: components = {"rx", "ry", "rz"}; break;
+      case OutputQuantity::BushingForce:
+      case OutputQuantity::BushingDeflection: components = {"x", "y", "z", "rx", "ry", "rz"}; break;
+      case OutputQuantity::P2PForce:
+      case OutputQuantity::P2PLength:
+      case OutputQuantity::Input: break;
+      case OutputQuantity::Wheel:
+        for (const char* w : kWheelComponents) components << w;
+        break;
+    }
+    if (components.isEmpty()) out << name;
+    for (const QString& c : components) out << name + " " + c;
+  }
+  return out;
+}
+
 const char* kXyz[3] = {"x", "y", "z"};
 const char* kAngles[3] = {"alpha_z", "alpha_y'", "alpha_x''"};
 
@@ -496,6 +549,7 @@ std::unique_ptr<TableModel> bodies(ProjectDocument* d) {
                  r.fixed = s == "yes" || s == "true";
                  return QString();
                }});
+  c.back().choices = [](const Project&) { return QStringList{"yes", "no"}; };
   c.push_back(textCol<BodyRow>("subsystem", "subsystem", &BodyRow::subsystem));
   c.push_back(numCol<BodyRow>("mass [kg]", "mass [kg]", [](BodyRow& r) -> double& { return r.mass; }));
   vecCols<BodyRow>(c, "position", "m", "position [m]", &BodyRow::position, kXyz);
@@ -635,7 +689,9 @@ std::unique_ptr<TableModel> curves(ProjectDocument* d) {
   c.push_back(intCol<CurveRow>("id", "id", &CurveRow::id));
   c.push_back(textCol<CurveRow>("name", "name", &CurveRow::name));
   c.push_back(textCol<CurveRow>("interpolation", "interpolation", &CurveRow::interpolation));
+  c.back().choices = [](const Project&) { return QStringList{"linear", "pchip", "spline"}; };
   c.push_back(textCol<CurveRow>("extrapolation", "extrapolation", &CurveRow::extrapolation));
+  c.back().choices = [](const Project&) { return QStringList{"linear", "constant"}; };
   c.push_back({"points", "points", [](const CurveRow& r) { return QVariant(static_cast<int>(r.points.size())); }, {}});
   return std::make_unique<RowTableModel<CurveRow>>(d, Table::Curves, &Project::curves, c, [](const Project& p) {
     CurveRow r;
@@ -662,6 +718,7 @@ std::unique_ptr<TableModel> inputs(ProjectDocument* d) {
                    }
                  return QString("expected force, torque, translation or rotation");
                }});
+  c.back().choices = [](const Project&) { return QStringList{"force", "torque", "translation", "rotation"}; };
   c.push_back({"frame", "frame", [](const InputRow& r) { return QVariant(r.frame == InputFrame::Global ? "global" : "marker"); },
                [](InputRow& r, const QVariant& v) {
                  const QString s = v.toString().trimmed();
@@ -669,7 +726,18 @@ std::unique_ptr<TableModel> inputs(ProjectDocument* d) {
                  r.frame = s == "global" ? InputFrame::Global : InputFrame::Marker;
                  return QString();
                }});
-  vecCols<InputRow>(c, "direction", "-", "direction", &InputRow::direction, kXyz);
+  c.back().choices = [](const Project&) { return QStringList{"global", "marker"}; };
+  // The direction as one cell, so that x can become z in one edit (three cells could not: the
+  // first edit would make it zero or oblique): "x", "-y", "z" or three numbers.
+  c.push_back({"direction", "direction",
+               [](const InputRow& r) {
+                 return QVariant(QStringLiteral("%1, %2, %3")
+                                     .arg(QString::fromStdString(shortestText(r.direction.x())),
+                                          QString::fromStdString(shortestText(r.direction.y())),
+                                          QString::fromStdString(shortestText(r.direction.z()))));
+               },
+               [](InputRow& r, const QVariant& v) { return parseDirection(v.toString(), r.direction); }});
+  c.back().choices = [](const Project&) { return QStringList{"x", "y", "z", "-x", "-y", "-z"}; };
   return std::make_unique<RowTableModel<InputRow>>(d, Table::Inputs, &Project::inputs, c, [](const Project& p) {
     InputRow r;
     r.id = nextId(p.inputs);
@@ -701,6 +769,7 @@ std::unique_ptr<TableModel> loadCases(ProjectDocument* d) {
                  r.initialState = s == "equilibrium" ? InitialState::Equilibrium : InitialState::AsModelled;
                  return QString();
                }});
+  c.back().choices = [](const Project&) { return QStringList{"equilibrium", "as modelled"}; };
   c.push_back({"signals", "signals", [](const LoadCaseRow& r) { return QVariant(static_cast<int>(r.drives.size())); }, {}});
   return std::make_unique<RowTableModel<LoadCaseRow>>(d, Table::LoadCases, &Project::loadCases, c, [](const Project& p) {
     LoadCaseRow r;
@@ -810,7 +879,10 @@ class SignalsModel final : public TableModel {
                                                            doc_->project().loadCases[lc], row, "edit signal"));
     return true;
   }
-  QStringList choices(int column) const override { return column == 1 ? idChoices(doc_->project().inputs) : QStringList(); }
+  QStringList choices(int column) const override {
+    if (column == 2) return {"constant", "step", "ramp", "sine", "chirp", "table"};
+    return column == 1 ? idChoices(doc_->project().inputs) : QStringList();
+  }
   /// Adds a constant zero signal for the first input not yet driven, to the load case of `row`
   /// (or the first load case).
   bool addRow() override { return addTo(0); }
@@ -863,17 +935,29 @@ class SignalsModel final : public TableModel {
 std::unique_ptr<TableModel> outputs(ProjectDocument* d) {
   std::vector<Column<OutputRow>> c;
   c.push_back(textCol<OutputRow>("name", "name", &OutputRow::name));
-  c.push_back({"quantity", "quantity", [](const OutputRow& r) { return QVariant(toString(r.quantity)); },
+  // Quantity and component as one cell ("marker position x", "body angles rz", "p2p force"): they
+  // depend on each other, so one edit changes both and is validated as a whole.
+  c.push_back({"quantity and component", "quantity",
+               [](const OutputRow& r) {
+                 return QVariant(QString(toString(r.quantity)) + (r.component.empty() ? "" : " " + QString::fromStdString(r.component)));
+               },
                [](OutputRow& r, const QVariant& v) {
-                 for (int q = 0; q <= static_cast<int>(OutputQuantity::Wheel); ++q)
-                   if (v.toString().trimmed() == toString(OutputQuantity(q))) {
-                     r.quantity = OutputQuantity(q);
-                     return QString();
+                 const QString text = v.toString().trimmed();
+                 for (const QString& choice : outputMeasures())
+                   if (text == choice) {
+                     for (int q = static_cast<int>(OutputQuantity::Wheel); q >= 0; --q) {
+                       const QString name = toString(OutputQuantity(q));
+                       if (text == name || text.startsWith(name + " ")) {
+                         r.quantity = OutputQuantity(q);
+                         r.component = text.mid(name.size()).trimmed().toStdString();
+                         return QString();
+                       }
+                     }
                    }
-                 return QStringLiteral("unknown quantity '%1'").arg(v.toString());
+                 return QStringLiteral("unknown quantity and component '%1' (choose from the list)").arg(text);
                }});
+  c.back().choices = [](const Project&) { return outputMeasures(); };
   c.push_back(intCol<OutputRow>("element", "element", &OutputRow::element));
-  c.push_back(textCol<OutputRow>("component", "component", &OutputRow::component));
   return std::make_unique<RowTableModel<OutputRow>>(d, Table::Outputs, &Project::outputs, c, [](const Project& p) {
     OutputRow r;
     r.name = "output " + std::to_string(p.outputs.size() + 1);

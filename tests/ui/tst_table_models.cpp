@@ -3,6 +3,7 @@
 // (with merging of repeated cell edits), invalid edits rejected with the engine's message, row
 // operations, and a broken project that leaves the open one untouched.
 #include <QAbstractItemModelTester>
+#include <QComboBox>
 #include <QtTest>
 
 #include "engine/analysis/simulation.h"
@@ -175,6 +176,53 @@ class TestTableModels : public QObject {
     QCOMPARE(model->data(model->index(row, HardpointModel::Distance), Qt::DisplayRole).toString(), QString("0.000"));
     QVERIFY(!model->setData(model->index(row, HardpointModel::X), "ten", Qt::EditRole));
     QVERIFY(model->lastError().contains("millimetres"));
+  }
+
+  /// Typed editors: enumerations offer their values in a combo box; an output's quantity and
+  /// component change together, an input's direction as a whole, each in one undoable edit.
+  void typedEditorsEditRowsAsAWhole() {
+    auto outputs = makeTableModel(doc_.get(), Table::Outputs);
+    const int measure = columnOf(*outputs, "quantity and component");
+    QVERIFY(measure >= 0);
+    QVERIFY(outputs->choices(measure).contains("body angles rz"));
+    QVERIFY(outputs->choices(measure).contains("wheel toe"));
+    QVERIFY(outputs->choices(measure).contains("p2p force"));
+    const int undo = doc_->undoStack()->count();
+    QVERIFY(outputs->setData(outputs->index(0, measure), "marker position x", Qt::EditRole));
+    QVERIFY(outputs->setData(outputs->index(0, measure), "body angles rz", Qt::EditRole));
+    QCOMPARE(doc_->project().outputs[0].quantity, OutputQuantity::BodyAngles);
+    QCOMPARE(doc_->project().outputs[0].component, std::string("rz"));
+    QCOMPARE(outputs->data(outputs->index(0, measure), Qt::DisplayRole).toString(), QString("body angles rz"));
+    QVERIFY(!outputs->setData(outputs->index(0, measure), "body angles x", Qt::EditRole));  // not a component of angles
+    QCOMPARE(doc_->undoStack()->count(), undo + 1);  // two edits of one cell merge into one step
+
+    auto inputs = makeTableModel(doc_.get(), Table::Inputs);
+    const int direction = columnOf(*inputs, "direction");
+    QVERIFY(direction >= 0);
+    QCOMPARE(inputs->data(inputs->index(0, direction), Qt::DisplayRole).toString(), QString("1, 0, 0"));
+    QVERIFY(inputs->setData(inputs->index(0, direction), "z", Qt::EditRole));
+    QCOMPARE(doc_->project().inputs[0].direction, Vec3(0, 0, 1));
+    QVERIFY(inputs->setData(inputs->index(0, direction), "0, 0.6, -0.8", Qt::EditRole));
+    QCOMPARE(doc_->project().inputs[0].direction, Vec3(0, 0.6, -0.8));
+    QVERIFY(!inputs->setData(inputs->index(0, direction), "0 0 0", Qt::EditRole));
+    QVERIFY(inputs->lastError().contains("must not be zero"));
+    QVERIFY(!inputs->setData(inputs->index(0, direction), "w", Qt::EditRole));
+
+    // Enumerations: a combo box of their values.
+    ReferenceDelegate delegate;
+    QWidget parent;
+    const int kind = columnOf(*inputs, "kind");
+    std::unique_ptr<QWidget> editor(delegate.createEditor(&parent, {}, inputs->index(0, kind)));
+    auto* combo = qobject_cast<QComboBox*>(editor.get());
+    QVERIFY(combo && combo->findText("rotation") >= 0);
+    delegate.setEditorData(combo, inputs->index(0, kind));
+    QCOMPARE(combo->currentText(), QString("force"));
+    auto curves = makeTableModel(doc_.get(), Table::Curves);
+    QCOMPARE(curves->choices(columnOf(*curves, "interpolation")), QStringList({"linear", "pchip", "spline"}));
+    auto loadCases = makeTableModel(doc_.get(), Table::LoadCases);
+    QCOMPARE(loadCases->choices(columnOf(*loadCases, "initial state")), QStringList({"equilibrium", "as modelled"}));
+    auto signalRows = makeTableModel(doc_.get(), Table::Signals);
+    QVERIFY(signalRows->choices(2).contains("chirp"));
   }
 
   /// Every column header explains itself in a tooltip (with its unit), not just repeats its text.
@@ -404,5 +452,5 @@ class TestTableModels : public QObject {
   std::unique_ptr<ProjectDocument> doc_;
 };
 
-QTEST_GUILESS_MAIN(TestTableModels)
+QTEST_MAIN(TestTableModels)
 #include "tst_table_models.moc"
