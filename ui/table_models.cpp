@@ -285,6 +285,10 @@ class RowTableModel final : public TableModel {
     if (!i.isValid() || i.row() >= rowCount() || i.column() >= columnCount()) return {};
     if (role == Qt::DisplayRole || role == Qt::EditRole) {
       const QVariant v = columns_[i.column()].get(rows()[i.row()]);
+      // A reference shows "id: name" (the cell is edited, and stored, as the id).
+      if (role == Qt::DisplayRole && columns_[i.column()].choices && v.typeId() == QMetaType::Int)
+        for (const QString& choice : columns_[i.column()].choices(doc_->project()))
+          if (choice.section(':', 0, 0) == v.toString()) return choice;
       const double f = factor(i.column());
       if (f == 1.0) return v;
       bool number = v.typeId() == QMetaType::Double;

@@ -223,6 +223,16 @@ class TestTableModels : public QObject {
     QCOMPARE(loadCases->choices(columnOf(*loadCases, "initial state")), QStringList({"equilibrium", "as modelled"}));
     auto signalRows = makeTableModel(doc_.get(), Table::Signals);
     QVERIFY(signalRows->choices(2).contains("chirp"));
+
+    // References show "id: name"; they are edited and stored as the id.
+    auto bushings = makeTableModel(doc_.get(), Table::Bushings);
+    const QModelIndex ref = bushings->index(0, columnOf(*bushings, "marker i"));
+    const int id = doc_->project().bushings[0].markerI;
+    QString name;
+    for (const auto& m : doc_->project().markers)
+      if (m.id == id) name = QString::fromStdString(m.name);
+    QCOMPARE(bushings->data(ref, Qt::DisplayRole).toString(), QString("%1: %2").arg(id).arg(name));
+    QCOMPARE(bushings->data(ref, Qt::EditRole).toInt(), id);
   }
 
   /// Every column header explains itself in a tooltip (with its unit), not just repeats its text.
