@@ -37,12 +37,14 @@
 #include "engine/core/error.h"
 #include "engine/model/model.h"
 #include "engine/model/project_diff.h"
+#include "engine/model/project_io.h"
 #include "ui/analyses_panel.h"
 #include "ui/curve_editor.h"
 #include "ui/mirror.h"
 #include "ui/plot_panel.h"
 #include "ui/problems_panel.h"
 #include "ui/results_file.h"
+#include "ui/signal_form.h"
 #include "ui/sparsity_view.h"
 #include "ui/topology_view.h"
 #include "ui/units.h"
@@ -93,6 +95,28 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), doc_(new ProjectD
       else model->removeRowAt(row);
     });
   }
+  // The Signals table's rows edited as a whole: type and parameters with their units.
+  auto* signalForm = new QPushButton(tr("Signal..."), left);
+  signalForm->setToolTip(tr("Edit the selected signal's type and parameters in a form (Signals table)"));
+  rowButtons->addWidget(signalForm);
+  connect(signalForm, &QPushButton::clicked, this, [this] {
+    showTable(tr("Signals"));
+    auto* view = qobject_cast<QTableView*>(tables_->currentWidget());
+    int lc = 0, drive = 0;
+    const Project& p = doc_->project();
+    if (!view || !signalOfRow(p, std::max(0, view->currentIndex().row()), lc, drive)) return;
+    QString unit = "N";
+    for (const auto& in : p.inputs)
+      if (in.id == p.loadCases[lc].drives[drive].input) unit = inputUnit(in.kind);
+    SignalForm form(p.loadCases[lc].drives[drive].signal, unit, this);
+    form.setWindowTitle(tr("Signal of input %1 in load case %2").arg(p.loadCases[lc].drives[drive].input)
+                            .arg(QString::fromStdString(p.loadCases[lc].name)));
+    if (form.exec() != QDialog::Accepted) return;
+    QString error;
+    const SignalRow s = form.signal(&error);
+    if (error.isEmpty()) error = editSignal(doc_, lc, drive, s);
+    if (!error.isEmpty()) message(tr("Signal"), error);
+  });
   rowButtons->addStretch();
   leftLayout->addLayout(rowButtons);
   leftLayout->addWidget(tableError_);

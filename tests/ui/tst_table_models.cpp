@@ -4,6 +4,7 @@
 // operations, and a broken project that leaves the open one untouched.
 #include <QAbstractItemModelTester>
 #include <QComboBox>
+#include <QLineEdit>
 #include <QtTest>
 
 #include "engine/analysis/simulation.h"
@@ -12,6 +13,7 @@
 #include "engine/model/validate.h"
 #include "ui/hardpoints.h"
 #include "ui/mirror.h"
+#include "ui/signal_form.h"
 #include "ui/project_document.h"
 #include "ui/table_models.h"
 #include "ui/units.h"
@@ -233,6 +235,41 @@ class TestTableModels : public QObject {
       if (m.id == id) name = QString::fromStdString(m.name);
     QCOMPARE(bushings->data(ref, Qt::DisplayRole).toString(), QString("%1: %2").arg(id).arg(name));
     QCOMPARE(bushings->data(ref, Qt::EditRole).toInt(), id);
+  }
+
+  /// A signal edited as a whole in its form: the type's parameters only, with units; applied as
+  /// one undo step; a field that is not a number is named.
+  void signalForm() {
+    int lc = -1, drive = -1;
+    QVERIFY(signalOfRow(doc_->project(), 0, lc, drive));
+    QCOMPARE(lc, 0);
+    QCOMPARE(drive, 0);
+    const SignalRow step = doc_->project().loadCases[0].drives[0].signal;  // LC1's braking step
+    QCOMPARE(step.type, SignalType::Step);
+    SignalForm form(step, "N");
+    QVERIFY(form.field("after"));
+    QCOMPARE(form.field("after")->text(), QString("-2500"));
+    form.setType(SignalType::Sine);
+    form.field("offset")->setText("-2500");
+    form.field("amplitude")->setText("300");
+    form.field("frequency")->setText("12.5");
+    form.field("start")->setText("5");
+    QString error;
+    const SignalRow sine = form.signal(&error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QCOMPARE(sine.type, SignalType::Sine);
+    QCOMPARE(sine.amplitude, 300.0);
+    QCOMPARE(sine.frequency, 12.5);
+    QCOMPARE(sine.value2, 0.0);  // the step's "after" is not a sine parameter
+    const int undo = doc_->undoStack()->count();
+    QCOMPARE(editSignal(doc_.get(), lc, drive, sine), QString());
+    QCOMPARE(doc_->undoStack()->count(), undo + 1);
+    QVERIFY(doc_->project().loadCases[0].drives[0].signal == sine);
+    form.field("amplitude")->setText("loud");
+    form.signal(&error);
+    QVERIFY(error.startsWith("amplitude: expected a finite number"));
+    doc_->undoStack()->undo();
+    QVERIFY(doc_->project().loadCases[0].drives[0].signal == step);
   }
 
   /// Every column header explains itself in a tooltip (with its unit), not just repeats its text.
