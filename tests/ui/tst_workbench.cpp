@@ -48,6 +48,21 @@ namespace {
 const QString kRoot = QStringLiteral(ELASTOKIN_SOURCE_DIR);
 
 const QString kArtefacts = QStringLiteral(ELASTOKIN_BINARY_DIR) + "/artefacts";
+
+/// Shows a quiet window of this size with the project open.
+bool openShown(MainWindow& w, const QString& project, QSize size = {1400, 900}) {
+  w.setQuiet(true);
+  w.resize(size);
+  w.show();
+  return w.openProject(project) && QTest::qWaitForWindowExposed(&w);
+}
+
+/// The column of a table model with this header, -1 if none.
+int columnOf(const QAbstractItemModel& m, const QString& header) {
+  for (int c = 0; c < m.columnCount(); ++c)
+    if (m.headerData(c, Qt::Horizontal).toString() == header) return c;
+  return -1;
+}
 }  // namespace
 
 class TestWorkbench : public QObject {
@@ -60,10 +75,7 @@ class TestWorkbench : public QObject {
 
   void runLc1ForOneSecond() {
     MainWindow w;
-    w.setQuiet(true);
-    w.show();
-    QVERIFY(w.openProject(kRoot + "/projects/double_wishbone.json"));
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(openShown(w, kRoot + "/projects/double_wishbone.json"));
     QTest::qWait(1500);  // first VTK render (shader compilation) before measuring
 
     // Responsiveness: gaps between 10 ms ticks of the GUI thread during the run.
@@ -128,10 +140,7 @@ class TestWorkbench : public QObject {
   // for benchmarks; the closing note quotes them).
   void responsivenessDuringRealtimeRun() {
     MainWindow w;
-    w.setQuiet(true);
-    w.show();
-    QVERIFY(w.openProject(kRoot + "/projects/double_wishbone.json"));
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(openShown(w, kRoot + "/projects/double_wishbone.json"));
     QTest::qWait(1500);
     w.setRealtime(true);
     EventLoopProbe probe;
@@ -161,9 +170,7 @@ class TestWorkbench : public QObject {
     const ek::Project& p = w.document()->project();
     QCOMPARE(p.inputs.back().marker, 2);  // "body mount", on the free body
     QCOMPARE(w.problems()->count(), 0);
-    int markerCol = -1;
-    for (int c = 0; c < inputs->columnCount(); ++c)
-      if (inputs->headerData(c, Qt::Horizontal).toString() == "marker") markerCol = c;
+    const int markerCol = columnOf(*inputs, "marker");
     QVERIFY(markerCol >= 0);
     QVERIFY(inputs->setData(inputs->index(inputs->rowCount() - 1, markerCol), "3", Qt::EditRole));
 
@@ -192,11 +199,7 @@ class TestWorkbench : public QObject {
   // pair is highlighted (a screenshot to look at).
   void hardpointTab() {
     MainWindow w;
-    w.setQuiet(true);
-    w.resize(1500, 900);
-    w.show();
-    QVERIFY(w.openProject(kRoot + "/projects/double_wishbone.json"));
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(openShown(w, kRoot + "/projects/double_wishbone.json", {1500, 900}));
     ek::Project apart = w.document()->project();
     apart.markers[8].position.y() += 0.012;  // marker 9: the upper ball joint's mount side
     replaceProject(w.document(), apart, "move marker");
@@ -296,9 +299,7 @@ class TestWorkbench : public QObject {
     QVERIFY(QTest::qWaitForWindowExposed(w));
     w->showTab("Plots");
     TableModel* bushings = w->tableModel(Table::Bushings);
-    int col = -1;
-    for (int c = 0; c < bushings->columnCount(); ++c)
-      if (bushings->headerData(c, Qt::Horizontal).toString() == "y stiffness [N/m]") col = c;
+    const int col = columnOf(*bushings, "y stiffness [N/m]");
     QVERIFY(col >= 0);
     for (int k = 0; k < 10; ++k) QVERIFY(bushings->setData(bushings->index(1, col), QString::number(500000 + k), Qt::EditRole));
     QSignalSpy rebuilt(w->document()->undoStack(), &QUndoStack::indexChanged);
@@ -312,11 +313,7 @@ class TestWorkbench : public QObject {
   /// the old project on screen.
   void runsAreKeptComparedAndMarkedStale() {
     MainWindow w;
-    w.setQuiet(true);
-    w.resize(1400, 900);
-    w.show();
-    QVERIFY(w.openProject(kRoot + "/projects/quarter_double_wishbone.json"));
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(openShown(w, kRoot + "/projects/quarter_double_wishbone.json", {1400, 900}));
     w.showTab("Plots");
     PlotPanel* plots = w.plots();
     QSignalSpy finished(&w, &MainWindow::runFinished);
@@ -330,9 +327,7 @@ class TestWorkbench : public QObject {
     // Soften the lower front bushing: the run is marked not current, its curve greyed, and the 3D
     // playback says so too. Undo keeps the mark (the shown run is still the old one).
     TableModel* bushings = w.tableModel(Table::Bushings);
-    int col = -1;
-    for (int c = 0; c < bushings->columnCount(); ++c)
-      if (bushings->headerData(c, Qt::Horizontal).toString() == "x stiffness [N/m]") col = c;
+    const int col = columnOf(*bushings, "x stiffness [N/m]");
     QVERIFY(col >= 0);
     QVERIFY(bushings->setData(bushings->index(1, col), "300000", Qt::EditRole));
     QVERIFY(plots->isStale());
@@ -434,18 +429,13 @@ class TestWorkbench : public QObject {
     const QString project = dir.filePath("corner.json");
     QVERIFY(QFile::copy(kRoot + "/projects/quarter_double_wishbone.json", project));
     MainWindow w;
-    w.setQuiet(true);
-    w.show();
-    QVERIFY(w.openProject(project));
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(openShown(w, project));
     PlotPanel* plots = w.plots();
     QSignalSpy finished(&w, &MainWindow::runFinished);
     w.startRun(0.2);
     QVERIFY(finished.wait(60000));
     TableModel* bushings = w.tableModel(Table::Bushings);
-    int col = -1;
-    for (int c = 0; c < bushings->columnCount(); ++c)
-      if (bushings->headerData(c, Qt::Horizontal).toString() == "x stiffness [N/m]") col = c;
+    const int col = columnOf(*bushings, "x stiffness [N/m]");
     QVERIFY(bushings->setData(bushings->index(1, col), "300000", Qt::EditRole));
     w.startRun(0.2);
     QVERIFY(finished.wait(60000));
@@ -494,15 +484,10 @@ class TestWorkbench : public QObject {
   /// the exported CSV header; the project stays SI, and the shown value typed again is no edit.
   void engineeringUnits() {
     MainWindow w;
-    w.setQuiet(true);
-    w.show();
-    QVERIFY(w.openProject(kRoot + "/projects/quarter_double_wishbone.json"));
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(openShown(w, kRoot + "/projects/quarter_double_wishbone.json"));
     Units::instance().setSystem(UnitSystem::MmKNDeg);
     TableModel* bushings = w.tableModel(Table::Bushings);
-    int col = -1;
-    for (int c = 0; c < bushings->columnCount(); ++c)
-      if (bushings->headerData(c, Qt::Horizontal).toString() == "x stiffness [kN/mm]") col = c;
+    const int col = columnOf(*bushings, "x stiffness [kN/mm]");
     QVERIFY(col >= 0);
     QCOMPARE(bushings->data(bushings->index(1, col), Qt::DisplayRole).toDouble(), 3.0);  // 3e6 N/m
     const int undo = w.document()->undoStack()->count();
@@ -511,9 +496,7 @@ class TestWorkbench : public QObject {
     QVERIFY(bushings->setData(bushings->index(1, col), "1.5", Qt::EditRole));
     QCOMPARE(w.document()->project().bushings[1].directions[0].stiffness.coefficient, 1.5e6);  // SI inside
     w.document()->undoStack()->undo();
-    int rz = -1;
-    for (int c = 0; c < bushings->columnCount(); ++c)
-      if (bushings->headerData(c, Qt::Horizontal).toString() == "rz stiffness [N m/deg]") rz = c;
+    const int rz = columnOf(*bushings, "rz stiffness [N m/deg]");
     QVERIFY(rz >= 0);
     QCOMPARE(bushings->data(bushings->index(1, rz), Qt::DisplayRole).toDouble(), 2500.0 * M_PI / 180.0);
 
@@ -543,11 +526,7 @@ class TestWorkbench : public QObject {
   /// x displacement through LC1's braking step), zoomed and reset, and removed again.
   void xyPlotsAddedAndRemoved() {
     MainWindow w;
-    w.setQuiet(true);
-    w.resize(1400, 1000);
-    w.show();
-    QVERIFY(w.openProject(kRoot + "/projects/quarter_double_wishbone.json"));
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(openShown(w, kRoot + "/projects/quarter_double_wishbone.json", {1400, 1000}));
     w.showTab("Plots");
     PlotPanel* plots = w.plots();
     QSignalSpy finished(&w, &MainWindow::runFinished);
@@ -597,11 +576,7 @@ class TestWorkbench : public QObject {
   /// screenshot is opaque.
   void view3dPlaybackExaggerationAndScreenshot() {
     MainWindow w;
-    w.setQuiet(true);
-    w.resize(1400, 900);
-    w.show();
-    QVERIFY(w.openProject(kRoot + "/projects/quarter_double_wishbone.json"));
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(openShown(w, kRoot + "/projects/quarter_double_wishbone.json", {1400, 900}));
     w.showTab("3D");
     QSignalSpy finished(&w, &MainWindow::runFinished);
     w.startRun(0.5);
@@ -664,11 +639,7 @@ class TestWorkbench : public QObject {
 
   void analysesTabSweepsKeepsComparesAndReports() {
     MainWindow w;
-    w.setQuiet(true);
-    w.resize(1500, 950);
-    w.show();
-    QVERIFY(w.openProject(kRoot + "/projects/double_wishbone.json"));
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(openShown(w, kRoot + "/projects/double_wishbone.json", {1500, 950}));
     w.showTab("Analyses");
     AnalysesPanel* a = w.analyses();
     QSignalSpy done(a, &AnalysesPanel::finished);
@@ -694,9 +665,7 @@ class TestWorkbench : public QObject {
     // Keep it, soften a bushing in the table: the result is marked as not current.
     QVERIFY(a->keepCurrent());
     TableModel* bushings = w.tableModel(Table::Bushings);
-    int col = -1;
-    for (int c = 0; c < bushings->columnCount(); ++c)
-      if (bushings->headerData(c, Qt::Horizontal).toString() == "y stiffness [N/m]") col = c;
+    const int col = columnOf(*bushings, "y stiffness [N/m]");
     QVERIFY(col >= 0);
     QVERIFY(bushings->setData(bushings->index(1, col), "500000", Qt::EditRole));
     QVERIFY(a->staleLabel()->isVisible());
