@@ -1,14 +1,24 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// elastokin-bench: real-time factors of the shipped axles (LC1, dt = 1 ms, linearized every step)
-// with each linear solver, the time per step split by phase, the step-time distribution and the
-// ratio to the papers' real-time factors. Prints a table and writes JSON.
+// elastokin-bench: step times of the shipped axles (LC1, dt = 1 ms, linearized every step) with
+// each linear solver, figures that hold on a shared machine: the median and p99 wall time per
+// step, the thread's CPU time per step, the real-time factor from the median step (and from the
+// wall time), the time per step split by phase, the deviation from dense LU. Variants run
+// interleaved, round after round (--repeat), and each variant's steps are pooled, so that a load
+// change on the machine hits all variants alike. --variant compares options A/B; --scaling
+// replicates an axle 1..16 times and reports microseconds per body. Prints tables, writes JSON.
 //
-//   elastokin-bench [--out bench.json] [--duration S] [--repeat N]
+//   elastokin-bench [--out bench.json] [--duration S] [--repeat N] [--projects a,b]
+//                   [--solvers a,b] [--variant NAME:key=value,...]... [--scaling [--scaling-max N]]
+#include <time.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
+#include <map>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -18,19 +28,199 @@
 
 namespace {
 
-struct Result {
-  std::string project, solver;
-  double simulated = 0, wall = 0, rtf = 0, paperRtf = 0;
-  double median = 0, p99 = 0, max = 0;  // step times [s]
+/// Options of one variant: the solver and the linearization interval.
+struct Variant {
+  std::string name;
+  std::string solver = "topology";
+  int linearizeEvery = 1;
+};
+
+/// Every step of every round of one (project, variant).
+struct Pool {
+  std::string project, variant, solver;
+  int dof = 0, bodies = 0;
+  std::vector<double> wall, cpu;  // per step [s]
+  double simulated = 0, wallTotal = 0;
   ek::PhaseTimes phases;
-  double deviation = 0;  // vs dense LU, relative to each channel's range
-  int dof = 0, factorBlocks = 0;
+  double deviation = -1;  // vs dense LU, relative to each channel's range; -1: not compared
 };
 
 double percentile(std::vector<double> v, double p) {
+  if (v.empty()) return 0.0;
   std::sort(v.begin(), v.end());
   const std::size_t k = std::min(v.size() - 1, static_cast<std::size_t>(std::ceil(p * v.size())) - 1);
   return v[k];
+}
+
+double threadCpu() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+
+std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  std::stringstream ss(s);
+  std::string item;
+  while (std::getline(ss, item, sep))
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+bool parseVariant(const std::string& text, Variant& v) {
+  const auto colon = text.find(':');
+  if (colon == std::string::npos || colon == 0) return false;
+  v.name = text.substr(0, colon);
+  for (const std::string& kv : split(text.substr(colon + 1), ',')) {
+    const auto eq = kv.find('=');
+    if (eq == std::string::npos) return false;
+    const std::string key = kv.substr(0, eq), value = kv.substr(eq + 1);
+    if (key == "solver") v.solver = value;
+    else if (key == "lin-every") v.linearizeEvery = std::max(1, std::atoi(value.c_str()));
+    else return false;
+  }
+  return true;
+}
+
+/// `copies` independent copies of a project's suspension on its ground (id offsets per copy;
+/// ground bodies shared), driven by copies of its load cases; no wheels, vehicle or outputs.
+ek::Project replicate(const ek::Project& p, int copies) {
+  ek::Project r = p;
+  r.bodies.clear();
+  r.markers.clear();
+  r.bushings.clear();
+  r.p2ps.clear();
+  r.inputs.clear();
+  r.wheels.clear();
+  r.vehicle.reset();
+  r.outputs.clear();
+  for (auto& lc : r.loadCases) lc.drives.clear();
+  std::map<int, bool> ground;
+  for (const auto& b : p.bodies) ground[b.id] = b.id == 0;
+  for (int k = 0; k < copies; ++k) {
+    const int body = 100000 * k, other = 100000 * k;
+    for (auto b : p.bodies) {
+      if (ground[b.id]) {
+        if (k == 0) r.bodies.push_back(b);
+        continue;
+      }
+      b.id += body;
+      r.bodies.push_back(b);
+    }
+    for (auto m : p.markers) {
+      m.id += other;
+      if (!ground[m.body]) m.body += body;
+      r.markers.push_back(m);
+    }
+    for (auto e : p.bushings) {
+      e.id += other;
+      e.markerI += other;
+      e.markerJ += other;
+      r.bushings.push_back(e);
+    }
+    for (auto e : p.p2ps) {
+      e.id += other;
+      e.markerI += other;
+      e.markerJ += other;
+      r.p2ps.push_back(e);
+    }
+    for (auto in : p.inputs) {
+      in.id += other;
+      in.marker += other;
+      r.inputs.push_back(in);
+    }
+    for (std::size_t l = 0; l < p.loadCases.size(); ++l)
+      for (auto d : p.loadCases[l].drives) {
+        d.input += other;
+        r.loadCases[l].drives.push_back(d);
+      }
+  }
+  return r;
+}
+
+/// One run of LC1; its steps go into the pool.
+void runInto(Pool& pool, const std::shared_ptr<const ek::SuspensionModel>& model, const Variant& v, double duration,
+             std::vector<std::vector<double>>* series) {
+  ek::RunOptions o;
+  o.dt = 1e-3;
+  o.linearizeEvery = v.linearizeEvery;
+  o.duration = duration;
+  o.solver = v.solver;
+  ek::Simulation sim(model, "LC1", o);
+  auto* lsrt2 = dynamic_cast<ek::Lsrt2*>(&sim.integrator());
+  lsrt2->enableTiming(true);
+  sim.initialize();
+  pool.wall.reserve(pool.wall.size() + static_cast<std::size_t>(sim.totalSteps()));
+  pool.cpu.reserve(pool.cpu.size() + static_cast<std::size_t>(sim.totalSteps()));
+  const auto t0 = std::chrono::steady_clock::now();
+  auto last = t0;
+  double cpuLast = threadCpu();
+  while (true) {
+    const bool more = sim.step();
+    const auto now = std::chrono::steady_clock::now();
+    const double cpuNow = threadCpu();
+    pool.wall.push_back(std::chrono::duration<double>(now - last).count());
+    pool.cpu.push_back(cpuNow - cpuLast);
+    last = now;
+    cpuLast = cpuNow;
+    if (!more) break;
+  }
+  pool.simulated += sim.stepsDone() * o.dt;
+  pool.wallTotal += std::chrono::duration<double>(last - t0).count();
+  const ek::PhaseTimes ph = lsrt2->phaseTimes();
+  pool.phases.linearize += ph.linearize;
+  pool.phases.assemble += ph.assemble;
+  pool.phases.factorize += ph.factorize;
+  pool.phases.solve += ph.solve;
+  pool.phases.other += ph.other;
+  pool.phases.steps += ph.steps;
+  if (series) {
+    series->clear();
+    for (std::size_t c = 0; c < sim.results().channels().size(); ++c) series->push_back(sim.results().series(c));
+  }
+}
+
+void print(const Pool& p, double paperRtf) {
+  const double median = percentile(p.wall, 0.5), p99 = percentile(p.wall, 0.99), cpu = percentile(p.cpu, 0.5);
+  const double n = std::max(1.0, static_cast<double>(p.phases.steps));
+  std::printf("%-18s %-10s median %6.1f us (RTF %.4f), p99 %6.1f us, CPU %6.1f us/step | wall RTF %.4f",
+              p.project.c_str(), p.variant.c_str(), 1e6 * median, median / 1e-3, 1e6 * p99, 1e6 * cpu,
+              p.wallTotal / p.simulated);
+  if (paperRtf > 0) std::printf(" (%.1fx faster than the paper's %.3f)", paperRtf / (median / 1e-3), paperRtf);
+  std::printf(" | lin %.1f, A %.1f, factor %.1f, solves %.1f, rest %.1f us", 1e6 * p.phases.linearize / n,
+              1e6 * p.phases.assemble / n, 1e6 * p.phases.factorize / n, 1e6 * p.phases.solve / n,
+              1e6 * p.phases.other / n);
+  if (p.deviation >= 0) std::printf(" | dev %.1e", p.deviation);  // vs dense LU
+  std::printf("\n");
+  std::fflush(stdout);
+}
+
+void json(std::ofstream& js, const Pool& p, bool last) {
+  const double n = std::max(1.0, static_cast<double>(p.phases.steps));
+  const double median = percentile(p.wall, 0.5);
+  js << "    {\"project\": \"" << p.project << "\", \"variant\": \"" << p.variant << "\", \"solver\": \"" << p.solver
+     << "\", \"dof\": " << p.dof << ", \"free bodies\": " << p.bodies << ", \"steps\": " << p.wall.size()
+     << ", \"step time [us]\": {\"median\": " << 1e6 * median << ", \"p99\": " << 1e6 * percentile(p.wall, 0.99)
+     << ", \"max\": " << 1e6 * percentile(p.wall, 1.0) << "}, \"CPU per step [us]\": {\"median\": "
+     << 1e6 * percentile(p.cpu, 0.5) << ", \"mean\": " << 1e6 * (p.cpu.empty() ? 0.0 : [&] {
+          double s = 0;
+          for (double c : p.cpu) s += c;
+          return s / static_cast<double>(p.cpu.size());
+        }())
+     << "}, \"real-time factor (median step)\": " << median / 1e-3
+     << ", \"real-time factor (wall)\": " << p.wallTotal / p.simulated
+     << ", \"per body [us]\": " << 1e6 * median / std::max(1, p.bodies) << ", \"per step [us]\": {\"linearization\": "
+     << 1e6 * p.phases.linearize / n << ", \"assembly of A\": " << 1e6 * p.phases.assemble / n
+     << ", \"factorization\": " << 1e6 * p.phases.factorize / n << ", \"stage solves\": " << 1e6 * p.phases.solve / n
+     << ", \"rest\": " << 1e6 * p.phases.other / n << "}, \"max deviation from dense LU\": " << p.deviation << "}"
+     << (last ? "" : ",") << "\n";
+}
+
+int usage() {
+  std::fprintf(stderr,
+               "usage: elastokin-bench [--out bench.json] [--duration S] [--repeat N] [--projects a,b] "
+               "[--solvers a,b] [--variant NAME:solver=S,lin-every=N]... [--scaling [--scaling-max N]]\n");
+  return 2;
 }
 
 }  // namespace
@@ -38,101 +228,92 @@ double percentile(std::vector<double> v, double p) {
 int main(int argc, char** argv) {
   std::string out = "bench.json";
   double duration = 15.0;
-  int repeat = 1;
+  int repeat = 1, scalingMax = 16;
+  bool scaling = false;
+  std::vector<std::string> projectNames{"double_wishbone", "multilink"};
+  std::vector<Variant> variants;
+  std::vector<std::string> solvers{"dense", "klu", "topology"};
   for (int k = 1; k < argc; ++k) {
     const std::string a = argv[k];
-    if (a == "--out" && k + 1 < argc) out = argv[++k];
-    else if (a == "--duration" && k + 1 < argc) duration = std::atof(argv[++k]);
-    else if (a == "--repeat" && k + 1 < argc) repeat = std::max(1, std::atoi(argv[++k]));
-    else {
-      std::fprintf(stderr, "usage: elastokin-bench [--out bench.json] [--duration S] [--repeat N]\n");
-      return 2;
+    auto next = [&]() -> std::string { return k + 1 < argc ? argv[++k] : std::string(); };
+    if (a == "--out") out = next();
+    else if (a == "--duration") duration = std::atof(next().c_str());
+    else if (a == "--repeat") repeat = std::max(1, std::atoi(next().c_str()));
+    else if (a == "--projects") projectNames = split(next(), ',');
+    else if (a == "--solvers") solvers = split(next(), ',');
+    else if (a == "--scaling") scaling = true;
+    else if (a == "--scaling-max") scalingMax = std::max(1, std::atoi(next().c_str()));
+    else if (a == "--variant") {
+      Variant v;
+      if (!parseVariant(next(), v)) return usage();
+      variants.push_back(v);
+    } else {
+      return usage();
+    }
+    if (!(duration > 0)) return usage();
+  }
+  if (variants.empty())
+    for (const auto& s : solvers) variants.push_back({s, s, 1});
+  const std::string root = ELASTOKIN_SOURCE_DIR;
+  const std::map<std::string, double> paper{{"double_wishbone", 0.494}, {"multilink", 0.676}};
+
+  // The models: the shipped axles, or the double wishbone replicated 1, 2, 4, ... times.
+  std::vector<std::pair<std::string, std::shared_ptr<const ek::SuspensionModel>>> models;
+  if (scaling) {
+    const ek::Project dw = ek::readProject(root + "/projects/double_wishbone.json");
+    for (int copies = 1; copies <= scalingMax; copies *= 2)
+      models.push_back({"double_wishbone x" + std::to_string(copies), ek::SuspensionModel::build(replicate(dw, copies))});
+  } else {
+    for (const auto& name : projectNames)
+      models.push_back({name, ek::SuspensionModel::build(ek::readProject(root + "/projects/" + name + ".json"))});
+  }
+  std::vector<Pool> pools;
+  for (const auto& [name, model] : models)
+    for (const Variant& v : variants) {
+      Pool p;
+      p.project = name;
+      p.variant = v.name;
+      p.solver = v.solver;
+      p.dof = model->nDof();
+      p.bodies = model->nFreeBodies();
+      pools.push_back(p);
+    }
+  // Round after round, every (model, variant) once per round.
+  for (int round = 0; round < repeat; ++round) {
+    std::size_t k = 0;
+    for (const auto& [name, model] : models) {
+      std::vector<std::vector<double>> dense, series;
+      for (const Variant& v : variants) {
+        Pool& p = pools[k++];
+        const bool compare = !scaling && round == 0;
+        runInto(p, model, v, duration, compare ? &series : nullptr);
+        if (!compare) continue;
+        if (v.solver == "dense" && v.linearizeEvery == 1) dense = series;
+        if (dense.empty()) continue;
+        p.deviation = 0.0;
+        for (std::size_t c = 0; c < series.size() && c < dense.size(); ++c) {
+          const auto [lo, hi] = std::minmax_element(dense[c].begin(), dense[c].end());
+          const double range = std::max(*hi - *lo, 1e-300);
+          for (std::size_t i = 0; i < series[c].size() && i < dense[c].size(); ++i)
+            p.deviation = std::max(p.deviation, std::abs(series[c][i] - dense[c][i]) / range);
+        }
+      }
     }
   }
-  const std::string root = ELASTOKIN_SOURCE_DIR;
-  const struct {
-    const char* name;
-    double paper;
-  } projects[] = {{"double_wishbone", 0.494}, {"multilink", 0.676}};
-  const char* solvers[] = {"dense", "klu", "topology"};
-  std::vector<Result> results;
-  for (const auto& pr : projects) {
-    const auto model = ek::SuspensionModel::build(ek::readProject(root + "/projects/" + pr.name + ".json"));
-    std::vector<std::vector<double>> denseSeries;
-    for (const char* solver : solvers) {
-      Result best;
-      for (int rep = 0; rep < repeat; ++rep) {
-        ek::RunOptions o;
-        o.dt = 1e-3;
-        o.linearizeEvery = 1;
-        o.duration = duration;
-        o.solver = solver;
-        ek::Simulation sim(model, "LC1", o);
-        auto* lsrt2 = dynamic_cast<ek::Lsrt2*>(&sim.integrator());
-        lsrt2->enableTiming(true);
-        sim.initialize();
-        std::vector<double> stepTimes;
-        stepTimes.reserve(static_cast<std::size_t>(sim.totalSteps()));
-        const auto t0 = std::chrono::steady_clock::now();
-        auto last = t0;
-        while (true) {
-          const bool more = sim.step();
-          const auto now = std::chrono::steady_clock::now();
-          stepTimes.push_back(std::chrono::duration<double>(now - last).count());
-          last = now;
-          if (!more) break;
-        }
-        Result r;
-        r.project = pr.name;
-        r.solver = solver;
-        r.dof = model->nDof();
-        r.simulated = sim.stepsDone() * o.dt;
-        r.wall = std::chrono::duration<double>(last - t0).count();
-        r.rtf = r.wall / r.simulated;
-        r.paperRtf = pr.paper;
-        r.median = percentile(stepTimes, 0.5);
-        r.p99 = percentile(stepTimes, 0.99);
-        r.max = *std::max_element(stepTimes.begin(), stepTimes.end());
-        r.phases = lsrt2->phaseTimes();
-        // Same results as dense LU?
-        std::vector<std::vector<double>> series;
-        for (std::size_t c = 0; c < sim.results().channels().size(); ++c) series.push_back(sim.results().series(c));
-        if (std::string(solver) == "dense") denseSeries = series;
-        for (std::size_t c = 0; c < series.size(); ++c) {
-          const auto [lo, hi] = std::minmax_element(denseSeries[c].begin(), denseSeries[c].end());
-          const double range = std::max(*hi - *lo, 1e-300);
-          for (std::size_t k = 0; k < series[c].size(); ++k)
-            r.deviation = std::max(r.deviation, std::abs(series[c][k] - denseSeries[c][k]) / range);
-        }
-        if (rep == 0 || r.rtf < best.rtf) best = r;
-      }
-      results.push_back(best);
-      const Result& r = results.back();
-      const double n = static_cast<double>(r.phases.steps);
-      std::printf("%-16s %-9s RTF %.4f (%.1fx faster than the paper's %.3f) | per step [us]: lin %.1f, A %.1f, "
-                  "factor %.1f, solves %.1f, rest %.1f | median %.1f, p99 %.1f, max %.1f us | dev %.1e\n",
-                  r.project.c_str(), r.solver.c_str(), r.rtf, r.paperRtf / r.rtf, r.paperRtf,
-                  1e6 * r.phases.linearize / n, 1e6 * r.phases.assemble / n, 1e6 * r.phases.factorize / n,
-                  1e6 * r.phases.solve / n, 1e6 * r.phases.other / n, 1e6 * r.median, 1e6 * r.p99, 1e6 * r.max,
-                  r.deviation);
-      std::fflush(stdout);
-    }
+  for (const Pool& p : pools) {
+    const auto it = paper.find(p.project);
+    print(p, scaling || it == paper.end() ? 0.0 : it->second);
+  }
+  if (scaling) {
+    std::printf("\nscaling (median step per free body):\n");
+    for (const Pool& p : pools)
+      std::printf("  %-22s %-10s %4d bodies  %8.1f us/step  %6.2f us/body\n", p.project.c_str(), p.variant.c_str(),
+                  p.bodies, 1e6 * percentile(p.wall, 0.5), 1e6 * percentile(p.wall, 0.5) / p.bodies);
   }
   std::ofstream js(out);
-  js << "{\n  \"load case\": \"LC1\", \"dt [s]\": 0.001, \"linearize every\": 1, \"duration [s]\": " << duration
-     << ",\n  \"runs\": [\n";
-  for (std::size_t k = 0; k < results.size(); ++k) {
-    const Result& r = results[k];
-    const double n = static_cast<double>(r.phases.steps);
-    js << "    {\"project\": \"" << r.project << "\", \"solver\": \"" << r.solver << "\", \"dof\": " << r.dof
-       << ", \"real-time factor\": " << r.rtf << ", \"paper real-time factor\": " << r.paperRtf
-       << ", \"ratio to paper\": " << r.rtf / r.paperRtf << ", \"step time [us]\": {\"median\": " << 1e6 * r.median
-       << ", \"p99\": " << 1e6 * r.p99 << ", \"max\": " << 1e6 * r.max << "}, \"per step [us]\": {\"linearization\": "
-       << 1e6 * r.phases.linearize / n << ", \"assembly of A\": " << 1e6 * r.phases.assemble / n
-       << ", \"factorization\": " << 1e6 * r.phases.factorize / n << ", \"stage solves\": " << 1e6 * r.phases.solve / n
-       << ", \"rest\": " << 1e6 * r.phases.other / n << "}, \"max deviation from dense LU\": " << r.deviation << "}"
-       << (k + 1 < results.size() ? "," : "") << "\n";
-  }
+  js << "{\n  \"load case\": \"LC1\", \"dt [s]\": 0.001, \"duration [s]\": " << duration << ", \"rounds\": " << repeat
+     << ", \"interleaved\": true,\n  \"runs\": [\n";
+  for (std::size_t k = 0; k < pools.size(); ++k) json(js, pools[k], k + 1 == pools.size());
   js << "  ]\n}\n";
   std::printf("wrote %s\n", out.c_str());
   return 0;
