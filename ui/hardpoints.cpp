@@ -12,7 +12,6 @@
 namespace ek::ui {
 namespace {
 
-constexpr double kApart = 1e-3;       // [m]: a bushing's markers farther apart are flagged (validate.h)
 constexpr double kCoincident = 1e-6;  // [m]: markers this close move together
 
 const BodyRow* bodyOf(const Project& p, const MarkerRow& m) {
@@ -25,11 +24,7 @@ const MarkerRow* marker(const Project& p, int id) {
   return it == p.markers.end() ? nullptr : &*it;
 }
 
-/// A marker's position as modelled, global [m].
-Vec3 globalOf(const Project& p, const MarkerRow& m) {
-  const BodyRow* b = bodyOf(p, m);
-  return b ? Vec3(b->position + rotation::matrix(b->orientation) * m.position) : m.position;
-}
+Vec3 globalOf(const Project& p, const MarkerRow& m) { return markerPositionAsModelled(p, m); }
 
 /// Moves marker `id` to the global point `at`, in its body's frame.
 void place(Project& p, int id, const Vec3& at) {
@@ -111,8 +106,8 @@ QVariant HardpointModel::data(const QModelIndex& i, int role) const {
   const MarkerRow* mi = marker(p, j.markerI);
   const MarkerRow* mj = j.markerJ >= 0 ? marker(p, j.markerJ) : nullptr;
   const double gap = mi && mj ? (globalOf(p, *mi) - globalOf(p, *mj)).norm() : 0.0;
-  if (role == Qt::BackgroundRole && gap > kApart) return QColor(255, 224, 178);
-  if (role == Qt::ToolTipRole && gap > kApart)
+  if (role == Qt::BackgroundRole && gap > kBushingGap) return QColor(255, 224, 178);
+  if (role == Qt::ToolTipRole && gap > kBushingGap)
     return tr("The bushing's markers are %1 mm apart as modelled: it starts deflected. Type the partner's "
               "coordinates into x, y, z (or the other way round) to join them.")
         .arg(gap * 1e3, 0, 'f', 1);
@@ -138,7 +133,7 @@ QVariant HardpointModel::data(const QModelIndex& i, int role) const {
     case PartnerY:
     case PartnerZ: return mj ? mm(globalOf(p, *mj)[i.column() - PartnerX]) : QVariant();
     case Distance: return mj ? QVariant(QString::number(gap * 1e3, 'f', 3)) : QVariant();
-    case Check: return gap > kApart ? QVariant(tr("markers apart")) : QVariant();
+    case Check: return gap > kBushingGap ? QVariant(tr("markers apart")) : QVariant();
   }
   return {};
 }

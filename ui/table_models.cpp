@@ -10,7 +10,6 @@
 #include <cmath>
 
 #include "engine/core/error.h"
-#include "engine/core/rotation.h"
 #include "engine/core/text.h"
 #include "engine/model/joint_presets.h"
 #include "engine/model/model.h"
@@ -429,8 +428,7 @@ std::pair<int, int> jointMarkers(const Project& p) {
   std::vector<Vec3> at;
   std::vector<int> body;
   for (const auto& m : p.markers) {
-    auto b = std::find_if(p.bodies.begin(), p.bodies.end(), [&](const BodyRow& r) { return r.id == m.body; });
-    at.push_back(b == p.bodies.end() ? m.position : Vec3(b->position + rotation::matrix(b->orientation) * m.position));
+    at.push_back(markerPositionAsModelled(p, m));
     body.push_back(m.body);
   }
   auto joined = [&](int i, int j) {

@@ -173,9 +173,6 @@ void checkBodies(const Project& p, const Checker& c) {
     c.error(c.atNamed("bodies", "", ""), "the project has no free body");
 }
 
-/// A bushing's markers farther apart than this as modelled get a warning [m].
-constexpr double kBushingGap = 1e-3;
-
 std::string formatLength(double metres) {
   char text[32];
   std::snprintf(text, sizeof text, "%.1f mm", 1e3 * metres);
@@ -468,5 +465,11 @@ Diagnostics check(const Project& p) {
 }
 
 void validate(const Project& p) { check(p).throwIfErrors(); }
+
+Vec3 markerPositionAsModelled(const Project& p, const MarkerRow& m) {
+  for (const auto& b : p.bodies)
+    if (b.id == m.body) return poseAsModelled(b, m).p;
+  return m.position;
+}
 
 }  // namespace ek

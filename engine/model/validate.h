@@ -9,6 +9,13 @@
 
 namespace ek {
 
+/// A bushing whose markers are farther apart than this as modelled gets a warning [m].
+inline constexpr double kBushingGap = 1e-3;
+
+/// A marker's global position as modelled (its body's pose as modelled; the marker's own
+/// position if the body does not exist).
+Vec3 markerPositionAsModelled(const Project& project, const MarkerRow& marker);
+
 /// Every problem of the project in one pass, each naming file, table, row (id and name) and
 /// field. Errors: non-finite values, duplicate ids, missing bodies/markers/curves/inputs, both
 /// markers of an element on one body, non-positive mass, inertia not positive definite or
