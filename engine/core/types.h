@@ -36,4 +36,22 @@ inline Mat3 skew(const Vec3& a) {
   return s;
 }
 
+/// M [a]x without forming [a]x: row i is m_i x a.
+inline Mat3 timesSkew(const Mat3& M, const Vec3& a) {
+  Mat3 out;
+  for (int i = 0; i < 3; ++i) {
+    out(i, 0) = M(i, 1) * a.z() - M(i, 2) * a.y();
+    out(i, 1) = M(i, 2) * a.x() - M(i, 0) * a.z();
+    out(i, 2) = M(i, 0) * a.y() - M(i, 1) * a.x();
+  }
+  return out;
+}
+
+/// [a]x [b]x = b a^T - (a . b) I.
+inline Mat3 skewSkew(const Vec3& a, const Vec3& b) {
+  Mat3 out = b * a.transpose();
+  out.diagonal().array() -= a.dot(b);
+  return out;
+}
+
 }  // namespace ek

@@ -6,28 +6,58 @@
 
 #include "engine/core/error.h"
 #include "engine/core/rotation.h"
-#include "engine/dynamics/kinematics.h"
 
 namespace ek {
 namespace {
 
-using Mat3x24 = Eigen::Matrix<double, 3, 24>;
-// Column offsets of the marker quantities in a 24-column partial: I then J, each (p, theta, v, w).
-constexpr int pI = 0, thI = 3, vI = 6, wI = 9, pJ = 12, thJ = 15, vJ = 18, wJ = 21;
-
 /// Direction k in 3..5 (rx, ry, rz) <-> index of the Cardan angle (psi, theta, phi).
 constexpr int angleIndex(int k) { return 5 - k; }
 
-/// Splits partials w.r.t. the 24 marker quantities into the two bodies' partials.
-void finishWrench(const Mat3x24& dF, const Mat3x24& dTau, const MarkerKinematics& mi, const MarkerKinematics& mj,
-                  ElementWrench& w) {
-  Mat6x12 dI, dJ;
-  dI.topRows<3>() = dF.leftCols<12>();
-  dI.bottomRows<3>() = dTau.leftCols<12>();
-  dJ.topRows<3>() = dF.rightCols<12>();
-  dJ.bottomRows<3>() = dTau.rightCols<12>();
-  w.dW_dA = mi.moves ? chainMarker(dI, mi) : Mat6x12::Zero();
-  w.dW_dB = mj.moves ? chainMarker(dJ, mj) : Mat6x12::Zero();
+/// The non-zero 3x3 blocks of an element's (F, tau) partials w.r.t. its markers' (p, theta, v,
+/// w_W). The others follow from them or vanish: F_pJ = -F_pI, F_vJ = -F_vI, F_thI = F_wI = 0,
+/// tau_p = tau_v = 0, tau_wJ = -tau_wI. Without torque (P2P) the tau blocks and F_thJ, F_wJ are zero.
+struct MarkerBlocks {
+  Mat3 FpI, FvI, FthJ, FwJ;
+  Mat3 TthI, TthJ, TwI;
+  bool torque = true;
+};
+
+/// Chain rule through both markers => the partials w.r.t. the bodies' (p, theta, v, w_B), with the
+/// marker maps dp = dp_B - [rho]x dtheta, dv = dv_B - [w x rho]x dtheta - [rho]x R dw_B,
+/// dw = -[w]x dtheta + R dw_B (docs/method.md) applied as cross products.
+void bodyPartials(const MarkerBlocks& m, const MarkerKinematics& mi, const BodyKinematics& bi,
+                  const MarkerKinematics& mj, const BodyKinematics& bj, ElementWrench& w) {
+  if (mi.moves) {
+    Mat6x12& d = w.dW_dA;
+    d.block<3, 3>(0, 0) = m.FpI;
+    d.block<3, 3>(0, 3) = -timesSkew(m.FpI, mi.rho) - timesSkew(m.FvI, mi.w.cross(mi.rho));
+    d.block<3, 3>(0, 6) = m.FvI;
+    d.block<3, 3>(0, 9).noalias() = -timesSkew(m.FvI, mi.rho) * bi.R;
+    d.bottomRows<3>().setZero();
+    if (m.torque) {
+      d.block<3, 3>(3, 3) = m.TthI - timesSkew(m.TwI, mi.w);
+      d.block<3, 3>(3, 9).noalias() = m.TwI * bi.R;
+    }
+  } else {
+    w.dW_dA.setZero();
+  }
+  if (mj.moves) {
+    Mat6x12& d = w.dW_dB;
+    d.block<3, 3>(0, 0) = -m.FpI;
+    d.block<3, 3>(0, 3) = timesSkew(m.FpI, mj.rho) + timesSkew(m.FvI, mj.w.cross(mj.rho));
+    d.block<3, 3>(0, 6) = -m.FvI;
+    d.bottomRows<3>().setZero();
+    if (m.torque) {
+      d.block<3, 3>(0, 3) += m.FthJ - timesSkew(m.FwJ, mj.w);
+      d.block<3, 3>(0, 9).noalias() = (timesSkew(m.FvI, mj.rho) + m.FwJ) * bj.R;
+      d.block<3, 3>(3, 3) = m.TthJ + timesSkew(m.TwI, mj.w);
+      d.block<3, 3>(3, 9).noalias() = -m.TwI * bj.R;
+    } else {
+      d.block<3, 3>(0, 9).noalias() = timesSkew(m.FvI, mj.rho) * bj.R;
+    }
+  } else {
+    w.dW_dB.setZero();
+  }
 }
 
 /// "bushing 3 ('name') between body 1 ('arm') and body 0 ('ground')", for messages.
@@ -53,11 +83,12 @@ void calcBushings(const SuspensionModel& model, Workspace& ws, bool partials) {
     const Mat3 RIt = mi.R.transpose();
     const Vec3 dW = mi.p - mj.p;
     const Vec3 d = RJt * dW;
-    const Vec3 a = rotation::anglesFromMatrix(RJt * mi.R);
-    if (std::abs(std::cos(a[1])) < 1e-6)
+    Vec3 a;
+    const rotation::Trig tr = rotation::trigOfMatrix(RJt * mi.R, a);
+    if (std::abs(tr.cth) < 1e-6)
       throw SimulationError(describeElement(model, "bushing", b.id, b.name, b.i, b.j) +
                             ": relative rotation reached the Cardan singularity (ry = +-90 deg)");
-    const Mat3 Ti = rotation::bodyToRate(a);
+    const Mat3 Ti = rotation::bodyToRate(tr);
     const Mat3 Ga = Ti * RIt;  // d a = Ga (d theta_I - d theta_J)
     const Vec3 u = mi.v - mj.v - mj.w.cross(dW);
     const Vec3 dRate = RJt * u;
@@ -95,25 +126,21 @@ void calcBushings(const SuspensionModel& model, Workspace& ws, bool partials) {
     //   delta d_dot = RJ^T (dvI - dvJ - [wJ]x (dpI - dpJ) + [dW]x dwJ) + RJ^T [u]x dthJ
     //   delta a     = Ga (dthI - dthJ)
     //   delta a_dot = (Dw Ga + Ga [wRel]x) dthI - Dw Ga dthJ + Ga (dwI - dwJ)
-    const Mat3 A1 = kt.asDiagonal() * RJt, A2 = ct.asDiagonal() * RJt;
-    const Mat3 dF_dpI = -mj.R * (A1 - A2 * skew(mj.w));
-    const Mat3 dF_dvI = -mj.R * A2;
-    const Mat3 DwGa = rotation::dBodyToRateTimes(a, z) * Ga;
-    const Mat3 B = rotation::dBodyToRateTransposedTimes(a, fa) - Ti.transpose() * ka.asDiagonal();
+    // With K = RJ diag(kt) RJ^T and C = RJ diag(ct) RJ^T (stiffness and damping in world axes):
+    const Mat3 K = mj.R * kt.asDiagonal() * RJt, C = mj.R * ct.asDiagonal() * RJt;
+    MarkerBlocks m;
+    m.FpI = timesSkew(C, mj.w) - K;
+    m.FvI = -C;
+    m.FthJ = -timesSkew(K, dW) - timesSkew(C, u) - skew(w.F);
+    m.FwJ = timesSkew(m.FvI, dW);
+    const Mat3 DwGa = rotation::dBodyToRateTimes(tr, z) * Ga;
+    const Mat3 B = rotation::dBodyToRateTransposedTimes(tr, fa) - Ti.transpose() * ka.asDiagonal();
     const Mat3 Cc = Ti.transpose() * ca.asDiagonal();
-    const Mat3 dTau_dwI = -mi.R * (Cc * Ga);
-    Mat3x24 dF = Mat3x24::Zero(), dTau = Mat3x24::Zero();
-    dF.middleCols<3>(pI) = dF_dpI;
-    dF.middleCols<3>(pJ) = -dF_dpI;
-    dF.middleCols<3>(thJ) = -mj.R * (A1 * skew(dW) + A2 * skew(u)) - skew(w.F);
-    dF.middleCols<3>(vI) = dF_dvI;
-    dF.middleCols<3>(vJ) = -dF_dvI;
-    dF.middleCols<3>(wJ) = dF_dvI * skew(dW);
-    dTau.middleCols<3>(thI) = mi.R * (B * Ga - Cc * (DwGa + Ga * skew(wRel))) - skew(w.tau);
-    dTau.middleCols<3>(thJ) = -mi.R * (B * Ga - Cc * DwGa);
-    dTau.middleCols<3>(wI) = dTau_dwI;
-    dTau.middleCols<3>(wJ) = -dTau_dwI;
-    finishWrench(dF, dTau, mi, mj, w);
+    const Mat3 X = mi.R * (B * Ga - Cc * DwGa);
+    m.TwI = -mi.R * (Cc * Ga);
+    m.TthI = X + timesSkew(m.TwI, wRel) - skew(w.tau);
+    m.TthJ = -X;
+    bodyPartials(m, mi, ws.bodies[mi.body], mj, ws.bodies[mj.body], w);
   }
 }
 
@@ -167,14 +194,11 @@ void calcP2Ps(const SuspensionModel& model, Workspace& ws, bool partials) {
     if (!partials) continue;
 
     const Mat3 Pe = (Mat3::Identity() - e1 * e1.transpose()) / len;  // d e / d d_W
-    const Mat3 dF_dp = -e1 * (dT_dl * e1.transpose() + dT_dr * vRel.transpose() * Pe) - T * Pe;
-    const Mat3 dF_dv = -dT_dr * e1 * e1.transpose();
-    Mat3x24 dF = Mat3x24::Zero();
-    dF.middleCols<3>(pI) = dF_dp;
-    dF.middleCols<3>(pJ) = -dF_dp;
-    dF.middleCols<3>(vI) = dF_dv;
-    dF.middleCols<3>(vJ) = -dF_dv;
-    finishWrench(dF, Mat3x24::Zero(), mi, mj, w);
+    MarkerBlocks m;
+    m.torque = false;
+    m.FpI = -e1 * (dT_dl * e1.transpose() + dT_dr * vRel.transpose() * Pe) - T * Pe;
+    m.FvI = -dT_dr * e1 * e1.transpose();
+    bodyPartials(m, mi, ws.bodies[mi.body], mj, ws.bodies[mj.body], w);
   }
 }
 

@@ -7,17 +7,28 @@
 
 namespace ek {
 
-/// (r, v) => per free body: R_WB, T^-1 (block of K, eq. 2a), R*T, w_W and N = d(T^-1 w_B)/d(alpha).
+/// (r, v) => per free body: R_WB, T^-1 (block of K, eq. 2a), R*T, w_W and N = d(T^-1 w_B)/d(alpha),
+/// all from one evaluation of the angles' sines and cosines.
 /// (ws.u, ws.uDot) => pose and velocity of every driven body and their partials (ws.drives).
 void calcBodyKinematics(const SuspensionModel& model, const State& state, Workspace& ws);
 
-/// Body kinematics => p_WM, R_WM, v_WM, w_WM and their partials w.r.t. the body's
-/// (p, theta, v, w_B).
+/// Body kinematics => p_WM, R_WM, v_WM, w_WM of every marker on a moving (free or driven) body;
+/// markers on fixed bodies keep what the Workspace set.
 /// @pre calcBodyKinematics() ran.
 void calcMarkerKinematics(const SuspensionModel& model, Workspace& ws);
 
-/// Chain rule through a marker: partials of a 6-row quantity w.r.t. the marker's
-/// (p, theta, v, w_W) => partials w.r.t. its body's (p, theta, v, w_B).
-Mat6x12 chainMarker(const Mat6x12& dW_dMarker, const MarkerKinematics& mk);
+/// One marker's global kinematics from its body's.
+void markerKinematics(const ModelMarker& marker, const BodyKinematics& body, MarkerKinematics& mk);
+
+/// Partials of a marker's (p, v, w_W) with respect to its body's theta and w_B (those w.r.t. p
+/// and v are the identity).
+struct MarkerPartials {
+  Mat3 dp_dth;  ///< -[rho]x
+  Mat3 dv_dth;  ///< -[w_W x rho]x
+  Mat3 dv_dw;   ///< -[rho]x R_WB
+  Mat3 dw_dth;  ///< -[w_W]x
+  Mat3 dw_dw;   ///< R_WB
+};
+MarkerPartials markerPartials(const MarkerKinematics& mk, const BodyKinematics& body);
 
 }  // namespace ek

@@ -8,19 +8,26 @@
 namespace ek {
 namespace {
 
-/// Adds the partials of one side's wrench (rows F, tau about the centre of mass) to the
-/// position and velocity blocks of a slot.
-void addBlock(Workspace& ws, int slot, const Mat6x12& d) {
-  ws.Jw_r[slot] += d.leftCols<6>();
-  ws.Jw_v[slot] += d.rightCols<6>();
-}
-
 /// Wrench (F, tau) acting at a point with lever arm rho from the centre of mass => partials of
 /// (F, tau + rho x F).
 Mat6x12 shiftToCentre(const Mat6x12& d, const Vec3& rho) {
   Mat6x12 out = d;
-  out.bottomRows<3>() += skew(rho) * d.topRows<3>();
+  for (int c = 0; c < 12; ++c) out.col(c).tail<3>() += rho.cross(d.col(c).head<3>());
   return out;
+}
+
+/// Adds sign * the partials of (F, tau + rho x F) to the position and velocity blocks of a slot,
+/// column by column, without a temporary (sign is +-1, so the sums are those of shiftToCentre()).
+void addShifted(Workspace& ws, int slot, const Mat6x12& d, const Vec3& rho, double sign) {
+  Mat6& R = ws.Jw_r[slot];
+  Mat6& V = ws.Jw_v[slot];
+  for (int c = 0; c < 6; ++c) {
+    const Vec3 fr = d.col(c).head<3>(), fv = d.col(6 + c).head<3>();
+    R.col(c).head<3>() += sign * fr;
+    R.col(c).tail<3>() += sign * (d.col(c).tail<3>() + rho.cross(fr));
+    V.col(c).head<3>() += sign * fv;
+    V.col(c).tail<3>() += sign * (d.col(6 + c).tail<3>() + rho.cross(fv));
+  }
 }
 
 /// Partials of a free body's world wrench w.r.t. a driven body's (p, theta, v, w_B) => the
@@ -36,30 +43,31 @@ void scatter(const SuspensionModel& model, const ElementWrench& w, const MarkerK
              const MarkerKinematics& mj, const BlockSlots& blocks, const Vec3& pCb, Workspace& ws) {
   const int stateA = mi.state, stateB = mj.state;
   const bool drivenA = stateA < 0 && mi.moves, drivenB = stateB < 0 && mj.moves;
-  const Mat3 Fx = skew(w.F);
   if (stateA >= 0) {
     const Vec3& rho = mi.rho;
     ws.wrench[stateA].head<3>() += w.F;
     ws.wrench[stateA].tail<3>() += w.tau + rho.cross(w.F);
-    Mat6x12 dA = shiftToCentre(w.dW_dA, rho);
-    dA.block<3, 3>(3, 3) += Fx * skew(rho);  // the lever arm turns with body a
-    addBlock(ws, blocks.aa, dA);
-    if (stateB >= 0) addBlock(ws, blocks.ab, shiftToCentre(w.dW_dB, rho));
+    addShifted(ws, blocks.aa, w.dW_dA, rho, 1.0);
+    ws.Jw_r[blocks.aa].block<3, 3>(3, 3) += skewSkew(w.F, rho);  // the lever arm turns with body a
+    if (stateB >= 0) addShifted(ws, blocks.ab, w.dW_dB, rho, 1.0);
     if (drivenB) addDriven(model, ws, stateA, mj.body, shiftToCentre(w.dW_dB, rho));
   }
   if (stateB >= 0) {
     const Vec3 q = mi.p - pCb;  // the reaction acts at p_I
     ws.wrench[stateB].head<3>() -= w.F;
     ws.wrench[stateB].tail<3>() -= w.tau + q.cross(w.F);
-    Mat6x12 dB = -shiftToCentre(w.dW_dB, q);
-    dB.block<3, 3>(3, 0) -= Fx;  // d q / d p_b = -I
-    addBlock(ws, blocks.bb, dB);
-    if (stateA >= 0 || drivenA) {
+    addShifted(ws, blocks.bb, w.dW_dB, q, -1.0);
+    ws.Jw_r[blocks.bb].block<3, 3>(3, 0) -= skew(w.F);  // d q / d p_b = -I
+    if (stateA >= 0) {
+      Mat6& BA = ws.Jw_r[blocks.ba];
+      addShifted(ws, blocks.ba, w.dW_dA, q, -1.0);
+      BA.block<3, 3>(3, 0) += skew(w.F);                 // p_I moves with p_a
+      BA.block<3, 3>(3, 3) -= skewSkew(w.F, mi.rho);     // and turns with body a
+    } else if (drivenA) {
       Mat6x12 dBA = -shiftToCentre(w.dW_dA, q);
-      dBA.block<3, 3>(3, 0) += Fx;                  // p_I moves with p_a
-      dBA.block<3, 3>(3, 3) -= Fx * skew(mi.rho);   // and turns with body a
-      if (stateA >= 0) addBlock(ws, blocks.ba, dBA);
-      else addDriven(model, ws, stateB, mi.body, dBA);
+      dBA.block<3, 3>(3, 0) += skew(w.F);
+      dBA.block<3, 3>(3, 3) -= skewSkew(w.F, mi.rho);
+      addDriven(model, ws, stateB, mi.body, dBA);
     }
   }
 }

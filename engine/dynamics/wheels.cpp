@@ -178,11 +178,11 @@ void wheelChannelGradient(const SuspensionModel& model, const Workspace& ws, int
   const Eigen::Matrix<double, 12, 1>& d = out[channel].derivatives();
   const Eigen::RowVector3d dc = d.segment<3>(0).transpose(), da = d.segment<3>(3).transpose();
   // centre: d c = d p + dp_dth d theta; axis: d a = d theta x a.
-  addToBody(model, ws, w.body, dc, dc * mk.dp_dth - da * skew(p.axis), g);
+  addToBody(model, ws, w.body, dc, -dc * skew(mk.rho) - da * skew(p.axis), g);
   if (w.hasSteeringAxis()) {
     for (const auto& [marker, first] : {std::pair{w.steerUpper, 6}, std::pair{w.steerLower, 9}}) {
       const Eigen::RowVector3d dm = d.segment<3>(first).transpose();
-      addToBody(model, ws, model.markers[marker.value].body, dm, dm * ws.markers[marker.value].dp_dth, g);
+      addToBody(model, ws, model.markers[marker.value].body, dm, -dm * skew(ws.markers[marker.value].rho), g);
     }
   }
 }
@@ -213,7 +213,7 @@ void addWheelLoads(const SuspensionModel& model, Workspace& ws) {
         const Eigen::RowVector3d dc = d.segment<3>(0).transpose(), da = d.segment<3>(3).transpose(),
                                  dcom = d.segment<3>(6).transpose();
         dp.row(i) = dc + dcom;
-        dth.row(i) = dc * mk.dp_dth - da * skew(axis);
+        dth.row(i) = -dc * skew(mk.rho) - da * skew(axis);
       }
     };
     Mat3 dpW, dthW, dpC, dthC;

@@ -2,6 +2,7 @@
 #include "engine/dynamics/workspace.h"
 
 #include "engine/core/rotation.h"
+#include "engine/dynamics/kinematics.h"
 
 namespace ek {
 
@@ -37,8 +38,17 @@ Workspace::Workspace(const SuspensionModel& m)
     bk.w_W.setZero();
     bk.R = b.R0;
     bk.Tinv = rotation::bodyToRate(b.angles0);
-    bk.RT = b.R0 * rotation::rateToBody(b.angles0);
+    bk.RT = rotation::rateToWorld(rotation::trig(b.angles0));
     bk.N.setZero();
+  }
+  // So are their markers; calcMarkerKinematics() updates only those on moving bodies.
+  for (std::size_t k = 0; k < m.markers.size(); ++k) {
+    MarkerKinematics& mk = markers[k];
+    const ModelBody& b = m.bodies[m.markers[k].body.value];
+    mk.state = b.state;
+    mk.body = m.markers[k].body.value;
+    mk.moves = b.state >= 0 || b.driven();
+    markerKinematics(m.markers[k], bodies[mk.body], mk);
   }
 }
 

@@ -29,8 +29,10 @@ struct BodyKinematics {
   Mat3 N;                  ///< d(T^-1 w_B)/d(alpha): derivative of K(r)v for fixed v
 };
 
-/// A marker's global kinematics and its partials with respect to its body's (p, theta, v, w_B),
-/// where theta is the global rotation vector of a virtual rotation (d theta = R T d alpha).
+/// A marker's global kinematics. Its partials with respect to its body's (p, theta, v, w_B),
+/// where theta is the global rotation vector of a virtual rotation (d theta = R T d alpha), are
+/// the cross-product maps of markerPartials() (kinematics.h); the stages apply them as cross
+/// products instead of storing them. Markers on fixed bodies are set once by the Workspace.
 struct MarkerKinematics {
   int state = -1;  ///< the body's state slot, -1 on a fixed body
   int body = -1;   ///< the body's index
@@ -38,11 +40,6 @@ struct MarkerKinematics {
   Vec3 p, v, w;    ///< position, velocity, angular velocity (global)
   Mat3 R;          ///< R_WM
   Vec3 rho;        ///< p_WM - p_WC: lever arm from the body's reference point (global)
-  Mat3 dp_dth;     ///< -[rho]x
-  Mat3 dv_dth;     ///< -[w_W x rho]x
-  Mat3 dv_dw;      ///< -[rho]x R_WB
-  Mat3 dw_dth;     ///< -[w_W]x
-  Mat3 dw_dw;      ///< R_WB
 };
 
 /// What a force element produces: the wrench (F, tau) it applies, in global coordinates, to the

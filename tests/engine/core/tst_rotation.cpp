@@ -73,6 +73,24 @@ class TestRotation : public QObject {
       const Mat3 W = dR * rotation::matrix(a).transpose();
       const Vec3 dth(W(2, 1), W(0, 2), W(1, 0));
       QVERIFY((rotation::matrix(a) * rotation::rateToBody(a) * da - dth).norm() < 1e-8);
+      QVERIFY((rotation::rateToWorld(rotation::trig(a)) - rotation::matrix(a) * rotation::rateToBody(a)).norm() < 1e-15);
+    }
+  }
+
+  // The sines and cosines read off a matrix equal those of its angles, also near theta = +-90 deg
+  // and at psi, phi = +-180 deg.
+  void trigOfMatrixMatchesTrigOfAngles() {
+    std::mt19937 rng(11);
+    std::vector<Vec3> cases = {{M_PI, 0.3, -M_PI}, {0.2, M_PI / 2 - 1e-7, -0.4}, {-2.0, -M_PI / 2 + 1e-7, 3.0}};
+    for (int k = 0; k < 100; ++k) cases.push_back(randomAngles(rng));
+    for (const Vec3& a : cases) {
+      Vec3 b;
+      const rotation::Trig t = rotation::trigOfMatrix(rotation::matrix(a), b);
+      const rotation::Trig u = rotation::trig(b);
+      const double e = std::max({std::abs(t.sps - u.sps), std::abs(t.cps - u.cps), std::abs(t.sth - u.sth),
+                                 std::abs(t.cth - u.cth), std::abs(t.sph - u.sph), std::abs(t.cph - u.cph)});
+      QVERIFY2(e < 2e-15 / u.cth, qPrintable(QString::number(e)));  // phi, psi from cos(theta) * (...)
+      QVERIFY((rotation::matrix(t) - rotation::matrix(a)).norm() < 1e-14);
     }
   }
 };
