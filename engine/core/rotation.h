@@ -31,14 +31,16 @@ inline Trig trig(const Vec3& a) {
 /// Cardan angles of a rotation matrix, theta in [-pi/2, pi/2], psi and phi in (-pi, pi], and
 /// their sines and cosines from the same entries (equal to sin/cos of the angles to round-off).
 inline Trig trigOfMatrix(const Mat3& R, Vec3& a) {
-  const double c = std::hypot(R(2, 1), R(2, 2));  // cos(theta) >= 0
+  // The entries are at most 1 in magnitude: sqrt(x^2 + y^2) cannot overflow (std::hypot's
+  // scaling would cost more than the three atan2 together).
+  const double c = std::sqrt(R(2, 1) * R(2, 1) + R(2, 2) * R(2, 2));  // cos(theta) >= 0
   a[1] = std::atan2(-R(2, 0), c);
   a[0] = std::atan2(R(1, 0), R(0, 0));
   a[2] = std::atan2(R(2, 1), R(2, 2));
   Trig t;
-  const double n = std::hypot(-R(2, 0), c);  // 1 to round-off; keeps sth^2 + cth^2 = 1
+  const double n = std::sqrt(R(2, 0) * R(2, 0) + c * c);  // 1 to round-off; keeps sth^2 + cth^2 = 1
   t.sth = -R(2, 0) / n, t.cth = c / n;
-  const double np = std::hypot(R(1, 0), R(0, 0));
+  const double np = std::sqrt(R(1, 0) * R(1, 0) + R(0, 0) * R(0, 0));
   if (np > 0.0) t.sps = R(1, 0) / np, t.cps = R(0, 0) / np;
   if (c > 0.0) t.sph = R(2, 1) / c, t.cph = R(2, 2) / c;
   return t;

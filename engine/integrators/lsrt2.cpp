@@ -66,21 +66,26 @@ void Lsrt2::relinearize(const State& state, Workspace& ws) {
   }
 }
 
-void Lsrt2::stage(const VecX& rbar, const VecX& vbar, const VecX& ubar, const VecX& udotbar, const Workspace& ws,
-                  VecX& dr, VecX& dv) {
+void Lsrt2::stage(const VecX& rbar, const VecX& vbar, const VecX& ubar, const VecX& udotbar, bool atLinearization,
+                  const Workspace& ws, VecX& dr, VecX& dv) {
+  // At the linearization point, rbar - r_lin and vbar - v_lin are exactly zero: their products
+  // are left out (adding them would add exact zeros).
   const double hg = options_.dt * kGamma;
   for (int l = 0; l < model_.nFreeBodies(); ++l) {
     G_.segment<3>(6 * l) = vbar.segment<3>(6 * l);
     Vec3 g = ws.Kinv[l] * vbar.segment<3>(6 * l + 3);
-    if (options_.kinematicsDerivative)
+    if (options_.kinematicsDerivative && !atLinearization)
       g += ws.N[l] * (rbar.segment<3>(6 * l + 3) - rLin_.segment<3>(6 * l + 3));
     G_.segment<3>(6 * l + 3) = P_[l] * g;
   }
-  y_ = rbar - rLin_ + hg * G_;
+  if (atLinearization) y_ = hg * G_;
+  else y_ = rbar - rLin_ + hg * G_;
   rhs_ = ws.h;
   blockMultiplyAdd(model_.pattern, ws.Jr, y_, rhs_);
-  tmp_ = vbar - vLin_;
-  blockMultiplyAdd(model_.pattern, ws.Jv, tmp_, rhs_);
+  if (!atLinearization) {
+    tmp_ = vbar - vLin_;
+    blockMultiplyAdd(model_.pattern, ws.Jv, tmp_, rhs_);
+  }
   uDot_ = ubar - uLin_;  // reused as scratch: u_dot is not needed after u_bar is formed
   rhs_.noalias() += ws.Ju * uDot_;
   if (model_.hasMotionInputs()) {
@@ -118,11 +123,11 @@ void Lsrt2::step(State& state, const InputSignals& inputs, Workspace& ws) {
     inputs.evaluateRate(t + 0.5 * dt, udHalf_);
     udBar_ = udK_ + kGamma * (udNext_ - udK_);
   }
-  stage(state.r, state.v, uBar_, udBar_, ws, dr1_, dv1_);
+  stage(state.r, state.v, uBar_, udBar_, linearizedLast_, ws, dr1_, dv1_);
   const double c = dt * (0.5 - kGamma);  // dt (a21 + gamma21), eq. (16a/b)
   rBar_ = state.r + c * dr1_;
   vBar_ = state.v + c * dv1_;
-  stage(rBar_, vBar_, uHalf_, udHalf_, ws, dr2_, dv2_);
+  stage(rBar_, vBar_, uHalf_, udHalf_, false, ws, dr2_, dv2_);
   state.r += dt * dr2_;  // b = (0, 1), eq. (10)
   state.v += dt * dv2_;
   state.t = t + dt;

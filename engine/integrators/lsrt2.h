@@ -58,8 +58,8 @@ class Lsrt2 final : public Integrator {
 
  private:
   void relinearize(const State& state, Workspace& ws);
-  void stage(const VecX& rbar, const VecX& vbar, const VecX& ubar, const VecX& udotbar, const Workspace& ws,
-             VecX& dr, VecX& dv);
+  void stage(const VecX& rbar, const VecX& vbar, const VecX& ubar, const VecX& udotbar, bool atLinearization,
+             const Workspace& ws, VecX& dr, VecX& dv);
 
   const SuspensionModel& model_;
   Lsrt2Options options_;

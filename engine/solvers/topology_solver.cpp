@@ -10,33 +10,35 @@
 namespace ek {
 namespace {
 
-/// Inverse of a 6x6 block by Gauss-Jordan elimination with partial pivoting, in fixed-size loops
-/// (Eigen's general inverse takes its blocked large-matrix path for 6x6). Returns false if a
-/// pivot vanishes.
+/// Inverse of a 6x6 block by Gauss-Jordan elimination with partial pivoting on the row-major
+/// augmented matrix [A | I], so that every row operation runs over 12 contiguous numbers (Eigen's
+/// general inverse takes its blocked large-matrix path for 6x6). Returns false if a pivot vanishes.
 bool invert6(const Mat6& A, Mat6& inv) {
-  Mat6 a = A;
-  inv.setIdentity();
+  alignas(64) double a[6][12];
+  for (int r = 0; r < 6; ++r)
+    for (int c = 0; c < 6; ++c) {
+      a[r][c] = A(r, c);
+      a[r][6 + c] = r == c ? 1.0 : 0.0;
+    }
   for (int c = 0; c < 6; ++c) {
     int p = c;
     for (int r = c + 1; r < 6; ++r)
-      if (std::abs(a(r, c)) > std::abs(a(p, c))) p = r;
-    const double piv = a(p, c);
+      if (std::abs(a[r][c]) > std::abs(a[p][c])) p = r;
+    const double piv = a[p][c];
     if (!std::isfinite(piv) || std::abs(piv) < 1e-300) return false;
-    if (p != c) {
-      a.row(p).swap(a.row(c));
-      inv.row(p).swap(inv.row(c));
-    }
+    if (p != c)
+      for (int k = 0; k < 12; ++k) std::swap(a[p][k], a[c][k]);
     const double s = 1.0 / piv;
-    a.row(c) *= s;
-    inv.row(c) *= s;
+    for (int k = 0; k < 12; ++k) a[c][k] *= s;
     for (int r = 0; r < 6; ++r) {
       if (r == c) continue;
-      const double f = a(r, c);
+      const double f = a[r][c];
       if (f == 0.0) continue;
-      a.row(r) -= f * a.row(c);
-      inv.row(r) -= f * inv.row(c);
+      for (int k = 0; k < 12; ++k) a[r][k] -= f * a[c][k];
     }
   }
+  for (int r = 0; r < 6; ++r)
+    for (int c = 0; c < 6; ++c) inv(r, c) = a[r][6 + c];
   return true;
 }
 
@@ -102,6 +104,12 @@ TopologySolver::TopologySolver(const SuspensionModel& model) : model_(model), n_
   for (int i = 0; i < n_; ++i)
     for (int s = bp.rowStart[i]; s < bp.rowStart[i + 1]; ++s)
       fromPattern_[s] = slot(position_[i], position_[bp.col[s]]);
+  {
+    std::vector<bool> ofA(F_.size(), false);
+    for (int s : fromPattern_) ofA[s] = true;
+    for (std::size_t s = 0; s < F_.size(); ++s)
+      if (!ofA[s]) fillSlots_.push_back(static_cast<int>(s));
+  }
 
   // The plan: for each pivot k, L_ik (i > k) and the updates F_ij -= L_ik U_kj for i, j > k.
   lowerOf_.resize(n_);
@@ -133,7 +141,7 @@ int TopologySolver::slot(int i, int j) const {
 }
 
 void TopologySolver::factorize(const std::vector<Mat6>& blocks) {
-  for (auto& f : F_) f.setZero();
+  for (int s : fillSlots_) F_[s].setZero();
   for (std::size_t s = 0; s < blocks.size(); ++s) F_[fromPattern_[s]] = blocks[s];
   std::size_t u = 0;
   for (int k = 0; k < n_; ++k) {

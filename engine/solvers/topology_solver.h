@@ -56,6 +56,7 @@ class TopologySolver final : public LinearSolver {
   std::vector<int> order_, position_;       ///< position_[body] = step at which it is eliminated
   std::vector<int> rowStart_, col_;         ///< factor pattern by elimination position (CSR, sorted)
   std::vector<int> fromPattern_;            ///< factor slot of each A block
+  std::vector<int> fillSlots_;              ///< factor slots of no A block (zeroed per factorization)
   std::vector<Mat6> F_;                     ///< factor blocks (L below, U above the diagonal)
   std::vector<Mat6> Dinv_;  ///< inverses of the pivot blocks (one 6x6 product per L block and solve)
   std::vector<Update> updates_;
