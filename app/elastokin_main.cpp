@@ -5,11 +5,13 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTimer>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 
+#include "engine/model/project_io.h"
 #include "ui/analyses_panel.h"
 #include "ui/main_window.h"
 #include "ui/vtk_widget.h"
@@ -36,7 +38,7 @@ int main(int argc, char** argv) {
     else if (a == "--analysis" && k + 1 < argc) analysis = QString::fromLocal8Bit(argv[++k]);
     else if (a == "-h" || a == "--help") {
       std::printf("usage: elastokin [PROJECT.json] [--run SECONDS] [--tab 3D|Plots|...] [--table Bodies|Signals|...] [--analysis NAME] [--screenshot FILE.png]\n"
-                  "  --run S          start load case LC1 for S simulated seconds after opening\n"
+                  "  --run S          start the first load case for S simulated seconds after opening\n"
                   "  --analysis NAME  run this analysis in the Analyses tab after opening (parallel-travel, steering,\n"
                   "                   opposite-travel, single-travel, static-load, frequency-response, modes)\n"
                   "  --screenshot F   save a screenshot of the window (after the run) and quit\n");
@@ -47,10 +49,21 @@ int main(int argc, char** argv) {
   const char* wayland = std::getenv("WAYLAND_DISPLAY");
   if ((!display || !*display) && (!wayland || !*wayland)) {
     // VTK (GLX only) would abort without a display: run the headless job instead.
-    std::fprintf(stderr, "elastokin: no display; running the headless job (elastokin-sim, load case LC1) instead\n");
+    // The first load case, as the workbench's toolbar selects it (LC1 of the shipped axles).
+    QString loadCase = "LC1";
+    try {
+      const ek::Project p = ek::readProject(project.toStdString());
+      if (!p.loadCases.empty()) loadCase = QString::fromStdString(p.loadCases.front().name);
+    } catch (const std::exception&) {
+      // elastokin-sim reports the project's errors
+    }
+    std::fprintf(stderr, "elastokin: no display; running the headless job (elastokin-sim, load case %s) instead\n",
+                 qPrintable(loadCase));
     const QString sim = QFileInfo(QString::fromLocal8Bit(argv[0])).absolutePath() + "/elastokin-sim";
     QDir().mkpath("results");
-    return QProcess::execute(sim, {project, "--loadcase", "LC1", "--out", "results/LC1.csv"});
+    QString file = loadCase;
+    file.replace(QRegularExpression("[^A-Za-z0-9_.-]"), "_");
+    return QProcess::execute(sim, {project, "--loadcase", loadCase, "--out", "results/" + file + ".csv"});
   }
   ek::ui::VtkWidget::setDefaultSurfaceFormat();
   QApplication app(argc, argv);

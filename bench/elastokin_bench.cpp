@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// elastokin-bench: step times of the shipped axles (LC1, dt = 1 ms, linearized every step) with
+// elastokin-bench: step times of the shipped projects (LC1 of the axles, the first load case of
+// others, e.g. --projects full_vehicle; dt = 1 ms, linearized every step) with
 // each linear solver, figures that hold on a shared machine: the median and p99 wall time per
 // step, the thread's CPU time per step, the real-time factor from the median step (and from the
 // wall time), the time per step split by phase, the deviation from dense LU. Variants run
@@ -25,6 +26,8 @@
 #include "engine/analysis/simulation.h"
 #include "engine/integrators/lsrt2.h"
 #include "engine/model/project_io.h"
+#include "engine/solvers/topology_solver.h"
+#include "flop_count.h"
 
 namespace {
 
@@ -43,6 +46,8 @@ struct Pool {
   double simulated = 0, wallTotal = 0;
   ek::PhaseTimes phases;
   double deviation = -1;  // vs dense LU, relative to each channel's range; -1: not compared
+  double flops = 0;       // per step (flop_count.h); 0: not counted (KLU)
+  int transcendentals = 0;
 };
 
 double percentile(std::vector<double> v, double p) {
@@ -146,7 +151,10 @@ void runInto(Pool& pool, const std::shared_ptr<const ek::SuspensionModel>& model
   o.linearizeEvery = v.linearizeEvery;
   o.duration = duration;
   o.solver = v.solver;
-  ek::Simulation sim(model, "LC1", o);
+  // LC1 of the axles; a project without one (the full vehicle) runs its first load case.
+  const auto& cases = model->project().loadCases;
+  const bool hasLc1 = std::any_of(cases.begin(), cases.end(), [](const ek::LoadCaseRow& lc) { return lc.name == "LC1"; });
+  ek::Simulation sim(model, hasLc1 || cases.empty() ? std::string("LC1") : cases.front().name, o);
   auto* lsrt2 = dynamic_cast<ek::Lsrt2*>(&sim.integrator());
   lsrt2->enableTiming(true);
   sim.initialize();
@@ -190,6 +198,8 @@ void print(const Pool& p, double paperRtf) {
   std::printf(" | lin %.1f, A %.1f, factor %.1f, solves %.1f, rest %.1f us", 1e6 * p.phases.linearize / n,
               1e6 * p.phases.assemble / n, 1e6 * p.phases.factorize / n, 1e6 * p.phases.solve / n,
               1e6 * p.phases.other / n);
+  if (p.flops > 0)
+    std::printf(" | %.0f kflop/step, %.2f GFLOP/s", 1e-3 * p.flops, 1e-9 * p.flops / median);
   if (p.deviation >= 0) std::printf(" | dev %.1e", p.deviation);  // vs dense LU
   std::printf("\n");
   std::fflush(stdout);
@@ -212,7 +222,9 @@ void json(std::ofstream& js, const Pool& p, bool last) {
      << ", \"per body [us]\": " << 1e6 * median / std::max(1, p.bodies) << ", \"per step [us]\": {\"linearization\": "
      << 1e6 * p.phases.linearize / n << ", \"assembly of A\": " << 1e6 * p.phases.assemble / n
      << ", \"factorization\": " << 1e6 * p.phases.factorize / n << ", \"stage solves\": " << 1e6 * p.phases.solve / n
-     << ", \"rest\": " << 1e6 * p.phases.other / n << "}, \"max deviation from dense LU\": " << p.deviation << "}"
+     << ", \"rest\": " << 1e6 * p.phases.other / n << "}, \"flop per step\": " << p.flops
+     << ", \"GFLOP/s (median step)\": " << (p.flops > 0 ? 1e-9 * p.flops / median : 0.0)
+     << ", \"sin/cos/atan2 per linearization\": " << p.transcendentals << ", \"max deviation from dense LU\": " << p.deviation << "}"
      << (last ? "" : ",") << "\n";
 }
 
@@ -276,6 +288,12 @@ int main(int argc, char** argv) {
       p.solver = v.solver;
       p.dof = model->nDof();
       p.bodies = model->nFreeBodies();
+      if (v.solver == "topology" || v.solver == "dense") {
+        const ek::TopologySolver topology(*model);
+        const bench::StepFlops f = bench::countStepFlops(*model, v.solver == "topology" ? &topology : nullptr);
+        p.flops = f.total(v.linearizeEvery);
+        p.transcendentals = f.transcendentals;
+      }
       pools.push_back(p);
     }
   // Round after round, every (model, variant) once per round.

@@ -21,7 +21,8 @@ namespace ek::ui {
 namespace {
 
 constexpr SignalType kTypes[] = {SignalType::Constant, SignalType::Step, SignalType::Ramp,
-                                 SignalType::Sine,     SignalType::Chirp, SignalType::Table};
+                                 SignalType::Sine,     SignalType::Chirp, SignalType::Table,
+                                 SignalType::Bump};
 
 /// The parameters a type uses, by name.
 QStringList usedBy(SignalType t) {
@@ -32,6 +33,7 @@ QStringList usedBy(SignalType t) {
     case SignalType::Sine: return {"offset", "amplitude", "frequency", "phase", "start"};
     case SignalType::Chirp: return {"offset", "amplitude", "start frequency", "end frequency", "start", "end"};
     case SignalType::Table: return {};
+    case SignalType::Bump: return {"offset", "height", "start", "end"};
   }
   return {};
 }
@@ -58,6 +60,7 @@ SignalForm::SignalForm(const SignalRow& signal, const QString& valueUnit, QWidge
              {"after", &SignalRow::value2, valueUnit},
              {"to", &SignalRow::value2, valueUnit},
              {"amplitude", &SignalRow::amplitude, valueUnit},
+             {"height", &SignalRow::amplitude, valueUnit},
              {"time", &SignalRow::t0, "s"},
              {"start", &SignalRow::t0, "s"},
              {"end", &SignalRow::t1, "s"},

@@ -61,14 +61,14 @@ QString columnHelp(const QString& header) {
       {"points", "The curve's points as x, y pairs; x increasing."},
       {"load case", "The load case the signal belongs to."},
       {"duration", "Simulated time of the load case."},
-      {"value", "Constant value; the value before a step or ramp; the offset of a sine or chirp."},
+      {"value", "Constant value; the value before a step or ramp; the offset of a sine, chirp or bump."},
       {"after", "The value after the step, or at the ramp's end."},
       {"end frequency", "The chirp's frequency at its end."},
-      {"time", "The step's time, or the start of a ramp, sine or chirp."},
-      {"end", "The end of a ramp or chirp."},
+      {"time", "The step's time, or the start of a ramp, sine, chirp or bump."},
+      {"end", "The end of a ramp, chirp or bump."},
       {"initial state", "equilibrium: the static equilibrium under the inputs at the start; as modelled: the design pose."},
-      {"type", "Signal type: constant, step, ramp, sine, chirp or table (CSV file)."},
-      {"amplitude", "Amplitude of the sine or chirp."},
+      {"type", "Signal type: constant, step, ramp, sine, chirp, table (CSV file) or bump (cosine)."},
+      {"amplitude", "Amplitude of the sine or chirp; height of the bump."},
       {"frequency", "Frequency of the sine, or the chirp's start frequency."},
       {"phase", "Phase of the sine."},
       {"file", "CSV file (time, value) of a table signal, relative to the project file."},
@@ -852,9 +852,9 @@ class SignalsModel final : public TableModel {
     } else if (i.column() == 2) {
       bool found = false;
       for (auto t : {SignalType::Constant, SignalType::Step, SignalType::Ramp, SignalType::Sine, SignalType::Chirp,
-                     SignalType::Table})
+                     SignalType::Table, SignalType::Bump})
         if (v.toString().trimmed() == toString(t)) s.type = t, found = true;
-      if (!found) err = QStringLiteral("expected constant, step, ramp, sine, chirp or table");
+      if (!found) err = QStringLiteral("expected constant, step, ramp, sine, chirp, table or bump");
     } else if (i.column() == 11) {
       s.file = v.toString().trimmed().toStdString();
     } else {
@@ -882,7 +882,7 @@ class SignalsModel final : public TableModel {
     return true;
   }
   QStringList choices(int column) const override {
-    if (column == 2) return {"constant", "step", "ramp", "sine", "chirp", "table"};
+    if (column == 2) return {"constant", "step", "ramp", "sine", "chirp", "table", "bump"};
     return column == 1 ? idChoices(doc_->project().inputs) : QStringList();
   }
   /// Adds a constant zero signal for the first input not yet driven, to the load case of `row`

@@ -57,6 +57,7 @@ void addBreakpoints(const SignalRow& s, std::vector<double>& out) {
     case SignalType::Sine: out.push_back(s.t0); break;
     case SignalType::Ramp:
     case SignalType::Chirp:
+    case SignalType::Bump:
       out.push_back(s.t0);
       out.push_back(s.t1);
       break;

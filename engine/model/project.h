@@ -155,7 +155,7 @@ struct VehicleRow {
   bool operator==(const VehicleRow&) const = default;
 };
 
-enum class SignalType { Constant, Step, Ramp, Sine, Chirp, Table };
+enum class SignalType { Constant, Step, Ramp, Sine, Chirp, Table, Bump };
 
 /// A scalar time signal. Parameters not used by a type stay at their defaults.
 struct SignalRow {
@@ -164,7 +164,7 @@ struct SignalRow {
   double value2 = 0.0;      ///< step/ramp: value after
   double t0 = 0.0;          ///< step time, ramp/sine/chirp start [s]
   double t1 = 0.0;          ///< ramp/chirp end [s]
-  double amplitude = 0.0;   ///< sine/chirp
+  double amplitude = 0.0;   ///< sine/chirp; bump height
   double frequency = 0.0;   ///< sine frequency, chirp start frequency [Hz]
   double frequency2 = 0.0;  ///< chirp end frequency [Hz]
   double phase = 0.0;       ///< sine phase [rad]

@@ -47,7 +47,8 @@ struct SignalName {
 };
 constexpr SignalName kSignals[] = {{SignalType::Constant, "constant"}, {SignalType::Step, "step"},
                                    {SignalType::Ramp, "ramp"},         {SignalType::Sine, "sine"},
-                                   {SignalType::Chirp, "chirp"},       {SignalType::Table, "table"}};
+                                   {SignalType::Chirp, "chirp"},       {SignalType::Table, "table"},
+                                   {SignalType::Bump, "bump"}};
 
 /// At most this many nested objects and arrays: a project needs 5 (table, row, direction, law).
 constexpr int kMaxDepth = 64;
@@ -492,6 +493,13 @@ SignalRow readSignal(ObjectReader& r) {
     case SignalType::Table:
       s.file = r.string("file");
       break;
+    case SignalType::Bump:
+      s.value = r.number("offset", 0.0);
+      s.amplitude = r.number("height");
+      s.t0 = r.number("start [s]");
+      s.t1 = r.number("end [s]");
+      if (!(s.t1 > s.t0)) r.fail("end [s]", "must be later than 'start [s]'");
+      break;
   }
   return s;
 }
@@ -558,6 +566,9 @@ Json writeSignal(const SignalRow& s) {
       j["start frequency [Hz]"] = s.frequency; j["end frequency [Hz]"] = s.frequency2;
       break;
     case SignalType::Table: j["file"] = s.file; break;
+    case SignalType::Bump:
+      j["offset"] = s.value; j["height"] = s.amplitude; j["start [s]"] = s.t0; j["end [s]"] = s.t1;
+      break;
   }
   return j;
 }

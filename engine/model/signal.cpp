@@ -45,6 +45,10 @@ double evaluate(const SignalRow& s, double t) {
       const auto& a = *(it - 1);
       return a[1] + (b[1] - a[1]) * (t - a[0]) / (b[0] - a[0]);
     }
+    case SignalType::Bump:
+      // Cosine bump (paper 001 Sect. 5): offset + h/2 (1 - cos(2 pi (t - t0) / (t1 - t0))) on [t0, t1].
+      if (!(t > s.t0 && t < s.t1)) return std::isnan(t) ? t : s.value;
+      return s.value + 0.5 * s.amplitude * (1.0 - std::cos(2.0 * M_PI * (t - s.t0) / (s.t1 - s.t0)));
   }
   return 0.0;
 }
@@ -74,6 +78,11 @@ double rate(const SignalRow& s, double t) {
       const auto& b = *it;
       const auto& a = *(it - 1);
       return (b[1] - a[1]) / (b[0] - a[0]);
+    }
+    case SignalType::Bump: {
+      if (!(t > s.t0 && t < s.t1)) return std::isnan(t) ? t : 0.0;
+      const double w = 2.0 * M_PI / (s.t1 - s.t0);
+      return 0.5 * s.amplitude * w * std::sin(w * (t - s.t0));
     }
   }
   return 0.0;

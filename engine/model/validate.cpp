@@ -422,7 +422,7 @@ Diagnostics check(const Project& p) {
     for (std::size_t k = 0; k < lc.drives.size(); ++k) {
       const SignalRow& s = lc.drives[k].signal;
       const std::string sig = "signals[" + std::to_string(k) + "]";
-      if ((s.type == SignalType::Ramp || s.type == SignalType::Chirp) && std::isfinite(s.t0) && std::isfinite(s.t1) &&
+      if ((s.type == SignalType::Ramp || s.type == SignalType::Chirp || s.type == SignalType::Bump) && std::isfinite(s.t0) && std::isfinite(s.t1) &&
           !(s.t1 > s.t0))
         c.error(c.atNamed("load cases", lc.name, sig + ".end [s]"), "must be later than 'start [s]'");
       if (s.type == SignalType::Table && s.file.empty())

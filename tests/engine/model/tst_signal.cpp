@@ -51,6 +51,22 @@ class TestSignal : public QObject {
     }
   }
 
+  // Paper 001 Sect. 5: a 0.1 m high, 3 m long cosine bump passed at 20 m/s (0.15 s), from t = 0.5 s.
+  void bumpValueAndRate() {
+    SignalRow s;
+    s.type = SignalType::Bump, s.value = 0.01, s.amplitude = 0.1, s.t0 = 0.5, s.t1 = 0.65;
+    QCOMPARE(evaluate(s, 0.4), 0.01);
+    QCOMPARE(evaluate(s, 0.7), 0.01);
+    QVERIFY(std::abs(evaluate(s, 0.575) - 0.11) < 1e-15);                     // crest half-way
+    QVERIFY(std::abs(evaluate(s, 0.5375) - (0.01 + 0.05 * (1 - std::cos(M_PI / 2)))) < 1e-15);
+    QCOMPARE(rate(s, 0.45), 0.0);
+    QCOMPARE(rate(s, 0.66), 0.0);
+    for (double t = 0.49; t <= 0.66; t += 0.0071) {  // rate = central difference (continuous at the ends)
+      const double h = 1e-6, fd = (evaluate(s, t + h) - evaluate(s, t - h)) / (2 * h);
+      QVERIFY2(std::abs(rate(s, t) - fd) < 1e-6 * 0.1 * 2 * M_PI / 0.15, qPrintable(QString("t = %1").arg(t)));
+    }
+  }
+
   void tableFromCsv() {
     const std::string path = writeTemp("ek_signal.csv", "time [s],force [N]\n0,0\n1,10\r\n3,-10\n");
     SignalRow s;

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+/// @file flop_count.h
+/// Floating-point operations of one LSRT2 step, counted from the model's element and block
+/// counts and the operations the engine's code performs on each (docs/performance.md, "Flop
+/// count"). A multiply and an add count one each (a fused multiply-add two); a division or square
+/// root one; sines, cosines and arc tangents are counted apart, as calls. Curve evaluations are
+/// counted at 10 (a cubic segment by Horner plus its slope, the segment search not counted).
+
+#include "engine/model/model.h"
+#include "engine/solvers/topology_solver.h"
+
+namespace bench {
+
+/// Per item, from the code (engine/dynamics, engine/integrators/lsrt2.cpp, engine/solvers):
+/// 3x3 times 3x3 = 45, 3x3 times a vector = 15, a cross product = 9, M [a]x = 27.
+namespace flops {
+constexpr double kBody = 85;            ///< R, T^-1, R T, w_W, N from one set of sines and cosines
+constexpr double kMarker = 75;          ///< rho, p, R_WM, v of a moving marker
+constexpr double kBushingValues = 368;  ///< deflections, rates, 12 curve laws, F, tau
+constexpr double kBushingPartials = 640;  ///< K, C and the marker blocks (force_elements.cpp)
+constexpr double kP2PValues = 55;       ///< length, direction, rate, 2-4 curve laws, F
+constexpr double kP2PPartials = 90;     ///< the two marker blocks
+constexpr double kSideA = 225, kSideB = 270;  ///< bodyPartials() per moving side (with torque)
+constexpr double kSideNoTorque = 144;         ///< the same for a P2P element
+constexpr double kWrench = 20;          ///< adding F, tau + rho x F to a body's wrench
+constexpr double kShift = 369;          ///< addShifted(): one block pair (position, velocity)
+constexpr double kLever = 26;           ///< a [F]x or [F]x[rho]x lever term
+constexpr double kAssembleBlock = 270;  ///< J_r, J_v of one block from the world partials
+constexpr double kAssembleBody = 105;   ///< h, gyroscopic term
+constexpr double kMatrixBlock = 198;    ///< A = M - dt g J_v - (dt g)^2 J_r Kt, one block
+constexpr double kMatrixBody = 140;     ///< P = (I - dt g N)^-1, Kt = P T^-1, mass terms
+constexpr double kInvert6 = 792;        ///< Gauss-Jordan on [D | I], 6 columns x (12 + 5 x 24)
+constexpr double kBlockProduct = 432;   ///< 6x6 times 6x6 (216 multiply-adds)
+constexpr double kBlockVector = 72;     ///< 6x6 times a vector, accumulated
+constexpr double kStageBody = 80;       ///< G, y, dr of one body in one stage
+}  // namespace flops
+
+struct StepFlops {
+  double kinematics = 0, elements = 0, scatter = 0, assemble = 0;  ///< linearization
+  double matrix = 0, factorization = 0;                            ///< relinearization
+  double stages = 0;                                               ///< two stages incl. solves
+  int transcendentals = 0;  ///< sin/cos/atan2 calls per linearization
+  double total(int linearizeEvery) const {
+    return (kinematics + elements + scatter + assemble + matrix + factorization) / linearizeEvery + stages;
+  }
+};
+
+inline StepFlops countStepFlops(const ek::SuspensionModel& model, const ek::TopologySolver* topology) {
+  using namespace flops;
+  StepFlops f;
+  const int nFree = model.nFreeBodies(), nBlocks = model.pattern.nBlocks();
+  auto moves = [&](ek::MarkerIndex m) {
+    const ek::ModelBody& b = model.bodies[model.markers[m.value].body.value];
+    return b.state >= 0 || !b.drives.empty() || b.rotation >= 0;
+  };
+  auto free = [&](ek::MarkerIndex m) { return model.bodies[model.markers[m.value].body.value].state >= 0; };
+  f.kinematics = kBody * nFree;
+  f.transcendentals = 6 * nFree + 3 * static_cast<int>(model.bushings.size());
+  for (std::size_t k = 0; k < model.markers.size(); ++k)
+    if (moves(ek::MarkerIndex{static_cast<int>(k)})) f.kinematics += kMarker;
+  // Scatter of one element: the wrench and two block pairs per free side, the lever terms.
+  auto scatter = [&](ek::MarkerIndex i, ek::MarkerIndex j) {
+    const bool a = free(i), b = free(j);
+    double s = 0;
+    if (a) s += kWrench + kShift * (b ? 2 : 1) + kLever;
+    if (b) s += kWrench + kShift * (a ? 2 : 1) + kLever * (a ? 3 : 1);
+    return s;
+  };
+  for (const auto& e : model.bushings) {
+    f.elements += kBushingValues + kBushingPartials + (moves(e.i) ? kSideA : 0) + (moves(e.j) ? kSideB : 0);
+    f.scatter += scatter(e.i, e.j);
+  }
+  for (const auto& e : model.p2ps) {
+    f.elements += kP2PValues + kP2PPartials + kSideNoTorque * ((moves(e.i) ? 1 : 0) + (moves(e.j) ? 1 : 0));
+    f.scatter += scatter(e.i, e.j);
+  }
+  f.assemble = kAssembleBlock * nBlocks + kAssembleBody * nFree;
+  f.matrix = kMatrixBlock * nBlocks + kMatrixBody * nFree;
+  // Two stages: J_r y (and J_v (v - v_lin) in stage 2), two block solves, the input columns.
+  const double inputs = 2.0 * model.nDof() * model.nInputs();
+  f.stages = 3 * kBlockVector * nBlocks + 2 * (kStageBody * nFree + inputs) + 4.0 * model.nDof();
+  if (topology) {
+    const int offDiagonal = topology->factorBlocks() - nFree;  // L and U blocks
+    f.factorization = kInvert6 * nFree + kBlockProduct * (offDiagonal / 2 + topology->updateOperations());
+    f.stages += 2 * kBlockVector * (offDiagonal + nFree);  // forward and back substitution
+  } else {
+    const double n = model.nDof();  // dense LU with partial pivoting
+    f.factorization = 2.0 / 3.0 * n * n * n;
+    f.stages += 2 * 2.0 * n * n;
+  }
+  return f;
+}
+
+}  // namespace bench

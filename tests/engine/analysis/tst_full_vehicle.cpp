@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The shipped full vehicle on a four-post rig (projects/full_vehicle.json, docs/full-vehicle.md):
+// static equilibrium and symmetry, heave and pitch frequencies against the band its data give.
+#include <QtTest>
+
+#include <cmath>
+
+#include "engine/analysis/linear_analysis.h"
+#include "engine/analysis/simulation.h"
+#include "engine/dynamics/linearize.h"
+#include "engine/model/project_io.h"
+
+using namespace ek;
+
+namespace {
+
+std::shared_ptr<const SuspensionModel> load() {
+  return SuspensionModel::build(readProject(std::string(ELASTOKIN_SOURCE_DIR) + "/projects/full_vehicle.json"));
+}
+
+int vehicleBody(const SuspensionModel& m) {
+  for (int s = 0; s < m.nFreeBodies(); ++s)
+    if (m.bodies[m.freeBodies[s]].name == "vehicle body") return s;
+  return -1;
+}
+
+}  // namespace
+
+class TestFullVehicle : public QObject {
+  Q_OBJECT
+ private slots:
+  void equilibriumHoldsAndIsSymmetric() {
+    const auto m = load();
+    QCOMPARE(m->nFreeBodies(), 52);
+    RunOptions o;
+    o.duration = 0.2;  // before the bump
+    Simulation sim(m, "bump", o);
+    sim.initialize();
+    Workspace ws(*m);
+    VecX u(m->nInputs());
+    InputSignals(*m, *m->loadCase("bump")).evaluate(0.0, u);
+    linearize(*m, sim.state(), u, ws);
+    const double acc = maxAcceleration(*m, ws);
+    qInfo("largest acceleration at equilibrium: %.2e (%d Newton iterations)", acc, sim.equilibrium().iterations);
+    QVERIFY(acc < 1e-5);
+    // Equal left and right: the body does not roll; the four tyres carry the weight.
+    double load = 0.0;  // vertical force of the tyres on the car
+    for (std::size_t k = 0; k < m->project().p2ps.size(); ++k)
+      if (m->project().p2ps[k].name.rfind("tyre vertical", 0) == 0) load += ws.p2ps[k].wrench.F.z();
+    for (std::size_t k = 0; k < m->project().bushings.size(); ++k)
+      if (m->project().bushings[k].name.rfind("tyre horizontal", 0) == 0) load += ws.bushings[k].wrench.F.z();
+    double mass = 0.0;
+    for (const auto& b : m->bodies) mass += b.fixed ? 0.0 : b.mass;
+    qInfo("tyre loads %.1f N, weight %.1f N", load, 9.81 * mass);
+    QVERIFY(std::abs(load - 9.81 * mass) < 1e-6 * load);
+    const int body = vehicleBody(*m);
+    QVERIFY(std::abs(sim.state().r[6 * body + 5]) < 1e-9);  // roll angle
+    const VecX r0 = sim.state().r;
+    while (sim.step()) {
+    }
+    const double drift = (sim.state().r - r0).cwiseAbs().maxCoeff();
+    qInfo("largest coordinate change over 0.2 s at rest: %.2e", drift);
+    QVERIFY(drift < 1e-9);
+  }
+
+  // Heave and pitch from the eigen-analysis (damped modes at the static equilibrium), against the
+  // band the data give. Per corner the wheel rate (docs/analyses.md, parallel travel: 33.15 / 33.87
+  // N/mm front / rear; 30-37 N/mm over the +-20 mm the car sits from the design position) is in
+  // series with the tyre (250 N/mm). Lowest: suspension springs in series with the tyre over the
+  // whole mass per corner (body and both axles); pitch also about the ground plane, where the pads
+  // hold the tyres (inertia Iyy + m h^2). Highest: the suspension locked by its dampers, the body's
+  // quarter on the tyre alone. A mode is heave or pitch when that is its largest body motion
+  // (rotations as travel at the axles, 1.35 m, and at the tyres, 0.8 m).
+  void heaveAndPitchFrequencies() {
+    const auto m = load();
+    const ModesResult r = computeModes(*m, loadCasePoint(m, "bump"));
+    double total = 0.0, body = 0.0, iyy = 0.0;
+    for (const auto& b : m->bodies) {
+      if (b.fixed) continue;
+      total += b.mass;
+      if (b.name == "vehicle body") body = b.mass, iyy = b.inertia(1, 1);
+    }
+    auto ride = [](double wheelRate, double mass) {
+      const double k = wheelRate * 250e3 / (wheelRate + 250e3);
+      return std::sqrt(k / mass) / (2 * M_PI);
+    };
+    const double h = 0.55;
+    const double heaveLow = ride(30e3, total / 4), high = std::sqrt(250e3 / (body / 4)) / (2 * M_PI);
+    const double pitchLow = heaveLow * std::sqrt(iyy / (iyy + body * h * h));
+    const int v = vehicleBody(*m);
+    double heave = 0.0, pitch = 0.0;
+    for (const Mode& mode : r.modes) {
+      if (mode.dominantBody != v || mode.energy[v] < 0.8 || !mode.oscillatory) continue;
+      const auto at = [&](int k) { return std::abs(mode.shape[6 * v + k]); };
+      const double motion[] = {at(0), at(1), at(2), 1.35 * at(3), 1.35 * at(4), 0.8 * at(5)};  // x y z yaw pitch roll
+      const int largest = static_cast<int>(std::max_element(std::begin(motion), std::end(motion)) - std::begin(motion));
+      qInfo("%.3f Hz: x %.3f y %.3f z %.3f yaw %.3f pitch %.3f roll %.3f", mode.frequency, motion[0], motion[1],
+            motion[2], motion[3], motion[4], motion[5]);
+      if (largest == 2 && heave == 0.0) heave = mode.frequency;
+      if (largest == 4 && pitch == 0.0) pitch = mode.frequency;
+    }
+    qInfo("heave %.3f Hz in %.3f-%.3f Hz, pitch %.3f Hz in %.3f-%.3f Hz", heave, heaveLow, high, pitch, pitchLow, high);
+    QVERIFY(heave >= heaveLow && heave <= high);
+    QVERIFY(pitch >= pitchLow && pitch <= high);
+  }
+};
+
+QTEST_GUILESS_MAIN(TestFullVehicle)
+#include "tst_full_vehicle.moc"
