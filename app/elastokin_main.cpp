@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
   QString screenshot;
   double runSeconds = -1.0;
   QString tab, table, analysis;
+  bool realtime = false;
   for (int k = 1; k < argc; ++k) {
     const QString a = QString::fromLocal8Bit(argv[k]);
     if (a == "--screenshot" && k + 1 < argc) screenshot = QString::fromLocal8Bit(argv[++k]);
@@ -33,12 +34,14 @@ int main(int argc, char** argv) {
         return 2;
       }
     }
+    else if (a == "--realtime") realtime = true;
     else if (a == "--tab" && k + 1 < argc) tab = QString::fromLocal8Bit(argv[++k]);
     else if (a == "--table" && k + 1 < argc) table = QString::fromLocal8Bit(argv[++k]);
     else if (a == "--analysis" && k + 1 < argc) analysis = QString::fromLocal8Bit(argv[++k]);
     else if (a == "-h" || a == "--help") {
-      std::printf("usage: elastokin [PROJECT.json] [--run SECONDS] [--tab 3D|Plots|...] [--table Bodies|Signals|...] [--analysis NAME] [--screenshot FILE.png]\n"
+      std::printf("usage: elastokin [PROJECT.json] [--run SECONDS] [--realtime] [--tab 3D|Plots|...] [--table Bodies|Signals|...] [--analysis NAME] [--screenshot FILE.png]\n"
                   "  --run S          start the first load case for S simulated seconds after opening\n"
+                  "  --realtime       tick the toolbar's real-time box (runs paced to the wall clock)\n"
                   "  --analysis NAME  run this analysis in the Analyses tab after opening (parallel-travel, steering,\n"
                   "                   opposite-travel, single-travel, static-load, frequency-response, modes)\n"
                   "  --screenshot F   save a screenshot of the window (after the run) and quit\n");
@@ -73,6 +76,7 @@ int main(int argc, char** argv) {
   w.setDocsRoot(root);
   w.show();
   if (!w.openProject(project)) return 1;
+  if (realtime) w.setRealtime(true);
   if (!tab.isEmpty()) w.showTab(tab);
   if (!table.isEmpty()) w.showTable(table);
   if (screenshot.isEmpty()) w.showFirstRunHint();  // screenshots keep a clean status bar

@@ -278,6 +278,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), doc_(new ProjectD
     progress_->setValue(static_cast<int>(1000.0 * t / std::max(duration, 1e-9)));
     rtf_->setText(tr("t = %1 s   real-time factor %2").arg(t, 0, 'f', 2).arg(rtf, 0, 'f', 3));
   });
+  connect(worker_, &SimulationWorker::realtimeReport, this, [this](const QString& r) { realtimeReport_ = r; });
   connect(worker_, &SimulationWorker::finished, this, &MainWindow::onFinished);
 
   buildRunBar();
@@ -514,6 +515,7 @@ void MainWindow::startRun(double duration) {
   timeSlider_->setRange(0, 0);
   timeLabel_->clear();
   lastMessage_.clear();
+  realtimeReport_.clear();
   statusBar()->showMessage(tr("running %1 ...").arg(s.loadCase));
   QMetaObject::invokeMethod(worker_, "run", Qt::QueuedConnection, Q_ARG(std::shared_ptr<const ek::SuspensionModel>, model_),
                             Q_ARG(ek::ui::RunSettings, s));
@@ -537,7 +539,12 @@ void MainWindow::onFinished(const QString& msg, bool completed) {
     timeSlider_->setValue(timeSlider_->maximum());
     timeLabel_->setText(tr("t = %1 s").arg(frames_.back().t, 0, 'f', 3));
   }
-  statusBar()->showMessage(completed ? tr("run complete") : msg, 10000);
+  QString status = completed ? tr("run complete") : msg;
+  if (!realtimeReport_.isEmpty()) {  // its first line: "paced to the wall clock: N of M deadlines missed ..."
+    status += tr("; real time: ") + realtimeReport_.section('\n', 0, 0).section(": ", 1);
+    if (realtimeReport_.contains("ENDED BEHIND")) status += tr(", ended behind the wall clock");
+  }
+  statusBar()->showMessage(status, 10000);
   if (!completed && !msg.startsWith("stopped")) message(tr("Run stopped"), msg);
   emit runFinished(completed);
 }

@@ -60,6 +60,8 @@ class MainWindow : public QMainWindow {
   void setRealtime(bool on);
   bool isRunning() const { return running_; }
   QString lastRunMessage() const { return lastMessage_; }
+  /// The pacer's summary of the last real-time run (empty after an unpaced run).
+  QString lastRealtimeReport() const { return realtimeReport_; }
   /// Selects the row of a body or force element in the tables and highlights it in 3D.
   void select(Table table, int id);
   TopologyView* topology() { return topology_; }
@@ -148,6 +150,7 @@ class MainWindow : public QMainWindow {
   QTimer* frameTimer_;         ///< renders the newest frame when the 3D view may render again
   QElapsedTimer sinceRender_;
   bool running_ = false, quiet_ = false;
+  QString realtimeReport_;
   QString lastMessage_, lastDialog_, docsRoot_, lastDocument_;
 };
 

@@ -79,7 +79,7 @@ void SimulationWorker::run(std::shared_ptr<const SuspensionModel> model, RunSett
     };
     pose();  // the initial state (the reference of the exaggeration)
 
-    RealtimePacer pacer(s.dt);
+    RealtimePacer pacer(s.dt, sim.totalSteps());
     const auto t0 = Clock::now();
     auto lastFlush = t0;
     double busy = 0.0;  // wall time spent stepping (for the real-time factor)
@@ -115,6 +115,7 @@ void SimulationWorker::run(std::shared_ptr<const SuspensionModel> model, RunSett
       }
     }
     flush();
+    if (s.realtime) emit realtimeReport(QString::fromStdString(pacer.summary()).trimmed());
     if (stop_ && sim.stepsDone() % poseStride != 0) pose();  // where the run was stopped
     emit progress(sim.state().t, sim.duration(), busy / std::max(1e-12, sim.stepsDone() * s.dt));
     emit finished(stop_ ? QStringLiteral("stopped at t = %1 s").arg(sim.state().t) : QString(), !stop_);

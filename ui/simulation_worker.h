@@ -66,6 +66,8 @@ class SimulationWorker : public QObject {
   void progress(double t, double duration, double realtimeFactor);
   /// message empty: completed; otherwise the engine's message (divergence names time and body).
   void finished(QString message, bool completed);
+  /// Real-time runs only, just before finished: the pacer's summary (RealtimePacer::summary).
+  void realtimeReport(QString summary);
 
  private:
   std::atomic<bool> paused_{false}, stop_{false};

@@ -26,6 +26,7 @@ struct RunOptions {
   bool kinematicsDerivative = true;
   std::string integrator = "lsrt2";  ///< or "cvode" (the reference)
   double relativeTolerance = 1e-9;   ///< CVODE
+  int threads = 1;                   ///< LSRT2: threads of the parallel step (same results)
 };
 
 /// Physical bounds beyond which a run counts as diverged.

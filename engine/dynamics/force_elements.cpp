@@ -72,8 +72,12 @@ std::string describeElement(const SuspensionModel& model, const char* kind, int 
 
 }  // namespace
 
-void calcBushings(const SuspensionModel& model, Workspace& ws, bool partials) {
-  for (std::size_t e = 0; e < model.bushings.size(); ++e) {
+namespace {
+
+/// One bushing. Never inlined: the serial loop and the parallel step run the same machine code,
+/// so that their results agree bit for bit (inlined copies may fuse multiply-adds differently).
+[[gnu::noinline]] void bushing(const SuspensionModel& model, Workspace& ws, std::size_t e, bool partials) {
+  {
     const ModelBushing& b = model.bushings[e];
     const MarkerKinematics& mi = ws.markers[b.i.value];
     const MarkerKinematics& mj = ws.markers[b.j.value];
@@ -119,7 +123,7 @@ void calcBushings(const SuspensionModel& model, Workspace& ws, bool partials) {
     w.F = mj.R * ft;
     w.tau = mi.R * g;
 
-    if (!partials) continue;
+    if (!partials) return;
 
     // Partials w.r.t. the marker quantities, block by non-zero block (docs/method.md):
     //   delta d     = RJ^T (dpI - dpJ) + RJ^T [dW]x dthJ
@@ -144,8 +148,8 @@ void calcBushings(const SuspensionModel& model, Workspace& ws, bool partials) {
   }
 }
 
-void calcP2Ps(const SuspensionModel& model, Workspace& ws, bool partials) {
-  for (std::size_t e = 0; e < model.p2ps.size(); ++e) {
+[[gnu::noinline]] void p2p(const SuspensionModel& model, Workspace& ws, std::size_t e, bool partials) {
+  {
     const ModelP2P& p = model.p2ps[e];
     const MarkerKinematics& mi = ws.markers[p.i.value];
     const MarkerKinematics& mj = ws.markers[p.j.value];
@@ -191,7 +195,7 @@ void calcP2Ps(const SuspensionModel& model, Workspace& ws, bool partials) {
     ElementWrench& w = out.wrench;
     w.F = -T * e1;
     w.tau.setZero();
-    if (!partials) continue;
+    if (!partials) return;
 
     const Mat3 Pe = (Mat3::Identity() - e1 * e1.transpose()) / len;  // d e / d d_W
     MarkerBlocks m;
@@ -200,6 +204,22 @@ void calcP2Ps(const SuspensionModel& model, Workspace& ws, bool partials) {
     m.FvI = -dT_dr * e1 * e1.transpose();
     bodyPartials(m, mi, ws.bodies[mi.body], mj, ws.bodies[mj.body], w);
   }
+}
+
+}  // namespace
+
+void calcBushing(const SuspensionModel& model, Workspace& ws, std::size_t e, bool partials) {
+  bushing(model, ws, e, partials);
+}
+
+void calcP2P(const SuspensionModel& model, Workspace& ws, std::size_t e, bool partials) { p2p(model, ws, e, partials); }
+
+void calcBushings(const SuspensionModel& model, Workspace& ws, bool partials) {
+  for (std::size_t e = 0; e < model.bushings.size(); ++e) bushing(model, ws, e, partials);
+}
+
+void calcP2Ps(const SuspensionModel& model, Workspace& ws, bool partials) {
+  for (std::size_t e = 0; e < model.p2ps.size(); ++e) p2p(model, ws, e, partials);
 }
 
 }  // namespace ek

@@ -29,4 +29,9 @@ void calcBushings(const SuspensionModel& model, Workspace& ws, bool partials = t
 /// @throws SimulationError when the two markers coincide (no line of action).
 void calcP2Ps(const SuspensionModel& model, Workspace& ws, bool partials = true);
 
+/// One bushing (index e), as calcBushings() does for each; elements are independent of each other.
+void calcBushing(const SuspensionModel& model, Workspace& ws, std::size_t e, bool partials = true);
+/// One P2P element (index e).
+void calcP2P(const SuspensionModel& model, Workspace& ws, std::size_t e, bool partials = true);
+
 }  // namespace ek

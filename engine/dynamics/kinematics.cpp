@@ -7,10 +7,7 @@
 
 namespace ek {
 
-namespace {
-
-/// Pose and velocity of each driven body from its inputs' values and rates, and their partials.
-void calcDrivenBodies(const SuspensionModel& model, Workspace& ws) {
+void calcDrivenBodyKinematics(const SuspensionModel& model, Workspace& ws) {
   for (int bi : model.drivenBodies) {
     const ModelBody& body = model.bodies[bi];
     BodyKinematics& b = ws.bodies[bi];
@@ -49,10 +46,10 @@ void calcDrivenBodies(const SuspensionModel& model, Workspace& ws) {
   }
 }
 
-}  // namespace
-
-void calcBodyKinematics(const SuspensionModel& model, const State& state, Workspace& ws) {
-  for (int s = 0; s < model.nFreeBodies(); ++s) {
+namespace {
+/// One free body (never inlined: one machine code for the serial and the parallel step).
+[[gnu::noinline]] void freeBody(const SuspensionModel& model, const State& state, int s, Workspace& ws) {
+  {
     BodyKinematics& b = ws.bodies[model.freeBodies[s]];
     b.p = state.r.segment<3>(6 * s);
     b.angles = state.r.segment<3>(6 * s + 3);
@@ -65,7 +62,17 @@ void calcBodyKinematics(const SuspensionModel& model, const State& state, Worksp
     b.w_W = b.R * b.w_B;
     b.N = rotation::dBodyToRateTimes(t, b.w_B);
   }
-  calcDrivenBodies(model, ws);
+}
+
+}  // namespace
+
+void calcFreeBodyKinematics(const SuspensionModel& model, const State& state, int s, Workspace& ws) {
+  freeBody(model, state, s, ws);
+}
+
+void calcBodyKinematics(const SuspensionModel& model, const State& state, Workspace& ws) {
+  for (int s = 0; s < model.nFreeBodies(); ++s) freeBody(model, state, s, ws);
+  calcDrivenBodyKinematics(model, ws);
 }
 
 void markerKinematics(const ModelMarker& m, const BodyKinematics& b, MarkerKinematics& mk) {

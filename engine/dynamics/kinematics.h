@@ -11,6 +11,10 @@ namespace ek {
 /// all from one evaluation of the angles' sines and cosines.
 /// (ws.u, ws.uDot) => pose and velocity of every driven body and their partials (ws.drives).
 void calcBodyKinematics(const SuspensionModel& model, const State& state, Workspace& ws);
+/// The free body of state slot s, as calcBodyKinematics() does for each.
+void calcFreeBodyKinematics(const SuspensionModel& model, const State& state, int s, Workspace& ws);
+/// Every driven body, as calcBodyKinematics() does after the free ones.
+void calcDrivenBodyKinematics(const SuspensionModel& model, Workspace& ws);
 
 /// Body kinematics => p_WM, R_WM, v_WM, w_WM of every marker on a moving (free or driven) body;
 /// markers on fixed bodies keep what the Workspace set.

@@ -39,11 +39,12 @@ void addDriven(const SuspensionModel& model, Workspace& ws, int state, int drive
   }
 }
 
-void scatter(const SuspensionModel& model, const ElementWrench& w, const MarkerKinematics& mi,
-             const MarkerKinematics& mj, const BlockSlots& blocks, const Vec3& pCb, Workspace& ws) {
+/// The element's wrench and partials in the rows of the body of marker I (its "A half").
+void scatterA(const SuspensionModel& model, const ElementWrench& w, const MarkerKinematics& mi,
+              const MarkerKinematics& mj, const BlockSlots& blocks, Workspace& ws) {
   const int stateA = mi.state, stateB = mj.state;
-  const bool drivenA = stateA < 0 && mi.moves, drivenB = stateB < 0 && mj.moves;
-  if (stateA >= 0) {
+  const bool drivenB = stateB < 0 && mj.moves;
+  {
     const Vec3& rho = mi.rho;
     ws.wrench[stateA].head<3>() += w.F;
     ws.wrench[stateA].tail<3>() += w.tau + rho.cross(w.F);
@@ -52,7 +53,14 @@ void scatter(const SuspensionModel& model, const ElementWrench& w, const MarkerK
     if (stateB >= 0) addShifted(ws, blocks.ab, w.dW_dB, rho, 1.0);
     if (drivenB) addDriven(model, ws, stateA, mj.body, shiftToCentre(w.dW_dB, rho));
   }
-  if (stateB >= 0) {
+}
+
+/// The reaction in the rows of the body of marker J (the "B half"); it acts at p_I.
+void scatterB(const SuspensionModel& model, const ElementWrench& w, const MarkerKinematics& mi,
+              const MarkerKinematics& mj, const BlockSlots& blocks, const Vec3& pCb, Workspace& ws) {
+  const int stateA = mi.state, stateB = mj.state;
+  const bool drivenA = stateA < 0 && mi.moves;
+  {
     const Vec3 q = mi.p - pCb;  // the reaction acts at p_I
     ws.wrench[stateB].head<3>() -= w.F;
     ws.wrench[stateB].tail<3>() -= w.tau + q.cross(w.F);
@@ -74,7 +82,33 @@ void scatter(const SuspensionModel& model, const ElementWrench& w, const MarkerK
 
 }  // namespace
 
+void clearSurfaceForceRow(const SuspensionModel& model, int l, Workspace& ws) {
+  const BlockPattern& bp = model.pattern;
+  ws.wrench[l].setZero();
+  for (int s = bp.rowStart[l]; s < bp.rowStart[l + 1]; ++s) {
+    ws.Jw_r[s].setZero();
+    ws.Jw_v[s].setZero();
+  }
+  if (model.hasMotionInputs()) {
+    ws.Jw_u.middleRows<6>(6 * l).setZero();
+    ws.Jw_udot.middleRows<6>(6 * l).setZero();
+  }
+}
+
+void scatterElementHalves(const SuspensionModel& model, ElementRef e, bool a, bool b, Workspace& ws) {
+  const bool bushing = e.kind == ElementRef::Bushing;
+  const ElementWrench& w = bushing ? ws.bushings[e.index].wrench : ws.p2ps[e.index].wrench;
+  const MarkerIndex i = bushing ? model.bushings[e.index].i : model.p2ps[e.index].i;
+  const MarkerIndex j = bushing ? model.bushings[e.index].j : model.p2ps[e.index].j;
+  const BlockSlots& blocks = bushing ? model.bushings[e.index].blocks : model.p2ps[e.index].blocks;
+  const MarkerKinematics& mi = ws.markers[i.value];
+  const MarkerKinematics& mj = ws.markers[j.value];
+  if (a && mi.state >= 0) scatterA(model, w, mi, mj, blocks, ws);
+  if (b && mj.state >= 0) scatterB(model, w, mi, mj, blocks, ws.bodies[mj.body].p, ws);
+}
+
 void calcSurfaceForces(const SuspensionModel& model, Workspace& ws) {
+  // All rows at once (what clearSurfaceForceRow() does row by row, as one sweep).
   for (auto& w : ws.wrench) w.setZero();
   for (auto& b : ws.Jw_r) b.setZero();
   for (auto& b : ws.Jw_v) b.setZero();
@@ -82,41 +116,32 @@ void calcSurfaceForces(const SuspensionModel& model, Workspace& ws) {
     ws.Jw_u.setZero();
     ws.Jw_udot.setZero();
   }
-  auto scatterElement = [&](const ElementWrench& w, MarkerIndex i, MarkerIndex j, const BlockSlots& blocks) {
-    const MarkerKinematics& mi = ws.markers[i.value];
-    const MarkerKinematics& mj = ws.markers[j.value];
-    scatter(model, w, mi, mj, blocks, ws.bodies[mj.body].p, ws);
-  };
   for (std::size_t e = 0; e < model.bushings.size(); ++e)
-    scatterElement(ws.bushings[e].wrench, model.bushings[e].i, model.bushings[e].j, model.bushings[e].blocks);
+    scatterElementHalves(model, {ElementRef::Bushing, static_cast<int>(e)}, true, true, ws);
   for (std::size_t e = 0; e < model.p2ps.size(); ++e)
-    scatterElement(ws.p2ps[e].wrench, model.p2ps[e].i, model.p2ps[e].j, model.p2ps[e].blocks);
+    scatterElementHalves(model, {ElementRef::P2P, static_cast<int>(e)}, true, true, ws);
 }
+void addBodyForcesRow(const SuspensionModel& model, int l, Workspace& ws) {
+  ws.wrench[l].head<3>() += model.bodies[model.freeBodies[l]].mass * model.gravity;
 
-void calcBodyForces(const SuspensionModel& model, Workspace& ws) {
-  for (int s = 0; s < model.nFreeBodies(); ++s)
-    ws.wrench[s].head<3>() += model.bodies[model.freeBodies[s]].mass * model.gravity;
-
-  ws.Ju.setZero();
+  ws.Ju.middleRows<6>(6 * l).setZero();
   if (model.hasMotionInputs()) {
     // World wrench partials of the motion inputs (from calcSurfaceForces) in generalized rows.
-    ws.Judot.setZero();
-    for (int l = 0; l < model.nFreeBodies(); ++l) {
-      const Mat3 Rt = ws.bodies[model.freeBodies[l]].R.transpose();
-      for (int k = 0; k < model.nInputs(); ++k) {
-        if (!model.inputs[k].motion()) continue;
-        ws.Ju.block<3, 1>(6 * l, k) = ws.Jw_u.block<3, 1>(6 * l, k);
-        ws.Ju.block<3, 1>(6 * l + 3, k) = Rt * ws.Jw_u.block<3, 1>(6 * l + 3, k);
-        ws.Judot.block<3, 1>(6 * l, k) = ws.Jw_udot.block<3, 1>(6 * l, k);
-        ws.Judot.block<3, 1>(6 * l + 3, k) = Rt * ws.Jw_udot.block<3, 1>(6 * l + 3, k);
-      }
+    ws.Judot.middleRows<6>(6 * l).setZero();
+    const Mat3 Rt = ws.bodies[model.freeBodies[l]].R.transpose();
+    for (int k = 0; k < model.nInputs(); ++k) {
+      if (!model.inputs[k].motion()) continue;
+      ws.Ju.block<3, 1>(6 * l, k) = ws.Jw_u.block<3, 1>(6 * l, k);
+      ws.Ju.block<3, 1>(6 * l + 3, k) = Rt * ws.Jw_u.block<3, 1>(6 * l + 3, k);
+      ws.Judot.block<3, 1>(6 * l, k) = ws.Jw_udot.block<3, 1>(6 * l, k);
+      ws.Judot.block<3, 1>(6 * l + 3, k) = Rt * ws.Jw_udot.block<3, 1>(6 * l + 3, k);
     }
   }
   for (int k = 0; k < model.nInputs(); ++k) {
     const ModelInput& in = model.inputs[k];
     const MarkerKinematics& mk = ws.markers[in.marker.value];
     // A motion input acts through the elements; a load on a fixed body does nothing.
-    if (in.motion() || mk.state < 0) continue;
+    if (in.motion() || mk.state != l) continue;
     const Mat3& R = ws.bodies[model.markers[in.marker.value].body.value].R;
     const Vec3 dir = in.frame == InputFrame::Global ? in.direction : Vec3(mk.R * in.direction);
     const double u = ws.u[k];
@@ -140,12 +165,18 @@ void calcBodyForces(const SuspensionModel& model, Workspace& ws) {
     ws.Ju.block<3, 1>(6 * mk.state, k) = unit.head<3>();
     ws.Ju.block<3, 1>(6 * mk.state + 3, k) = R.transpose() * unit.tail<3>();
   }
+}
+
+void calcBodyForces(const SuspensionModel& model, Workspace& ws) {
+  for (int l = 0; l < model.nFreeBodies(); ++l) addBodyForcesRow(model, l, ws);
   addWheelLoads(model, ws);
 }
 
-void assembleLinearization(const SuspensionModel& model, Workspace& ws) {
+namespace {
+/// Row l of the assembly (never inlined: one machine code for the serial and the parallel step).
+[[gnu::noinline]] void assembleRow(const SuspensionModel& model, int l, Workspace& ws) {
   const BlockPattern& bp = model.pattern;
-  for (int l = 0; l < model.nFreeBodies(); ++l) {
+  {
     const BodyKinematics& bl = ws.bodies[model.freeBodies[l]];
     const ModelBody& body = model.bodies[model.freeBodies[l]];
     const Mat3 Rt = bl.R.transpose();
@@ -175,6 +206,14 @@ void assembleLinearization(const SuspensionModel& model, Workspace& ws) {
   }
 }
 
+}  // namespace
+
+void assembleLinearizationRow(const SuspensionModel& model, int l, Workspace& ws) { assembleRow(model, l, ws); }
+
+void assembleLinearization(const SuspensionModel& model, Workspace& ws) {
+  for (int l = 0; l < model.nFreeBodies(); ++l) assembleRow(model, l, ws);
+}
+
 namespace {
 
 /// Every stage in order at (state, u, ws.uDot).
@@ -202,9 +241,7 @@ void linearize(const SuspensionModel& model, const State& state, const VecX& u, 
 }
 
 void blockMultiplyAdd(const BlockPattern& bp, const std::vector<Mat6>& blocks, const VecX& x, VecX& y) {
-  for (int l = 0; l < bp.nBodies; ++l)
-    for (int s = bp.rowStart[l]; s < bp.rowStart[l + 1]; ++s)
-      y.segment<6>(6 * l).noalias() += blocks[s] * x.segment<6>(6 * bp.col[s]);
+  for (int l = 0; l < bp.nBodies; ++l) blockMultiplyAddRow(bp, blocks, l, x, y);
 }
 
 MatX blockToDense(const BlockPattern& bp, const std::vector<Mat6>& blocks) {

@@ -13,17 +13,37 @@ namespace ek {
 /// @pre calcBushings() and calcP2Ps() ran.
 void calcSurfaceForces(const SuspensionModel& model, Workspace& ws);
 
+/// A force element by kind and index, for the work lists of the parallel step.
+struct ElementRef {
+  enum Kind { Bushing, P2P } kind;
+  int index;
+};
+
+/// What calcSurfaceForces() does, split by the rows of one free body l (state slot), for the
+/// parallel step: clear row l, then add the element halves whose rows are l, elements in the
+/// order of calcSurfaceForces() (so every block receives the same sums in the same order).
+void clearSurfaceForceRow(const SuspensionModel& model, int l, Workspace& ws);
+/// Adds an element's wrench and partials to the rows of the body of its marker I (a) and/or of
+/// its marker J (b); a half on a fixed or driven body adds nothing.
+void scatterElementHalves(const SuspensionModel& model, ElementRef e, bool a, bool b, Workspace& ws);
+
 /// Adds gravity and the input wrenches for ws.u (h_g, h_u of eq. 2b) to the world wrenches and
 /// their partials; fills J_u and J_udot (motion inputs: from the element partials that
 /// calcSurfaceForces() collected in Jw_u, Jw_udot).
 /// @pre calcSurfaceForces() ran.
 void calcBodyForces(const SuspensionModel& model, Workspace& ws);
+/// Row l of calcBodyForces() without the wheel loads (which calcBodyForces() adds after all rows;
+/// they are zero in runs of load cases): gravity, the rows of J_u and J_udot, the loads of inputs
+/// on body l.
+void addBodyForcesRow(const SuspensionModel& model, int l, Workspace& ws);
 
 /// World wrenches => h = h_s - h_w + h_g + h_u in generalized coordinates (force global, torque in
 /// body axes), J_r = dh/dr (through d theta = R T d alpha), J_v = dh/dv including the gyroscopic
 /// term, the blocks of K and of N = d(K v)/dr.
 /// @pre calcBodyForces() ran.
 void assembleLinearization(const SuspensionModel& model, Workspace& ws);
+/// Row l (free body l) of assembleLinearization().
+void assembleLinearizationRow(const SuspensionModel& model, int l, Workspace& ws);
 
 /// Runs every stage in order at (state, u, u_dot): body kinematics (driven bodies included),
 /// marker kinematics, bushings, P2P elements, surface forces, body forces, assembly (paper 003
@@ -35,6 +55,11 @@ void linearize(const SuspensionModel& model, const State& state, const VecX& u, 
 
 /// y += J x for a matrix in the block pattern (J_r, J_v or A).
 void blockMultiplyAdd(const BlockPattern& pattern, const std::vector<Mat6>& blocks, const VecX& x, VecX& y);
+/// Block row l of blockMultiplyAdd().
+inline void blockMultiplyAddRow(const BlockPattern& bp, const std::vector<Mat6>& blocks, int l, const VecX& x, VecX& y) {
+  for (int s = bp.rowStart[l]; s < bp.rowStart[l + 1]; ++s)
+    y.segment<6>(6 * l).noalias() += blocks[s] * x.segment<6>(6 * bp.col[s]);
+}
 
 /// Dense copy of a block-pattern matrix (for checks and the dense solver).
 MatX blockToDense(const BlockPattern& pattern, const std::vector<Mat6>& blocks);

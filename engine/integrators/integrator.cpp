@@ -11,7 +11,7 @@ namespace ek {
 std::unique_ptr<Integrator> makeIntegrator(const SuspensionModel& model, const IntegratorOptions& o,
                                            const LoadCaseRow& loadCase) {
   if (o.method == "lsrt2")
-    return std::make_unique<Lsrt2>(model, Lsrt2Options{o.dt, o.linearizeEvery, o.kinematicsDerivative},
+    return std::make_unique<Lsrt2>(model, Lsrt2Options{o.dt, o.linearizeEvery, o.kinematicsDerivative, o.threads},
                                    makeLinearSolver(o.solver, model));
   if (o.method == "cvode") {
     if (!(o.relativeTolerance > 0.0)) throw std::invalid_argument("the relative tolerance must be positive");

@@ -19,6 +19,7 @@ struct IntegratorOptions {
   bool kinematicsDerivative = true;  ///< LSRT2: include d(Kv)/dr
   std::string solver = "topology";  ///< LSRT2 linear solver
   double relativeTolerance = 1e-9;   ///< CVODE
+  int threads = 1;                   ///< LSRT2: threads of the parallel step
 };
 
 class Integrator {

@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/integrators/lsrt2.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <numeric>
+#include <stdexcept>
 #include <string>
 
 #include "engine/core/error.h"
 #include "engine/dynamics/linearize.h"
+#include "engine/solvers/topology_solver.h"
 
 namespace ek {
 namespace {
@@ -25,27 +29,69 @@ Lsrt2::Lsrt2(const SuspensionModel& model, Lsrt2Options options, std::unique_ptr
   const int n = model.nDof(), m = model.nFreeBodies(), nu = model.nInputs();
   for (VecX* v : {&rLin_, &vLin_, &rBar_, &vBar_, &G_, &y_, &rhs_, &dr1_, &dv1_, &dr2_, &dv2_, &tmp_})
     v->setZero(n);
-  for (VecX* v : {&uLin_, &uK_, &uNext_, &uHalf_, &uDot_, &uBar_, &udLin_, &udK_, &udNext_, &udHalf_, &udBar_})
+  for (VecX* v : {&uLin_, &uK_, &uNext_, &uHalf_, &uDot_, &udDiff_, &uBar_, &udLin_, &udK_, &udNext_, &udHalf_, &udBar_})
     v->setZero(nu);
   P_.assign(m, Mat3::Identity());
   Kt_.assign(m, Mat3::Identity());
   A_.assign(model.pattern.nBlocks(), Mat6::Zero());
+  if (options_.threads < 1) throw std::invalid_argument("the number of threads must be at least 1");
+  if (options_.threads > 1) {
+    pool_ = std::make_unique<WorkerPool>(options_.threads);
+    solver_->usePool(pool_.get());
+    topology_ = dynamic_cast<TopologySolver*>(solver_.get());
+    // The linearization splits the bodies into contiguous ranges (ParallelLinearizer: locality of
+    // the workspace rows); the rows of A and of the stage vectors follow the solver's subtrees,
+    // so that a thread's forward and back substitution read and write only its own rows (the
+    // separator's bodies go to any thread: the separator is solved after the join).
+    linearizer_ = std::make_unique<ParallelLinearizer>(model, *pool_);
+    for (int t = 0; t < pool_->size(); ++t) linRows_.push_back(linearizer_->rowsOf(t));
+    const std::vector<int> bt = solver_->bodyThreads();
+    if (bt.empty()) {
+      for (int t = 0; t < pool_->size(); ++t) rows_.push_back(linearizer_->rowsOf(t));
+    } else {
+      rows_.assign(pool_->size(), {});
+      int next = 0;
+      for (int l = 0; l < m; ++l)
+        if (bt[l] >= 0) rows_[bt[l]].push_back(l);
+        else rows_[next++ % pool_->size()].push_back(l);
+      for (auto& r : rows_) std::sort(r.begin(), r.end());
+    }
+  } else {
+    rows_.emplace_back(m);
+    std::iota(rows_[0].begin(), rows_[0].end(), 0);
+    linRows_ = rows_;
+  }
+}
+
+Lsrt2::~Lsrt2() = default;
+
+template <class RowFn>
+void Lsrt2::forRows(const std::vector<std::vector<int>>& rows, RowFn&& f) {
+  if (!pool_) {
+    for (int l = 0, m = model_.nFreeBodies(); l < m; ++l) f(l);
+    return;
+  }
+  auto job = [&](int t) {
+    for (int l : rows[t]) f(l);
+  };
+  pool_->run(job);
 }
 
 void Lsrt2::relinearize(const State& state, Workspace& ws) {
   auto t0 = Clock::now();
-  linearize(model_, state, uLin_, udLin_, ws);
+  if (linearizer_) linearizer_->linearize(state, uLin_, udLin_, ws);
+  else linearize(model_, state, uLin_, udLin_, ws);
   if (timing_) times_.linearize += since(t0);
   rLin_ = state.r;
   vLin_ = state.v;
   const double hg = options_.dt * kGamma;
-  for (int l = 0; l < model_.nFreeBodies(); ++l) {
+  forRows(linRows_, [&](int l) {
     P_[l] = options_.kinematicsDerivative ? Mat3((Mat3::Identity() - hg * ws.N[l]).inverse()) : Mat3::Identity();
     Kt_[l] = P_[l] * ws.Kinv[l];
-  }
+  });
   // A = M - dt gamma J_v - (dt gamma)^2 J_r Kt   (paper 003 eq. 19)
   const BlockPattern& bp = model_.pattern;
-  for (int l = 0; l < bp.nBodies; ++l) {
+  forRows(linRows_, [&](int l) {
     for (int s = bp.rowStart[l]; s < bp.rowStart[l + 1]; ++s) {
       const Mat6& Jr = ws.Jr[s];
       Mat6& A = A_[s];
@@ -57,7 +103,7 @@ void Lsrt2::relinearize(const State& state, Workspace& ws) {
     Mat6& D = A_[bp.diag[l]];
     D.topLeftCorner<3, 3>().diagonal().array() += body.mass;
     D.bottomRightCorner<3, 3>() += body.inertia;
-  }
+  });
   if (timing_) times_.assemble += since(t0);
   solver_->factorize(A_);
   if (timing_) {
@@ -69,36 +115,68 @@ void Lsrt2::relinearize(const State& state, Workspace& ws) {
 void Lsrt2::stage(const VecX& rbar, const VecX& vbar, const VecX& ubar, const VecX& udotbar, bool atLinearization,
                   const Workspace& ws, VecX& dr, VecX& dv) {
   // At the linearization point, rbar - r_lin and vbar - v_lin are exactly zero: their products
-  // are left out (adding them would add exact zeros).
+  // are left out (adding them would add exact zeros). Everything is computed by body rows, on
+  // the pool's threads in the parallel step (the same operations as on one thread).
   const double hg = options_.dt * kGamma;
-  for (int l = 0; l < model_.nFreeBodies(); ++l) {
+  const bool motion = model_.hasMotionInputs();
+  uDot_ = ubar - uLin_;
+  if (motion) udDiff_ = udotbar - udLin_;
+  forRows(rows_, [&](int l) {
     G_.segment<3>(6 * l) = vbar.segment<3>(6 * l);
     Vec3 g = ws.Kinv[l] * vbar.segment<3>(6 * l + 3);
     if (options_.kinematicsDerivative && !atLinearization)
       g += ws.N[l] * (rbar.segment<3>(6 * l + 3) - rLin_.segment<3>(6 * l + 3));
     G_.segment<3>(6 * l + 3) = P_[l] * g;
-  }
-  if (atLinearization) y_ = hg * G_;
-  else y_ = rbar - rLin_ + hg * G_;
-  rhs_ = ws.h;
-  blockMultiplyAdd(model_.pattern, ws.Jr, y_, rhs_);
-  if (!atLinearization) {
-    tmp_ = vbar - vLin_;
-    blockMultiplyAdd(model_.pattern, ws.Jv, tmp_, rhs_);
-  }
-  uDot_ = ubar - uLin_;  // reused as scratch: u_dot is not needed after u_bar is formed
-  rhs_.noalias() += ws.Ju * uDot_;
-  if (model_.hasMotionInputs()) {
-    uDot_ = udotbar - udLin_;
-    rhs_.noalias() += ws.Judot * uDot_;
-  }
-  auto t0 = Clock::now();
-  solver_->solve(rhs_, dv);
-  if (timing_) times_.solve += since(t0);
-  for (int l = 0; l < model_.nFreeBodies(); ++l) {
+    if (atLinearization) {
+      y_.segment<6>(6 * l) = hg * G_.segment<6>(6 * l);
+    } else {
+      y_.segment<6>(6 * l) = rbar.segment<6>(6 * l) - rLin_.segment<6>(6 * l) + hg * G_.segment<6>(6 * l);
+      tmp_.segment<6>(6 * l) = vbar.segment<6>(6 * l) - vLin_.segment<6>(6 * l);
+    }
+  });
+  auto rhsRow = [&](int l) {
+    rhs_.segment<6>(6 * l) = ws.h.segment<6>(6 * l);
+    blockMultiplyAddRow(model_.pattern, ws.Jr, l, y_, rhs_);
+    if (!atLinearization) blockMultiplyAddRow(model_.pattern, ws.Jv, l, tmp_, rhs_);
+    if (uDot_.size() > 0) {
+      rhs_.segment<6>(6 * l).noalias() += ws.Ju.middleRows<6>(6 * l) * uDot_;
+      if (motion) rhs_.segment<6>(6 * l).noalias() += ws.Judot.middleRows<6>(6 * l) * udDiff_;
+    }
+  };
+  auto drRow = [&](int l) {
     dr.segment<3>(6 * l) = G_.segment<3>(6 * l) + hg * dv.segment<3>(6 * l);
     dr.segment<3>(6 * l + 3) = G_.segment<3>(6 * l + 3) + hg * Kt_[l] * dv.segment<3>(6 * l + 3);
+  };
+  auto t0 = Clock::now();
+  if (!pool_) {
+    // One thread: the same sums as rhsRow() for every row, as whole-vector kernels.
+    rhs_ = ws.h;
+    blockMultiplyAdd(model_.pattern, ws.Jr, y_, rhs_);
+    if (!atLinearization) blockMultiplyAdd(model_.pattern, ws.Jv, tmp_, rhs_);
+    if (uDot_.size() > 0) {
+      rhs_.noalias() += ws.Ju * uDot_;
+      if (motion) rhs_.noalias() += ws.Judot * udDiff_;
+    }
+    t0 = Clock::now();
+    solver_->solve(rhs_, dv);
+    if (timing_) times_.solve += since(t0);
+    for (int l : rows_[0]) drRow(l);
+    return;
   }
+  auto forwardJob = [&](int t) {
+    for (int l : rows_[t]) rhsRow(l);
+    if (topology_) topology_->forwardSubtrees(t, rhs_);
+  };
+  pool_->run(forwardJob);
+  t0 = Clock::now();
+  if (topology_) topology_->solveSeparator(rhs_, dv);
+  else solver_->solve(rhs_, dv);
+  if (timing_) times_.solve += since(t0);
+  auto backJob = [&](int t) {
+    if (topology_) topology_->backSubstituteSubtrees(t, dv);
+    for (int l : rows_[t]) drRow(l);
+  };
+  pool_->run(backJob);
 }
 
 void Lsrt2::step(State& state, const InputSignals& inputs, Workspace& ws) {
@@ -142,9 +220,10 @@ void Lsrt2::step(State& state, const InputSignals& inputs, Workspace& ws) {
 
 std::string Lsrt2::describe() const {
   char buf[160];
-  std::snprintf(buf, sizeof buf, "LSRT2, dt = %g s, linearized every %d step(s), %s solver%s", options_.dt,
+  std::snprintf(buf, sizeof buf, "LSRT2, dt = %g s, linearized every %d step(s), %s solver%s%s", options_.dt,
                 options_.linearizeEvery, solver_->name().c_str(),
-                options_.kinematicsDerivative ? "" : ", frozen kinematics (papers' K_lin)");
+                options_.kinematicsDerivative ? "" : ", frozen kinematics (papers' K_lin)",
+                options_.threads > 1 ? (", " + std::to_string(options_.threads) + " threads").c_str() : "");
   return buf;
 }
 

@@ -15,6 +15,8 @@
 
 #include <memory>
 
+#include "engine/core/worker_pool.h"
+#include "engine/dynamics/parallel_linearize.h"
 #include "engine/dynamics/workspace.h"
 #include "engine/integrators/integrator.h"
 #include "engine/model/signal.h"
@@ -22,12 +24,16 @@
 
 namespace ek {
 
+class TopologySolver;
+
 struct Lsrt2Options {
   double dt = 1e-3;         ///< fixed step [s]
   int linearizeEvery = 1;   ///< Delta t_lin / Delta t
   /// Include N = d(K(r) v)/dr in the linear model (second order also for rotating bodies).
   /// Off: the papers' frozen K_lin.
   bool kinematicsDerivative = true;
+  /// Threads of the parallel step (1: serial). Results are identical for every count.
+  int threads = 1;
 };
 
 /// Wall time spent per phase, accumulated over steps (when enabled).
@@ -40,7 +46,11 @@ class Lsrt2 final : public Integrator {
  public:
   static constexpr double kGamma = 0.29289321881345248;  // 1 - sqrt(2)/2
 
+  /// With options.threads > 1: a WorkerPool of that many threads for the run, the linearization
+  /// split by ParallelLinearizer, the factorization and solves by the solver's subtrees
+  /// (TopologySolver; other solvers factorize and solve serially).
   Lsrt2(const SuspensionModel& model, Lsrt2Options options, std::unique_ptr<LinearSolver> solver);
+  ~Lsrt2() override;
 
   /// Advances state by one step dt. Linearizes at the step start when due.
   /// @throws SimulationError (singular matrix, element singularity).
@@ -58,12 +68,21 @@ class Lsrt2 final : public Integrator {
 
  private:
   void relinearize(const State& state, Workspace& ws);
+  /// Calls f(l) for every free body l: on one thread, or on the pool by the threads' rows.
+  template <class RowFn>
+  void forRows(const std::vector<std::vector<int>>& rows, RowFn&& f);
   void stage(const VecX& rbar, const VecX& vbar, const VecX& ubar, const VecX& udotbar, bool atLinearization,
              const Workspace& ws, VecX& dr, VecX& dv);
 
   const SuspensionModel& model_;
   Lsrt2Options options_;
   std::unique_ptr<LinearSolver> solver_;
+  std::unique_ptr<WorkerPool> pool_;  ///< threads > 1 only
+  std::unique_ptr<ParallelLinearizer> linearizer_;
+  TopologySolver* topology_ = nullptr;  ///< the solver, if it splits its solves over the pool
+  /// Free bodies by thread (one list on one thread): for A as the linearization split them, for
+  /// the stage vectors as the solver's subtrees.
+  std::vector<std::vector<int>> linRows_, rows_;
   long long steps_ = 0;
   bool linearizedLast_ = false;
   bool timing_ = false;
@@ -73,7 +92,7 @@ class Lsrt2 final : public Integrator {
   std::vector<Mat3> P_, Kt_;
   std::vector<Mat6> A_;
   // Step buffers (sized once).
-  VecX uK_, uNext_, uHalf_, uDot_, uBar_;
+  VecX uK_, uNext_, uHalf_, uDot_, udDiff_, uBar_;
   // Rates of the inputs (driven bodies only): at the linearization point, the stage values.
   VecX udLin_, udK_, udNext_, udHalf_, udBar_;
   VecX rBar_, vBar_, G_, y_, rhs_, dr1_, dv1_, dr2_, dv2_, tmp_;

@@ -14,6 +14,8 @@
 
 namespace ek {
 
+class WorkerPool;
+
 class LinearSolver {
  public:
   virtual ~LinearSolver() = default;
@@ -22,6 +24,12 @@ class LinearSolver {
   /// x = A^-1 b. @pre factorize() ran. b and x must not alias.
   virtual void solve(const VecX& b, VecX& x) = 0;
   virtual std::string name() const = 0;
+  /// Lets the solver run parts of factorize() on the pool's threads (the pool outlives the
+  /// solver's use of it). Default: serial.
+  virtual void usePool(WorkerPool*) {}
+  /// The thread each free body (state slot) is best linearized on in the parallel step, for
+  /// locality with the solver's own split; -1 where any thread will do. Empty: no preference.
+  virtual std::vector<int> bodyThreads() const { return {}; }
 };
 
 /// Dense LU with partial pivoting (Eigen) of the full n x n matrix: the reference solver.

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "engine/core/error.h"
+#include "engine/core/worker_pool.h"
 
 namespace ek {
 namespace {
@@ -132,6 +133,7 @@ TopologySolver::TopologySolver(const SuspensionModel& model) : model_(model), n_
       }
   }
   y_.setZero(model.nDof());
+  buildSchedule(1);
 }
 
 int TopologySolver::slot(int i, int j) const {
@@ -140,11 +142,10 @@ int TopologySolver::slot(int i, int j) const {
   return (it != e && *it == j) ? static_cast<int>(it - col_.begin()) : -1;
 }
 
-void TopologySolver::factorize(const std::vector<Mat6>& blocks) {
-  for (int s : fillSlots_) F_[s].setZero();
-  for (std::size_t s = 0; s < blocks.size(); ++s) F_[fromPattern_[s]] = blocks[s];
-  std::size_t u = 0;
-  for (int k = 0; k < n_; ++k) {
+void TopologySolver::eliminate(int k, Updates which) {
+  // One function for every part of the parallel factorization and the serial one: the same
+  // machine code, so the same results bit for bit.
+  if (which != Updates::Shared) {
     if (!invert6(F_[slot(k, k)], Dinv_[k]))
       throw SimulationError("the coefficient matrix A is singular: pivot block of body '" +
                             model_.bodies[model_.freeBodies[order_[k]]].name + "'");
@@ -153,27 +154,182 @@ void TopologySolver::factorize(const std::vector<Mat6>& blocks) {
       const Mat6 t = F_[li] * Dinv_[k];
       F_[li] = t;
     }
-    for (const std::size_t end = u + lowerOf_[k].size() * upperOf_[k].size(); u < end; ++u) {
-      const Update& op = updates_[u];
-      F_[op.target].noalias() -= F_[op.l] * F_[op.u];
-    }
+  }
+  for (int u = updateStart_[k]; u < updateStart_[k + 1]; ++u) {
+    if ((which == Updates::Private && shared_[u]) || (which == Updates::Shared && !shared_[u])) continue;
+    const Update& op = updates_[u];
+    F_[op.target].noalias() -= F_[op.l] * F_[op.u];
   }
 }
 
+void TopologySolver::copyIn(const std::vector<Mat6>& blocks, int part) {
+  for (int s : fillOf_[part]) F_[s].setZero();
+  for (const auto& [a, f] : copies_[part]) F_[f] = blocks[a];
+}
+
+void TopologySolver::factorize(const std::vector<Mat6>& blocks) {
+  if (!pool_) {
+    for (int s : fillSlots_) F_[s].setZero();
+    for (std::size_t s = 0; s < blocks.size(); ++s) F_[fromPattern_[s]] = blocks[s];
+    for (int k = 0; k < n_; ++k) eliminate(k, Updates::All);
+    return;
+  }
+  auto subtrees = [&](int t) {
+    copyIn(blocks, t);
+    for (int k : pivotsOf_[t]) eliminate(k, Updates::Private);
+  };
+  pool_->run(subtrees);
+  copyIn(blocks, threads());
+  for (int k = 0; k < n_; ++k)
+    if (threadOfPivot_[k] >= 0) eliminate(k, Updates::Shared);
+    else eliminate(k, Updates::All);
+}
+
+void TopologySolver::forward(int k, const VecX& b) {
+  // y_k = b_k - sum_{i<k} L_ki y_i (in elimination positions).
+  Vec6 acc = b.segment<6>(6 * order_[k]);
+  for (int s = rowStart_[k]; s < rowStart_[k + 1] && col_[s] < k; ++s) acc.noalias() -= F_[s] * y_.segment<6>(6 * col_[s]);
+  y_.segment<6>(6 * k) = acc;
+}
+
+void TopologySolver::backward(int k) {
+  // x_k = D_k^-1 (y_k - sum_{j>k} U_kj x_j).
+  Vec6 acc = y_.segment<6>(6 * k);
+  for (int s : upperOf_[k]) acc.noalias() -= F_[s] * y_.segment<6>(6 * col_[s]);
+  y_.segment<6>(6 * k).noalias() = Dinv_[k] * acc;
+}
+
 void TopologySolver::solve(const VecX& b, VecX& x) {
-  // Forward: y_k = b_k - sum_{i<k} L_ki y_i (in elimination positions).
-  for (int k = 0; k < n_; ++k) {
-    Vec6 acc = b.segment<6>(6 * order_[k]);
-    for (int s = rowStart_[k]; s < rowStart_[k + 1] && col_[s] < k; ++s) acc.noalias() -= F_[s] * y_.segment<6>(6 * col_[s]);
-    y_.segment<6>(6 * k) = acc;
-  }
-  // Backward: x_k = D_k^-1 (y_k - sum_{j>k} U_kj x_j).
-  for (int k = n_ - 1; k >= 0; --k) {
-    Vec6 acc = y_.segment<6>(6 * k);
-    for (int s : upperOf_[k]) acc.noalias() -= F_[s] * y_.segment<6>(6 * col_[s]);
-    y_.segment<6>(6 * k).noalias() = Dinv_[k] * acc;
-  }
+  for (int k = 0; k < n_; ++k) forward(k, b);
+  for (int k = n_ - 1; k >= 0; --k) backward(k);
   for (int k = 0; k < n_; ++k) x.segment<6>(6 * order_[k]) = y_.segment<6>(6 * k);
+}
+
+void TopologySolver::forwardSubtrees(int t, const VecX& b) {
+  for (int k : pivotsOf_[t]) forward(k, b);
+}
+
+void TopologySolver::solveSeparator(const VecX& b, VecX& x) {
+  for (int k : separator_) forward(k, b);
+  for (auto it = separator_.rbegin(); it != separator_.rend(); ++it) backward(*it);
+  for (int k : separator_) x.segment<6>(6 * order_[k]) = y_.segment<6>(6 * k);
+}
+
+void TopologySolver::backSubstituteSubtrees(int t, VecX& x) {
+  const std::vector<int>& p = pivotsOf_[t];
+  for (auto it = p.rbegin(); it != p.rend(); ++it) backward(*it);
+  for (int k : p) x.segment<6>(6 * order_[k]) = y_.segment<6>(6 * k);
+}
+
+void TopologySolver::usePool(WorkerPool* pool) {
+  pool_ = pool && pool->size() > 1 ? pool : nullptr;
+  buildSchedule(pool_ ? pool_->size() : 1);
+}
+
+void TopologySolver::buildSchedule(int threads) {
+  // Elimination tree and the cost of each pivot in 6x6 block products.
+  std::vector<int> parent(n_, -1);
+  std::vector<std::vector<int>> children(n_);
+  pivotCost_.assign(n_, 0.0);
+  std::vector<double> subtree(n_, 0.0);
+  for (int k = 0; k < n_; ++k) {
+    for (int s : upperOf_[k]) parent[k] = parent[k] < 0 ? col_[s] : std::min(parent[k], col_[s]);
+    if (parent[k] >= 0) children[parent[k]].push_back(k);
+    pivotCost_[k] = 1.0 + lowerOf_[k].size() * (1.0 + upperOf_[k].size());
+  }
+  for (int k = 0; k < n_; ++k) {
+    subtree[k] += pivotCost_[k];
+    if (parent[k] >= 0) subtree[parent[k]] += subtree[k];
+  }
+  // Longest-processing-time-first assignment of subtree roots; returns the critical path.
+  auto assign = [&](std::vector<int> roots, std::vector<int>* rootThread) {
+    std::sort(roots.begin(), roots.end(), [&](int a, int b) { return subtree[a] > subtree[b] || (subtree[a] == subtree[b] && a < b); });
+    std::vector<double> load(threads, 0.0);
+    if (rootThread) rootThread->assign(n_, -1);
+    for (int r : roots) {
+      const int t = static_cast<int>(std::min_element(load.begin(), load.end()) - load.begin());
+      load[t] += subtree[r];
+      if (rootThread) (*rootThread)[r] = t;
+    }
+    return *std::max_element(load.begin(), load.end());
+  };
+  std::vector<int> roots, separator;
+  for (int k = 0; k < n_; ++k)
+    if (parent[k] < 0) roots.push_back(k);
+  double sepCost = 0.0;
+  double best = assign(roots, nullptr);
+  std::vector<int> bestRoots = roots, bestSeparator;
+  while (threads > 1) {
+    auto it = std::max_element(roots.begin(), roots.end(), [&](int a, int b) { return subtree[a] < subtree[b]; });
+    const int r = *it;
+    if (children[r].empty()) break;
+    roots.erase(it);
+    roots.insert(roots.end(), children[r].begin(), children[r].end());
+    separator.push_back(r);
+    sepCost += pivotCost_[r];
+    const double cost = assign(roots, nullptr) + sepCost;
+    if (cost < best) {
+      best = cost;
+      bestRoots = roots;
+      bestSeparator = separator;
+    }
+  }
+  std::vector<int> rootThread;
+  assign(bestRoots, &rootThread);
+  threadOfPivot_.assign(n_, -1);
+  for (int k = n_ - 1; k >= 0; --k)  // parents come after their children: top down
+    if (rootThread[k] >= 0) threadOfPivot_[k] = rootThread[k];
+    else if (parent[k] >= 0 && threadOfPivot_[parent[k]] >= 0) threadOfPivot_[k] = threadOfPivot_[parent[k]];
+  for (int r : bestSeparator) threadOfPivot_[r] = -1;
+  if (threads == 1) threadOfPivot_.assign(n_, 0);
+  pivotsOf_.assign(threads, {});
+  separator_.clear();
+  for (int k = 0; k < n_; ++k)
+    (threadOfPivot_[k] >= 0 ? pivotsOf_[threadOfPivot_[k]] : separator_).push_back(k);
+
+  // Who copies each factor block in: the thread of the pivot of min(row, column), else the separator.
+  auto partOf = [&](int s) {
+    int row = 0;
+    while (s >= rowStart_[row + 1]) ++row;
+    const int m = std::min(row, col_[s]);
+    return threadOfPivot_[m] >= 0 ? threadOfPivot_[m] : threads;
+  };
+  copies_.assign(threads + 1, {});
+  fillOf_.assign(threads + 1, {});
+  for (std::size_t a = 0; a < fromPattern_.size(); ++a) copies_[partOf(fromPattern_[a])].push_back({static_cast<int>(a), fromPattern_[a]});
+  for (int s : fillSlots_) fillOf_[partOf(s)].push_back(s);
+  // Updates between two separator pivots are shared by the subtrees below them.
+  updateStart_.assign(n_ + 1, 0);
+  shared_.assign(updates_.size(), 0);
+  {
+    std::size_t u = 0;
+    for (int k = 0; k < n_; ++k) {
+      updateStart_[k] = static_cast<int>(u);
+      u += lowerOf_[k].size() * upperOf_[k].size();
+    }
+    updateStart_[n_] = static_cast<int>(u);
+  }
+  for (std::size_t u = 0; u < updates_.size(); ++u) shared_[u] = partOf(updates_[u].target) == threads;
+}
+
+std::vector<int> TopologySolver::bodyThreads() const {
+  std::vector<int> out(n_, -1);
+  if (!pool_) return out;
+  for (int k = 0; k < n_; ++k) out[order_[k]] = threadOfPivot_[k];
+  return out;
+}
+
+std::vector<double> TopologySolver::threadCosts() const {
+  std::vector<double> c(pivotsOf_.size(), 0.0);
+  for (std::size_t t = 0; t < pivotsOf_.size(); ++t)
+    for (int k : pivotsOf_[t]) c[t] += pivotCost_[k];
+  return c;
+}
+
+double TopologySolver::separatorCost() const {
+  double c = 0.0;
+  for (int k : separator_) c += pivotCost_[k];
+  return c;
 }
 
 bool TopologySolver::isFill(int i, int j) const {

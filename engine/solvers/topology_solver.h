@@ -28,6 +28,19 @@ class TopologySolver final : public LinearSolver {
   void factorize(const std::vector<Mat6>& blocks) override;
   void solve(const VecX& b, VecX& x) override;
   std::string name() const override { return "topology"; }
+  void usePool(WorkerPool* pool) override;
+  std::vector<int> bodyThreads() const override;
+
+  /// Split solve for the parallel step, the same operations as solve(): every thread t calls
+  /// forwardSubtrees(t, b); then one thread solveSeparator(b, x); then every thread
+  /// backSubstituteSubtrees(t, x). x receives only the rows of the pivots each part solves.
+  void forwardSubtrees(int t, const VecX& b);
+  void solveSeparator(const VecX& b, VecX& x);
+  void backSubstituteSubtrees(int t, VecX& x);
+  /// The split: threads in use, block products per thread and on the separator (estimates).
+  int threads() const { return static_cast<int>(pivotsOf_.size()); }
+  std::vector<double> threadCosts() const;
+  double separatorCost() const;
 
   /// Elimination order (state slots of the bodies, first eliminated first).
   const std::vector<int>& order() const { return order_; }
@@ -50,6 +63,13 @@ class TopologySolver final : public LinearSolver {
     int target, l, u;
   };
   int slot(int i, int j) const;  // factor slot of (i, j) in elimination positions, -1 if none
+  void buildSchedule(int threads);
+  void copyIn(const std::vector<Mat6>& blocks, int part);  // part: thread, or threads() for the separator
+  /// Pivot k: invert, L blocks, and its updates: all, those of private targets, or those of shared ones.
+  enum class Updates { All, Private, Shared };
+  void eliminate(int k, Updates which);
+  void forward(int k, const VecX& b);
+  void backward(int k);
 
   const SuspensionModel& model_;
   int n_ = 0;
@@ -63,6 +83,17 @@ class TopologySolver final : public LinearSolver {
   std::vector<std::vector<int>> lowerOf_, upperOf_;  ///< per pivot: factor slots of L_ik / U_kj
   int fill_ = 0;
   VecX y_;
+  // Parallel schedule (usePool): pivots by thread (increasing), the separator's pivots, the
+  // A->F copies and fill slots by part (threads, then the separator), per update whether its
+  // target lies between two separator pivots, per pivot its first update.
+  WorkerPool* pool_ = nullptr;
+  std::vector<int> threadOfPivot_, separator_, updateStart_;
+  std::vector<std::vector<int>> pivotsOf_;
+  std::vector<std::vector<std::pair<int, int>>> copies_;
+  std::vector<std::vector<int>> fillOf_;
+  std::vector<char> shared_;
+  std::vector<double> pivotCost_;
+  const std::vector<Mat6>* blocks_ = nullptr;
 };
 
 }  // namespace ek

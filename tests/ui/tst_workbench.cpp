@@ -16,7 +16,9 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSlider>
+#include <QStatusBar>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTimer>
@@ -151,6 +153,11 @@ class TestWorkbench : public QObject {
     qInfo("paced 2 s run: %s; 3D render last %.1f ms, longest %.1f ms", qPrintable(probe.summary()),
           w.view3d()->vtkWidget()->lastRenderMs(), w.view3d()->vtkWidget()->maxRenderMs());
     QCOMPARE(static_cast<int>(w.plots()->times().size()), 2001);
+    // The pacer's report reaches the user: every one of the 2000 deadlines is accounted for.
+    QVERIFY2(w.lastRealtimeReport().contains(QRegularExpression("paced to the wall clock: [0-9]+ of 2000 deadlines missed")),
+             qPrintable(w.lastRealtimeReport()));
+    QVERIFY2(w.statusBar()->currentMessage().contains("deadlines missed"), qPrintable(w.statusBar()->currentMessage()));
+    qInfo("%s", qPrintable(w.lastRealtimeReport()));
     // The worker yields to the GUI thread: its nice value is above the GUI thread's.
     QVERIFY2(w.worker()->niceValue() > getpriority(PRIO_PROCESS, 0),
              qPrintable(QString("worker nice %1").arg(w.worker()->niceValue())));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The shipped full vehicle on a four-post rig (projects/full_vehicle.json, docs/full-vehicle.md):
-// static equilibrium and symmetry, heave and pitch frequencies against the band its data give.
+// static equilibrium and symmetry, heave and pitch frequencies against the band its data give;
+// the parallel step on 2 threads gives the serial results bit for bit over the bump.
 #include <QtTest>
 
 #include <cmath>
@@ -61,6 +62,29 @@ class TestFullVehicle : public QObject {
     const double drift = (sim.state().r - r0).cwiseAbs().maxCoeff();
     qInfo("largest coordinate change over 0.2 s at rest: %.2e", drift);
     QVERIFY(drift < 1e-9);
+  }
+
+  void twoThreadsEqualOneOverTheBump() {
+    const auto m = load();
+    RunOptions o;
+    o.start = 0.25;  // the front wheels reach the bump at 0.3 s
+    o.duration = 0.15;
+    Simulation serial(m, "bump", o);
+    serial.initialize();
+    while (serial.step()) {
+    }
+    o.threads = 2;
+    Simulation par(m, "bump", o);
+    par.initialize();
+    while (par.step()) {
+    }
+    QVERIFY(par.integrator().describe().find("2 threads") != std::string::npos);
+    QCOMPARE(par.stepsDone(), serial.stepsDone());
+    const double dr = (par.state().r - serial.state().r).cwiseAbs().maxCoeff();
+    const double dv = (par.state().v - serial.state().v).cwiseAbs().maxCoeff();
+    qInfo("after %lld steps over the bump: largest difference %.3g (r), %.3g (v)", par.stepsDone(), dr, dv);
+    QVERIFY(par.state().r == serial.state().r);
+    QVERIFY(par.state().v == serial.state().v);
   }
 
   // Heave and pitch from the eigen-analysis (damped modes at the static equilibrium), against the

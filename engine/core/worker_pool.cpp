@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/core/worker_pool.h"
+
+#include <stdexcept>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define EK_PAUSE() _mm_pause()
+#else
+#define EK_PAUSE() std::this_thread::yield()
+#endif
+
+namespace ek {
+namespace {
+constexpr int kPauseSpins = 4096;  ///< polls with a pause instruction before yielding the core
+}  // namespace
+
+WorkerPool::WorkerPool(int threads, std::chrono::microseconds sleepAfter) : sleepAfter_(sleepAfter) {
+  if (threads < 1) throw std::invalid_argument("the number of threads must be at least 1");
+  errors_.resize(static_cast<std::size_t>(threads));
+  workers_.reserve(static_cast<std::size_t>(threads - 1));
+  for (int t = 1; t < threads; ++t) workers_.emplace_back([this, t] { workerLoop(t); });
+}
+
+WorkerPool::~WorkerPool() {
+  stop_.store(true);
+  epoch_.fetch_add(1);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+  }
+  wake_.notify_all();
+  for (auto& w : workers_) w.join();
+}
+
+void WorkerPool::runRaw(Fn fn, void* ctx) {
+  if (workers_.empty()) {
+    fn(ctx, 0);
+    return;
+  }
+  fn_ = fn;
+  ctx_ = ctx;
+  pending_.store(static_cast<int>(workers_.size()), std::memory_order_relaxed);
+  epoch_.fetch_add(1);  // seq_cst: publishes the job; ordered before the sleepers_ read below
+  if (sleepers_.load() > 0) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    wake_.notify_all();
+  }
+  try {
+    fn(ctx, 0);
+  } catch (...) {
+    errors_[0] = std::current_exception();
+  }
+  int spins = 0;
+  while (pending_.load(std::memory_order_acquire) != 0) {
+    if (++spins < kPauseSpins) EK_PAUSE();
+    else std::this_thread::yield();
+  }
+  for (auto& e : errors_)
+    if (e) {
+      std::exception_ptr first = e;
+      for (auto& f : errors_) f = nullptr;
+      std::rethrow_exception(first);
+    }
+}
+
+void WorkerPool::workerLoop(int t) {
+  std::uint64_t seen = 0;
+  for (;;) {
+    // Wait for a new epoch: spin, then yield, then sleep.
+    int spins = 0;
+    auto idleSince = std::chrono::steady_clock::time_point{};
+    while (epoch_.load(std::memory_order_acquire) == seen) {
+      if (++spins < kPauseSpins) {
+        EK_PAUSE();
+        continue;
+      }
+      const auto now = std::chrono::steady_clock::now();
+      if (idleSince == std::chrono::steady_clock::time_point{}) idleSince = now;
+      if (now - idleSince < sleepAfter_) {
+        std::this_thread::yield();
+        continue;
+      }
+      std::unique_lock<std::mutex> lock(mutex_);
+      sleepers_.fetch_add(1);  // seq_cst: ordered before the re-check of the epoch
+      wake_.wait(lock, [&] { return epoch_.load() != seen; });
+      sleepers_.fetch_sub(1);
+    }
+    seen = epoch_.load(std::memory_order_acquire);
+    if (stop_.load()) return;
+    try {
+      fn_(ctx_, t);
+    } catch (...) {
+      errors_[static_cast<std::size_t>(t)] = std::current_exception();
+    }
+    pending_.fetch_sub(1, std::memory_order_release);
+  }
+}
+
+}  // namespace ek

@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/dynamics/parallel_linearize.h"
+
+#include <algorithm>
+#include <numeric>
+
+#include "engine/dynamics/force_elements.h"
+#include "engine/dynamics/kinematics.h"
+
+namespace ek {
+
+ParallelLinearizer::ParallelLinearizer(const SuspensionModel& model, WorkerPool& pool, const std::vector<int>& preferred)
+    : model_(model), pool_(pool) {
+  const int T = pool.size(), m = model.nFreeBodies();
+  // Work per body row: the element halves acting on it.
+  std::vector<double> rowCost(m, 1.0);
+  auto countHalves = [&](MarkerIndex i, MarkerIndex j) {
+    const int a = model.markers[i.value].body.value, b = model.markers[j.value].body.value;
+    if (model.bodies[a].state >= 0) rowCost[model.bodies[a].state] += 1.0;
+    if (model.bodies[b].state >= 0) rowCost[model.bodies[b].state] += 1.0;
+  };
+  for (const auto& b : model.bushings) countHalves(b.i, b.j);
+  for (const auto& p : model.p2ps) countHalves(p.i, p.j);
+
+  std::vector<int> owner(m, -1);
+  std::vector<double> load(T, 0.0);
+  if (preferred.empty()) {  // contiguous ranges of state slots of about equal cost
+    double total = 0.0, done = 0.0;
+    for (double c : rowCost) total += c;
+    for (int l = 0; l < m; ++l) {
+      owner[l] = std::min(T - 1, static_cast<int>((done + 0.5 * rowCost[l]) / total * T));
+      done += rowCost[l];
+    }
+  }
+  for (int l = 0; l < m; ++l)
+    if (l < static_cast<int>(preferred.size()) && preferred[l] >= 0 && preferred[l] < T) {
+      owner[l] = preferred[l];
+      load[owner[l]] += rowCost[l];
+    }
+  std::vector<int> rest;
+  for (int l = 0; l < m; ++l)
+    if (owner[l] < 0) rest.push_back(l);
+  std::stable_sort(rest.begin(), rest.end(), [&](int a, int b) { return rowCost[a] > rowCost[b]; });
+  for (int l : rest) {
+    owner[l] = static_cast<int>(std::min_element(load.begin(), load.end()) - load.begin());
+    load[owner[l]] += rowCost[l];
+  }
+  rows_.assign(T, {});
+  for (int l = 0; l < m; ++l) rows_[owner[l]].push_back(l);
+
+  markers_.assign(T, {});
+  for (std::size_t k = 0; k < model.markers.size(); ++k) {
+    const ModelBody& b = model.bodies[model.markers[k].body.value];
+    if (b.state >= 0) markers_[owner[b.state]].push_back(static_cast<int>(k));
+    else if (b.driven()) markers_[0].push_back(static_cast<int>(k));
+  }
+
+  // Elements: one whose moving sides all belong to thread t (driven bodies to thread 0) is
+  // computed by t right after t's kinematics, where its inputs were just written; the others
+  // ("cross" elements) are balanced over the threads in a region of their own.
+  auto sideThread = [&](MarkerIndex mi) {
+    const ModelBody& b = model.bodies[model.markers[mi.value].body.value];
+    return b.state >= 0 ? owner[b.state] : (b.driven() ? 0 : -1);
+  };
+  local_.assign(T, {});
+  cross_.assign(T, {});
+  std::vector<double> crossLoad(T, 0.0);
+  auto place = [&](ElementRef e, MarkerIndex i, MarkerIndex j) {
+    const int a = sideThread(i), b = sideThread(j);
+    if (a < 0 || b < 0 || a == b) {
+      local_[std::max(0, std::max(a, b))].push_back(e);
+      return;
+    }
+    const int t = static_cast<int>(std::min_element(crossLoad.begin(), crossLoad.end()) - crossLoad.begin());
+    cross_[t].push_back(e);
+    crossLoad[t] += e.kind == ElementRef::Bushing ? 3.0 : 1.0;  // a bushing costs about three P2Ps
+  };
+  for (std::size_t e = 0; e < model.bushings.size(); ++e)
+    place({ElementRef::Bushing, static_cast<int>(e)}, model.bushings[e].i, model.bushings[e].j);
+  for (std::size_t e = 0; e < model.p2ps.size(); ++e)
+    place({ElementRef::P2P, static_cast<int>(e)}, model.p2ps[e].i, model.p2ps[e].j);
+  for (int t = 0; t < T; ++t) hasCross_ = hasCross_ || !cross_[t].empty();
+
+  // Element halves by the thread of their rows, elements in the serial order.
+  scatter_.assign(T, {});
+  auto addScatter = [&](ElementRef e, MarkerIndex i, MarkerIndex j) {
+    const int a = model.bodies[model.markers[i.value].body.value].state;
+    const int b = model.bodies[model.markers[j.value].body.value].state;
+    for (int t = 0; t < T; ++t) {
+      const bool ha = a >= 0 && owner[a] == t, hb = b >= 0 && owner[b] == t;
+      if (ha || hb) scatter_[t].push_back({e, ha, hb});
+    }
+  };
+  for (std::size_t e = 0; e < model.bushings.size(); ++e)
+    addScatter({ElementRef::Bushing, static_cast<int>(e)}, model.bushings[e].i, model.bushings[e].j);
+  for (std::size_t e = 0; e < model.p2ps.size(); ++e)
+    addScatter({ElementRef::P2P, static_cast<int>(e)}, model.p2ps[e].i, model.p2ps[e].j);
+}
+
+namespace {
+void calcElement(const SuspensionModel& model, Workspace& ws, const ElementRef& e) {
+  if (e.kind == ElementRef::Bushing) calcBushing(model, ws, static_cast<std::size_t>(e.index));
+  else calcP2P(model, ws, static_cast<std::size_t>(e.index));
+}
+}  // namespace
+
+void ParallelLinearizer::linearize(const State& state, const VecX& u, const VecX& uDot, Workspace& ws) {
+  ws.u = u;
+  ws.uDot = uDot;
+  auto local = [&](int t) {
+    if (t == 0) calcDrivenBodyKinematics(model_, ws);
+    for (int l : rows_[t]) calcFreeBodyKinematics(model_, state, l, ws);
+    for (int k : markers_[t]) markerKinematics(model_.markers[k], ws.bodies[ws.markers[k].body], ws.markers[k]);
+    for (const ElementRef& e : local_[t]) calcElement(model_, ws, e);
+  };
+  pool_.run(local);
+  if (hasCross_) {
+    auto cross = [&](int t) {
+      for (const ElementRef& e : cross_[t]) calcElement(model_, ws, e);
+    };
+    pool_.run(cross);
+  }
+  // Wheel loads (K&C analyses only) are added to all rows after the body forces: then the rows
+  // wait for them; in runs they are zero and each row is finished by its thread in one go.
+  const bool wheelLoads = ws.wheelLoads.size() > 0 && !ws.wheelLoads.isZero(0.0);
+  auto rows = [&](int t) {
+    for (int l : rows_[t]) clearSurfaceForceRow(model_, l, ws);
+    for (const ScatterItem& it : scatter_[t]) scatterElementHalves(model_, it.element, it.a, it.b, ws);
+    if (wheelLoads) return;
+    for (int l : rows_[t]) {
+      addBodyForcesRow(model_, l, ws);
+      assembleLinearizationRow(model_, l, ws);
+    }
+  };
+  pool_.run(rows);
+  if (!wheelLoads) return;
+  calcBodyForces(model_, ws);
+  auto assemble = [&](int t) {
+    for (int l : rows_[t]) assembleLinearizationRow(model_, l, ws);
+  };
+  pool_.run(assemble);
+}
+
+}  // namespace ek

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The parallel LSRT2 step (--threads) gives the serial results bit for bit: both axles over their
+// LC1 force step and LC2, with the topology solver (split factorization and solves) and with KLU
+// (parallel linearization only), on 2 and 3 threads. (The full vehicle: tst_full_vehicle.)
+#include <QtTest>
+
+#include "engine/analysis/simulation.h"
+#include "engine/model/project_io.h"
+
+using namespace ek;
+
+class TestParallelStep : public QObject {
+  Q_OBJECT
+ private slots:
+  void threadedEqualsSerial_data() {
+    QTest::addColumn<QString>("project");
+    QTest::addColumn<QString>("loadCase");
+    QTest::addColumn<double>("start");
+    QTest::addColumn<QString>("solver");
+    QTest::addColumn<int>("threads");
+    for (const char* p : {"double_wishbone", "multilink"}) {
+      QTest::newRow((std::string(p) + " LC1, 2 threads").c_str()) << p << "LC1" << 4.95 << "topology" << 2;
+      QTest::newRow((std::string(p) + " LC2, 2 threads").c_str()) << p << "LC2" << 0.5 << "topology" << 2;
+      QTest::newRow((std::string(p) + " LC1, 2 threads, KLU").c_str()) << p << "LC1" << 4.95 << "klu" << 2;
+    }
+    QTest::newRow("double_wishbone LC1, 3 threads") << "double_wishbone" << "LC1" << 4.95 << "topology" << 3;
+  }
+  void threadedEqualsSerial() {
+    QFETCH(QString, project);
+    QFETCH(QString, loadCase);
+    QFETCH(double, start);
+    QFETCH(QString, solver);
+    QFETCH(int, threads);
+    const auto m = SuspensionModel::build(
+        readProject(std::string(ELASTOKIN_SOURCE_DIR) + "/projects/" + project.toStdString() + ".json"));
+    RunOptions o;
+    o.start = start;
+    o.duration = threads > 2 ? 0.03 : 0.1;  // more threads than cores: every handoff waits for the scheduler
+    o.solver = solver.toStdString();
+    Simulation serial(m, loadCase.toStdString(), o);
+    serial.initialize();
+    while (serial.step()) {
+    }
+    o.threads = threads;
+    Simulation par(m, loadCase.toStdString(), o);
+    par.initialize();
+    while (par.step()) {
+    }
+    QCOMPARE(par.stepsDone(), serial.stepsDone());
+    // Every sample of every channel, and the final state.
+    double worst = 0.0;
+    for (std::size_t c = 0; c < serial.results().channels().size(); ++c) {
+      const auto a = serial.results().series(c), b = par.results().series(c);
+      QCOMPARE(a.size(), b.size());
+      for (std::size_t i = 0; i < a.size(); ++i) worst = std::max(worst, std::abs(a[i] - b[i]));
+    }
+    qInfo("%lld steps, %zu channels: largest difference %.3g", par.stepsDone(), serial.results().channels().size(), worst);
+    QCOMPARE(worst, 0.0);
+    QVERIFY(par.state().r == serial.state().r);
+    QVERIFY(par.state().v == serial.state().v);
+  }
+};
+
+QTEST_APPLESS_MAIN(TestParallelStep)
+#include "tst_parallel_step.moc"
