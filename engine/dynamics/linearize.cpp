@@ -124,7 +124,7 @@ void calcSurfaceForces(const SuspensionModel& model, Workspace& ws) {
 void addBodyForcesRow(const SuspensionModel& model, int l, Workspace& ws) {
   ws.wrench[l].head<3>() += model.bodies[model.freeBodies[l]].mass * model.gravity;
 
-  ws.Ju.middleRows<6>(6 * l).setZero();
+  if (model.nInputs() > 0) ws.Ju.middleRows<6>(6 * l).setZero();  // (no block of an empty matrix)
   if (model.hasMotionInputs()) {
     // World wrench partials of the motion inputs (from calcSurfaceForces) in generalized rows.
     ws.Judot.middleRows<6>(6 * l).setZero();
