@@ -37,7 +37,6 @@ class ParallelLinearizer {
   /// linearize(model, state, u, uDot, ws) on the pool.
   void linearize(const State& state, const VecX& u, const VecX& uDot, Workspace& ws);
 
-  WorkerPool& pool() { return pool_; }
   /// The free bodies (state slots, increasing) whose rows thread t computes.
   const std::vector<int>& rowsOf(int t) const { return rows_[t]; }
 

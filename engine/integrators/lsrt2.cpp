@@ -147,7 +147,7 @@ void Lsrt2::stage(const VecX& rbar, const VecX& vbar, const VecX& ubar, const Ve
     dr.segment<3>(6 * l) = G_.segment<3>(6 * l) + hg * dv.segment<3>(6 * l);
     dr.segment<3>(6 * l + 3) = G_.segment<3>(6 * l + 3) + hg * Kt_[l] * dv.segment<3>(6 * l + 3);
   };
-  auto t0 = Clock::now();
+  Clock::time_point t0;
   if (!pool_) {
     // One thread: the same sums as rhsRow() for every row, as whole-vector kernels.
     rhs_ = ws.h;

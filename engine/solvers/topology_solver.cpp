@@ -169,8 +169,7 @@ void TopologySolver::copyIn(const std::vector<Mat6>& blocks, int part) {
 
 void TopologySolver::factorize(const std::vector<Mat6>& blocks) {
   if (!pool_) {
-    for (int s : fillSlots_) F_[s].setZero();
-    for (std::size_t s = 0; s < blocks.size(); ++s) F_[fromPattern_[s]] = blocks[s];
+    for (int part = 0; part <= threads(); ++part) copyIn(blocks, part);
     for (int k = 0; k < n_; ++k) eliminate(k, Updates::All);
     return;
   }

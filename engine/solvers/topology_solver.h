@@ -93,7 +93,6 @@ class TopologySolver final : public LinearSolver {
   std::vector<std::vector<int>> fillOf_;
   std::vector<char> shared_;
   std::vector<double> pivotCost_;
-  const std::vector<Mat6>* blocks_ = nullptr;
 };
 
 }  // namespace ek
