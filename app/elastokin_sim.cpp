@@ -60,6 +60,8 @@ constexpr const char* kUsage =
     "  --integrator NAME     lsrt2 (default) or cvode (BDF reference, variable step; --dt is then\n"
     "                        the output step)\n"
     "  --rtol X              relative tolerance of cvode (default 1e-9)\n"
+    "  --cvode-solver NAME   linear solver of cvode's Newton systems: dense, klu (sparse) or\n"
+    "                        auto (default: dense up to 60 degrees of freedom, klu above)\n"
     "  --frozen-kinematics   use the papers' frozen K_lin (no d(Kv)/dr term)\n"
     "  --list                list the project's load cases and channels, then exit\n"
     "  --write-project FILE  write the checked project in its canonical form (the form the\n"
@@ -509,6 +511,9 @@ int main(int argc, char** argv) {
     } else if (a == "--rtol") {
       if (!value(v) || !parseDouble(v, opt.relativeTolerance) || !(opt.relativeTolerance > 0))
         return usageError("--rtol needs a positive number");
+    } else if (a == "--cvode-solver") {
+      if (!value(opt.cvodeSolver) || (opt.cvodeSolver != "dense" && opt.cvodeSolver != "klu" && opt.cvodeSolver != "auto"))
+        return usageError("--cvode-solver needs dense, klu or auto");
     } else if (a == "--analysis") {
       if (!value(analysis.name)) return usageError("--analysis needs a name");
     } else if (a == "--from") {

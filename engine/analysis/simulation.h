@@ -27,6 +27,7 @@ struct RunOptions {
   std::string integrator = "lsrt2";  ///< or "cvode" (the reference)
   double relativeTolerance = 1e-9;   ///< CVODE
   int threads = 1;                   ///< LSRT2: threads of the parallel step (same results)
+  std::string cvodeSolver = "auto";  ///< CVODE Newton systems: "dense", "klu" or "auto" (KLU above 60 DOF)
 };
 
 /// Physical bounds beyond which a run counts as diverged.

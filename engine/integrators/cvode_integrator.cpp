@@ -5,7 +5,9 @@
 #include <nvector/nvector_serial.h>
 #include <sundials/sundials_context.h>
 #include <sunlinsol/sunlinsol_dense.h>
+#include <sunlinsol/sunlinsol_klu.h>
 #include <sunmatrix/sunmatrix_dense.h>
+#include <sunmatrix/sunmatrix_sparse.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -38,7 +40,11 @@ int rhsCallback(sunrealtype t, N_Vector y, N_Vector ydot, void* user) {
 
 int jacCallback(sunrealtype t, N_Vector y, N_Vector, SUNMatrix J, void* user, N_Vector, N_Vector, N_Vector) {
   try {
-    static_cast<CvodeIntegrator*>(user)->jacobian(t, N_VGetArrayPointer(y), SM_DATA_D(J), SM_ROWS_D(J));
+    auto* self = static_cast<CvodeIntegrator*>(user);
+    if (SUNMatGetID(J) == SUNMATRIX_SPARSE)
+      self->sparseJacobian(t, N_VGetArrayPointer(y), SM_INDEXPTRS_S(J), SM_INDEXVALS_S(J), SM_DATA_S(J));
+    else
+      self->jacobian(t, N_VGetArrayPointer(y), SM_DATA_D(J), SM_ROWS_D(J));
     return 0;
   } catch (const SimulationError&) {
     return 1;
@@ -96,6 +102,17 @@ CvodeIntegrator::CvodeIntegrator(const SuspensionModel& model, const IntegratorO
   if (!sd_->mem) throw SimulationError("CVODE: CVodeCreate failed");
   s_.r.setZero(model.nDof());
   s_.v.setZero(model.nDof());
+
+  // Which force rows each body's columns touch (the transpose of the block pattern), and M^-1.
+  const BlockPattern& bp = model.pattern;
+  columnBlocks_.assign(model.nFreeBodies(), {});
+  for (int l = 0; l < model.nFreeBodies(); ++l)
+    for (int s = bp.rowStart[l]; s < bp.rowStart[l + 1]; ++s) columnBlocks_[bp.col[s]].push_back({l, s});
+  for (int l = 0; l < model.nFreeBodies(); ++l) {
+    inertiaInverse_.push_back(model.bodies[model.freeBodies[l]].inertia.inverse());
+  }
+  if (options_.cvodeSolver != "auto" && options_.cvodeSolver != "dense" && options_.cvodeSolver != "klu")
+    throw SimulationError("CVODE: unknown linear solver '" + options_.cvodeSolver + "' (auto, dense or klu)");
 }
 
 CvodeIntegrator::~CvodeIntegrator() {
@@ -151,7 +168,7 @@ void CvodeIntegrator::jacobian(double t, const double* y, double* J, long ld) {
     Jm.block<3, 3>(6 * l, n + 6 * l).setIdentity();
     Jm.block<3, 3>(6 * l + 3, n + 6 * l + 3) = ws_.Kinv[l];
     Jm.block<3, 3>(6 * l + 3, 6 * l + 3) = ws_.N[l];
-    const Mat3 Iinv = b.inertia.inverse();
+    const Mat3& Iinv = inertiaInverse_[l];
     for (int s = bp.rowStart[l]; s < bp.rowStart[l + 1]; ++s) {
       const int c = bp.col[s];
       Jm.block<3, 6>(n + 6 * l, 6 * c) = ws_.Jr[s].topRows<3>() / b.mass;
@@ -162,6 +179,54 @@ void CvodeIntegrator::jacobian(double t, const double* y, double* J, long ld) {
   }
 }
 
+bool CvodeIntegrator::sparse() const { return options_.cvodeSolver == "klu" || (options_.cvodeSolver == "auto" && model_.nDof() > kDenseLimit); }
+
+long CvodeIntegrator::jacobianNonzeros() const {
+  long nnz = 0;
+  for (int c = 0; c < model_.nFreeBodies(); ++c) nnz += 2 * 36 * long(columnBlocks_[c].size()) + 9 + 3 + 9;  // force rows, N, identity, K^-1
+  return nnz;
+}
+
+void CvodeIntegrator::sparseJacobian(double t, const double* y, sunindextype* colPtr, sunindextype* rowIdx, double* val) {
+  load(y);
+  inputs_->evaluate(inputTime(t), u_);
+  inputs_->evaluateRate(inputTime(t), ud_);
+  linearize(model_, s_, u_, ud_, ws_);
+  const int n = model_.nDof();
+  const int nb = model_.nFreeBodies();
+  sunindextype k = 0;
+  // Column by column; rows ascending: the body's own kinematic rows (< n), then the force rows
+  // of every body l whose block row holds body c, in increasing l.
+  auto forceRows = [&](int c, int j, bool velocity) {
+    for (const auto& [l, s] : columnBlocks_[c]) {
+      const Mat6& B = velocity ? ws_.Jv[s] : ws_.Jr[s];
+      const double mass = model_.bodies[model_.freeBodies[l]].mass;
+      const Vec3 rot = inertiaInverse_[l] * B.block<3, 1>(3, j);
+      for (int i = 0; i < 3; ++i) { rowIdx[k] = n + 6 * l + i; val[k++] = B(i, j) / mass; }
+      for (int i = 0; i < 3; ++i) { rowIdx[k] = n + 6 * l + 3 + i; val[k++] = rot[i]; }
+    }
+  };
+  for (int c = 0; c < nb; ++c)  // position columns
+    for (int j = 0; j < 6; ++j) {
+      colPtr[6 * c + j] = k;
+      if (j >= 3)
+        for (int i = 0; i < 3; ++i) { rowIdx[k] = 6 * c + 3 + i; val[k++] = ws_.N[c](i, j - 3); }
+      forceRows(c, j, false);
+    }
+  for (int c = 0; c < nb; ++c)  // velocity columns
+    for (int j = 0; j < 6; ++j) {
+      colPtr[n + 6 * c + j] = k;
+      if (j < 3) {
+        rowIdx[k] = 6 * c + j;
+        val[k++] = 1.0;
+      } else {
+        for (int i = 0; i < 3; ++i) { rowIdx[k] = 6 * c + 3 + i; val[k++] = ws_.Kinv[c](i, j - 3); }
+      }
+      forceRows(c, j, true);
+    }
+  colPtr[2 * n] = k;
+}
+
 void CvodeIntegrator::restart(double t, const State& state) {
   const int n = model_.nDof();
   double* y = N_VGetArrayPointer(sd_->y);
@@ -170,8 +235,14 @@ void CvodeIntegrator::restart(double t, const State& state) {
   if (!started_) {
     check(CVodeInit(sd_->mem, rhsCallback, t, sd_->y), "CVodeInit");
     check(CVodeSVtolerances(sd_->mem, options_.relativeTolerance, sd_->atol), "CVodeSVtolerances");
-    sd_->A = SUNDenseMatrix(2 * n, 2 * n, sd_->ctx);
-    sd_->LS = SUNLinSol_Dense(sd_->y, sd_->A, sd_->ctx);
+    if (sparse()) {
+      sd_->A = SUNSparseMatrix(2 * n, 2 * n, jacobianNonzeros(), CSC_MAT, sd_->ctx);
+      sd_->LS = SUNLinSol_KLU(sd_->y, sd_->A, sd_->ctx);
+    } else {
+      sd_->A = SUNDenseMatrix(2 * n, 2 * n, sd_->ctx);
+      sd_->LS = SUNLinSol_Dense(sd_->y, sd_->A, sd_->ctx);
+    }
+    if (!sd_->A || !sd_->LS) throw SimulationError("CVODE: the linear solver could not be created");
     check(CVodeSetLinearSolver(sd_->mem, sd_->LS, sd_->A), "CVodeSetLinearSolver");
     check(CVodeSetJacFn(sd_->mem, jacCallback), "CVodeSetJacFn");
     check(CVodeSetUserData(sd_->mem, this), "CVodeSetUserData");
@@ -220,9 +291,9 @@ void CvodeIntegrator::step(State& state, const InputSignals& inputs, Workspace&)
 }
 
 std::string CvodeIntegrator::describe() const {
-  char buf[160];
-  std::snprintf(buf, sizeof buf, "CVODE BDF (Newton, dense direct solver), rtol = %.0e, output every %g s",
-                options_.relativeTolerance, options_.dt);
+  char buf[200];
+  std::snprintf(buf, sizeof buf, "CVODE BDF (Newton, %s direct solver), rtol = %.0e, output every %g s",
+                sparse() ? "sparse KLU" : "dense", options_.relativeTolerance, options_.dt);
   return buf;
 }
 

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 /// @file cvode_integrator.h
-/// Reference integrator: SUNDIALS CVODE, variable-order BDF with Newton iterations and a dense
-/// direct linear solver on y = (r, v), y' = (K(r) v, M^-1 h(r, v, u(t))), with the engine's
+/// Reference integrator: SUNDIALS CVODE, variable-order BDF with Newton iterations and a direct
+/// linear solver (SUNDIALS dense LU for axles, sparse KLU above kDenseLimit) on y = (r, v), y' = (K(r) v, M^-1 h(r, v, u(t))), with the engine's
 /// analytic Jacobian [[N, K], [M^-1 J_r, M^-1 J_v]]. Discontinuities of the inputs (step times,
 /// ramp/chirp ends, table points) are breakpoints: the integration stops and restarts there.
 
+#include <sundials/sundials_types.h>
+
+#include <utility>
 #include <vector>
 
 #include "engine/integrators/integrator.h"
@@ -25,7 +28,15 @@ class CvodeIntegrator final : public Integrator {
   /// Evaluates y' (public for the C callbacks).
   void rhs(double t, const double* y, double* ydot);
   void jacobian(double t, const double* y, double* J, long ld);
+  /// The same Jacobian in compressed sparse columns (fixed pattern, rows ascending per column).
+  void sparseJacobian(double t, const double* y, sunindextype* colPtr, sunindextype* rowIdx, double* val);
+  /// True when the Newton systems are solved by sparse KLU (options "klu", or "auto" above kDenseLimit).
+  bool sparse() const;
+  long jacobianNonzeros() const;
+  static constexpr int kDenseLimit = 60;   ///< degrees of freedom up to which "auto" stays dense
   long long rhsEvaluations() const { return nRhs_; }
+  /// The inputs rhs() and the Jacobians evaluate (step() binds them; for tests).
+  void bindInputs(const InputSignals& inputs) { inputs_ = &inputs; }
 
  private:
   void restart(double t, const State& state);
@@ -40,6 +51,8 @@ class CvodeIntegrator final : public Integrator {
   State s_;
   VecX u_, ud_;  ///< inputs and their rates at the current time
   double segmentStart_ = 0.0, segmentEnd_ = 0.0;
+  std::vector<std::vector<std::pair<int, int>>> columnBlocks_;  ///< per body c: (row body l, block index)
+  std::vector<Mat3> inertiaInverse_;
   bool started_ = false;
   long long nRhs_ = 0;
   struct Sundials;

@@ -20,6 +20,7 @@ struct IntegratorOptions {
   std::string solver = "topology";  ///< LSRT2 linear solver
   double relativeTolerance = 1e-9;   ///< CVODE
   int threads = 1;                   ///< LSRT2: threads of the parallel step
+  std::string cvodeSolver = "auto";  ///< CVODE Newton systems: "dense", "klu" (sparse) or "auto" (by size)
 };
 
 class Integrator {

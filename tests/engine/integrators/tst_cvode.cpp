@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The CVODE reference's two Newton solvers: the sparse (KLU) Jacobian in compressed columns equals
+// the dense one entry for entry, its pattern is well formed, and dense and KLU runs agree.
+#include <QtTest>
+
+#include <random>
+
+#include "engine/analysis/simulation.h"
+#include "engine/integrators/cvode_integrator.h"
+#include "engine/model/project_io.h"
+#include "engine/model/signal.h"
+
+using namespace ek;
+
+namespace {
+
+std::shared_ptr<const SuspensionModel> load(const std::string& name) {
+  return SuspensionModel::build(readProject(std::string(ELASTOKIN_SOURCE_DIR) + "/projects/" + name + ".json"));
+}
+
+}  // namespace
+
+class TestCvode : public QObject {
+  Q_OBJECT
+ private slots:
+  void sparseJacobianEqualsDense_data() {
+    QTest::addColumn<QString>("project");
+    QTest::addColumn<QString>("loadCase");
+    QTest::newRow("multilink") << "multilink" << "LC1";
+    QTest::newRow("full vehicle") << "full_vehicle" << "bump";
+  }
+  void sparseJacobianEqualsDense() {
+    QFETCH(QString, project);
+    QFETCH(QString, loadCase);
+    const auto m = load(project.toStdString());
+    const LoadCaseRow& lc = *m->loadCase(loadCase.toStdString());
+    IntegratorOptions o;
+    o.method = "cvode";
+    CvodeIntegrator cv(*m, o, lc);
+    InputSignals inputs(*m, lc);
+    cv.bindInputs(inputs);
+
+    const int n = m->nDof(), N = 2 * n;
+    std::mt19937 rng(13);
+    std::uniform_real_distribution<double> d(-1.0, 1.0);
+    std::vector<double> y(N);
+    for (int k = 0; k < N; ++k) y[k] = (k < n ? 0.01 : 0.5) * d(rng);
+
+    std::vector<double> dense(std::size_t(N) * N);
+    cv.jacobian(0.7, y.data(), dense.data(), N);
+    const long nnz = cv.jacobianNonzeros();
+    std::vector<sunindextype> colPtr(N + 1, -1), rowIdx(nnz, -1);
+    std::vector<double> val(nnz, 0.0);
+    cv.sparseJacobian(0.7, y.data(), colPtr.data(), rowIdx.data(), val.data());
+
+    QCOMPARE(long(colPtr[0]), 0L);
+    QCOMPARE(long(colPtr[N]), nnz);
+    std::vector<double> expanded(std::size_t(N) * N, 0.0);
+    for (int j = 0; j < N; ++j) {
+      QVERIFY(colPtr[j + 1] >= colPtr[j]);
+      for (sunindextype k = colPtr[j]; k < colPtr[j + 1]; ++k) {
+        QVERIFY(rowIdx[k] >= 0 && rowIdx[k] < N);
+        if (k > colPtr[j]) QVERIFY2(rowIdx[k] > rowIdx[k - 1], "rows ascending, no duplicates");
+        expanded[std::size_t(j) * N + rowIdx[k]] = val[k];
+      }
+    }
+    long structuralNonzeros = 0, differences = 0;
+    for (std::size_t k = 0; k < dense.size(); ++k) {
+      structuralNonzeros += dense[k] != 0.0;
+      if (dense[k] != expanded[k] && differences++ < 5)
+        qInfo("row %d column %d: dense %.17g sparse %.17g", int(k % N), int(k / N), dense[k], expanded[k]);
+    }
+    qInfo("%d states: %ld stored entries (%.2f %%), %ld nonzero in the dense Jacobian, %ld differ", N, nnz,
+          100.0 * nnz / (double(N) * N), structuralNonzeros, differences);
+    QCOMPARE(differences, 0L);
+    QVERIFY(structuralNonzeros > N);
+  }
+
+  // The same reference with either Newton solver: the runs agree far below the tolerance.
+  void denseAndKluRunsAgree() {
+    const auto m = load("double_wishbone");
+    RunOptions o;
+    o.start = 4.95;
+    o.duration = 0.15;
+    o.integrator = "cvode";
+    o.relativeTolerance = 1e-7;
+    o.channels = {"wheel centre x left", "trailing arm bushing fx left"};
+    o.cvodeSolver = "dense";
+    Simulation a(m, "LC1", o);
+    a.run();
+    o.cvodeSolver = "klu";
+    Simulation b(m, "LC1", o);
+    b.run();
+    QVERIFY(a.integrator().describe().find("dense") != std::string::npos);
+    QVERIFY(b.integrator().describe().find("sparse KLU") != std::string::npos);
+    QCOMPARE(a.results().size(), b.results().size());
+    for (std::size_t c = 0; c < o.channels.size(); ++c) {
+      const auto ya = a.results().series(c), yb = b.results().series(c);
+      double lo = 1e300, hi = -1e300, worst = 0.0;
+      for (std::size_t k = 0; k < ya.size(); ++k) {
+        lo = std::min(lo, ya[k]), hi = std::max(hi, ya[k]);
+        worst = std::max(worst, std::abs(ya[k] - yb[k]));
+      }
+      qInfo("%s: dense vs KLU %.2e of the range", o.channels[c].c_str(), worst / (hi - lo));
+      QVERIFY(worst <= 1e-6 * (hi - lo));
+    }
+  }
+
+  void unknownSolverIsRefused() {
+    const auto m = load("double_wishbone");
+    IntegratorOptions o;
+    o.method = "cvode";
+    o.cvodeSolver = "lapack";
+    QVERIFY_THROWS_EXCEPTION(SimulationError, CvodeIntegrator(*m, o, *m->loadCase("LC1")));
+  }
+};
+
+QTEST_GUILESS_MAIN(TestCvode)
+#include "tst_cvode.moc"
