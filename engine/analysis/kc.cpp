@@ -127,7 +127,7 @@ std::pair<Vec3, Vec3> screwAxis(const SuspensionModel& model, Linearization& lin
   const Vec3 nan = Vec3::Constant(std::numeric_limits<double>::quiet_NaN());
   const int s = model.bodies[w.carrier.value].state;
   if (w.steeringInput < 0 || s < 0) return {nan, nan};
-  const VecX dq = held.respond(lin.ws().Ju.col(w.steeringInput));
+  const VecX dq = held.respond(inputColumn(model, lin.ws().Ju, w.steeringInput));
   const BodyKinematics& c = lin.ws().bodies[w.carrier.value];
   const Vec3 v = dq.segment<3>(6 * s);                // velocity of the carrier's centre of mass
   const Vec3 omega = c.R * dq.segment<3>(6 * s + 3);  // dq holds body-axis rotation increments
@@ -489,7 +489,7 @@ KcResult runKc(const SuspensionModel& model, const KcOptions& o, const std::func
     // Steering gain at the design position (analytic, heights held), Ackermann at both locks.
     Linearization lin(model, design);
     HeldHeights held(model, lin);
-    const VecX dq = held.respond(lin.ws().Ju.col(o.input));
+    const VecX dq = held.respond(inputColumn(model, lin.ws().Ju, o.input));
     const bool mm = model.inputs[o.input].kind == InputKind::Translation;
     for (int w = 0; w < m; ++w) {
       const double gain = steerAngle(model.wheels[w], lin.gradient(w, kToe).dot(dq)) * kDeg * (mm ? 1e-3 : 1.0 / kDeg);

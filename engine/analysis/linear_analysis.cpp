@@ -76,8 +76,8 @@ VecX inputColumn(const SuspensionModel& model, const FirstOrderSystem& sys, cons
     const ModelInput& mi = model.inputs[in.index];
     name = mi.name;
     unit = inputUnit(mi.kind);
-    b = sys.ws.Ju.col(in.index);
-    bd = sys.ws.Judot.col(in.index);
+    b = inputColumn(model, sys.ws.Ju, in.index);
+    bd = inputColumn(model, sys.ws.Judot, in.index);
   } else {
     if (in.index < 0 || in.index >= static_cast<int>(model.wheels.size()))
       throw std::invalid_argument("wheel index " + std::to_string(in.index) + " does not exist");

@@ -34,8 +34,9 @@ void addShifted(Workspace& ws, int slot, const Mat6x12& d, const Vec3& rho, doub
 /// columns of its motion inputs and their rates.
 void addDriven(const SuspensionModel& model, Workspace& ws, int state, int drivenBody, const Mat6x12& d) {
   for (int k : model.bodies[drivenBody].drives) {
-    ws.Jw_u.col(k).segment<6>(6 * state).noalias() += d * ws.drives[k].dPose_du;
-    ws.Jw_udot.col(k).segment<6>(6 * state).noalias() += d * ws.drives[k].dPose_dudot;
+    const int s = model.inputPattern.find(state, k);
+    ws.Jw_u[s].noalias() += d * ws.drives[k].dPose_du;
+    ws.Jw_udot[s].noalias() += d * ws.drives[k].dPose_dudot;
   }
 }
 
@@ -89,10 +90,11 @@ void clearSurfaceForceRow(const SuspensionModel& model, int l, Workspace& ws) {
     ws.Jw_r[s].setZero();
     ws.Jw_v[s].setZero();
   }
-  if (model.hasMotionInputs()) {
-    ws.Jw_u.middleRows<6>(6 * l).setZero();
-    ws.Jw_udot.middleRows<6>(6 * l).setZero();
-  }
+  if (model.hasMotionInputs())
+    for (int s = model.inputPattern.rowStart[l]; s < model.inputPattern.rowStart[l + 1]; ++s) {
+      ws.Jw_u[s].setZero();
+      ws.Jw_udot[s].setZero();
+    }
 }
 
 void scatterElementHalves(const SuspensionModel& model, ElementRef e, bool a, bool b, Workspace& ws) {
@@ -113,8 +115,8 @@ void calcSurfaceForces(const SuspensionModel& model, Workspace& ws) {
   for (auto& b : ws.Jw_r) b.setZero();
   for (auto& b : ws.Jw_v) b.setZero();
   if (model.hasMotionInputs()) {
-    ws.Jw_u.setZero();
-    ws.Jw_udot.setZero();
+    for (auto& b : ws.Jw_u) b.setZero();
+    for (auto& b : ws.Jw_udot) b.setZero();
   }
   for (std::size_t e = 0; e < model.bushings.size(); ++e)
     scatterElementHalves(model, {ElementRef::Bushing, static_cast<int>(e)}, true, true, ws);
@@ -124,25 +126,19 @@ void calcSurfaceForces(const SuspensionModel& model, Workspace& ws) {
 void addBodyForcesRow(const SuspensionModel& model, int l, Workspace& ws) {
   ws.wrench[l].head<3>() += model.bodies[model.freeBodies[l]].mass * model.gravity;
 
-  if (model.nInputs() > 0) ws.Ju.middleRows<6>(6 * l).setZero();  // (no block of an empty matrix)
-  if (model.hasMotionInputs()) {
-    // World wrench partials of the motion inputs (from calcSurfaceForces) in generalized rows.
-    ws.Judot.middleRows<6>(6 * l).setZero();
-    const Mat3 Rt = ws.bodies[model.freeBodies[l]].R.transpose();
-    for (int k = 0; k < model.nInputs(); ++k) {
-      if (!model.inputs[k].motion()) continue;
-      ws.Ju.block<3, 1>(6 * l, k) = ws.Jw_u.block<3, 1>(6 * l, k);
-      ws.Ju.block<3, 1>(6 * l + 3, k) = Rt * ws.Jw_u.block<3, 1>(6 * l + 3, k);
-      ws.Judot.block<3, 1>(6 * l, k) = ws.Jw_udot.block<3, 1>(6 * l, k);
-      ws.Judot.block<3, 1>(6 * l + 3, k) = Rt * ws.Jw_udot.block<3, 1>(6 * l + 3, k);
-    }
-  }
-  for (int k = 0; k < model.nInputs(); ++k) {
+  // Every slot of the row is written: motion inputs from the element partials that
+  // calcSurfaceForces() collected, loads from their direction (inputs ascending).
+  const InputPattern& ip = model.inputPattern;
+  const Mat3 Rt = ws.bodies[model.freeBodies[l]].R.transpose();
+  for (int s = ip.rowStart[l]; s < ip.rowStart[l + 1]; ++s) {
+    const int k = ip.input[s];
     const ModelInput& in = model.inputs[k];
+    if (in.motion()) {
+      ws.Ju[s] << ws.Jw_u[s].head<3>(), Rt * ws.Jw_u[s].tail<3>();
+      ws.Judot[s] << ws.Jw_udot[s].head<3>(), Rt * ws.Jw_udot[s].tail<3>();
+      continue;
+    }
     const MarkerKinematics& mk = ws.markers[in.marker.value];
-    // A motion input acts through the elements; a load on a fixed body does nothing.
-    if (in.motion() || mk.state != l) continue;
-    const Mat3& R = ws.bodies[model.markers[in.marker.value].body.value].R;
     const Vec3 dir = in.frame == InputFrame::Global ? in.direction : Vec3(mk.R * in.direction);
     const double u = ws.u[k];
     Vec6 unit;  // world wrench about the centre of mass per unit u
@@ -159,11 +155,10 @@ void addBodyForcesRow(const SuspensionModel& model, int l, Workspace& ws) {
       unit << Vec3::Zero(), dir;
       if (in.frame == InputFrame::Marker) dTau_dth = -skew(val);
     }
-    ws.wrench[mk.state] += u * unit;
+    ws.wrench[l] += u * unit;
     ws.Jw_r[in.slot].block<3, 3>(0, 3) += dF_dth;
     ws.Jw_r[in.slot].block<3, 3>(3, 3) += dTau_dth;
-    ws.Ju.block<3, 1>(6 * mk.state, k) = unit.head<3>();
-    ws.Ju.block<3, 1>(6 * mk.state + 3, k) = R.transpose() * unit.tail<3>();
+    ws.Ju[s] << unit.head<3>(), Rt * unit.tail<3>();
   }
 }
 
@@ -242,6 +237,29 @@ void linearize(const SuspensionModel& model, const State& state, const VecX& u, 
 
 void blockMultiplyAdd(const BlockPattern& bp, const std::vector<Mat6>& blocks, const VecX& x, VecX& y) {
   for (int l = 0; l < bp.nBodies; ++l) blockMultiplyAddRow(bp, blocks, l, x, y);
+}
+
+[[gnu::noinline]] void inputMultiplyAddRow(const SuspensionModel& model, const Workspace& ws, int l, const VecX& du,
+                                          const VecX& dud, bool motion, VecX& y) {
+  const InputPattern& ip = model.inputPattern;
+  for (int s = ip.rowStart[l]; s < ip.rowStart[l + 1]; ++s) {
+    const int k = ip.input[s];
+    y.segment<6>(6 * l).noalias() += ws.Ju[s] * du[k];
+    if (motion && model.inputs[k].motion()) y.segment<6>(6 * l).noalias() += ws.Judot[s] * dud[k];
+  }
+}
+
+VecX inputColumn(const SuspensionModel& model, const std::vector<Vec6>& slots, int k) {
+  const InputPattern& ip = model.inputPattern;
+  VecX c = VecX::Zero(model.nDof());
+  for (int q = ip.colStart[k]; q < ip.colStart[k + 1]; ++q) c.segment<6>(6 * ip.row[ip.colSlots[q]]) = slots[ip.colSlots[q]];
+  return c;
+}
+
+MatX inputMatrix(const SuspensionModel& model, const std::vector<Vec6>& slots) {
+  MatX J(model.nDof(), model.nInputs());
+  for (int k = 0; k < model.nInputs(); ++k) J.col(k) = inputColumn(model, slots, k);
+  return J;
 }
 
 MatX blockToDense(const BlockPattern& bp, const std::vector<Mat6>& blocks) {

@@ -61,6 +61,15 @@ inline void blockMultiplyAddRow(const BlockPattern& bp, const std::vector<Mat6>&
     y.segment<6>(6 * l).noalias() += blocks[s] * x.segment<6>(6 * bp.col[s]);
 }
 
+/// Row l of y += J_u du (+ J_udot dud for the motion inputs when `motion`), in the slots of the
+/// input pattern, inputs ascending (one machine code for the serial and the parallel step).
+void inputMultiplyAddRow(const SuspensionModel& model, const Workspace& ws, int l, const VecX& du, const VecX& dud,
+                         bool motion, VecX& y);
+/// Column k of J_u or J_udot (ws.Ju, ws.Judot) as a dense vector of nDof (for the analyses).
+VecX inputColumn(const SuspensionModel& model, const std::vector<Vec6>& slots, int k);
+/// All columns (nDof x nInputs), for checks.
+MatX inputMatrix(const SuspensionModel& model, const std::vector<Vec6>& slots);
+
 /// Dense copy of a block-pattern matrix (for checks and the dense solver).
 MatX blockToDense(const BlockPattern& pattern, const std::vector<Mat6>& blocks);
 

@@ -86,7 +86,9 @@ struct Workspace {
   // partials w.r.t. (p, theta) [Jw_r] and (v, w_B) [Jw_v] in the block pattern.
   std::vector<Vec6> wrench;  ///< nFree
   std::vector<Mat6> Jw_r, Jw_v;  ///< nBlocks
-  MatX Jw_u, Jw_udot;  ///< world-wrench partials w.r.t. motion inputs and their rates (nDof x nInputs)
+  /// World-wrench partials w.r.t. motion inputs and their rates, one 6-vector per slot of
+  /// model.inputPattern (a free body's row, an input's column).
+  std::vector<Vec6> Jw_u, Jw_udot;
   // Linearization results (paper 003 eq. 8/9), generalized coordinates:
   VecX u;                          ///< inputs at the linearization point (nInputs)
   VecX uDot;                       ///< their rates; only motion inputs use them (nInputs)
@@ -95,8 +97,9 @@ struct Workspace {
   VecX wheelLoads;
   VecX h;                          ///< h(r, v, u) (nDof)
   std::vector<Mat6> Jr, Jv;        ///< dh/dr, dh/dv in the block pattern (nBlocks)
-  MatX Ju;                         ///< dh/du (nDof x nInputs)
-  MatX Judot;                      ///< dh/du_dot (nDof x nInputs): non-zero for motion inputs only
+  /// dh/du and dh/du_dot in the slots of model.inputPattern (inputColumn() gives a dense column);
+  /// J_udot is non-zero for motion inputs only.
+  std::vector<Vec6> Ju, Judot;
   std::vector<Mat3> Kinv;          ///< rotational blocks of K (T^-1) per free body
   std::vector<Mat3> N;             ///< rotational blocks of d(K v)/dr per free body
 };

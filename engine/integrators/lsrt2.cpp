@@ -138,10 +138,7 @@ void Lsrt2::stage(const VecX& rbar, const VecX& vbar, const VecX& ubar, const Ve
     rhs_.segment<6>(6 * l) = ws.h.segment<6>(6 * l);
     blockMultiplyAddRow(model_.pattern, ws.Jr, l, y_, rhs_);
     if (!atLinearization) blockMultiplyAddRow(model_.pattern, ws.Jv, l, tmp_, rhs_);
-    if (uDot_.size() > 0) {
-      rhs_.segment<6>(6 * l).noalias() += ws.Ju.middleRows<6>(6 * l) * uDot_;
-      if (motion) rhs_.segment<6>(6 * l).noalias() += ws.Judot.middleRows<6>(6 * l) * udDiff_;
-    }
+    inputMultiplyAddRow(model_, ws, l, uDot_, udDiff_, motion, rhs_);
   };
   auto drRow = [&](int l) {
     dr.segment<3>(6 * l) = G_.segment<3>(6 * l) + hg * dv.segment<3>(6 * l);
@@ -153,10 +150,7 @@ void Lsrt2::stage(const VecX& rbar, const VecX& vbar, const VecX& ubar, const Ve
     rhs_ = ws.h;
     blockMultiplyAdd(model_.pattern, ws.Jr, y_, rhs_);
     if (!atLinearization) blockMultiplyAdd(model_.pattern, ws.Jv, tmp_, rhs_);
-    if (uDot_.size() > 0) {
-      rhs_.noalias() += ws.Ju * uDot_;
-      if (motion) rhs_.noalias() += ws.Judot * udDiff_;
-    }
+    for (int l = 0, m = model_.nFreeBodies(); l < m; ++l) inputMultiplyAddRow(model_, ws, l, uDot_, udDiff_, motion, rhs_);
     t0 = Clock::now();
     solver_->solve(rhs_, dv);
     if (timing_) times_.solve += since(t0);

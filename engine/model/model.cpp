@@ -19,6 +19,12 @@ int BlockPattern::find(int row, int column) const {
   return (it != e && *it == column) ? static_cast<int>(it - col.begin()) : -1;
 }
 
+int InputPattern::find(int r, int k) const {
+  for (int s = rowStart[r]; s < rowStart[r + 1]; ++s)
+    if (input[s] == k) return s;
+  return -1;
+}
+
 std::shared_ptr<const SuspensionModel> SuspensionModel::build(const Project& p) {
   validate(p);
   std::shared_ptr<SuspensionModel> m(new SuspensionModel());
@@ -184,6 +190,41 @@ std::shared_ptr<const SuspensionModel> SuspensionModel::build(const Project& p) 
       body.drives.push_back(static_cast<int>(m->inputs.size()));
     }
     m->inputs.push_back(mi);
+  }
+  {
+    // The rows of J_u: a load's body; the free bodies that elements join to a driven body.
+    std::vector<std::set<int>> inputsOfRow(n);
+    auto bodyOf = [&](MarkerIndex mk) { return m->markers[mk.value].body.value; };
+    auto drivenTo = [&](int k, MarkerIndex i, MarkerIndex j) {
+      const int bi = bodyOf(i), bj = bodyOf(j);
+      if (bi == m->inputs[k].body.value && m->bodies[bj].state >= 0) inputsOfRow[m->bodies[bj].state].insert(k);
+      if (bj == m->inputs[k].body.value && m->bodies[bi].state >= 0) inputsOfRow[m->bodies[bi].state].insert(k);
+    };
+    for (int k = 0; k < m->nInputs(); ++k) {
+      const ModelInput& in = m->inputs[k];
+      if (!in.motion()) {
+        const int st = m->bodies[in.body.value].state;
+        if (st >= 0) inputsOfRow[st].insert(k);
+        continue;
+      }
+      for (const auto& b : m->bushings) drivenTo(k, b.i, b.j);
+      for (const auto& e : m->p2ps) drivenTo(k, e.i, e.j);
+    }
+    InputPattern& ip = m->inputPattern;
+    ip.rowStart.assign(1, 0);
+    for (int l = 0; l < n; ++l) {
+      for (int k : inputsOfRow[l]) {
+        ip.input.push_back(k);
+        ip.row.push_back(l);
+      }
+      ip.rowStart.push_back(ip.nSlots());
+    }
+    ip.colStart.assign(m->nInputs() + 1, 0);
+    for (int k : ip.input) ++ip.colStart[k + 1];
+    for (int k = 0; k < m->nInputs(); ++k) ip.colStart[k + 1] += ip.colStart[k];
+    ip.colSlots.resize(ip.nSlots());
+    std::vector<int> next(ip.colStart.begin(), ip.colStart.end() - 1);
+    for (int s = 0; s < ip.nSlots(); ++s) ip.colSlots[next[ip.input[s]]++] = s;
   }
   for (const auto& w : p.wheels) {
     ModelWheel mw;

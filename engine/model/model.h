@@ -126,6 +126,21 @@ struct BlockPattern {
   int find(int row, int column) const;  ///< slot or -1
 };
 
+/// Sparse columns of J_u and J_udot: the free-body rows each input acts on. A load acts on its
+/// marker's body; a motion input acts through every element that joins its driven body to a free
+/// body. Slots are numbered row by row (CSR), inputs ascending within a row, so that a row's
+/// products with the inputs are contiguous and a model of many axles does not carry a dense
+/// nDof x nInputs matrix.
+struct InputPattern {
+  std::vector<int> rowStart;  ///< nBodies + 1
+  std::vector<int> input;     ///< input of each slot
+  std::vector<int> row;       ///< free-body row of each slot
+  std::vector<int> colStart;  ///< nInputs + 1, into colSlots
+  std::vector<int> colSlots;  ///< the slots of each input, rows ascending
+  int nSlots() const { return static_cast<int>(input.size()); }
+  int find(int row, int input) const;  ///< slot or -1
+};
+
 class SuspensionModel {
  public:
   /// Validates and compiles. @throws ModelError.
@@ -150,6 +165,7 @@ class SuspensionModel {
   std::vector<ModelWheel> wheels;
   std::vector<Curve> curves;
   BlockPattern pattern;
+  InputPattern inputPattern;
   Vec3 gravity = Vec3::Zero();
 
   BodyIndex bodyById(int id) const;

@@ -218,7 +218,7 @@ class TestLinearAnalysis : public QObject {
     for (std::size_t i = 0; i < fr.frequency.size(); ++i) {
       const double w = 2 * M_PI * fr.frequency[i];
       const Eigen::MatrixXcd Z = (-w * w) * M.cast<Complex>() - Complex(0, w) * Jv.cast<Complex>() - JrK.cast<Complex>();
-      const Eigen::VectorXcd X = Z.partialPivLu().solve(ws.Ju.col(1).cast<Complex>());
+      const Eigen::VectorXcd X = Z.partialPivLu().solve(inputColumn(*m, ws.Ju, 1).cast<Complex>());
       const Eigen::VectorXcd y = (Cr * K).cast<Complex>() * X + Complex(0, w) * Cv.cast<Complex>() * X;
       for (std::size_t c = 0; c < ch.size(); ++c) worst = std::max(worst, std::abs(fr.response[c][i] - y[c]) / y.norm());
     }
