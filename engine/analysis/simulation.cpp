@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/analysis/simulation.h"
 
+#include "engine/core/time_grid.h"
+
 #include <cmath>
 #include <stdexcept>
 
 #include "engine/core/error.h"
 #include "engine/core/text.h"
+#include "engine/core/time_grid.h"
 #include "engine/dynamics/force_elements.h"
 #include "engine/dynamics/kinematics.h"
 
@@ -139,7 +142,7 @@ bool Simulation::step() {
     pending_ = false;
   }
   ++step_;
-  state_.t = options_.start + static_cast<double>(step_) * options_.dt;  // no drift from summing dt
+  state_.t = gridTime(options_.start, options_.dt, static_cast<double>(step_));  // interval ends hit exactly
   const bool due = step_ % sampleStride_ == 0;
   try {
     checkDivergence();

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "engine/core/error.h"
+#include "engine/core/time_grid.h"
 #include "engine/dynamics/linearize.h"
 #include "engine/solvers/topology_solver.h"
 
@@ -186,13 +187,14 @@ void Lsrt2::step(State& state, const InputSignals& inputs, Workspace& ws) {
   // u_dot ~ (u(t + dt) - u(t)) / dt (eq. 12); u_bar_1 = u(t) + dt gamma u_dot, u_bar_2 = u(t + dt/2)
   // because gamma21 + gamma22 = 0 (eq. 16c).
   inputs.evaluate(t, uK_);
-  inputs.evaluate(t + dt, uNext_);
-  inputs.evaluate(t + 0.5 * dt, uHalf_);
+  const double tNext = gridTime(t, dt, 1.0), tHalf = gridTime(t, dt, 0.5);
+  inputs.evaluate(tNext, uNext_);
+  inputs.evaluate(tHalf, uHalf_);
   uBar_ = uK_ + kGamma * (uNext_ - uK_);
   if (model_.hasMotionInputs()) {  // the rates of driven bodies take the same stage values
     inputs.evaluateRate(t, udK_);
-    inputs.evaluateRate(t + dt, udNext_);
-    inputs.evaluateRate(t + 0.5 * dt, udHalf_);
+    inputs.evaluateRate(tNext, udNext_);
+    inputs.evaluateRate(tHalf, udHalf_);
     udBar_ = udK_ + kGamma * (udNext_ - udK_);
   }
   stage(state.r, state.v, uBar_, udBar_, linearizedLast_, ws, dr1_, dv1_);
@@ -202,7 +204,7 @@ void Lsrt2::step(State& state, const InputSignals& inputs, Workspace& ws) {
   stage(rBar_, vBar_, uHalf_, udHalf_, false, ws, dr2_, dv2_);
   state.r += dt * dr2_;  // b = (0, 1), eq. (10)
   state.v += dt * dv2_;
-  state.t = t + dt;
+  state.t = tNext;
   ++steps_;
   if (timing_) {
     const double total = std::chrono::duration<double>(Clock::now() - start).count();

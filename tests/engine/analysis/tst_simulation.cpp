@@ -9,7 +9,9 @@
 
 #include "engine/core/error.h"
 #include "engine/core/rotation.h"
+#include "engine/core/time_grid.h"
 #include "engine/dynamics/linearize.h"
+#include "engine/model/signal.h"
 #include "engine/model/validate.h"
 #include "support/runs.h"
 #include "support/test_models.h"
@@ -239,6 +241,40 @@ class TestSimulation : public QObject {
     // The same limit on a load case is a project error, found by validation.
     p.loadCases[0].duration = 1e9;
     QVERIFY(QString::fromStdString(check(p).text(Severity::Error)).contains("a run takes at most 2147483647 steps"));
+  }
+
+  // Grid times are the doubles nearest to their decimal values: a chirp that ends at 1.4 s is
+  // still on at the sample at 1.4 s (1400 x 0.001 = 1.4000000000000001 was past its end).
+  void intervalEndsAreHitExactly() {
+    QCOMPARE(gridTime(0.0, 1e-3, 1400.0), 1.4);
+    QCOMPARE(gridTime(1.399, 1e-3, 1.0), 1.4);
+    QCOMPARE(gridTime(4.9, 1e-3, 100.0), 5.0);
+    QCOMPARE(gridTime(1.399, 1e-3, 0.5), 1.3995);
+    QCOMPARE(gridTime(0.0, 2.5e-4, 5600.0), 1.4);
+    QCOMPARE(gridTime(0.0, 3e-4, 2.0), 6e-4);  // 1/dt is not an integer: t + steps dt
+    QVERIFY(1400 * 1e-3 > 1.4);                  // what the grid avoids
+
+    Project p = test::singleBushing(1.0, Vec3(0.01, 0.01, 0.01), 1e4, 10.0);
+    p.inputs.push_back({5, "shaker", 2, InputKind::Force, InputFrame::Global, Vec3(0, 0, 1)});
+    LoadCaseRow lc;
+    lc.name = "chirp";
+    lc.duration = 1.4;
+    lc.initialState = InitialState::AsModelled;
+    SignalRow chirp;
+    chirp.type = SignalType::Chirp, chirp.value = 7.0, chirp.amplitude = 100.0, chirp.t0 = 0.2, chirp.t1 = 1.4;
+    chirp.frequency = 1.0, chirp.frequency2 = 3.3;
+    lc.drives.push_back({5, chirp});
+    p.loadCases.push_back(lc);
+    p.outputs.push_back({"shaker force", OutputQuantity::Input, 5, ""});
+    Simulation sim(SuspensionModel::build(p), "chirp", RunOptions{});
+    sim.run();
+    const Recorder& rec = sim.results();
+    QCOMPARE(rec.time(rec.size() - 1), 1.4);
+    const double expected = ek::evaluate(chirp, 1.4);
+    qInfo("last sample at t = %.17g: %.6f N (the chirp at its end: %.6f N, the offset %.1f N)", rec.time(rec.size() - 1),
+          rec.value(rec.size() - 1, 0), expected, chirp.value);
+    QVERIFY(std::abs(expected - chirp.value) > 1.0);  // the end value is not the offset
+    QCOMPARE(rec.value(rec.size() - 1, 0), expected);
   }
 
   // Channel names with commas and quotes are quoted (RFC 4180); times are exact at any step.
