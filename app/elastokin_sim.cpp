@@ -62,6 +62,8 @@ constexpr const char* kUsage =
     "  --rtol X              relative tolerance of cvode (default 1e-9)\n"
     "  --cvode-solver NAME   linear solver of cvode's Newton systems: dense, klu (sparse) or\n"
     "                        auto (default: dense up to 60 degrees of freedom, klu above)\n"
+    "  --warn-error M        warn when lsrt2's local error estimate of the positions exceeds M\n"
+    "                        metres in a step (the estimate's RMS and maximum are always printed)\n"
     "  --frozen-kinematics   use the papers' frozen K_lin (no d(Kv)/dr term)\n"
     "  --list                list the project's load cases and channels, then exit\n"
     "  --write-project FILE  write the checked project in its canonical form (the form the\n"
@@ -456,6 +458,7 @@ int main(int argc, char** argv) {
   std::string projectPath, loadCase, outPath, canonicalPath;
   ek::RunOptions opt;
   bool quiet = false, list = false, stiffness = false, realtime = false, haveDt = false, haveLin = false, haveRate = false;
+  double warnError = 0.0;  // [m]; 0: no warning
   AnalysisArgs analysis;
   for (std::size_t k = 0; k < args.size(); ++k) {
     const std::string& a = args[k];
@@ -511,6 +514,9 @@ int main(int argc, char** argv) {
     } else if (a == "--rtol") {
       if (!value(v) || !parseDouble(v, opt.relativeTolerance) || !(opt.relativeTolerance > 0))
         return usageError("--rtol needs a positive number");
+    } else if (a == "--warn-error") {
+      if (!value(v) || !parseDouble(v, warnError) || !(warnError > 0))
+        return usageError("--warn-error needs a positive number of metres");
     } else if (a == "--cvode-solver") {
       if (!value(opt.cvodeSolver) || (opt.cvodeSolver != "dense" && opt.cvodeSolver != "klu" && opt.cvodeSolver != "auto"))
         return usageError("--cvode-solver needs dense, klu or auto");
@@ -598,6 +604,7 @@ int main(int argc, char** argv) {
     }
 
     ek::Simulation sim(model, loadCase, opt);
+    sim.positionErrorThreshold = warnError;
     ek::checkWritable(outPath);  // before the run, not after it
     ek::RealtimePacer pacer(opt.dt, realtime ? sim.totalSteps() : 0);
     ProgressBar bar(!quiet && isatty(STDERR_FILENO));
@@ -640,6 +647,17 @@ int main(int argc, char** argv) {
       std::printf("real-time factor %.4f\n", simulated > 0 ? wall / simulated : 0.0);
     std::printf("samples        %zu x %zu channels -> %s\n", sim.results().size(), sim.results().channels().size(),
                 outPath.c_str());
+    const ek::ErrorSummary es = sim.errorSummary();
+    if (es.available && es.steps > 0) {
+      std::printf("error estimate local, per step (embedded first-order solution): positions RMS %.3g m, max %.3g m "
+                  "at t = %.10g s; angles RMS %.3g rad, max %.3g rad at t = %.10g s\n",
+                  es.positionRms, es.positionMax, es.positionMaxTime, es.angleRms, es.angleMax, es.angleMaxTime);
+      std::fflush(stdout);
+      if (es.positionWarnTime >= 0.0)
+        std::fprintf(stderr, "elastokin-sim: warning: the local error estimate of the positions exceeded %.3g m, first "
+                     "at t = %.10g s (largest %.3g m at t = %.10g s): a smaller --dt is more accurate\n",
+                     warnError, es.positionWarnTime, es.positionMax, es.positionMaxTime);
+    }
     if (!failure.empty()) {
       std::fprintf(stderr, "elastokin-sim: %s\n(results up to that time were written to %s)\n", failure.c_str(),
                    outPath.c_str());

@@ -116,6 +116,15 @@ void Simulation::record() {
   recorder_.record(state_.t, outWs_, markerStart_);
 }
 
+ErrorSummary Simulation::errorSummary() const {
+  ErrorSummary s = error_;
+  if (s.steps > 0) {
+    s.positionRms = std::sqrt(positionSq_ / static_cast<double>(s.steps));
+    s.angleRms = std::sqrt(angleSq_ / static_cast<double>(s.steps));
+  }
+  return s;
+}
+
 void Simulation::flushPending() {
   if (!pending_) return;
   pending_ = false;
@@ -143,6 +152,16 @@ bool Simulation::step() {
   }
   ++step_;
   state_.t = gridTime(options_.start, options_.dt, static_cast<double>(step_));  // interval ends hit exactly
+  if (const LocalErrorEstimate* e = integrator_->localError()) {
+    error_.available = true;
+    ++error_.steps;
+    positionSq_ += e->position * e->position;
+    angleSq_ += e->angle * e->angle;
+    if (e->position > error_.positionMax) error_.positionMax = e->position, error_.positionMaxTime = state_.t;
+    if (e->angle > error_.angleMax) error_.angleMax = e->angle, error_.angleMaxTime = state_.t;
+    if (positionErrorThreshold > 0.0 && error_.positionWarnTime < 0.0 && e->position > positionErrorThreshold)
+      error_.positionWarnTime = state_.t;
+  }
   const bool due = step_ % sampleStride_ == 0;
   try {
     checkDivergence();

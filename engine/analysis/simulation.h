@@ -38,6 +38,16 @@ struct DivergenceLimits {
   double maxPitch = 89.0 * M_PI / 180; ///< |alpha_y'|, the Cardan singularity is at 90 deg
 };
 
+/// The integrator's local error estimates over a run (LSRT2's embedded solution): RMS over the
+/// steps and the largest with its time, per kind (positions [m], angles [rad]).
+struct ErrorSummary {
+  bool available = false;
+  long long steps = 0;
+  double positionRms = 0.0, positionMax = 0.0, positionMaxTime = 0.0;
+  double angleRms = 0.0, angleMax = 0.0, angleMaxTime = 0.0;
+  double positionWarnTime = -1.0;  ///< first time the position estimate exceeded the threshold, -1 if never
+};
+
 class Simulation {
  public:
   /// @throws ModelError (load case tables), std::invalid_argument (options, channels, a run longer
@@ -66,6 +76,10 @@ class Simulation {
   const Integrator& integrator() const { return *integrator_; }
   Integrator& integrator() { return *integrator_; }
   DivergenceLimits limits;
+  /// Local error estimates so far (RMS, largest); a threshold for the position estimate [m]
+  /// marks the first step above it (positionWarnTime). 0: no threshold.
+  ErrorSummary errorSummary() const;
+  double positionErrorThreshold = 0.0;
 
  private:
   void record();
@@ -92,6 +106,8 @@ class Simulation {
   /// computes everything it needs, so it is taken from there (or evaluated when that does not come).
   bool pending_ = false;
   double pendingTime_ = 0.0;
+  ErrorSummary error_;
+  double positionSq_ = 0.0, angleSq_ = 0.0;
 };
 
 /// Evaluates stages 1-3 (kinematics and force elements) at a state and inputs u into ws, for

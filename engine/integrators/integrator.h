@@ -23,6 +23,12 @@ struct IntegratorOptions {
   std::string cvodeSolver = "auto";  ///< CVODE Newton systems: "dense", "klu" (sparse) or "auto" (by size)
 };
 
+/// A step's local error estimate from an embedded lower-order solution (no extra factorization):
+/// the largest estimated error of any coordinate of each kind [m, rad, m/s, rad/s].
+struct LocalErrorEstimate {
+  double position = 0.0, angle = 0.0, velocity = 0.0, angularVelocity = 0.0;
+};
+
 class Integrator {
  public:
   virtual ~Integrator() = default;
@@ -33,6 +39,8 @@ class Integrator {
   /// True if the last step() left in ws the kinematics and force-element results (and u) of the
   /// state the step started from, so outputs of that state can be read from ws.
   virtual bool workspaceHoldsStepStart() const { return false; }
+  /// The last step's local error estimate; nullptr for a method without one.
+  virtual const LocalErrorEstimate* localError() const { return nullptr; }
 };
 
 /// @throws std::invalid_argument for an unknown method or solver.

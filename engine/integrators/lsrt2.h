@@ -12,6 +12,10 @@
 ///   A      = M - dt gamma J_v - (dt gamma)^2 J_r Kt                                      (eq. 19)
 /// with G_i = P (K_lin v_bar + N (r_bar - r_lin)), Kt = P K_lin, P = (I - dt gamma N)^-1 per body.
 /// With N = 0 (option kinematicsDerivative off) this is exactly the papers' eqs. (15)-(17).
+///
+/// Local error estimate: the embedded solution y + dt k_1 (b^ = (1, 0), first order: stage 1 is
+/// a linear-implicit Euler step with gamma) against y + dt k_2 gives dt (k_2 - k_1) per
+/// coordinate, from the stages already computed (docs/method.md, "Error estimate").
 
 #include <memory>
 
@@ -65,6 +69,7 @@ class Lsrt2 final : public Integrator {
   void enableTiming(bool on) { timing_ = on; }
   const PhaseTimes& phaseTimes() const { return times_; }
   const LinearSolver& solver() const { return *solver_; }
+  const LocalErrorEstimate* localError() const override { return &error_; }
 
  private:
   void relinearize(const State& state, Workspace& ws);
@@ -75,6 +80,7 @@ class Lsrt2 final : public Integrator {
              const Workspace& ws, VecX& dr, VecX& dv);
 
   const SuspensionModel& model_;
+  LocalErrorEstimate error_;
   Lsrt2Options options_;
   std::unique_ptr<LinearSolver> solver_;
   std::unique_ptr<WorkerPool> pool_;  ///< threads > 1 only
