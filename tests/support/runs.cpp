@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "support/runs.h"
 
+#include <cmath>
+
 namespace ek::test {
 
 void addFreeLoadCase(Project& p, double duration) {
@@ -9,6 +11,15 @@ void addFreeLoadCase(Project& p, double duration) {
   lc.duration = duration;
   lc.initialState = InitialState::AsModelled;
   p.loadCases.push_back(lc);
+}
+
+double error27(const std::vector<double>& y, const std::vector<double>& ref) {
+  double sq = 0.0, mean = 0.0;
+  for (std::size_t k = 0; k < y.size(); ++k) {
+    sq += (y[k] - ref[k]) * (y[k] - ref[k]);
+    mean += ref[k];
+  }
+  return std::sqrt(sq / y.size()) / std::abs(mean / y.size());
 }
 
 std::unique_ptr<Simulation> runProject(const Project& p, const std::string& name, double dt, int linEvery,

@@ -11,6 +11,9 @@ namespace ek::test {
 /// Adds a load case "free" (as modelled, no inputs) of the given duration.
 void addFreeLoadCase(Project& p, double duration);
 
+/// Paper 003 eq. (27): RMS of y - ref over |mean of ref|.
+double error27(const std::vector<double>& y, const std::vector<double>& ref);
+
 /// Runs load case `name` and returns the simulation (already finished).
 std::unique_ptr<Simulation> runProject(const Project& p, const std::string& name, double dt, int linEvery = 1,
                                        bool kinematicsDerivative = true);

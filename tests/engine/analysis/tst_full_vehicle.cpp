@@ -11,6 +11,7 @@
 #include "engine/analysis/simulation.h"
 #include "engine/dynamics/linearize.h"
 #include "engine/model/project_io.h"
+#include "support/runs.h"
 
 using namespace ek;
 
@@ -109,10 +110,7 @@ class TestFullVehicle : public QObject {
     QVERIFY(b.integrator().describe().find("sparse KLU") != std::string::npos);
     QCOMPARE(a.results().size(), b.results().size());
     for (std::size_t c = 0; c < o.channels.size(); ++c) {
-      const std::vector<double> y = a.results().series(c), ref = b.results().series(c);
-      double sq = 0.0, mean = 0.0;
-      for (std::size_t k = 0; k < y.size(); ++k) sq += (y[k] - ref[k]) * (y[k] - ref[k]), mean += ref[k];
-      const double e = std::sqrt(sq / y.size()) / std::abs(mean / y.size());
+      const double e = test::error27(a.results().series(c), b.results().series(c));
       qInfo("%-40s e = %.4f %%", o.channels[c].c_str(), 100 * e);
       QVERIFY2(e <= 0.01, o.channels[c].c_str());
     }

@@ -1,18 +1,19 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The shipped axles (paper 003 Sect. 2): counts, rest at equilibrium, LSRT2 against the CVODE
-// reference around the LC1 force step, and LC1 against a stored baseline.
+// reference around the LC1 force step, LSRT2's error estimate against its true error, and LC1
+// against a stored baseline.
 #include <QtTest>
-
-#include <numeric>
 
 #include <cmath>
 #include <fstream>
+#include <numeric>
 #include <sstream>
 
 #include "engine/analysis/simulation.h"
 #include "engine/dynamics/linearize.h"
 #include "engine/integrators/lsrt2.h"
 #include "engine/model/project_io.h"
+#include "support/runs.h"
 
 using namespace ek;
 
@@ -24,15 +25,6 @@ std::shared_ptr<const SuspensionModel> load(const std::string& name) {
   return SuspensionModel::build(readProject(kRoot + "/projects/" + name + ".json"));
 }
 
-/// Paper 003 eq. (27).
-double error27(const std::vector<double>& y, const std::vector<double>& ref) {
-  double sq = 0.0, mean = 0.0;
-  for (std::size_t k = 0; k < y.size(); ++k) {
-    sq += (y[k] - ref[k]) * (y[k] - ref[k]);
-    mean += ref[k];
-  }
-  return std::sqrt(sq / y.size()) / std::abs(mean / y.size());
-}
 
 std::vector<std::vector<double>> readCsv(const std::string& path) {
   std::ifstream in(path);
@@ -126,8 +118,8 @@ class TestShippedProjects : public QObject {
     Simulation b(m, "LC1", o);
     b.run();
     QCOMPARE(a.results().size(), b.results().size());
-    const double ex = error27(a.results().series(0), b.results().series(0));
-    const double ef = error27(a.results().series(1), b.results().series(1));
+    const double ex = test::error27(a.results().series(0), b.results().series(0));
+    const double ef = test::error27(a.results().series(1), b.results().series(1));
     qInfo("4.9-5.5 s: e_x = %.3f %%, e_f = %.3f %%", 100 * ex, 100 * ef);
     QVERIFY(ex <= 0.015);
     QVERIFY(ef <= 0.015);
