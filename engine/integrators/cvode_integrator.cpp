@@ -20,12 +20,24 @@
 
 namespace ek {
 
+/// The SUNDIALS objects of one integrator, freed with it (also when its constructor throws).
 struct CvodeIntegrator::Sundials {
   SUNContext ctx = nullptr;
   N_Vector y = nullptr, atol = nullptr;
   SUNMatrix A = nullptr;
   SUNLinearSolver LS = nullptr;
   void* mem = nullptr;
+  Sundials() = default;
+  Sundials(const Sundials&) = delete;
+  Sundials& operator=(const Sundials&) = delete;
+  ~Sundials() {
+    if (mem) CVodeFree(&mem);
+    if (LS) SUNLinSolFree(LS);
+    if (A) SUNMatDestroy(A);
+    if (y) N_VDestroy(y);
+    if (atol) N_VDestroy(atol);
+    if (ctx) SUNContext_Free(&ctx);
+  }
 };
 
 namespace {
@@ -79,6 +91,8 @@ void addBreakpoints(const SignalRow& s, std::vector<double>& out) {
 CvodeIntegrator::CvodeIntegrator(const SuspensionModel& model, const IntegratorOptions& options,
                                  const LoadCaseRow& loadCase)
     : model_(model), options_(options), ws_(model), u_(VecX::Zero(model.nInputs())), ud_(VecX::Zero(model.nInputs())), sd_(new Sundials) {
+  if (options_.cvodeSolver != "auto" && options_.cvodeSolver != "dense" && options_.cvodeSolver != "klu")
+    throw SimulationError("CVODE: unknown linear solver '" + options_.cvodeSolver + "' (auto, dense or klu)");
   for (const auto& d : loadCase.drives) {
     SignalRow s = d.signal;
     if (s.type == SignalType::Table) {
@@ -115,19 +129,9 @@ CvodeIntegrator::CvodeIntegrator(const SuspensionModel& model, const IntegratorO
   for (int l = 0; l < model.nFreeBodies(); ++l) {
     inertiaInverse_.push_back(model.bodies[model.freeBodies[l]].inertia.inverse());
   }
-  if (options_.cvodeSolver != "auto" && options_.cvodeSolver != "dense" && options_.cvodeSolver != "klu")
-    throw SimulationError("CVODE: unknown linear solver '" + options_.cvodeSolver + "' (auto, dense or klu)");
 }
 
-CvodeIntegrator::~CvodeIntegrator() {
-  if (sd_->mem) CVodeFree(&sd_->mem);
-  if (sd_->LS) SUNLinSolFree(sd_->LS);
-  if (sd_->A) SUNMatDestroy(sd_->A);
-  if (sd_->y) N_VDestroy(sd_->y);
-  if (sd_->atol) N_VDestroy(sd_->atol);
-  if (sd_->ctx) SUNContext_Free(&sd_->ctx);
-  delete sd_;
-}
+CvodeIntegrator::~CvodeIntegrator() = default;
 
 void CvodeIntegrator::load(const double* y) {
   const int n = model_.nDof();

@@ -8,6 +8,7 @@
 
 #include <sundials/sundials_types.h>
 
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -56,7 +57,7 @@ class CvodeIntegrator final : public Integrator {
   bool started_ = false;
   long long nRhs_ = 0;
   struct Sundials;
-  Sundials* sd_;
+  std::unique_ptr<Sundials> sd_;
 };
 
 }  // namespace ek
