@@ -243,6 +243,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), doc_(new ProjectD
   progress_->setMaximumWidth(220);
   rtf_ = new QLabel(this);
   statusBar()->addPermanentWidget(rtf_);
+  errorLabel_ = new QLabel(this);
+  statusBar()->addPermanentWidget(errorLabel_);
   statusBar()->addPermanentWidget(progress_);
 
   worker_ = new SimulationWorker;
@@ -277,8 +279,21 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), doc_(new ProjectD
   connect(worker_, &SimulationWorker::progress, this, [this](double t, double duration, double rtf) {
     progress_->setValue(static_cast<int>(1000.0 * t / std::max(duration, 1e-9)));
     rtf_->setText(tr("t = %1 s   real-time factor %2").arg(t, 0, 'f', 2).arg(rtf, 0, 'f', 3));
+    rtf_->setMinimumWidth(rtf_->sizeHint().width());  // not squeezed by a long status message
   });
   connect(worker_, &SimulationWorker::realtimeReport, this, [this](const QString& r) { realtimeReport_ = r; });
+  connect(worker_, &SimulationWorker::errorEstimate, this, [this](double rms, double largest, double at) {
+    const DisplayUnit u = displayUnit("m");
+    errorEstimate_ = tr("error estimate RMS %1 %2, largest %3 %2 at t = %4 s")
+                         .arg(u.factor * rms, 0, 'g', 2)
+                         .arg(u.unit)
+                         .arg(u.factor * largest, 0, 'g', 2)
+                         .arg(at, 0, 'f', 3);
+    errorLabel_->setText(errorEstimate_);
+    errorLabel_->setMinimumWidth(errorLabel_->sizeHint().width());
+    errorLabel_->setToolTip(tr("LSRT2's local error estimate of the positions, per step, from its embedded "
+                               "first-order solution (docs/method.md); a smaller step lowers it"));
+  });
   connect(worker_, &SimulationWorker::finished, this, &MainWindow::onFinished);
 
   buildRunBar();
@@ -485,6 +500,9 @@ void MainWindow::clearResults() {
   sparsity_->setModel(nullptr);
   progress_->reset();
   rtf_->clear();
+  errorLabel_->clear();
+  rtf_->setMinimumWidth(0);
+  errorLabel_->setMinimumWidth(0);
   statusBar()->clearMessage();
   lastMessage_.clear();
 }
@@ -516,6 +534,7 @@ void MainWindow::startRun(double duration) {
   timeLabel_->clear();
   lastMessage_.clear();
   realtimeReport_.clear();
+  errorEstimate_.clear();
   statusBar()->showMessage(tr("running %1 ...").arg(s.loadCase));
   QMetaObject::invokeMethod(worker_, "run", Qt::QueuedConnection, Q_ARG(std::shared_ptr<const ek::SuspensionModel>, model_),
                             Q_ARG(ek::ui::RunSettings, s));
@@ -544,6 +563,7 @@ void MainWindow::onFinished(const QString& msg, bool completed) {
     status += tr("; real time: ") + realtimeReport_.section('\n', 0, 0).section(": ", 1);
     if (realtimeReport_.contains("ENDED BEHIND")) status += tr(", ended behind the wall clock");
   }
+  if (!errorEstimate_.isEmpty()) status += "; " + errorEstimate_;
   statusBar()->showMessage(status, 10000);
   if (!completed && !msg.startsWith("stopped")) message(tr("Run stopped"), msg);
   emit runFinished(completed);

@@ -62,6 +62,8 @@ class MainWindow : public QMainWindow {
   QString lastRunMessage() const { return lastMessage_; }
   /// The pacer's summary of the last real-time run (empty after an unpaced run).
   QString lastRealtimeReport() const { return realtimeReport_; }
+  /// The last run's local error estimate as the status bar shows it ("error estimate RMS ...").
+  QString lastErrorEstimate() const { return errorEstimate_; }
   /// Selects the row of a body or force element in the tables and highlights it in 3D.
   void select(Table table, int id);
   TopologyView* topology() { return topology_; }
@@ -141,6 +143,7 @@ class MainWindow : public QMainWindow {
   QMenu* recentMenu_;
   QProgressBar* progress_;
   QLabel* rtf_;
+  QLabel* errorLabel_;  ///< the running estimate of the integrator's local error
   QThread thread_;
   SimulationWorker* worker_;
   std::shared_ptr<const SuspensionModel> model_;
@@ -151,6 +154,7 @@ class MainWindow : public QMainWindow {
   QElapsedTimer sinceRender_;
   bool running_ = false, quiet_ = false;
   QString realtimeReport_;
+  QString errorEstimate_;
   QString lastMessage_, lastDialog_, docsRoot_, lastDocument_;
 };
 

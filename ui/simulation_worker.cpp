@@ -26,6 +26,11 @@ int yieldToTheGuiThread() {
 
 }  // namespace
 
+void SimulationWorker::emitErrorEstimate(const Simulation& sim) {
+  const ErrorSummary e = sim.errorSummary();
+  if (e.available && e.steps > 0) emit errorEstimate(e.positionRms, e.positionMax, e.positionMaxTime);
+}
+
 void SimulationWorker::run(std::shared_ptr<const SuspensionModel> model, RunSettings s) {
   nice_ = yieldToTheGuiThread();
   paused_ = false;
@@ -112,12 +117,14 @@ void SimulationWorker::run(std::shared_ptr<const SuspensionModel> model, RunSett
         flush();
         lastFlush = Clock::now();
         emit progress(sim.state().t, sim.duration(), busy / std::max(1e-12, sim.stepsDone() * s.dt));
+        emitErrorEstimate(sim);
       }
     }
     flush();
     if (s.realtime) emit realtimeReport(QString::fromStdString(pacer.summary()).trimmed());
     if (stop_ && sim.stepsDone() % poseStride != 0) pose();  // where the run was stopped
     emit progress(sim.state().t, sim.duration(), busy / std::max(1e-12, sim.stepsDone() * s.dt));
+    emitErrorEstimate(sim);
     emit finished(stop_ ? QStringLiteral("stopped at t = %1 s").arg(sim.state().t) : QString(), !stop_);
   } catch (const SimulationError& e) {
     emit finished(QString::fromStdString(e.what()), false);

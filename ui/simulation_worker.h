@@ -16,6 +16,10 @@
 
 #include "engine/model/model.h"
 
+namespace ek {
+class Simulation;
+}
+
 namespace ek::ui {
 
 struct RunSettings {
@@ -68,8 +72,13 @@ class SimulationWorker : public QObject {
   void finished(QString message, bool completed);
   /// Real-time runs only, just before finished: the pacer's summary (RealtimePacer::summary).
   void realtimeReport(QString summary);
+  /// With progress and once before finished: the integrator's local error estimate of the
+  /// positions so far [m] (LSRT2's embedded solution): RMS, largest and its time. Not emitted
+  /// for an integrator without an estimate.
+  void errorEstimate(double rms, double largest, double largestTime);
 
  private:
+  void emitErrorEstimate(const ek::Simulation& sim);
   std::atomic<bool> paused_{false}, stop_{false};
   std::atomic<int> nice_{0};
 };

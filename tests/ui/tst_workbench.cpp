@@ -539,6 +539,17 @@ class TestWorkbench : public QObject {
     QSignalSpy finished(&w, &MainWindow::runFinished);
     w.startRun(5.5);  // the braking step at 5 s
     QVERIFY(finished.wait(120000));
+    // The integrator's error estimate reaches the status bar; its largest value is at the step.
+    const QRegularExpression est("error estimate RMS ([0-9.e+-]+) m, largest ([0-9.e+-]+) m at t = ([0-9.]+) s");
+    const QRegularExpressionMatch em = est.match(w.lastErrorEstimate());
+    QVERIFY2(em.hasMatch(), qPrintable(w.lastErrorEstimate()));
+    QVERIFY2(w.statusBar()->currentMessage().contains(w.lastErrorEstimate()), qPrintable(w.statusBar()->currentMessage()));
+    qInfo("status bar: %s", qPrintable(w.statusBar()->currentMessage()));
+    QTest::qWait(200);  // the status bar's layout after the last labels
+    QVERIFY(w.grab().save(kArtefacts + "/error_estimate_status.png"));
+    QVERIFY(em.captured(3).toDouble() >= 5.0 && em.captured(3).toDouble() <= 5.1);
+    QVERIFY(em.captured(2).toDouble() > 1e-7 && em.captured(2).toDouble() < 1e-3);
+    QVERIFY(em.captured(1).toDouble() < em.captured(2).toDouble());
     QCOMPARE(plots->plotCount(), 2);
     plots->addPlot();
     QCOMPARE(plots->plotCount(), 3);
