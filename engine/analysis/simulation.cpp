@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/analysis/simulation.h"
 
-#include "engine/core/time_grid.h"
-
 #include <cmath>
 #include <stdexcept>
 

@@ -139,6 +139,13 @@ void CvodeIntegrator::load(const double* y) {
   s_.v = Eigen::Map<const VecX>(y + n, n);
 }
 
+void CvodeIntegrator::linearizeAt(double t, const double* y) {
+  load(y);
+  inputs_->evaluate(inputTime(t), u_);
+  inputs_->evaluateRate(inputTime(t), ud_);
+  linearize(model_, s_, u_, ud_, ws_);
+}
+
 double CvodeIntegrator::inputTime(double t) const {
   // Inside [segmentStart, segmentEnd] only: a step at the segment end is not seen early.
   const double eps = 1e-9;
@@ -147,10 +154,7 @@ double CvodeIntegrator::inputTime(double t) const {
 
 void CvodeIntegrator::rhs(double t, const double* y, double* ydot) {
   ++nRhs_;
-  load(y);
-  inputs_->evaluate(inputTime(t), u_);
-  inputs_->evaluateRate(inputTime(t), ud_);
-  linearize(model_, s_, u_, ud_, ws_);
+  linearizeAt(t, y);
   const int n = model_.nDof();
   for (int l = 0; l < model_.nFreeBodies(); ++l) {
     const ModelBody& b = model_.bodies[model_.freeBodies[l]];
@@ -163,10 +167,7 @@ void CvodeIntegrator::rhs(double t, const double* y, double* ydot) {
 }
 
 void CvodeIntegrator::jacobian(double t, const double* y, double* J, long ld) {
-  load(y);
-  inputs_->evaluate(inputTime(t), u_);
-  inputs_->evaluateRate(inputTime(t), ud_);
-  linearize(model_, s_, u_, ud_, ws_);
+  linearizeAt(t, y);
   const int n = model_.nDof();
   Eigen::Map<MatX, 0, Eigen::OuterStride<>> Jm(J, 2 * n, 2 * n, Eigen::OuterStride<>(ld));
   Jm.setZero();
@@ -196,10 +197,7 @@ long CvodeIntegrator::jacobianNonzeros() const {
 }
 
 void CvodeIntegrator::sparseJacobian(double t, const double* y, sunindextype* colPtr, sunindextype* rowIdx, double* val) {
-  load(y);
-  inputs_->evaluate(inputTime(t), u_);
-  inputs_->evaluateRate(inputTime(t), ud_);
-  linearize(model_, s_, u_, ud_, ws_);
+  linearizeAt(t, y);
   const int n = model_.nDof();
   const int nb = model_.nFreeBodies();
   sunindextype k = 0;

@@ -43,6 +43,8 @@ class CvodeIntegrator final : public Integrator {
   void restart(double t, const State& state);
   double inputTime(double t) const;
   void load(const double* y);
+  /// Loads y and linearizes at (t, y) into ws_: what rhs() and both Jacobians start from.
+  void linearizeAt(double t, const double* y);
 
   const SuspensionModel& model_;
   IntegratorOptions options_;

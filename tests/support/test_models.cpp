@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "engine/core/rotation.h"
+#include "support/runs.h"
 
 namespace ek::test {
 namespace {
@@ -39,6 +40,15 @@ Project singleBushing(double mass, const Vec3& inertia, double k, double kr, con
   for (int d = 0; d < 3; ++d) b.directions[d].stiffness.coefficient = k;
   for (int d = 3; d < 6; ++d) b.directions[d].stiffness.coefficient = kr;
   p.bushings = {b};
+  return p;
+}
+
+Project freeOscillator() {
+  Project p = singleBushing(2.0, Vec3(0.01, 0.01, 0.01), 2e5, 50.0);
+  p.gravity.setZero();
+  p.bodies[1].position = Vec3(1e-3, 0, 0);
+  p.outputs.push_back({"x", OutputQuantity::MarkerPosition, 2, "x"});
+  addFreeLoadCase(p, 0.1);
   return p;
 }
 

@@ -12,6 +12,11 @@ namespace ek::test {
 /// marker 2 on the body, both at `at`; linear stiffness k (all translational), kr (rotational).
 Project singleBushing(double mass, const Vec3& inertia, double k, double kr, const Vec3& at = Vec3::Zero());
 
+/// An undamped translational oscillator: singleBushing(2 kg, k = 2e5 N/m, kr = 50 N m/rad)
+/// without gravity, the body started 1 mm along x, output "x" (the body marker's x), load case
+/// "free" of 0.1 s. x(t) = 1 mm cos(sqrt(k/m) t).
+Project freeOscillator();
+
 /// A random connected topology: nFree free bodies plus ground, random poses (angles up to
 /// +-60 deg), random velocities, nBushings bushings and nP2P P2P elements with nonlinear curves
 /// (pchip, spline and linear), stops, preloads, damping curves and a global and a marker-frame

@@ -53,11 +53,7 @@ class TestSimulation : public QObject {
  private slots:
   void translationalNaturalFrequency() {
     // m = 2 kg, k = 2e5 N/m: f = sqrt(k/m) / 2 pi = 50.33 Hz.
-    Project p = test::singleBushing(2.0, Vec3(0.01, 0.01, 0.01), 2e5, 50.0);
-    p.gravity.setZero();
-    p.bodies[1].position = Vec3(1e-3, 0, 0);
-    p.outputs.push_back({"x", OutputQuantity::MarkerPosition, 2, "x"});
-    test::addFreeLoadCase(p, 0.1);
+    const Project p = test::freeOscillator();
     const auto sim = test::runProject(p, "free", 2e-5);
     const double f = measuredFrequency(sim->results(), 0), exact = std::sqrt(2e5 / 2.0) / (2 * M_PI);
     qInfo("translational: %.5f Hz, exact %.5f Hz, relative error %.2e", f, exact, std::abs(f / exact - 1));
