@@ -36,9 +36,9 @@ constexpr const char* kUsage =
     "usage: elastokin-sim PROJECT.json --loadcase NAME --out RESULTS.csv [options]\n"
     "       elastokin-sim PROJECT.json --analysis NAME --out RESULTS.csv [analysis options]\n"
     "\n"
-    "Runs one load case of a suspension project with the LSRT2 integrator and writes the\n"
-    "project's output channels as CSV; or runs a K&C analysis (docs/analyses.md), writes its\n"
-    "points as CSV and prints the metrics at the design position.\n"
+    "Runs one load case of a suspension project with a fixed-step integrator (LSRT2 by\n"
+    "default) and writes the project's output channels as CSV; or runs a K&C analysis\n"
+    "(docs/analyses.md), writes its points as CSV and prints the metrics at the design position.\n"
     "\n"
     "options:\n"
     "  --loadcase NAME       load case to run (required)\n"
@@ -50,20 +50,25 @@ constexpr const char* kUsage =
     "  --duration SECONDS    simulated time (default: the rest of the load case)\n"
     "  --channels A,B,...    output channels by name (default: all the project's outputs)\n"
     "  --sample-rate HZ      samples per second written (default: the project's; must divide 1/dt)\n"
-    "  --solver NAME         linear solver of LSRT2: topology (default; block LU along the\n"
-    "                        suspension topology), klu (SuiteSparse) or dense (LU)\n"
+    "  --solver NAME         linear solver of the fixed-step methods: topology (default;\n"
+    "                        block LU along the suspension topology), klu (SuiteSparse) or\n"
+    "                        dense (LU)\n"
     "  --threads N           threads of the parallel LSRT2 step (default 1; the results are\n"
     "                        identical for every N; workers spin between steps)\n"
     "  --realtime            pace the steps to the wall clock, as on a test rig; report missed\n"
     "                        deadlines, their lateness, whether the run caught up after them,\n"
     "                        and the step compute time against the deadline (docs/realtime.md)\n"
-    "  --integrator NAME     lsrt2 (default) or cvode (BDF reference, variable step; --dt is then\n"
-    "                        the output step)\n"
+    "  --integrator NAME     lsrt2 (default; the papers' real-time method, order 2), lie\n"
+    "                        (linear-implicit Euler, order 1), ros34pw2 (W-method of order 3,\n"
+    "                        4 stages, keeps its order with --lin-every), bdf2 (BDF2 with 2\n"
+    "                        Newton iterations per step, order 2), or cvode (BDF reference,\n"
+    "                        variable step; --dt is then the output step)\n"
     "  --rtol X              relative tolerance of cvode (default 1e-9)\n"
     "  --cvode-solver NAME   linear solver of cvode's Newton systems: dense, klu (sparse) or\n"
     "                        auto (default: dense up to 60 degrees of freedom, klu above)\n"
-    "  --warn-error M        warn when lsrt2's local error estimate of the positions exceeds M\n"
-    "                        metres in a step (the estimate's RMS and maximum are always printed)\n"
+    "  --warn-error M        warn when the local error estimate (lsrt2, ros34pw2) of the\n"
+    "                        positions exceeds M metres in a step (the estimate's RMS and\n"
+    "                        maximum are always printed)\n"
     "  --frozen-kinematics   use the papers' frozen K_lin (no d(Kv)/dr term)\n"
     "  --list                list the project's load cases and channels, then exit\n"
     "  --write-project FILE  write the checked project in its canonical form (the form the\n"
@@ -649,9 +654,9 @@ int main(int argc, char** argv) {
                 outPath.c_str());
     const ek::ErrorSummary es = sim.errorSummary();
     if (es.available && es.steps > 0) {
-      std::printf("error estimate local, per step (embedded first-order solution): positions RMS %.3g m, max %.3g m "
+      std::printf("error estimate local, per step (%s): positions RMS %.3g m, max %.3g m "
                   "at t = %.10g s; angles RMS %.3g rad, max %.3g rad at t = %.10g s\n",
-                  es.positionRms, es.positionMax, es.positionMaxTime, es.angleRms, es.angleMax, es.angleMaxTime);
+                  sim.integrator().errorEstimateSource().c_str(), es.positionRms, es.positionMax, es.positionMaxTime, es.angleRms, es.angleMax, es.angleMaxTime);
       std::fflush(stdout);
       if (es.positionWarnTime >= 0.0)
         std::fprintf(stderr, "elastokin-sim: warning: the local error estimate of the positions exceeded %.3g m, first "

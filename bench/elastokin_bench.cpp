@@ -9,7 +9,11 @@
 // replicates an axle 1..16 times and reports microseconds per body. Prints tables, writes JSON.
 //
 //   elastokin-bench [--out bench.json] [--duration S] [--repeat N] [--projects a,b] [--threads N]
-//                   [--solvers a,b] [--variant NAME:key=value,...]... [--scaling [--scaling-max N]]
+//                   [--solvers a,b] [--integrators a,b] [--variant NAME:key=value,...]...
+//                   [--scaling [--scaling-max N]]
+//
+// --integrators lsrt2,ros34pw2,lie compares the fixed-step methods (topology solver); a variant's
+// keys are integrator, solver, lin-every and threads. Phase times are LSRT2's only.
 //
 // With threads > 1 the CPU time is the whole process's (the workers spin between their parts of
 // a step, so it is about threads x wall time).
@@ -37,6 +41,7 @@ namespace {
 /// Options of one variant: the solver and the linearization interval.
 struct Variant {
   std::string name;
+  std::string integrator = "lsrt2";
   std::string solver = "topology";
   int linearizeEvery = 1;
   int threads = 1;
@@ -50,7 +55,7 @@ struct Pool {
   double simulated = 0, wallTotal = 0;
   ek::PhaseTimes phases;
   double deviation = -1;  // vs dense LU, relative to each channel's range; -1: not compared
-  double flops = 0;       // per step (flop_count.h); 0: not counted (KLU)
+  double flops = 0;       // per step (flop_count.h); 0: not counted (KLU, methods other than LSRT2)
   int transcendentals = 0;
 };
 
@@ -86,6 +91,7 @@ bool parseVariant(const std::string& text, Variant& v) {
     if (eq == std::string::npos) return false;
     const std::string key = kv.substr(0, eq), value = kv.substr(eq + 1);
     if (key == "solver") v.solver = value;
+    else if (key == "integrator") v.integrator = value;
     else if (key == "lin-every") v.linearizeEvery = std::max(1, std::atoi(value.c_str()));
     else if (key == "threads") v.threads = std::max(1, std::atoi(value.c_str()));
     else return false;
@@ -158,12 +164,13 @@ void runInto(Pool& pool, const std::shared_ptr<const ek::SuspensionModel>& model
   o.duration = duration;
   o.solver = v.solver;
   o.threads = v.threads;
+  o.integrator = v.integrator;
   // LC1 of the axles; a project without one (the full vehicle) runs its first load case.
   const auto& cases = model->project().loadCases;
   const bool hasLc1 = std::any_of(cases.begin(), cases.end(), [](const ek::LoadCaseRow& lc) { return lc.name == "LC1"; });
   ek::Simulation sim(model, hasLc1 || cases.empty() ? std::string("LC1") : cases.front().name, o);
-  auto* lsrt2 = dynamic_cast<ek::Lsrt2*>(&sim.integrator());
-  lsrt2->enableTiming(true);
+  auto* lsrt2 = dynamic_cast<ek::Lsrt2*>(&sim.integrator());  // phase times: LSRT2 only
+  if (lsrt2) lsrt2->enableTiming(true);
   sim.initialize();
   pool.wall.reserve(pool.wall.size() + static_cast<std::size_t>(sim.totalSteps()));
   pool.cpu.reserve(pool.cpu.size() + static_cast<std::size_t>(sim.totalSteps()));
@@ -183,7 +190,7 @@ void runInto(Pool& pool, const std::shared_ptr<const ek::SuspensionModel>& model
   }
   pool.simulated += sim.stepsDone() * o.dt;
   pool.wallTotal += std::chrono::duration<double>(last - t0).count();
-  const ek::PhaseTimes ph = lsrt2->phaseTimes();
+  const ek::PhaseTimes ph = lsrt2 ? lsrt2->phaseTimes() : ek::PhaseTimes{};
   pool.phases.linearize += ph.linearize;
   pool.phases.assemble += ph.assemble;
   pool.phases.factorize += ph.factorize;
@@ -214,9 +221,10 @@ void print(const Pool& p, double paperRtf) {
               p.project.c_str(), p.variant.c_str(), 1e6 * median, median / 1e-3, 1e6 * p99, 1e6 * cpu,
               threaded ? " (mean, all threads)" : "", p.wallTotal / p.simulated);
   if (paperRtf > 0) std::printf(" (%.1fx faster than the paper's %.3f)", paperRtf / (median / 1e-3), paperRtf);
-  std::printf(" | lin %.1f, A %.1f, factor %.1f, solves %.1f, rest %.1f us", 1e6 * p.phases.linearize / n,
-              1e6 * p.phases.assemble / n, 1e6 * p.phases.factorize / n, 1e6 * p.phases.solve / n,
-              1e6 * p.phases.other / n);
+  if (p.phases.steps > 0)
+    std::printf(" | lin %.1f, A %.1f, factor %.1f, solves %.1f, rest %.1f us", 1e6 * p.phases.linearize / n,
+                1e6 * p.phases.assemble / n, 1e6 * p.phases.factorize / n, 1e6 * p.phases.solve / n,
+                1e6 * p.phases.other / n);
   if (p.flops > 0)
     std::printf(" | %.0f kflop/step, %.2f GFLOP/s", 1e-3 * p.flops, 1e-9 * p.flops / median);
   if (p.deviation >= 0) std::printf(" | dev %.1e", p.deviation);  // vs the first variant
@@ -246,7 +254,8 @@ void json(std::ofstream& js, const Pool& p, bool last) {
 int usage() {
   std::fprintf(stderr,
                "usage: elastokin-bench [--out bench.json] [--duration S] [--repeat N] [--projects a,b] "
-               "[--solvers a,b] [--threads N] [--variant NAME:solver=S,lin-every=N,threads=N]... [--scaling [--scaling-max N]]\n");
+               "[--solvers a,b] [--integrators a,b] [--threads N] [--variant NAME:integrator=I,solver=S,lin-every=N,threads=N]... "
+               "[--scaling [--scaling-max N]]\n");
   return 2;
 }
 
@@ -259,7 +268,7 @@ int main(int argc, char** argv) {
   bool scaling = false;
   std::vector<std::string> projectNames{"double_wishbone", "multilink"};
   std::vector<Variant> variants;
-  std::vector<std::string> solvers{"dense", "klu", "topology"};
+  std::vector<std::string> solvers{"dense", "klu", "topology"}, integrators;
   for (int k = 1; k < argc; ++k) {
     const std::string a = argv[k];
     auto next = [&]() -> std::string { return k + 1 < argc ? argv[++k] : std::string(); };
@@ -268,6 +277,7 @@ int main(int argc, char** argv) {
     else if (a == "--repeat") repeat = std::max(1, std::atoi(next().c_str()));
     else if (a == "--projects") projectNames = split(next(), ',');
     else if (a == "--solvers") solvers = split(next(), ',');
+    else if (a == "--integrators") integrators = split(next(), ',');
     else if (a == "--scaling") scaling = true;
     else if (a == "--threads") threads = std::max(1, std::atoi(next().c_str()));
     else if (a == "--scaling-max") scalingMax = std::max(1, std::atoi(next().c_str()));
@@ -280,8 +290,10 @@ int main(int argc, char** argv) {
     }
     if (!(duration > 0)) return usage();
   }
+  if (variants.empty() && !integrators.empty())  // the methods side by side, topology solver
+    for (const auto& i : integrators) variants.push_back({i, i, "topology", 1, threads});
   if (variants.empty())
-    for (const auto& s : solvers) variants.push_back({s, s, 1, threads});
+    for (const auto& s : solvers) variants.push_back({s, "lsrt2", s, 1, threads});
   const std::string root = ELASTOKIN_SOURCE_DIR;
   const std::map<std::string, double> paper{{"double_wishbone", 0.494}, {"multilink", 0.676}};
 
@@ -305,7 +317,7 @@ int main(int argc, char** argv) {
       p.threads = v.threads;
       p.dof = model->nDof();
       p.bodies = model->nFreeBodies();
-      if (v.solver == "topology" || v.solver == "dense") {
+      if (v.integrator == "lsrt2" && (v.solver == "topology" || v.solver == "dense")) {  // LSRT2's stage structure
         const ek::TopologySolver topology(*model);
         const bench::StepFlops f = bench::countStepFlops(*model, v.solver == "topology" ? &topology : nullptr);
         p.flops = f.total(v.linearizeEvery);

@@ -135,6 +135,7 @@ class MainWindow : public QMainWindow {
   double playTime_ = 0.0;  ///< simulated time of the playback
   QComboBox* loadCase_;
   QComboBox* solver_;
+  QComboBox* integrator_;
   QDoubleSpinBox* dt_;
   QSpinBox* linEvery_;
   QCheckBox* realtime_;
@@ -150,6 +151,7 @@ class MainWindow : public QMainWindow {
   std::vector<Frame> frames_;  ///< poses of the run, for playback
   Project runProject_;         ///< the tables of the run in progress (or the last one)
   QString runLoadCase_;
+  QString runMethod_;  ///< integrator and step of the run in progress, for the Plots tab's list
   QTimer* frameTimer_;         ///< renders the newest frame when the 3D view may render again
   QElapsedTimer sinceRender_;
   bool running_ = false, quiet_ = false;

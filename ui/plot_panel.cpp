@@ -87,8 +87,9 @@ PlotPanel::PlotPanel(QWidget* parent, int plots) : QWidget(parent), timer_(new Q
   auto* listLayout = new QVBoxLayout(listArea);
   listLayout->setContentsMargins(0, 0, 0, 0);
   list_ = new QTreeWidget(listArea);
-  list_->setColumnCount(5);
-  list_->setHeaderLabels({tr("run (shown)"), tr("load case"), tr("started"), tr("samples"), tr("changed since the run before")});
+  list_->setColumnCount(6);
+  list_->setHeaderLabels({tr("run (shown)"), tr("load case"), tr("method"), tr("started"), tr("samples"),
+                          tr("changed since the run before")});
   list_->setRootIsDecorated(false);
   list_->setSelectionMode(QAbstractItemView::SingleSelection);
   list_->header()->setStretchLastSection(true);
@@ -260,14 +261,16 @@ void PlotPanel::resetZoom(int k) {
 }
 
 void PlotPanel::startRun(const QStringList& channels, const QStringList& units, double, const QStringList& preferred,
-                         const Project& project, const QString& loadCase) {
+                         const Project& project, const QString& loadCase, const QString& method) {
   RunRecord r;
   r.number = runs_.empty() ? 1 : runs_.back().number + 1;
   r.loadCase = loadCase;
   r.when = QDateTime::currentDateTime();
   r.project = project;
+  r.method = method;
   if (!runs_.empty()) {
     QStringList parts;
+    if (runs_.back().method != method) parts << tr("method: %1 \u2192 %2").arg(runs_.back().method, method);
     for (const auto& c : describeChanges(runs_.back().project, project, 3)) parts << QString::fromStdString(c);
     r.changes = parts.isEmpty() ? (runs_.back().loadCase == loadCase ? tr("nothing (same project)")
                                                                      : tr("nothing (other load case)"))
@@ -540,9 +543,10 @@ void PlotPanel::fillList() {
     else if (!run.stopped.isEmpty()) title += tr(" (stopped)");
     item->setText(0, title);
     item->setText(1, run.loadCase);
-    item->setText(2, run.when.toString("HH:mm:ss"));
-    item->setText(3, QString::number(run.t.size()));
-    item->setText(4, run.changes);
+    item->setText(2, run.method);
+    item->setText(3, run.when.toString("HH:mm:ss"));
+    item->setText(4, QString::number(run.t.size()));
+    item->setText(5, run.changes);
     item->setToolTip(4, run.changes);
     if (!run.stopped.isEmpty()) item->setToolTip(0, run.stopped);
     item->setData(0, Qt::UserRole, r);

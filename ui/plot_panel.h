@@ -34,7 +34,8 @@ struct RunRecord {
   QString loadCase;
   QDateTime when;        ///< start of the run
   Project project;       ///< the tables it ran with
-  QString changes;       ///< what changed in the project since the previous run; empty for the first
+  QString method;        ///< integrator and step, e.g. "ros34pw2, dt 1 ms"
+  QString changes;       ///< what changed (project, method) since the previous run; empty for the first
   QStringList channels, units;
   std::vector<double> t;
   std::vector<std::vector<double>> v;  ///< v[channel][sample]
@@ -51,11 +52,12 @@ class PlotPanel : public QWidget {
   Q_OBJECT
  public:
   explicit PlotPanel(QWidget* parent = nullptr, int plots = 2);
-  /// A run starts: a new entry in the results list with the project it runs and what changed
-  /// since the previous run; the plots' channels are those of this run (the selection is kept
+  /// A run starts: a new entry in the results list with the project it runs, its method (integrator
+  /// and step) and what changed since the previous run; the plots' channels are those of this run (the selection is kept
   /// by name, otherwise names containing the `preferred` fragments are chosen, in order).
   void startRun(const QStringList& channels, const QStringList& units, double duration,
-                const QStringList& preferred = {}, const Project& project = {}, const QString& loadCase = {});
+                const QStringList& preferred = {}, const Project& project = {}, const QString& loadCase = {},
+                const QString& method = {});
   void append(const SampleBlock& block);
   /// The newest run ended: `stopped` is empty when it completed, else the reason.
   void finishRun(const QString& stopped = {});

@@ -41,6 +41,7 @@ void SimulationWorker::run(std::shared_ptr<const SuspensionModel> model, RunSett
     o.dt = s.dt;
     o.linearizeEvery = s.linearizeEvery;
     o.solver = s.solver.toStdString();
+    o.integrator = s.integrator.toStdString();
     o.duration = s.duration;
     Simulation sim(model, s.loadCase.toStdString(), o);
     sim.initialize();

@@ -27,6 +27,7 @@ struct RunSettings {
   double dt = 1e-3;
   int linearizeEvery = 1;
   QString solver = "topology";
+  QString integrator = "lsrt2";  ///< the engine's name (integratorNames())
   bool realtime = false;
   double duration = -1.0;  ///< negative: the load case's
 };

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/dynamics/linearize.h"
 
+#include <stdexcept>
+
 #include "engine/dynamics/force_elements.h"
 #include "engine/dynamics/kinematics.h"
 #include "engine/dynamics/wheels.h"
@@ -233,6 +235,62 @@ void linearize(const SuspensionModel& model, const State& state, const VecX& u, 
 void linearize(const SuspensionModel& model, const State& state, const VecX& u, const VecX& uDot, Workspace& ws) {
   ws.uDot = uDot;
   runStages(model, state, u, ws);
+}
+
+void evaluateRhs(const SuspensionModel& model, const State& state, const VecX& u, const VecX& uDot, Workspace& ws,
+                 VecX& h, VecX& rDot) {
+  if (ws.wheelLoads.size() != 0 && !ws.wheelLoads.isZero(0.0))
+    throw std::logic_error("evaluateRhs() does not apply the wheel loads of the K&C analyses");
+  ws.u = u;
+  ws.uDot = uDot;
+  calcBodyKinematics(model, state, ws);
+  calcMarkerKinematics(model, ws);
+  calcBushings(model, ws, false);
+  calcP2Ps(model, ws, false);
+  // Element wrenches as scatterA() / scatterB() sum them (I's body at p_I, the reaction on J's).
+  for (auto& w : ws.wrench) w.setZero();
+  auto scatter = [&](const ElementWrench& w, MarkerIndex i, MarkerIndex j) {
+    const MarkerKinematics& mi = ws.markers[i.value];
+    const MarkerKinematics& mj = ws.markers[j.value];
+    if (mi.state >= 0) {
+      ws.wrench[mi.state].head<3>() += w.F;
+      ws.wrench[mi.state].tail<3>() += w.tau + mi.rho.cross(w.F);
+    }
+    if (mj.state >= 0) {
+      const Vec3 q = mi.p - ws.bodies[mj.body].p;
+      ws.wrench[mj.state].head<3>() -= w.F;
+      ws.wrench[mj.state].tail<3>() -= w.tau + q.cross(w.F);
+    }
+  };
+  for (std::size_t e = 0; e < model.bushings.size(); ++e)
+    scatter(ws.bushings[e].wrench, model.bushings[e].i, model.bushings[e].j);
+  for (std::size_t e = 0; e < model.p2ps.size(); ++e) scatter(ws.p2ps[e].wrench, model.p2ps[e].i, model.p2ps[e].j);
+  // Gravity and the loads of the inputs (addBodyForcesRow() without its partials).
+  const InputPattern& ip = model.inputPattern;
+  for (int l = 0; l < model.nFreeBodies(); ++l) {
+    ws.wrench[l].head<3>() += model.bodies[model.freeBodies[l]].mass * model.gravity;
+    for (int s = ip.rowStart[l]; s < ip.rowStart[l + 1]; ++s) {
+      const ModelInput& in = model.inputs[ip.input[s]];
+      if (in.motion()) continue;
+      const MarkerKinematics& mk = ws.markers[in.marker.value];
+      const Vec3 dir = in.frame == InputFrame::Global ? in.direction : Vec3(mk.R * in.direction);
+      Vec6 unit;
+      if (in.kind == InputKind::Force) unit << dir, mk.rho.cross(dir);
+      else unit << Vec3::Zero(), dir;
+      ws.wrench[l] += u[ip.input[s]] * unit;
+    }
+  }
+  // assembleRow()'s h and K(r) v.
+  for (int l = 0; l < model.nFreeBodies(); ++l) {
+    const BodyKinematics& bl = ws.bodies[model.freeBodies[l]];
+    const ModelBody& body = model.bodies[model.freeBodies[l]];
+    const Vec3 tau = ws.wrench[l].tail<3>();
+    const Vec3 Iw = body.inertia * bl.w_B;
+    h.segment<3>(6 * l) = ws.wrench[l].head<3>();
+    h.segment<3>(6 * l + 3) = bl.R.transpose() * tau - bl.w_B.cross(Iw);
+    rDot.segment<3>(6 * l) = bl.v;
+    rDot.segment<3>(6 * l + 3) = bl.Tinv * bl.w_B;
+  }
 }
 
 void blockMultiplyAdd(const BlockPattern& bp, const std::vector<Mat6>& blocks, const VecX& x, VecX& y) {

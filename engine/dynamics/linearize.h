@@ -53,6 +53,16 @@ void linearize(const SuspensionModel& model, const State& state, const VecX& u, 
 /// The same with the inputs at rest (u_dot = 0): equilibria, K&C points, operating points.
 void linearize(const SuspensionModel& model, const State& state, const VecX& u, Workspace& ws);
 
+/// The right-hand side alone at (state, u, u_dot), without any partial: h(r, v, u) of M v' = h
+/// into `h` and r' = K(r) v into `rDot` (the stage evaluations of the W-methods, the residuals of
+/// BDF2 and generalized-alpha). The same sums as linearize() in the same order, so h equals its
+/// ws.h to the last bit. Overwrites the kinematics, element values and wrenches in ws, never the
+/// Jacobians (J_r, J_v, J_u, J_udot, K, N).
+/// @pre ws.wheelLoads is zero (the loads of the K&C analyses, which linearize() handles).
+/// @throws SimulationError as the element stages do; std::logic_error with wheel loads set.
+void evaluateRhs(const SuspensionModel& model, const State& state, const VecX& u, const VecX& uDot, Workspace& ws,
+                 VecX& h, VecX& rDot);
+
 /// y += J x for a matrix in the block pattern (J_r, J_v or A).
 void blockMultiplyAdd(const BlockPattern& pattern, const std::vector<Mat6>& blocks, const VecX& x, VecX& y);
 /// Block row l of blockMultiplyAdd().

@@ -3,10 +3,14 @@
 
 #include <stdexcept>
 
+#include "engine/integrators/bdf2.h"
 #include "engine/integrators/cvode_integrator.h"
 #include "engine/integrators/lsrt2.h"
+#include "engine/integrators/rosenbrock_w.h"
 
 namespace ek {
+
+std::string integratorNames() { return "lsrt2, lie, ros34pw2, bdf2, cvode"; }
 
 std::unique_ptr<Integrator> makeIntegrator(const SuspensionModel& model, const IntegratorOptions& o,
                                            const LoadCaseRow& loadCase) {
@@ -17,7 +21,20 @@ std::unique_ptr<Integrator> makeIntegrator(const SuspensionModel& model, const I
     if (!(o.relativeTolerance > 0.0)) throw std::invalid_argument("the relative tolerance must be positive");
     return std::make_unique<CvodeIntegrator>(model, o, loadCase);
   }
-  throw std::invalid_argument("unknown integrator '" + o.method + "' (available: lsrt2, cvode)");
+  if (const WTableau* tableau = findWTableau(o.method)) {
+    if (o.threads != 1)
+      throw std::invalid_argument("--threads applies to lsrt2 only; integrator '" + o.method + "' runs on one thread");
+    return std::make_unique<RosenbrockW>(model, *tableau,
+                                         RosenbrockWOptions{o.dt, o.linearizeEvery, o.kinematicsDerivative},
+                                         makeLinearSolver(o.solver, model));
+  }
+  if (o.method == "bdf2") {
+    if (o.threads != 1)
+      throw std::invalid_argument("--threads applies to lsrt2 only; integrator 'bdf2' runs on one thread");
+    return std::make_unique<Bdf2>(model, Bdf2Options{o.dt, o.linearizeEvery, o.kinematicsDerivative, 2},
+                                  makeLinearSolver(o.solver, model));
+  }
+  throw std::invalid_argument("unknown integrator '" + o.method + "' (available: " + integratorNames() + ")");
 }
 
 }  // namespace ek

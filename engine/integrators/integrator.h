@@ -13,7 +13,7 @@
 namespace ek {
 
 struct IntegratorOptions {
-  std::string method = "lsrt2";   ///< "lsrt2" or "cvode"
+  std::string method = "lsrt2";   ///< "lsrt2", "lie", "ros34pw2" or "cvode" (integratorNames())
   double dt = 1e-3;               ///< fixed step (LSRT2) or output step (CVODE) [s]
   int linearizeEvery = 1;         ///< LSRT2
   bool kinematicsDerivative = true;  ///< LSRT2: include d(Kv)/dr
@@ -41,7 +41,12 @@ class Integrator {
   virtual bool workspaceHoldsStepStart() const { return false; }
   /// The last step's local error estimate; nullptr for a method without one.
   virtual const LocalErrorEstimate* localError() const { return nullptr; }
+  /// Where the estimate comes from, for summaries (e.g. "embedded first-order solution").
+  virtual std::string errorEstimateSource() const { return {}; }
 };
+
+/// The method names makeIntegrator() knows, comma-separated (for messages and usage texts).
+std::string integratorNames();
 
 /// @throws std::invalid_argument for an unknown method or solver.
 std::unique_ptr<Integrator> makeIntegrator(const SuspensionModel& model, const IntegratorOptions& options,

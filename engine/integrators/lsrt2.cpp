@@ -12,6 +12,7 @@
 #include "engine/core/error.h"
 #include "engine/core/time_grid.h"
 #include "engine/dynamics/linearize.h"
+#include "engine/integrators/stage_system.h"
 #include "engine/solvers/topology_solver.h"
 
 namespace ek {
@@ -86,25 +87,8 @@ void Lsrt2::relinearize(const State& state, Workspace& ws) {
   rLin_ = state.r;
   vLin_ = state.v;
   const double hg = options_.dt * kGamma;
-  forRows(linRows_, [&](int l) {
-    P_[l] = options_.kinematicsDerivative ? Mat3((Mat3::Identity() - hg * ws.N[l]).inverse()) : Mat3::Identity();
-    Kt_[l] = P_[l] * ws.Kinv[l];
-  });
-  // A = M - dt gamma J_v - (dt gamma)^2 J_r Kt   (paper 003 eq. 19)
-  const BlockPattern& bp = model_.pattern;
-  forRows(linRows_, [&](int l) {
-    for (int s = bp.rowStart[l]; s < bp.rowStart[l + 1]; ++s) {
-      const Mat6& Jr = ws.Jr[s];
-      Mat6& A = A_[s];
-      A = -hg * ws.Jv[s];
-      A.leftCols<3>() -= hg * hg * Jr.leftCols<3>();
-      A.rightCols<3>() -= hg * hg * Jr.rightCols<3>() * Kt_[bp.col[s]];
-    }
-    const ModelBody& body = model_.bodies[model_.freeBodies[l]];
-    Mat6& D = A_[bp.diag[l]];
-    D.topLeftCorner<3, 3>().diagonal().array() += body.mass;
-    D.bottomRightCorner<3, 3>() += body.inertia;
-  });
+  forRows(linRows_, [&](int l) { stageKinematicsRow(ws, l, hg, options_.kinematicsDerivative, P_[l], Kt_[l]); });
+  forRows(linRows_, [&](int l) { assembleStageMatrixRow(model_, ws, l, hg, Kt_, A_); });
   if (timing_) times_.assemble += since(t0);
   solver_->factorize(A_);
   if (timing_) {

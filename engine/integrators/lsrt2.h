@@ -70,6 +70,7 @@ class Lsrt2 final : public Integrator {
   const PhaseTimes& phaseTimes() const { return times_; }
   const LinearSolver& solver() const { return *solver_; }
   const LocalErrorEstimate* localError() const override { return &error_; }
+  std::string errorEstimateSource() const override { return "embedded first-order solution"; }
 
  private:
   void relinearize(const State& state, Workspace& ws);

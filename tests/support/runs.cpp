@@ -28,7 +28,11 @@ std::unique_ptr<Simulation> runProject(const Project& p, const std::string& name
   o.dt = dt;
   o.linearizeEvery = linEvery;
   o.kinematicsDerivative = kinematicsDerivative;
-  auto sim = std::make_unique<Simulation>(SuspensionModel::build(p), name, o);
+  return runProject(p, name, o);
+}
+
+std::unique_ptr<Simulation> runProject(const Project& p, const std::string& name, const RunOptions& options) {
+  auto sim = std::make_unique<Simulation>(SuspensionModel::build(p), name, options);
   sim->run();
   return sim;
 }

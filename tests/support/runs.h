@@ -17,5 +17,7 @@ double error27(const std::vector<double>& y, const std::vector<double>& ref);
 /// Runs load case `name` and returns the simulation (already finished).
 std::unique_ptr<Simulation> runProject(const Project& p, const std::string& name, double dt, int linEvery = 1,
                                        bool kinematicsDerivative = true);
+/// The same with every run option given (integrator, solver, ...).
+std::unique_ptr<Simulation> runProject(const Project& p, const std::string& name, const RunOptions& options);
 
 }  // namespace ek::test

@@ -250,4 +250,21 @@ Project wheelCorner(double side, double toe, double camber) {
   return p;
 }
 
+Project spinningBody() {
+  Project p = test::singleBushing(2.0, Vec3(0.03, 0.05, 0.07), 500.0, 5.0, Vec3(0, 0, 0.3));
+  p.bodies[1].velocity = Vec3(0.2, -0.1, 0.3);
+  p.bodies[1].angularVelocity = Vec3(2.0, -3.0, 4.0);
+  p.markers.push_back({3, "spring body", 1, Vec3(0.1, 0.05, 0.0), Vec3::Zero()});
+  p.markers.push_back({4, "spring ground", 0, Vec3(0.1, 0.05, 0.6), Vec3::Zero()});
+  P2PRow s;
+  s.id = 1;
+  s.markerI = 3;
+  s.markerJ = 4;
+  s.freeLength = 0.25;
+  s.spring.coefficient = 3000.0;
+  p.p2ps = {s};
+  test::addFreeLoadCase(p, 0.5);
+  return p;
+}
+
 }  // namespace ek::test

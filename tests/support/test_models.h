@@ -17,6 +17,11 @@ Project singleBushing(double mass, const Vec3& inertia, double k, double kr, con
 /// "free" of 0.1 s. x(t) = 1 mm cos(sqrt(k/m) t).
 Project freeOscillator();
 
+/// A spinning, translating body on a soft bushing and an offset P2P spring, under gravity:
+/// smooth (linear laws), geometrically nonlinear, all six coordinates active; load case "free"
+/// of 0.5 s (the convergence-order tests of the integrators).
+Project spinningBody();
+
 /// A random connected topology: nFree free bodies plus ground, random poses (angles up to
 /// +-60 deg), random velocities, nBushings bushings and nP2P P2P elements with nonlinear curves
 /// (pchip, spline and linear), stops, preloads, damping curves and a global and a marker-frame

@@ -238,7 +238,7 @@ class TestWorkbench : public QObject {
       QVERIFY2(!c->toolTip().isEmpty(), c->metaObject()->className());
       ++controls;
     }
-    QCOMPARE(controls, 5);  // load case, dt, linearize every, solver, real time
+    QCOMPARE(controls, 6);  // load case, method, dt, linearize every, solver, real time
     for (QAction* a : bar->actions())
       if (!a->isSeparator() && !a->text().isEmpty() && !a->text().startsWith(" ")) QVERIFY2(a->toolTip() != a->text(), qPrintable(a->text()));
     QMenu* help = nullptr;
@@ -366,7 +366,7 @@ class TestWorkbench : public QObject {
                  legend[1].endsWith("bushings 2 'lower front bushing left': x stiffness [N/m] 3000000.0 -> 300000.0"),
              qPrintable(legend[1]));
     QCOMPARE(plots->runList()->topLevelItemCount(), 2);
-    QVERIFY(plots->runList()->topLevelItem(1)->text(4).contains("x stiffness"));
+    QVERIFY(plots->runList()->topLevelItem(1)->text(5).contains("x stiffness"));
     QVERIFY(w.grab().save(kArtefacts + "/plots_overlay.png"));
 
     // Difference plot = difference of the two runs' CSV files (same time grid).
@@ -527,6 +527,57 @@ class TestWorkbench : public QObject {
     QVERIFY(w.grab().save(kArtefacts + "/units_mm_kN_deg.png"));
     Units::instance().setSystem(UnitSystem::SI);
     QCOMPARE(plots->plot(0)->yAxis->label(), QString("wheel centre x left [m]"));
+  }
+
+  /// The toolbar's method: LSRT2, then ROS34PW2 over LC1's braking step. The run list names each
+  /// run's method and the change between them, the legend says it, the status bar shows the
+  /// order-3 method's (smaller) error estimate, and the two runs agree to a fraction of a percent.
+  void integratorChosenInTheToolbar() {
+    MainWindow w;
+    QVERIFY(openShown(w, kRoot + "/projects/quarter_double_wishbone.json", {1400, 1000}));
+    w.showTab("Plots");
+    PlotPanel* plots = w.plots();
+    auto* method = w.findChild<QComboBox*>("integrator");
+    QVERIFY(method);
+    QCOMPARE(method->currentData().toString(), QString("lsrt2"));
+    QSignalSpy finished(&w, &MainWindow::runFinished);
+    const QRegularExpression est("largest ([0-9.e+-]+) m at t = ([0-9.]+) s");
+    double largest[2];
+    for (int k = 0; k < 2; ++k) {
+      method->setCurrentIndex(method->findData(k == 0 ? "lsrt2" : "ros34pw2"));
+      w.startRun(5.2);
+      QVERIFY(finished.wait(120000));
+      const QRegularExpressionMatch m = est.match(w.lastErrorEstimate());
+      QVERIFY2(m.hasMatch(), qPrintable(w.lastErrorEstimate()));
+      largest[k] = m.captured(1).toDouble();
+      QVERIFY(m.captured(2).toDouble() >= 5.0 && m.captured(2).toDouble() <= 5.1);
+    }
+    qInfo("largest error estimates: LSRT2 %.3g m, ROS34PW2 %.3g m", largest[0], largest[1]);
+    QVERIFY(largest[1] < 0.5 * largest[0]);
+    QTreeWidget* list = plots->runList();
+    QCOMPARE(list->topLevelItemCount(), 2);
+    QCOMPARE(list->topLevelItem(0)->text(2), QString("lsrt2, dt 1 ms"));
+    QCOMPARE(list->topLevelItem(1)->text(2), QString("ros34pw2, dt 1 ms"));
+    QCOMPARE(list->topLevelItem(1)->text(5), QString::fromUtf8("method: lsrt2, dt 1 ms \u2192 ros34pw2, dt 1 ms"));
+    QCustomPlot* p = plots->plot(0);
+    QCOMPARE(p->graphCount(), 2);
+    QVERIFY2(p->graph(1)->name().contains(QString::fromUtf8("method: lsrt2, dt 1 ms \u2192 ros34pw2, dt 1 ms")),
+             qPrintable(p->graph(1)->name()));
+    // The same channel from both runs: close (both methods converge), not identical.
+    const RunRecord& a = plots->run(0);
+    const RunRecord& b = plots->run(1);
+    const int c = a.channel("wheel centre x left");
+    QVERIFY(c >= 0 && a.t.size() == b.t.size());
+    double diff = 0.0, lo = a.v[c][0], hi = lo;
+    for (std::size_t i = 0; i < a.t.size(); ++i) {
+      diff = std::max(diff, std::abs(a.v[c][i] - b.v[c][i]));
+      lo = std::min(lo, a.v[c][i]);
+      hi = std::max(hi, a.v[c][i]);
+    }
+    qInfo("largest difference %.3g m of a range of %.3g m", diff, hi - lo);
+    QVERIFY(diff > 0.0 && diff < 0.01 * (hi - lo));
+    QTest::qWait(200);
+    QVERIFY(w.grab().save(kArtefacts + "/integrator_toolbar.png"));
   }
 
   /// Plots: another plot is added, made an X-Y plot (a bushing force against the wheel centre's

@@ -89,25 +89,32 @@ class TestAllocation : public QObject {
     QTest::addColumn<QString>("solver");
     QTest::addColumn<int>("linEvery");
     QTest::addColumn<int>("threads");
+    QTest::addColumn<QString>("integrator");
     for (const char* p : {"double_wishbone", "multilink"})
       for (const char* s : {"topology", "klu", "dense"}) {
-        QTest::newRow((std::string(p) + " " + s).c_str()) << p << s << 1 << 1;
+        QTest::newRow((std::string(p) + " " + s).c_str()) << p << s << 1 << 1 << "lsrt2";
         if (std::string(s) != "dense")
-          QTest::newRow((std::string(p) + " " + s + ", 2 threads").c_str()) << p << s << 1 << 2;
+          QTest::newRow((std::string(p) + " " + s + ", 2 threads").c_str()) << p << s << 1 << 2 << "lsrt2";
       }
-    QTest::newRow("double_wishbone topology, linearized every 3rd step") << "double_wishbone" << "topology" << 3 << 1;
+    QTest::newRow("double_wishbone topology, linearized every 3rd step") << "double_wishbone" << "topology" << 3 << 1 << "lsrt2";
+    for (const char* i : {"lie", "ros34pw2"})
+      for (int linEvery : {1, 3})
+        QTest::newRow((std::string("multilink topology, ") + i + ", lin-every " + std::to_string(linEvery)).c_str())
+            << "multilink" << "topology" << linEvery << 1 << i;
   }
   void stepLoopDoesNotAllocate() {
     QFETCH(QString, project);
     QFETCH(QString, solver);
     QFETCH(int, linEvery);
     QFETCH(int, threads);
+    QFETCH(QString, integrator);
     const auto m = SuspensionModel::build(
         readProject(std::string(ELASTOKIN_SOURCE_DIR) + "/projects/" + project.toStdString() + ".json"));
     RunOptions o;
     o.solver = solver.toStdString();
     o.linearizeEvery = linEvery;
     o.threads = threads;
+    o.integrator = integrator.toStdString();
     o.start = 4.95;  // across the force step
     o.duration = 0.2;
     Simulation sim(m, "LC1", o);

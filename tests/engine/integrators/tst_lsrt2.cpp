@@ -12,30 +12,11 @@ using namespace ek;
 
 namespace {
 
-/// A spinning, translating body on a soft bushing and an offset P2P spring, under gravity:
-/// smooth (linear laws), geometrically nonlinear, all six coordinates active.
-Project spinningBody() {
-  Project p = test::singleBushing(2.0, Vec3(0.03, 0.05, 0.07), 500.0, 5.0, Vec3(0, 0, 0.3));
-  p.bodies[1].velocity = Vec3(0.2, -0.1, 0.3);
-  p.bodies[1].angularVelocity = Vec3(2.0, -3.0, 4.0);
-  p.markers.push_back({3, "spring body", 1, Vec3(0.1, 0.05, 0.0), Vec3::Zero()});
-  p.markers.push_back({4, "spring ground", 0, Vec3(0.1, 0.05, 0.6), Vec3::Zero()});
-  P2PRow s;
-  s.id = 1;
-  s.markerI = 3;
-  s.markerJ = 4;
-  s.freeLength = 0.25;
-  s.spring.coefficient = 3000.0;
-  p.p2ps = {s};
-  test::addFreeLoadCase(p, 0.5);
-  return p;
-}
-
 struct Errors {
   double r, v;
 };
 Errors errorsAt(double dt, const State& ref, bool kinDeriv) {
-  const auto sim = test::runProject(spinningBody(), "free", dt, 1, kinDeriv);
+  const auto sim = test::runProject(test::spinningBody(), "free", dt, 1, kinDeriv);
   return {(sim->state().r - ref.r).norm(), (sim->state().v - ref.v).norm()};
 }
 
@@ -44,7 +25,7 @@ Errors errorsAt(double dt, const State& ref, bool kinDeriv) {
 class TestLsrt2 : public QObject {
   Q_OBJECT
  private slots:
-  void initTestCase() { ref_ = test::runProject(spinningBody(), "free", 1e-5)->state(); }
+  void initTestCase() { ref_ = test::runProject(test::spinningBody(), "free", 1e-5)->state(); }
 
   void secondOrderConvergence() {
     const Errors e4 = errorsAt(4e-3, ref_, true), e2 = errorsAt(2e-3, ref_, true), e1 = errorsAt(1e-3, ref_, true);
@@ -87,8 +68,8 @@ class TestLsrt2 : public QObject {
   }
 
   void linearizeEveryNthStepStillConverges() {
-    const auto a = test::runProject(spinningBody(), "free", 1e-3, 2);
-    const auto b = test::runProject(spinningBody(), "free", 5e-4, 4);
+    const auto a = test::runProject(test::spinningBody(), "free", 1e-3, 2);
+    const auto b = test::runProject(test::spinningBody(), "free", 5e-4, 4);
     const double ea = (a->state().r - ref_.r).norm(), eb = (b->state().r - ref_.r).norm();
     qInfo("linearized every 2 ms: error %.3e at dt = 1 ms, %.3e at dt = 0.5 ms", ea, eb);
     QVERIFY(ea < 1e-3);

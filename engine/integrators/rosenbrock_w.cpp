@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/integrators/rosenbrock_w.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+
+#include "engine/core/time_grid.h"
+#include "engine/dynamics/linearize.h"
+
+namespace ek {
+
+const WTableau& linearImplicitEulerTableau() {
+  static const WTableau t{"lie", "linear-implicit Euler", 1, 1, 1.0, {0.0}, {1.0}, {1.0}, {}};
+  return t;
+}
+
+const WTableau& ros34pw2Tableau() {
+  // Rang and Angermann, BIT Numerical Mathematics 45 (2005) 761-787, method ROS34PW2.
+  static const WTableau t{
+      "ros34pw2",
+      "ROS34PW2 (W-method, order 3)",
+      4,
+      3,
+      4.3586652150845900e-01,
+      {0.0, 0.0, 0.0, 0.0,                                            //
+       8.7173304301691801e-01, 0.0, 0.0, 0.0,                         //
+       8.4457060015369423e-01, -1.1299064236484185e-01, 0.0, 0.0,     //
+       0.0, 0.0, 1.0, 0.0},
+      {4.3586652150845900e-01, 0.0, 0.0, 0.0,                                                  //
+       -8.7173304301691801e-01, 4.3586652150845900e-01, 0.0, 0.0,                              //
+       -9.0338057013044082e-01, 5.4180672388095326e-02, 4.3586652150845900e-01, 0.0,           //
+       2.4212380706095346e-01, -1.2232505839045147e+00, 5.4526025533510214e-01, 4.3586652150845900e-01},
+      {2.4212380706095346e-01, -1.2232505839045147e+00, 1.5452602553351020e+00, 4.3586652150845900e-01},
+      {3.7810903145819369e-01, -9.6042292212423178e-02, 5.0000000000000000e-01, 2.1793326075422950e-01}};
+  return t;
+}
+
+const WTableau* findWTableau(const std::string& name) {
+  if (name == "lie") return &linearImplicitEulerTableau();
+  if (name == "ros34pw2") return &ros34pw2Tableau();
+  return nullptr;
+}
+
+RosenbrockW::RosenbrockW(const SuspensionModel& model, const WTableau& tableau, RosenbrockWOptions options,
+                         std::unique_ptr<LinearSolver> solver)
+    : model_(model), tableau_(tableau), options_(options),
+      system_(model, std::move(solver), options.kinematicsDerivative) {
+  if (!(options_.dt > 0.0)) throw std::invalid_argument("the step dt must be positive");
+  if (options_.linearizeEvery < 1) throw std::invalid_argument("--lin-every must be at least 1");
+  const int s = tableau.stages;
+  // Gamma^-1 by forward substitution (Gamma is lower triangular with gamma on the diagonal).
+  std::vector<double> gi(s * s, 0.0);
+  auto G = [&](int i, int j) { return tableau.gammas[i * s + j]; };
+  for (int j = 0; j < s; ++j) {
+    gi[j * s + j] = 1.0 / G(j, j);
+    for (int i = j + 1; i < s; ++i) {
+      double sum = 0.0;
+      for (int k = j; k < i; ++k) sum += G(i, k) * gi[k * s + j];
+      gi[i * s + j] = -sum / G(i, i);
+    }
+  }
+  a_.assign(s * s, 0.0);
+  c_.assign(s * s, 0.0);
+  m_.assign(s, 0.0);
+  e_.assign(s, 0.0);
+  alphaSum_.assign(s, 0.0);
+  gammaSum_.assign(s, 0.0);
+  for (int i = 0; i < s; ++i) {
+    for (int j = 0; j < s; ++j) {
+      for (int k = 0; k < s; ++k) a_[i * s + j] += tableau.alpha[i * s + k] * gi[k * s + j];
+      if (j < i) c_[i * s + j] = -gi[i * s + j];
+      alphaSum_[i] += tableau.alpha[i * s + j];
+      gammaSum_[i] += G(i, j);
+    }
+    for (int k = 0; k < s; ++k) {
+      m_[i] += tableau.b[k] * gi[k * s + i];
+      if (!tableau.bHat.empty()) e_[i] += (tableau.b[k] - tableau.bHat[k]) * gi[k * s + i];
+    }
+  }
+  const int n = model.nDof(), nu = model.nInputs();
+  Y_.r.setZero(n);
+  Y_.v.setZero(n);
+  for (VecX* v : {&hY_, &rDotY_, &Rr_, &MRv_, &sum_}) v->setZero(n);
+  for (VecX* v : {&uLin_, &udLin_, &uI_, &udI_, &du_, &dud_}) v->setZero(nu);
+  Ur_.assign(s, VecX::Zero(n));
+  Uv_.assign(s, VecX::Zero(n));
+}
+
+void RosenbrockW::step(State& state, const InputSignals& inputs, Workspace& ws) {
+  const double h = options_.dt, t = state.t, hg = h * tableau_.gamma;
+  const int s = tableau_.stages, m = model_.nFreeBodies();
+  const bool motion = model_.hasMotionInputs();
+  const bool linearizes = steps_ % options_.linearizeEvery == 0;
+  if (linearizes) {
+    inputs.evaluate(t, uLin_);
+    if (motion) inputs.evaluateRate(t, udLin_);
+    linearize(model_, state, uLin_, udLin_, ws);
+    system_.factorize(ws, hg);
+    ++rhsEvaluations_;
+  }
+  // The inputs inside the step [t, t + h): at its end their limit from the left, so that a jump
+  // at a grid time (a step input) acts from that time on, as in the CVODE reference, and not one
+  // step early through the last stage and f_t.
+  const double tNext = gridTime(t, h, 1.0), tEnd = std::nextafter(tNext, t);
+  // f_t ~ (J_u du + J_udot dud) / h over the step, scaled per stage below.
+  inputs.evaluate(tEnd, du_);
+  inputs.evaluate(t, uI_);
+  du_ -= uI_;
+  if (motion) {
+    inputs.evaluateRate(tEnd, dud_);
+    inputs.evaluateRate(t, udI_);
+    dud_ -= udI_;
+  }
+  for (int i = 0; i < s; ++i) {
+    Y_.r = state.r;
+    Y_.v = state.v;
+    for (int j = 0; j < i; ++j)
+      if (const double a = a_[i * s + j]; a != 0.0) {
+        Y_.r += a * Ur_[j];
+        Y_.v += a * Uv_[j];
+      }
+    if (i == 0 && linearizes) {
+      hY_ = ws.h;  // f(t, y) came with the linearization
+      for (int l = 0; l < m; ++l) {
+        rDotY_.segment<3>(6 * l) = state.v.segment<3>(6 * l);
+        rDotY_.segment<3>(6 * l + 3) = ws.Kinv[l] * state.v.segment<3>(6 * l + 3);
+      }
+    } else {
+      const double ti = alphaSum_[i] >= 1.0 ? tEnd : gridTime(t, h, alphaSum_[i]);
+      inputs.evaluate(ti, uI_);
+      if (motion) inputs.evaluateRate(ti, udI_);
+      Y_.t = ti;
+      evaluateRhs(model_, Y_, uI_, udI_, ws, hY_, rDotY_);
+      ++rhsEvaluations_;
+    }
+    // R_r = hg (r' + sum_j c_ij/h U_r,j),  M R_v = hg (h + M sum_j c_ij/h U_v,j + gamma_i h f_t)
+    Rr_ = rDotY_;
+    sum_.setZero();
+    for (int j = 0; j < i; ++j)
+      if (const double c = c_[i * s + j] / h; c != 0.0) {
+        Rr_ += c * Ur_[j];
+        sum_ += c * Uv_[j];
+      }
+    Rr_ *= hg;
+    massTimes(model_, sum_, MRv_);
+    MRv_ += hY_;
+    MRv_ *= hg;
+    if (gammaSum_[i] != 0.0 && model_.nInputs() > 0) {
+      const double f = hg * gammaSum_[i];
+      uI_ = f * du_;
+      if (motion) udI_ = f * dud_;
+      for (int l = 0; l < m; ++l) inputMultiplyAddRow(model_, ws, l, uI_, udI_, motion, MRv_);
+    }
+    system_.solve(ws, Rr_, MRv_, Ur_[i], Uv_[i]);
+  }
+  for (int j = 0; j < s; ++j) {
+    state.r += m_[j] * Ur_[j];
+    state.v += m_[j] * Uv_[j];
+  }
+  if (!tableau_.bHat.empty()) {
+    Rr_.setZero();
+    sum_.setZero();
+    for (int j = 0; j < s; ++j) {
+      Rr_ += e_[j] * Ur_[j];
+      sum_ += e_[j] * Uv_[j];
+    }
+    error_ = {};
+    for (int l = 0; l < m; ++l) {
+      error_.position = std::max(error_.position, Rr_.segment<3>(6 * l).cwiseAbs().maxCoeff());
+      error_.angle = std::max(error_.angle, Rr_.segment<3>(6 * l + 3).cwiseAbs().maxCoeff());
+      error_.velocity = std::max(error_.velocity, sum_.segment<3>(6 * l).cwiseAbs().maxCoeff());
+      error_.angularVelocity = std::max(error_.angularVelocity, sum_.segment<3>(6 * l + 3).cwiseAbs().maxCoeff());
+    }
+  }
+  state.t = tNext;
+  ++steps_;
+}
+
+std::string RosenbrockW::errorEstimateSource() const {
+  if (tableau_.bHat.empty()) return {};
+  static const char* const kOrdinal[] = {"zeroth", "first", "second", "third"};
+  return std::string("embedded ") + kOrdinal[std::min(tableau_.order - 1, 3)] + "-order solution";
+}
+
+std::string RosenbrockW::describe() const {
+  char buf[200];
+  std::snprintf(buf, sizeof buf, "%s, dt = %g s, linearized every %d step(s), %s solver%s", tableau_.title.c_str(),
+                options_.dt, options_.linearizeEvery, system_.solver().name().c_str(),
+                options_.kinematicsDerivative ? "" : ", frozen kinematics (papers' K_lin)");
+  return buf;
+}
+
+}  // namespace ek

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/integrators/stage_system.h"
+
+#include "engine/dynamics/linearize.h"
+
+namespace ek {
+
+void stageKinematicsRow(const Workspace& ws, int l, double hg, bool kinematicsDerivative, Mat3& P, Mat3& Kt) {
+  P = kinematicsDerivative ? Mat3((Mat3::Identity() - hg * ws.N[l]).inverse()) : Mat3::Identity();
+  Kt = P * ws.Kinv[l];
+}
+
+void assembleStageMatrixRow(const SuspensionModel& model, const Workspace& ws, int l, double hg,
+                            const std::vector<Mat3>& Kt, std::vector<Mat6>& A) {
+  // A = M - hg J_v - hg^2 J_r Kt   (paper 003 eq. 19)
+  const BlockPattern& bp = model.pattern;
+  for (int s = bp.rowStart[l]; s < bp.rowStart[l + 1]; ++s) {
+    const Mat6& Jr = ws.Jr[s];
+    Mat6& a = A[s];
+    a = -hg * ws.Jv[s];
+    a.leftCols<3>() -= hg * hg * Jr.leftCols<3>();
+    a.rightCols<3>() -= hg * hg * Jr.rightCols<3>() * Kt[bp.col[s]];
+  }
+  const ModelBody& body = model.bodies[model.freeBodies[l]];
+  Mat6& D = A[bp.diag[l]];
+  D.topLeftCorner<3, 3>().diagonal().array() += body.mass;
+  D.bottomRightCorner<3, 3>() += body.inertia;
+}
+
+void massTimes(const SuspensionModel& model, const VecX& x, VecX& out) {
+  for (int l = 0, m = model.nFreeBodies(); l < m; ++l) {
+    const ModelBody& body = model.bodies[model.freeBodies[l]];
+    out.segment<3>(6 * l) = body.mass * x.segment<3>(6 * l);
+    out.segment<3>(6 * l + 3) = body.inertia * x.segment<3>(6 * l + 3);
+  }
+}
+
+StageSystem::StageSystem(const SuspensionModel& model, std::unique_ptr<LinearSolver> solver, bool kinematicsDerivative)
+    : model_(model), solver_(std::move(solver)), kinematicsDerivative_(kinematicsDerivative) {
+  const int n = model.nDof(), m = model.nFreeBodies();
+  P_.assign(m, Mat3::Identity());
+  Kt_.assign(m, Mat3::Identity());
+  A_.assign(model.pattern.nBlocks(), Mat6::Zero());
+  for (VecX* v : {&PRr_, &y_, &rhs_}) v->setZero(n);
+}
+
+void StageSystem::factorize(const Workspace& ws, double hg) {
+  hg_ = hg;
+  const int m = model_.nFreeBodies();
+  for (int l = 0; l < m; ++l) stageKinematicsRow(ws, l, hg, kinematicsDerivative_, P_[l], Kt_[l]);
+  for (int l = 0; l < m; ++l) assembleStageMatrixRow(model_, ws, l, hg, Kt_, A_);
+  solver_->factorize(A_);
+  ++factorizations_;
+}
+
+void StageSystem::solve(const Workspace& ws, const VecX& Rr, const VecX& MRv, VecX& Ur, VecX& Uv) {
+  const int m = model_.nFreeBodies();
+  for (int l = 0; l < m; ++l) {
+    PRr_.segment<3>(6 * l) = Rr.segment<3>(6 * l);
+    PRr_.segment<3>(6 * l + 3) = P_[l] * Rr.segment<3>(6 * l + 3);
+  }
+  y_ = hg_ * PRr_;
+  rhs_ = MRv;
+  blockMultiplyAdd(model_.pattern, ws.Jr, y_, rhs_);
+  solver_->solve(rhs_, Uv);
+  for (int l = 0; l < m; ++l) {
+    Ur.segment<3>(6 * l) = PRr_.segment<3>(6 * l) + hg_ * Uv.segment<3>(6 * l);
+    Ur.segment<3>(6 * l + 3) = PRr_.segment<3>(6 * l + 3) + hg_ * (Kt_[l] * Uv.segment<3>(6 * l + 3));
+  }
+  ++solves_;
+}
+
+}  // namespace ek

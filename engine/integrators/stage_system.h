@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+/// @file stage_system.h
+/// The linear system that every linear-implicit stage and every Newton iteration of the
+/// fixed-step methods solves (docs/method.md, "One linear system for every method"):
+///
+///   (I - hg J) (U_r, U_v) = (R_r, R_v),   J = [[N, K], [M^-1 J_r, M^-1 J_v]]
+///
+/// with J the analytic linearization (K = T^-1 and N = d(K v)/dr per body; N left out with the
+/// papers' frozen kinematics). Eliminating U_r body by body keeps the 6x6 block pattern:
+///
+///   U_r = P R_r + hg Kt U_v,   A U_v = M R_v + hg J_r P R_r,
+///   A = M - hg J_v - hg^2 J_r Kt,   P = (I - hg N)^-1,   Kt = P K   (paper 003 eq. 19).
+///
+/// LSRT2 builds its A with the same row function; the W-methods, BDF2 and generalized-alpha
+/// use StageSystem whole.
+
+#include <memory>
+#include <vector>
+
+#include "engine/dynamics/workspace.h"
+#include "engine/solvers/linear_solver.h"
+
+namespace ek {
+
+/// Body l's P = (I - hg N)^-1 (identity with the frozen kinematics) and Kt = P K, from ws.
+void stageKinematicsRow(const Workspace& ws, int l, double hg, bool kinematicsDerivative, Mat3& P, Mat3& Kt);
+/// Block row l of A for the factor hg, from the Jacobians in ws and every body's Kt.
+void assembleStageMatrixRow(const SuspensionModel& model, const Workspace& ws, int l, double hg,
+                            const std::vector<Mat3>& Kt, std::vector<Mat6>& A);
+
+/// out = M x (mass on the translations, the inertia tensor on the body-axis rotations).
+void massTimes(const SuspensionModel& model, const VecX& x, VecX& out);
+
+class StageSystem {
+ public:
+  StageSystem(const SuspensionModel& model, std::unique_ptr<LinearSolver> solver, bool kinematicsDerivative);
+
+  /// Builds A from the Jacobians in ws for the factor hg and factorizes it.
+  /// @throws SimulationError if A is singular.
+  void factorize(const Workspace& ws, double hg);
+  /// (U_r, U_v) from R_r and M R_v (the velocity rows already multiplied by M). Uses the
+  /// Jacobians in ws from the last factorize(). No allocation.
+  void solve(const Workspace& ws, const VecX& Rr, const VecX& MRv, VecX& Ur, VecX& Uv);
+
+  double hg() const { return hg_; }
+  const LinearSolver& solver() const { return *solver_; }
+  long long factorizations() const { return factorizations_; }
+  long long solves() const { return solves_; }
+
+ private:
+  const SuspensionModel& model_;
+  std::unique_ptr<LinearSolver> solver_;
+  bool kinematicsDerivative_;
+  double hg_ = 0.0;
+  std::vector<Mat3> P_, Kt_;
+  std::vector<Mat6> A_;
+  VecX PRr_, y_, rhs_;
+  long long factorizations_ = 0, solves_ = 0;
+};
+
+}  // namespace ek

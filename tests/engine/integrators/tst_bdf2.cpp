@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// BDF2 with a fixed number of Newton iterations (paper 004): second order on a smooth nonlinear
+// problem (also with the Jacobian of every 4th step), L-stable damping of a stiff oscillator, and
+// the same cost in every step.
+#include <QtTest>
+
+#include <cmath>
+
+#include "engine/analysis/simulation.h"
+#include "engine/integrators/bdf2.h"
+#include "engine/model/project_io.h"
+#include "support/runs.h"
+#include "support/test_models.h"
+
+using namespace ek;
+
+namespace {
+
+double errorAt(double dt, int linEvery, const State& ref) {
+  RunOptions o;
+  o.integrator = "bdf2";
+  o.dt = dt;
+  o.linearizeEvery = linEvery;
+  const auto sim = test::runProject(test::spinningBody(), "free", o);
+  return (sim->state().r - ref.r).norm();
+}
+
+}  // namespace
+
+class TestBdf2 : public QObject {
+  Q_OBJECT
+ private slots:
+  void initTestCase() {
+    RunOptions o;
+    o.integrator = "ros34pw2";
+    o.dt = 1e-4;
+    ref_ = test::runProject(test::spinningBody(), "free", o)->state();
+  }
+
+  void secondOrder() {
+    for (int linEvery : {1, 4}) {
+      const double e2 = errorAt(2e-3, linEvery, ref_), e1 = errorAt(1e-3, linEvery, ref_),
+                   e05 = errorAt(5e-4, linEvery, ref_);
+      qInfo("lin-every %d: errors in r %.3e %.3e %.3e (orders %.2f %.2f)", linEvery, e2, e1, e05, std::log2(e2 / e1),
+            std::log2(e1 / e05));
+      QVERIFY(std::log2(e1 / e05) > 1.8 && std::log2(e1 / e05) < 2.3);
+    }
+  }
+
+  // Every step costs the same: 2 right-hand side evaluations (the linearization at the predictor
+  // counting as one) and 2 solves, one factorization per linearization; at rest and across the
+  // LC1 load step of the double wishbone. The first step adds the evaluation for y_-1.
+  void costPerStepDoesNotDependOnTheState() {
+    const Project p = readProject(std::string(ELASTOKIN_SOURCE_DIR) + "/projects/double_wishbone.json");
+    for (int linEvery : {1, 3}) {
+      long long counts[2][3];
+      for (int k = 0; k < 2; ++k) {
+        RunOptions o;
+        o.integrator = "bdf2";
+        o.linearizeEvery = linEvery;
+        o.start = k == 0 ? 1.0 : 4.995;
+        o.duration = 0.03;
+        Simulation sim(SuspensionModel::build(p), "LC1", o);
+        sim.run();
+        const auto& b = dynamic_cast<const Bdf2&>(sim.integrator());
+        counts[k][0] = b.rhsEvaluations();
+        counts[k][1] = b.system().factorizations();
+        counts[k][2] = b.system().solves();
+      }
+      QCOMPARE(counts[0][0], 30LL * 2 + 1);
+      QCOMPARE(counts[0][1], 30LL / linEvery);
+      QCOMPARE(counts[0][2], 30LL * 2);
+      for (int c = 0; c < 3; ++c) QCOMPARE(counts[1][c], counts[0][c]);
+    }
+  }
+
+ private:
+  State ref_;
+};
+
+QTEST_GUILESS_MAIN(TestBdf2)
+#include "tst_bdf2.moc"
