@@ -529,7 +529,8 @@ class TestWorkbench : public QObject {
     QCOMPARE(plots->plot(0)->yAxis->label(), QString("wheel centre x left [m]"));
   }
 
-  /// The toolbar's method: LSRT2, then ROS34PW2 over LC1's braking step. The run list names each
+  /// The toolbar's method: ROS34PW2 with lin-every 5 by default; LSRT2, then ROS34PW2 over LC1's
+  /// braking step. The run list names each
   /// run's method and the change between them, the legend says it, the status bar shows the
   /// order-3 method's (smaller) error estimate, and the two runs agree to a fraction of a percent.
   void integratorChosenInTheToolbar() {
@@ -539,12 +540,17 @@ class TestWorkbench : public QObject {
     PlotPanel* plots = w.plots();
     auto* method = w.findChild<QComboBox*>("integrator");
     QVERIFY(method);
-    QCOMPARE(method->currentData().toString(), QString("lsrt2"));
+    // The default is the recommendation of docs/integrators.md: ROS34PW2, linearized every 5th step.
+    QCOMPARE(method->currentData().toString(), QString("ros34pw2"));
+    auto* linEvery = w.findChild<QSpinBox*>("linEvery");
+    QVERIFY(linEvery);
+    QCOMPARE(linEvery->value(), 5);
     QSignalSpy finished(&w, &MainWindow::runFinished);
     const QRegularExpression est("largest ([0-9.e+-]+) m at t = ([0-9.]+) s");
     double largest[2];
     for (int k = 0; k < 2; ++k) {
       method->setCurrentIndex(method->findData(k == 0 ? "lsrt2" : "ros34pw2"));
+      QCOMPARE(linEvery->value(), k == 0 ? 1 : 5);  // each method's interval
       w.startRun(5.2);
       QVERIFY(finished.wait(120000));
       const QRegularExpressionMatch m = est.match(w.lastErrorEstimate());
@@ -557,11 +563,11 @@ class TestWorkbench : public QObject {
     QTreeWidget* list = plots->runList();
     QCOMPARE(list->topLevelItemCount(), 2);
     QCOMPARE(list->topLevelItem(0)->text(2), QString("lsrt2, dt 1 ms"));
-    QCOMPARE(list->topLevelItem(1)->text(2), QString("ros34pw2, dt 1 ms"));
-    QCOMPARE(list->topLevelItem(1)->text(5), QString::fromUtf8("method: lsrt2, dt 1 ms \u2192 ros34pw2, dt 1 ms"));
+    QCOMPARE(list->topLevelItem(1)->text(2), QString("ros34pw2, dt 1 ms, lin-every 5"));
+    QCOMPARE(list->topLevelItem(1)->text(5), QString::fromUtf8("method: lsrt2, dt 1 ms \u2192 ros34pw2, dt 1 ms, lin-every 5"));
     QCustomPlot* p = plots->plot(0);
     QCOMPARE(p->graphCount(), 2);
-    QVERIFY2(p->graph(1)->name().contains(QString::fromUtf8("method: lsrt2, dt 1 ms \u2192 ros34pw2, dt 1 ms")),
+    QVERIFY2(p->graph(1)->name().contains(QString::fromUtf8("method: lsrt2, dt 1 ms \u2192 ros34pw2, dt 1 ms, lin-every 5")),
              qPrintable(p->graph(1)->name()));
     // The same channel from both runs: close (both methods converge), not identical.
     const RunRecord& a = plots->run(0);
