@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "engine/analysis/simulation.h"
+#include "engine/model/project_io.h"
 
 namespace ek::test {
 
@@ -19,5 +20,30 @@ std::unique_ptr<Simulation> runProject(const Project& p, const std::string& name
                                        bool kinematicsDerivative = true);
 /// The same with every run option given (integrator, solver, ...).
 std::unique_ptr<Simulation> runProject(const Project& p, const std::string& name, const RunOptions& options);
+
+/// Work counts of a fixed-step method over a run: right-hand side evaluations (a linearization
+/// counting as one), factorizations, linear solves.
+struct StepCounts {
+  long long evaluations = 0, factorizations = 0, solves = 0;
+  bool operator==(const StepCounts& o) const {
+    return evaluations == o.evaluations && factorizations == o.factorizations && solves == o.solves;
+  }
+};
+
+/// Runs `steps` steps of 1 ms of load case LC1 of a project file from `start` with `method` (an
+/// Integrator class with rhsEvaluations() and system()) and returns its counts.
+template <class Method>
+StepCounts countsOnLc1(const std::string& projectFile, const std::string& method, int linEvery, double start,
+                       int steps) {
+  RunOptions o;
+  o.integrator = method;
+  o.linearizeEvery = linEvery;
+  o.start = start;
+  o.duration = 1e-3 * steps;
+  Simulation sim(SuspensionModel::build(readProject(projectFile)), "LC1", o);
+  sim.run();
+  const auto& m = dynamic_cast<const Method&>(sim.integrator());
+  return {m.rhsEvaluations(), m.system().factorizations(), m.system().solves()};
+}
 
 }  // namespace ek::test

@@ -51,26 +51,15 @@ class TestBdf2 : public QObject {
   // counting as one) and 2 solves, one factorization per linearization; at rest and across the
   // LC1 load step of the double wishbone. The first step adds the evaluation for y_-1.
   void costPerStepDoesNotDependOnTheState() {
-    const Project p = readProject(std::string(ELASTOKIN_SOURCE_DIR) + "/projects/double_wishbone.json");
+    const std::string dw = std::string(ELASTOKIN_SOURCE_DIR) + "/projects/double_wishbone.json";
     for (int linEvery : {1, 3}) {
-      long long counts[2][3];
-      for (int k = 0; k < 2; ++k) {
-        RunOptions o;
-        o.integrator = "bdf2";
-        o.linearizeEvery = linEvery;
-        o.start = k == 0 ? 1.0 : 4.995;
-        o.duration = 0.03;
-        Simulation sim(SuspensionModel::build(p), "LC1", o);
-        sim.run();
-        const auto& b = dynamic_cast<const Bdf2&>(sim.integrator());
-        counts[k][0] = b.rhsEvaluations();
-        counts[k][1] = b.system().factorizations();
-        counts[k][2] = b.system().solves();
-      }
-      QCOMPARE(counts[0][0], 30LL * 2 + 1);
-      QCOMPARE(counts[0][1], 30LL / linEvery);
-      QCOMPARE(counts[0][2], 30LL * 2);
-      for (int c = 0; c < 3; ++c) QCOMPARE(counts[1][c], counts[0][c]);
+      // At rest, and over the load step at 5 s.
+      const test::StepCounts rest = test::countsOnLc1<Bdf2>(dw, "bdf2", linEvery, 1.0, 30);
+      const test::StepCounts step = test::countsOnLc1<Bdf2>(dw, "bdf2", linEvery, 4.995, 30);
+      QCOMPARE(rest.evaluations, 30LL * 2 + 1);
+      QCOMPARE(rest.factorizations, 30LL / linEvery);
+      QCOMPARE(rest.solves, 30LL * 2);
+      QVERIFY(step == rest);
     }
   }
 

@@ -182,26 +182,15 @@ class TestRosenbrockW : public QObject {
   // right-hand side evaluations and s solves, one factorization per linearization, whatever the
   // state (the quiet start and the step load of LC1 on the double wishbone).
   void costPerStepDoesNotDependOnTheState() {
-    const Project p = readProject(std::string(ELASTOKIN_SOURCE_DIR) + "/projects/double_wishbone.json");
+    const std::string dw = std::string(ELASTOKIN_SOURCE_DIR) + "/projects/double_wishbone.json";
     for (int linEvery : {1, 3}) {
-      long long counts[2][3];
-      for (int k = 0; k < 2; ++k) {
-        RunOptions o;
-        o.integrator = "ros34pw2";
-        o.linearizeEvery = linEvery;
-        o.start = k == 0 ? 1.0 : 4.995;  // at rest, and over the load step at 5 s
-        o.duration = 0.03;
-        Simulation sim(SuspensionModel::build(p), "LC1", o);
-        sim.run();
-        const auto& w = dynamic_cast<const RosenbrockW&>(sim.integrator());
-        counts[k][0] = w.rhsEvaluations();
-        counts[k][1] = w.system().factorizations();
-        counts[k][2] = w.system().solves();
-      }
-      QCOMPARE(counts[0][0], 30LL * 4);
-      QCOMPARE(counts[0][1], 30LL / linEvery);
-      QCOMPARE(counts[0][2], 30LL * 4);
-      for (int c = 0; c < 3; ++c) QCOMPARE(counts[1][c], counts[0][c]);
+      // At rest, and over the load step at 5 s.
+      const test::StepCounts rest = test::countsOnLc1<RosenbrockW>(dw, "ros34pw2", linEvery, 1.0, 30);
+      const test::StepCounts step = test::countsOnLc1<RosenbrockW>(dw, "ros34pw2", linEvery, 4.995, 30);
+      QCOMPARE(rest.evaluations, 30LL * 4);
+      QCOMPARE(rest.factorizations, 30LL / linEvery);
+      QCOMPARE(rest.solves, 30LL * 4);
+      QVERIFY(step == rest);
     }
   }
 
