@@ -14,5 +14,6 @@ fi
 bash scripts/build.sh
 if [ "${1:-}" != "--reuse" ]; then
   ./build/bench/elastokin-integrator-bench --out bench/work_precision.json
+  rm -f bench/work_precision_*.json  # every method is in the new file
 fi
-/usr/bin/python3 scripts/work_precision.py bench/work_precision.json
+/usr/bin/python3 scripts/work_precision.py bench/work_precision.json $(ls bench/work_precision_*.json 2>/dev/null)

@@ -437,6 +437,8 @@ void MainWindow::buildRunBar() {
   integrator_->addItem(tr("ROS34PW2 (order 3)"), "ros34pw2");
   integrator_->addItem(tr("LSRT2 (order 2)"), "lsrt2");
   integrator_->addItem(tr("BDF2, 2 Newton iterations (order 2)"), "bdf2");
+  integrator_->addItem(tr("generalized-alpha, 2 Newton iterations (order 2)"), "galpha");
+  integrator_->addItem(tr("generalized-alpha, iteration matrix of the first step (paper 002)"), "galpha-frozen");
   integrator_->addItem(tr("linear-implicit Euler (order 1)"), "lie");
   bar->addWidget(integrator_);
   bar->addWidget(new QLabel(tr("  dt [ms] "), bar));
@@ -467,7 +469,9 @@ void MainWindow::buildRunBar() {
                              "3, the default: within 0.13 % of the reference on both axles' load cases at 1 ms, "
                              "linearized every 5th step; LSRT2, the papers' two-stage real-time method (1.7 % on "
                              "the multilink's LC2 at 1 ms, cheaper per step); BDF2 with two Newton iterations "
-                             "(paper 004); the linear-implicit Euler method for comparison. Choosing one sets its "
+                             "(paper 004); generalized-alpha (rho_inf 0.9) with its iteration matrix refreshed or from "
+                             "the first step (paper 002); the linear-implicit Euler method for comparison. Choosing "
+                             "one sets its "
                              "best linearization interval"));
   dt_->setToolTip(tr("Fixed step of the integrator; 1 ms is the real-time setting"));
   linEvery_->setToolTip(tr("Linearize (Jacobians) every N-th step: ROS34PW2 keeps its accuracy at 5; LSRT2, BDF2 "

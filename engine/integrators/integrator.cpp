@@ -5,12 +5,13 @@
 
 #include "engine/integrators/bdf2.h"
 #include "engine/integrators/cvode_integrator.h"
+#include "engine/integrators/generalized_alpha.h"
 #include "engine/integrators/lsrt2.h"
 #include "engine/integrators/rosenbrock_w.h"
 
 namespace ek {
 
-std::string integratorNames() { return "lsrt2, lie, ros34pw2, bdf2, cvode"; }
+std::string integratorNames() { return "lsrt2, lie, ros34pw2, bdf2, galpha, galpha-frozen, cvode"; }
 
 std::unique_ptr<Integrator> makeIntegrator(const SuspensionModel& model, const IntegratorOptions& o,
                                            const LoadCaseRow& loadCase) {
@@ -33,6 +34,13 @@ std::unique_ptr<Integrator> makeIntegrator(const SuspensionModel& model, const I
       throw std::invalid_argument("--threads applies to lsrt2 only; integrator 'bdf2' runs on one thread");
     return std::make_unique<Bdf2>(model, Bdf2Options{o.dt, o.linearizeEvery, o.kinematicsDerivative, 2},
                                   makeLinearSolver(o.solver, model));
+  }
+  if (o.method == "galpha" || o.method == "galpha-frozen") {
+    if (o.threads != 1)
+      throw std::invalid_argument("--threads applies to lsrt2 only; integrator '" + o.method + "' runs on one thread");
+    return std::make_unique<GeneralizedAlpha>(
+        model, GeneralizedAlphaOptions{o.dt, o.linearizeEvery, 0.9, 2, o.method == "galpha-frozen"},
+        makeLinearSolver(o.solver, model));
   }
   throw std::invalid_argument("unknown integrator '" + o.method + "' (available: " + integratorNames() + ")");
 }

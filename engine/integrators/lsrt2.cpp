@@ -88,7 +88,7 @@ void Lsrt2::relinearize(const State& state, Workspace& ws) {
   vLin_ = state.v;
   const double hg = options_.dt * kGamma;
   forRows(linRows_, [&](int l) { stageKinematicsRow(ws, l, hg, options_.kinematicsDerivative, P_[l], Kt_[l]); });
-  forRows(linRows_, [&](int l) { assembleStageMatrixRow(model_, ws, l, hg, Kt_, A_); });
+  forRows(linRows_, [&](int l) { assembleStageMatrixRow(model_, ws, l, hg, hg * hg, Kt_, A_); });
   if (timing_) times_.assemble += since(t0);
   solver_->factorize(A_);
   if (timing_) {

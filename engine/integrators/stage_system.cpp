@@ -10,16 +10,16 @@ void stageKinematicsRow(const Workspace& ws, int l, double hg, bool kinematicsDe
   Kt = P * ws.Kinv[l];
 }
 
-void assembleStageMatrixRow(const SuspensionModel& model, const Workspace& ws, int l, double hg,
+void assembleStageMatrixRow(const SuspensionModel& model, const Workspace& ws, int l, double cv, double cr,
                             const std::vector<Mat3>& Kt, std::vector<Mat6>& A) {
-  // A = M - hg J_v - hg^2 J_r Kt   (paper 003 eq. 19)
+  // A = M - cv J_v - cr J_r Kt   (paper 003 eq. 19 with cv = dt gamma, cr = (dt gamma)^2)
   const BlockPattern& bp = model.pattern;
   for (int s = bp.rowStart[l]; s < bp.rowStart[l + 1]; ++s) {
     const Mat6& Jr = ws.Jr[s];
     Mat6& a = A[s];
-    a = -hg * ws.Jv[s];
-    a.leftCols<3>() -= hg * hg * Jr.leftCols<3>();
-    a.rightCols<3>() -= hg * hg * Jr.rightCols<3>() * Kt[bp.col[s]];
+    a = -cv * ws.Jv[s];
+    a.leftCols<3>() -= cr * Jr.leftCols<3>();
+    a.rightCols<3>() -= cr * Jr.rightCols<3>() * Kt[bp.col[s]];
   }
   const ModelBody& body = model.bodies[model.freeBodies[l]];
   Mat6& D = A[bp.diag[l]];
@@ -48,9 +48,22 @@ void StageSystem::factorize(const Workspace& ws, double hg) {
   hg_ = hg;
   const int m = model_.nFreeBodies();
   for (int l = 0; l < m; ++l) stageKinematicsRow(ws, l, hg, kinematicsDerivative_, P_[l], Kt_[l]);
-  for (int l = 0; l < m; ++l) assembleStageMatrixRow(model_, ws, l, hg, Kt_, A_);
+  for (int l = 0; l < m; ++l) assembleStageMatrixRow(model_, ws, l, hg, hg * hg, Kt_, A_);
   solver_->factorize(A_);
   ++factorizations_;
+}
+
+void StageSystem::factorizeVelocityMatrix(const Workspace& ws, double cv, double cr) {
+  const int m = model_.nFreeBodies();
+  for (int l = 0; l < m; ++l) stageKinematicsRow(ws, l, 0.0, false, P_[l], Kt_[l]);
+  for (int l = 0; l < m; ++l) assembleStageMatrixRow(model_, ws, l, cv, cr, Kt_, A_);
+  solver_->factorize(A_);
+  ++factorizations_;
+}
+
+void StageSystem::solveVelocity(const VecX& b, VecX& x) {
+  solver_->solve(b, x);
+  ++solves_;
 }
 
 void StageSystem::solve(const Workspace& ws, const VecX& Rr, const VecX& MRv, VecX& Ur, VecX& Uv) {

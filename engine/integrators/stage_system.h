@@ -25,8 +25,9 @@ namespace ek {
 
 /// Body l's P = (I - hg N)^-1 (identity with the frozen kinematics) and Kt = P K, from ws.
 void stageKinematicsRow(const Workspace& ws, int l, double hg, bool kinematicsDerivative, Mat3& P, Mat3& Kt);
-/// Block row l of A for the factor hg, from the Jacobians in ws and every body's Kt.
-void assembleStageMatrixRow(const SuspensionModel& model, const Workspace& ws, int l, double hg,
+/// Block row l of A = M - cv J_v - cr J_r Kt (the stage systems: cv = hg, cr = hg^2), from the
+/// Jacobians in ws and every body's Kt.
+void assembleStageMatrixRow(const SuspensionModel& model, const Workspace& ws, int l, double cv, double cr,
                             const std::vector<Mat3>& Kt, std::vector<Mat6>& A);
 
 /// out = M x (mass on the translations, the inertia tensor on the body-axis rotations).
@@ -42,6 +43,11 @@ class StageSystem {
   /// (U_r, U_v) from R_r and M R_v (the velocity rows already multiplied by M). Uses the
   /// Jacobians in ws from the last factorize(). No allocation.
   void solve(const Workspace& ws, const VecX& Rr, const VecX& MRv, VecX& Ur, VecX& Uv);
+
+  /// For Newton iterations in the accelerations (generalized-alpha): A = M - cv J_v - cr J_r K
+  /// (K the linearization's, no N), factorized; solveVelocity() then solves A x = b.
+  void factorizeVelocityMatrix(const Workspace& ws, double cv, double cr);
+  void solveVelocity(const VecX& b, VecX& x);
 
   double hg() const { return hg_; }
   const LinearSolver& solver() const { return *solver_; }
