@@ -18,7 +18,7 @@ Bdf2::Bdf2(const SuspensionModel& model, Bdf2Options options, std::unique_ptr<Li
   const int n = model.nDof(), nu = model.nInputs();
   Y_.r.setZero(n);
   Y_.v.setZero(n);
-  for (VecX* v : {&rPrev_, &vPrev_, &rHist_, &vHist_, &hY_, &rDotY_, &Rr_, &MRv_, &dr_, &dv_, &tmp_, &rLast_, &vLast_})
+  for (VecX* v : {&rPrev_, &vPrev_, &rHist_, &vHist_, &hY_, &rDotY_, &Rr_, &MRv_, &dr_, &dv_, &tmp_})
     v->setZero(n);
   for (VecX* v : {&u_, &ud_}) v->setZero(nu);
 }
@@ -41,7 +41,7 @@ void Bdf2::startHistory(const State& state, const InputSignals& inputs, Workspac
 void Bdf2::step(State& state, const InputSignals& inputs, Workspace& ws) {
   const double h = options_.dt, t = state.t, hg = 2.0 * h / 3.0;
   // A state set from outside (the first step, a new run) starts a new history.
-  if (steps_ == 0 || t != tLast_ || state.r != rLast_ || state.v != vLast_) {
+  if (!history_.continues(state)) {
     startHistory(state, inputs, ws);
     sinceStart_ = 0;
   }
@@ -82,9 +82,7 @@ void Bdf2::step(State& state, const InputSignals& inputs, Workspace& ws) {
   state.r = Y_.r;
   state.v = Y_.v;
   state.t = tNext;
-  tLast_ = tNext;
-  rLast_ = state.r;
-  vLast_ = state.v;
+  history_.leave(state);
   ++steps_;
   ++sinceStart_;
 }

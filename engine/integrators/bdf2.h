@@ -47,8 +47,7 @@ class Bdf2 final : public Integrator {
   Bdf2Options options_;
   StageSystem system_;
   long long steps_ = 0, sinceStart_ = 0, rhsEvaluations_ = 0;
-  double tLast_ = 0.0;   ///< the state this integrator left, to notice one set from outside
-  VecX rLast_, vLast_;
+  StepHistory history_;  ///< notices a state set from outside
   State Y_;
   VecX rPrev_, vPrev_;   ///< y_n-1
   VecX rHist_, vHist_;   ///< 4/3 y_n - 1/3 y_n-1

@@ -40,7 +40,7 @@ GeneralizedAlpha::GeneralizedAlpha(const SuspensionModel& model, GeneralizedAlph
   const int n = model.nDof(), nu = model.nInputs();
   Y_.r.setZero(n);
   Y_.v.setZero(n);
-  for (VecX* v : {&rLast_, &vLast_, &a_, &vdot_, &aNew_, &vdotNew_, &hY_, &rDotY_, &rhs_, &da_, &tmp_}) v->setZero(n);
+  for (VecX* v : {&a_, &vdot_, &aNew_, &vdotNew_, &hY_, &rDotY_, &rhs_, &da_, &tmp_}) v->setZero(n);
   for (VecX* v : {&u_, &ud_}) v->setZero(nu);
 }
 
@@ -76,7 +76,7 @@ void GeneralizedAlpha::advance(const State& state) {
 
 void GeneralizedAlpha::step(State& state, const InputSignals& inputs, Workspace& ws) {
   const double h = options_.dt, t = state.t;
-  if (steps_ == 0 || t != tLast_ || state.r != rLast_ || state.v != vLast_) {
+  if (!history_.continues(state)) {
     start(state, inputs, ws);
     sinceStart_ = 0;
   }
@@ -111,9 +111,7 @@ void GeneralizedAlpha::step(State& state, const InputSignals& inputs, Workspace&
   state.r = Y_.r;
   state.v = Y_.v;
   state.t = tNext;
-  tLast_ = tNext;
-  rLast_ = state.r;
-  vLast_ = state.v;
+  history_.leave(state);
   ++steps_;
   ++sinceStart_;
 }

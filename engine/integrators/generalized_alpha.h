@@ -61,8 +61,7 @@ class GeneralizedAlpha final : public Integrator {
   double alphaM_ = 0.0, alphaF_ = 0.0, gamma_ = 0.0, beta_ = 0.0;
   long long steps_ = 0, sinceStart_ = 0, rhsEvaluations_ = 0;
   bool factorized_ = false;
-  double tLast_ = 0.0;
-  VecX rLast_, vLast_;
+  StepHistory history_;  ///< notices a state set from outside
   State Y_;
   VecX a_, vdot_, aNew_, vdotNew_, u_, ud_, hY_, rDotY_, rhs_, da_, tmp_;
 };

@@ -33,6 +33,28 @@ void assembleStageMatrixRow(const SuspensionModel& model, const Workspace& ws, i
 /// out = M x (mass on the translations, the inertia tensor on the body-axis rotations).
 void massTimes(const SuspensionModel& model, const VecX& x, VecX& out);
 
+/// For the methods that carry history from step to step (BDF2, generalized-alpha): notices a
+/// state set from outside (the first step, a new run), which must start a new history.
+class StepHistory {
+ public:
+  /// True if `state` is the one the last step left (bit for bit).
+  bool continues(const State& state) const {
+    return started_ && state.t == t_ && state.r == r_ && state.v == v_;
+  }
+  /// Records the state a step leaves. Allocates only on the first call (sizes are fixed).
+  void leave(const State& state) {
+    started_ = true;
+    t_ = state.t;
+    r_ = state.r;
+    v_ = state.v;
+  }
+
+ private:
+  bool started_ = false;
+  double t_ = 0.0;
+  VecX r_, v_;
+};
+
 class StageSystem {
  public:
   StageSystem(const SuspensionModel& model, std::unique_ptr<LinearSolver> solver, bool kinematicsDerivative);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "support/runs.h"
 
+#include "support/test_models.h"
+
 #include <cmath>
 
 namespace ek::test {
@@ -35,6 +37,22 @@ std::unique_ptr<Simulation> runProject(const Project& p, const std::string& name
   auto sim = std::make_unique<Simulation>(SuspensionModel::build(p), name, options);
   sim->run();
   return sim;
+}
+
+State spinningBodyReference() {
+  RunOptions o;
+  o.integrator = "ros34pw2";
+  o.dt = 1e-4;
+  return runProject(spinningBody(), "free", o)->state();
+}
+
+StateErrors spinningBodyErrors(const std::string& method, double dt, int linEvery, const State& ref) {
+  RunOptions o;
+  o.integrator = method;
+  o.dt = dt;
+  o.linearizeEvery = linEvery;
+  const auto sim = runProject(spinningBody(), "free", o);
+  return {(sim->state().r - ref.r).norm(), (sim->state().v - ref.v).norm()};
 }
 
 }  // namespace ek::test

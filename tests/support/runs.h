@@ -21,6 +21,16 @@ std::unique_ptr<Simulation> runProject(const Project& p, const std::string& name
 /// The same with every run option given (integrator, solver, ...).
 std::unique_ptr<Simulation> runProject(const Project& p, const std::string& name, const RunOptions& options);
 
+/// The end state of test::spinningBody()'s "free" run by ROS34PW2 at 0.1 ms: the reference of the
+/// integrators' convergence tests.
+State spinningBodyReference();
+/// Errors (norms) of r and v at the end of that run with a method, step and linearization
+/// interval, against `ref`.
+struct StateErrors {
+  double r, v;
+};
+StateErrors spinningBodyErrors(const std::string& method, double dt, int linEvery, const State& ref);
+
 /// Work counts of a fixed-step method over a run: right-hand side evaluations (a linearization
 /// counting as one), factorizations, linear solves.
 struct StepCounts {

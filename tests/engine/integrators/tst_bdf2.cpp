@@ -16,26 +16,14 @@ using namespace ek;
 
 namespace {
 
-double errorAt(double dt, int linEvery, const State& ref) {
-  RunOptions o;
-  o.integrator = "bdf2";
-  o.dt = dt;
-  o.linearizeEvery = linEvery;
-  const auto sim = test::runProject(test::spinningBody(), "free", o);
-  return (sim->state().r - ref.r).norm();
-}
+double errorAt(double dt, int linEvery, const State& ref) { return test::spinningBodyErrors("bdf2", dt, linEvery, ref).r; }
 
 }  // namespace
 
 class TestBdf2 : public QObject {
   Q_OBJECT
  private slots:
-  void initTestCase() {
-    RunOptions o;
-    o.integrator = "ros34pw2";
-    o.dt = 1e-4;
-    ref_ = test::runProject(test::spinningBody(), "free", o)->state();
-  }
+  void initTestCase() { ref_ = test::spinningBodyReference(); }
 
   void secondOrder() {
     for (int linEvery : {1, 4}) {

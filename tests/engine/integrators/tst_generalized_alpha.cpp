@@ -17,11 +17,7 @@ using namespace ek;
 namespace {
 
 double errorAt(const std::string& method, double dt, const State& ref) {
-  RunOptions o;
-  o.integrator = method;
-  o.dt = dt;
-  const auto sim = test::runProject(test::spinningBody(), "free", o);
-  return (sim->state().r - ref.r).norm();
+  return test::spinningBodyErrors(method, dt, 1, ref).r;
 }
 
 }  // namespace
@@ -29,12 +25,7 @@ double errorAt(const std::string& method, double dt, const State& ref) {
 class TestGeneralizedAlpha : public QObject {
   Q_OBJECT
  private slots:
-  void initTestCase() {
-    RunOptions o;
-    o.integrator = "ros34pw2";
-    o.dt = 1e-4;
-    ref_ = test::runProject(test::spinningBody(), "free", o)->state();
-  }
+  void initTestCase() { ref_ = test::spinningBodyReference(); }
 
   void secondOrder() {
     for (const char* method : {"galpha", "galpha-frozen"}) {

@@ -19,17 +19,10 @@ using namespace ek;
 
 namespace {
 
-struct Errors {
-  double r, v;
-};
+using Errors = test::StateErrors;
 
 Errors errorsAt(const std::string& method, double dt, int linEvery, const State& ref) {
-  RunOptions o;
-  o.integrator = method;
-  o.dt = dt;
-  o.linearizeEvery = linEvery;
-  const auto sim = test::runProject(test::spinningBody(), "free", o);
-  return {(sim->state().r - ref.r).norm(), (sim->state().v - ref.v).norm()};
+  return test::spinningBodyErrors(method, dt, linEvery, ref);
 }
 
 double order(const Errors& coarse, const Errors& fine) { return std::log2(coarse.r / fine.r); }
@@ -39,12 +32,7 @@ double order(const Errors& coarse, const Errors& fine) { return std::log2(coarse
 class TestRosenbrockW : public QObject {
   Q_OBJECT
  private slots:
-  void initTestCase() {
-    RunOptions o;
-    o.integrator = "ros34pw2";
-    o.dt = 1e-4;
-    ref_ = test::runProject(test::spinningBody(), "free", o)->state();
-  }
+  void initTestCase() { ref_ = test::spinningBodyReference(); }
 
   void rhsEqualsTheLinearizations() {
     for (unsigned seed : {3u, 11u}) {
