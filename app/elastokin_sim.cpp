@@ -66,6 +66,8 @@ constexpr const char* kUsage =
     "                        iteration matrix from the first step only, as in paper 002), or\n"
     "                        cvode (BDF reference, variable step; --dt is then the output step)\n"
     "  --rtol X              relative tolerance of cvode (default 1e-9)\n"
+    "  --rho-inf X           galpha: spectral radius at infinity, 0 to 1 (default 0.9; 1: no\n"
+    "                        numerical damping, 0: the most)\n"
     "  --cvode-solver NAME   linear solver of cvode's Newton systems: dense, klu (sparse) or\n"
     "                        auto (default: dense up to 60 degrees of freedom, klu above)\n"
     "  --warn-error M        warn when the local error estimate (lsrt2, ros34pw2) of the\n"
@@ -524,6 +526,9 @@ int main(int argc, char** argv) {
     } else if (a == "--warn-error") {
       if (!value(v) || !parseDouble(v, warnError) || !(warnError > 0))
         return usageError("--warn-error needs a positive number of metres");
+    } else if (a == "--rho-inf") {
+      if (!value(v) || !parseDouble(v, opt.rhoInfinity) || !(opt.rhoInfinity >= 0 && opt.rhoInfinity <= 1))
+        return usageError("--rho-inf needs a number from 0 to 1");
     } else if (a == "--cvode-solver") {
       if (!value(opt.cvodeSolver) || (opt.cvodeSolver != "dense" && opt.cvodeSolver != "klu" && opt.cvodeSolver != "auto"))
         return usageError("--cvode-solver needs dense, klu or auto");

@@ -28,6 +28,7 @@ struct RunOptions {
   double relativeTolerance = 1e-9;   ///< CVODE
   int threads = 1;                   ///< LSRT2: threads of the parallel step (same results)
   std::string cvodeSolver = "auto";  ///< CVODE Newton systems: "dense", "klu" or "auto" (KLU above 60 DOF)
+  double rhoInfinity = 0.9;          ///< generalized-alpha: spectral radius at infinity, [0, 1]
 };
 
 /// Physical bounds beyond which a run counts as diverged.

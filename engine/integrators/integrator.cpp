@@ -39,7 +39,7 @@ std::unique_ptr<Integrator> makeIntegrator(const SuspensionModel& model, const I
     if (o.threads != 1)
       throw std::invalid_argument("--threads applies to lsrt2 only; integrator '" + o.method + "' runs on one thread");
     return std::make_unique<GeneralizedAlpha>(
-        model, GeneralizedAlphaOptions{o.dt, o.linearizeEvery, 0.9, 2, o.method == "galpha-frozen"},
+        model, GeneralizedAlphaOptions{o.dt, o.linearizeEvery, o.rhoInfinity, 2, o.method == "galpha-frozen"},
         makeLinearSolver(o.solver, model));
   }
   throw std::invalid_argument("unknown integrator '" + o.method + "' (available: " + integratorNames() + ")");

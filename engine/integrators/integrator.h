@@ -21,6 +21,7 @@ struct IntegratorOptions {
   double relativeTolerance = 1e-9;   ///< CVODE
   int threads = 1;                   ///< LSRT2: threads of the parallel step
   std::string cvodeSolver = "auto";  ///< CVODE Newton systems: "dense", "klu" (sparse) or "auto" (by size)
+  double rhoInfinity = 0.9;          ///< generalized-alpha: spectral radius at infinity, [0, 1]
 };
 
 /// A step's local error estimate from an embedded lower-order solution (no extra factorization):

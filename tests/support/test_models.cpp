@@ -52,6 +52,16 @@ Project freeOscillator() {
   return p;
 }
 
+Project stiffOscillator(double duration) {
+  Project p = singleBushing(1.0, Vec3(0.01, 0.01, 0.01), 1e7, 0.0);
+  p.gravity.setZero();
+  p.bodies[1].position = Vec3(1e-3, 0, 0);
+  for (int k = 3; k < 6; ++k) p.bushings[0].directions[k].stiffness.coefficient = 1e3;
+  p.outputs.push_back({"x", OutputQuantity::MarkerPosition, 2, "x"});
+  addFreeLoadCase(p, duration);
+  return p;
+}
+
 Project randomProject(unsigned seed, int nFree, int nBushings, int nP2P, bool withGround) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<double> U(-1.0, 1.0);

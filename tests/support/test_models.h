@@ -17,6 +17,11 @@ Project singleBushing(double mass, const Vec3& inertia, double k, double kr, con
 /// "free" of 0.1 s. x(t) = 1 mm cos(sqrt(k/m) t).
 Project freeOscillator();
 
+/// A stiff undamped oscillator: k = 1e7 N/m on m = 1 kg (omega = 3162 rad/s; omega dt = 15.8 at
+/// dt = 5 ms), soft rotations (1e3 N m/rad), no gravity, started 1 mm along x, output "x", load
+/// case "free" of `duration`.
+Project stiffOscillator(double duration);
+
 /// A spinning, translating body on a soft bushing and an offset P2P spring, under gravity:
 /// smooth (linear laws), geometrically nonlinear, all six coordinates active; load case "free"
 /// of 0.5 s (the convergence-order tests of the integrators).

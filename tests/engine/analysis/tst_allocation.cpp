@@ -97,7 +97,7 @@ class TestAllocation : public QObject {
           QTest::newRow((std::string(p) + " " + s + ", 2 threads").c_str()) << p << s << 1 << 2 << "lsrt2";
       }
     QTest::newRow("double_wishbone topology, linearized every 3rd step") << "double_wishbone" << "topology" << 3 << 1 << "lsrt2";
-    for (const char* i : {"lie", "ros34pw2", "bdf2", "galpha"})
+    for (const char* i : {"lie", "ros34pw2", "bdf2", "galpha", "galpha-frozen"})
       for (int linEvery : {1, 3})
         QTest::newRow((std::string("multilink topology, ") + i + ", lin-every " + std::to_string(linEvery)).c_str())
             << "multilink" << "topology" << linEvery << 1 << i;

@@ -97,13 +97,84 @@ class TestShippedProjects : public QObject {
   }
 
   // LSRT2 (dt = 1 ms) against CVODE BDF (rtol 1e-7) over 4.9-5.5 s of LC1: eq. (27) <= 1.5 %.
-  void lsrt2MatchesReferenceAroundStep_data() {
+  // A stiff transient: the double wishbone released from its modelled pose (not the
+  // equilibrium), 0.2 s, no inputs. Error: the RMS deviation of the wheel centre's x and z from
+  // CVODE (rtol 1e-10) on the common 2 ms samples; observed orders between successive steps and
+  // fitted over 2 ... 0.125 ms.
+  // Rosenbrock-type methods can lose order on stiff components here.
+  void ordersOnAStiffTransient() {
+    Project p = readProject(kRoot + "/projects/double_wishbone.json");
+    test::addFreeLoadCase(p, 0.2);
+    const auto m = SuspensionModel::build(p);
+    RunOptions o;
+    o.channels = {"wheel centre x left", "wheel centre z left"};
+    o.sampleRate = 500.0;
+    o.integrator = "cvode";
+    o.relativeTolerance = 1e-10;
+    o.dt = 2e-3;
+    Simulation ref(m, "free", o);
+    ref.run();
+    o.relativeTolerance = 1e-11;
+    Simulation check(m, "free", o);
+    check.run();
+    double refError = 0.0;
+    for (int c = 0; c < 2; ++c)
+      for (std::size_t k = 0; k < ref.results().size(); ++k)
+        refError = std::max(refError, std::abs(ref.results().series(c)[k] - check.results().series(c)[k]));
+    qInfo("reference rtol 1e-10 against 1e-11: %.2e m", refError);
+    struct Expect {
+      const char* method;
+      int linEvery;
+      double lowest;  // the least fitted order accepted
+    };
+    // Measured 2026-11-23 (fitted): LSRT2 1.95, ROS34PW2 2.08 (lin-every 5: 2.40), BDF2 1.69,
+    // generalized-alpha 2.78 (irregular), linear-implicit Euler 0.93; accepted 0.25-0.8 lower.
+    for (const Expect& x : {Expect{"lsrt2", 1, 1.7}, Expect{"ros34pw2", 1, 1.8}, Expect{"ros34pw2", 5, 2.1},
+                            Expect{"bdf2", 1, 1.4}, Expect{"galpha", 1, 2.0}, Expect{"lie", 1, 0.8}}) {
+      std::vector<double> errors;
+      for (double dt : {2e-3, 1e-3, 5e-4, 2.5e-4, 1.25e-4}) {
+        o.integrator = x.method;
+        o.linearizeEvery = x.linEvery;
+        o.dt = dt;
+        Simulation a(m, "free", o);
+        a.run();
+        double sq = 0.0;
+        for (int c = 0; c < 2; ++c) {
+          const auto& y = a.results().series(c);
+          const auto& r = ref.results().series(c);
+          for (std::size_t k = 0; k < r.size(); ++k) sq += (y[k] - r[k]) * (y[k] - r[k]);
+        }
+        errors.push_back(std::sqrt(sq / (2.0 * static_cast<double>(ref.results().size()))));
+      }
+      // Local orders, and the least-squares slope of log(error) over log(dt) (dt halves: x = -k).
+      QString line;
+      double sx = 0, sy = 0, sxx = 0, sxy = 0;
+      const int n = static_cast<int>(errors.size());
+      for (int k = 0; k < n; ++k) {
+        if (k > 0) line += QString(" %1").arg(std::log2(errors[k - 1] / errors[k]), 0, 'f', 2);
+        const double xk = k, yk = -std::log2(errors[k]);
+        sx += xk, sy += yk, sxx += xk * xk, sxy += xk * yk;
+      }
+      const double slope = (n * sxy - sx * sy) / (n * sxx - sx * sx);
+      qInfo("%-9s lin-every %d: RMS errors %.2e %.2e %.2e %.2e %.2e m at 2 ... 0.125 ms; orders%s; fitted %.2f",
+            x.method, x.linEvery, errors[0], errors[1], errors[2], errors[3], errors[4], qPrintable(line), slope);
+      QVERIFY2(slope >= x.lowest, x.method);
+    }
+  }
+
+  // Every fixed-step method at 1 ms against CVODE (rtol 1e-7) over LC1's force step (4.9-5.5 s),
+  // eq. (27) on the wheel centre's x and the bushing force, each within its band: the measured
+  // error with a margin of about 1.5 (measured 2026-11-23, larger of e_x and e_f, double wishbone /
+  // multilink: LSRT2 0.27 / 0.97 %, ROS34PW2 0.029 / 0.068 % (lin-every 5: 0.028 / 0.066 %),
+  // BDF2 3.7 / 11.8 %, generalized-alpha 2.4 / 6.6 % (frozen matrix the same), linear-implicit
+  // Euler 10.4 / 48.4 %).
+  void everyMethodMatchesReferenceAroundStep_data() {
     QTest::addColumn<QString>("project");
     QTest::addColumn<QString>("force");
     QTest::newRow("double wishbone") << "double_wishbone" << "trailing arm bushing fx left";
     QTest::newRow("multilink") << "multilink" << "trailing link bushing fx left";
   }
-  void lsrt2MatchesReferenceAroundStep() {
+  void everyMethodMatchesReferenceAroundStep() {
     QFETCH(QString, project);
     QFETCH(QString, force);
     const auto m = load(project.toStdString());
@@ -111,18 +182,31 @@ class TestShippedProjects : public QObject {
     o.start = 4.9;
     o.duration = 0.6;
     o.channels = {"wheel centre x left", force.toStdString()};
-    Simulation a(m, "LC1", o);
-    a.run();
     o.integrator = "cvode";
     o.relativeTolerance = 1e-7;
-    Simulation b(m, "LC1", o);
-    b.run();
-    QCOMPARE(a.results().size(), b.results().size());
-    const double ex = test::error27(a.results().series(0), b.results().series(0));
-    const double ef = test::error27(a.results().series(1), b.results().series(1));
-    qInfo("4.9-5.5 s: e_x = %.3f %%, e_f = %.3f %%", 100 * ex, 100 * ef);
-    QVERIFY(ex <= 0.015);
-    QVERIFY(ef <= 0.015);
+    Simulation ref(m, "LC1", o);
+    ref.run();
+    struct Band {
+      const char* method;
+      int linEvery;
+      double dw, ml;  // band of the larger of e_x, e_f on each axle
+    };
+    for (const Band& b : {Band{"lsrt2", 1, 0.004, 0.015}, Band{"ros34pw2", 1, 0.00045, 0.001},
+                          Band{"ros34pw2", 5, 0.00045, 0.001}, Band{"bdf2", 1, 0.055, 0.17},
+                          Band{"galpha", 1, 0.036, 0.10}, Band{"galpha-frozen", 1, 0.036, 0.10},
+                          Band{"lie", 1, 0.15, 0.70}}) {
+      o.integrator = b.method;
+      o.linearizeEvery = b.linEvery;
+      Simulation a(m, "LC1", o);
+      a.run();
+      QCOMPARE(a.results().size(), ref.results().size());
+      const double ex = test::error27(a.results().series(0), ref.results().series(0));
+      const double ef = test::error27(a.results().series(1), ref.results().series(1));
+      const double band = project == "double_wishbone" ? b.dw : b.ml;
+      qInfo("%-13s lin-every %d, 4.9-5.5 s: e_x = %.4f %%, e_f = %.4f %% (band %.3g %%)", b.method, b.linEvery,
+            100 * ex, 100 * ef, 100 * band);
+      QVERIFY2(std::max(ex, ef) <= band, b.method);
+    }
   }
 
   // LSRT2's local error estimate (embedded first-order solution) against its true error, the

@@ -47,15 +47,7 @@ class TestLsrt2 : public QObject {
   }
 
   void stiffOscillatorBoundedAndDecays() {
-    // k = 1e7 N/m, m = 1 kg: omega dt = 15.8 at dt = 5 ms.
-    Project p = test::singleBushing(1.0, Vec3(0.01, 0.01, 0.01), 1e7, 0.0);
-    p.gravity.setZero();
-    p.bodies[1].position = Vec3(1e-3, 0, 0);
-    p.bushings[0].directions[3].stiffness.coefficient = 1e3;
-    p.bushings[0].directions[4].stiffness.coefficient = 1e3;
-    p.bushings[0].directions[5].stiffness.coefficient = 1e3;
-    p.outputs.push_back({"x", OutputQuantity::MarkerPosition, 2, "x"});
-    test::addFreeLoadCase(p, 1.0);
+    const Project p = test::stiffOscillator(1.0);  // omega dt = 15.8 at dt = 5 ms
     const auto sim = test::runProject(p, "free", 5e-3);
     const std::vector<double> x = sim->results().series(0);
     double maxAbs = 0.0;
