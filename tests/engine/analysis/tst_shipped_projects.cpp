@@ -209,31 +209,39 @@ class TestShippedProjects : public QObject {
     }
   }
 
-  // LSRT2's local error estimate (embedded first-order solution) against its true error, the
-  // difference to CVODE (rtol 1e-9) in the positions, step by step over LC1's step and LC2's
-  // sweep at 24-26 Hz: the estimate is of the same order of magnitude (RMS ratio within 0.1-10;
-  // measured 0.24-0.57). It follows the time profile on the double wishbone (correlation of the
-  // 10 ms maxima 0.56 / 0.62) but not on the multilink (0.04 / -0.06), whose accumulated error
-  // is not where its local error is largest: only the magnitude is checked there.
+  // The local error estimates of LSRT2 (embedded first-order solution) and ROS34PW2 (embedded
+  // second-order solution) against the true error, the difference to CVODE (rtol 1e-9) in the
+  // positions, step by step over LC1's step and LC2's sweep at 24-26 Hz. LSRT2: the same order of
+  // magnitude (RMS ratio 0.24-0.57), following the time profile on the double wishbone
+  // (correlation of the 10 ms maxima 0.56 / 0.62) but not on the multilink (0.04 / -0.06), whose
+  // accumulated error is not where its local error is largest: only the magnitude is checked
+  // there. ROS34PW2: RMS ratio 0.09-0.19, largest values within a factor 2-6, correlation 0.45 /
+  // 0.36 on the double wishbone.
   void errorEstimateTracksTrueError_data() {
     QTest::addColumn<QString>("project");
     QTest::addColumn<QString>("loadCase");
     QTest::addColumn<double>("start");
     QTest::addColumn<bool>("profile");
-    QTest::newRow("double wishbone LC1") << "double_wishbone" << "LC1" << 4.9 << true;
-    QTest::newRow("multilink LC1") << "multilink" << "LC1" << 4.9 << false;
-    QTest::newRow("double wishbone LC2") << "double_wishbone" << "LC2" << 17.0 << true;
-    QTest::newRow("multilink LC2") << "multilink" << "LC2" << 17.0 << false;
+    QTest::addColumn<QString>("method");
+    for (const char* method : {"lsrt2", "ros34pw2"}) {
+      const std::string tag = std::string(" ") + method;
+      QTest::newRow(("double wishbone LC1" + tag).c_str()) << "double_wishbone" << "LC1" << 4.9 << true << method;
+      QTest::newRow(("multilink LC1" + tag).c_str()) << "multilink" << "LC1" << 4.9 << false << method;
+      QTest::newRow(("double wishbone LC2" + tag).c_str()) << "double_wishbone" << "LC2" << 17.0 << true << method;
+      QTest::newRow(("multilink LC2" + tag).c_str()) << "multilink" << "LC2" << 17.0 << false << method;
+    }
   }
   void errorEstimateTracksTrueError() {
     QFETCH(QString, project);
     QFETCH(QString, loadCase);
     QFETCH(double, start);
     QFETCH(bool, profile);
+    QFETCH(QString, method);
     const auto m = load(project.toStdString());
     RunOptions o;
     o.start = start;
     o.duration = 0.6;
+    o.integrator = method.toStdString();
     Simulation a(m, loadCase.toStdString(), o);
     o.integrator = "cvode";
     o.relativeTolerance = 1e-9;
@@ -271,8 +279,14 @@ class TestShippedProjects : public QObject {
     qInfo("estimate RMS %.3g m, true error RMS %.3g m (ratio %.2f); largest %.3g / %.3g m; correlation of the 10 ms "
           "maxima %.2f", rms(est), rms(err), ratio, *std::max_element(est.begin(), est.end()),
           *std::max_element(err.begin(), err.end()), corr);
-    QVERIFY(ratio > 0.1 && ratio < 10.0);
-    if (profile) QVERIFY(corr > 0.5);
+    const double largest = *std::max_element(est.begin(), est.end()) / *std::max_element(err.begin(), err.end());
+    QVERIFY(largest > 0.1 && largest < 10.0);
+    // ROS34PW2's estimate is its second-order solution's local error, per step; its third-order
+    // solution's error is mostly carried from earlier steps: 5-11 times the estimate in RMS,
+    // profile correlation 0.45 / 0.36 on the double wishbone (measured 2026-11-23).
+    const bool w = method == "ros34pw2";
+    QVERIFY(ratio > (w ? 0.05 : 0.1) && ratio < 10.0);
+    if (profile) QVERIFY(corr > (w ? 0.3 : 0.5));
   }
 
   // LC1 at 100 Hz against the stored baseline (scripts/make_baselines.sh): a physics regression
