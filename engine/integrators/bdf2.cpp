@@ -31,11 +31,8 @@ void Bdf2::startHistory(const State& state, const InputSignals& inputs, Workspac
   evaluateRhs(model_, state, u_, ud_, ws, hY_, rDotY_);
   ++rhsEvaluations_;
   rPrev_ = state.r - h * rDotY_;
-  for (int l = 0, m = model_.nFreeBodies(); l < m; ++l) {
-    const ModelBody& body = model_.bodies[model_.freeBodies[l]];
-    vPrev_.segment<3>(6 * l) = state.v.segment<3>(6 * l) - (h / body.mass) * hY_.segment<3>(6 * l);
-    vPrev_.segment<3>(6 * l + 3) = state.v.segment<3>(6 * l + 3) - h * body.inertia.inverse() * hY_.segment<3>(6 * l + 3);
-  }
+  massSolve(model_, hY_, tmp_);
+  vPrev_ = state.v - h * tmp_;
 }
 
 void Bdf2::step(State& state, const InputSignals& inputs, Workspace& ws) {
@@ -54,16 +51,12 @@ void Bdf2::step(State& state, const InputSignals& inputs, Workspace& ws) {
   inputs.evaluate(tEnd, u_);
   if (model_.hasMotionInputs()) inputs.evaluateRate(tEnd, ud_);
   const bool linearizes = sinceStart_ % options_.linearizeEvery == 0;
-  const int m = model_.nFreeBodies();
   for (int k = 0; k < options_.iterations; ++k) {
     if (k == 0 && linearizes) {
       linearize(model_, Y_, u_, ud_, ws);  // at the predictor: also the first residual's f
       system_.factorize(ws, hg);
       hY_ = ws.h;
-      for (int l = 0; l < m; ++l) {
-        rDotY_.segment<3>(6 * l) = Y_.v.segment<3>(6 * l);
-        rDotY_.segment<3>(6 * l + 3) = ws.Kinv[l] * Y_.v.segment<3>(6 * l + 3);
-      }
+      kinematicRates(model_, ws, Y_.v, rDotY_);
     } else {
       evaluateRhs(model_, Y_, u_, ud_, ws, hY_, rDotY_);
     }
@@ -83,7 +76,6 @@ void Bdf2::step(State& state, const InputSignals& inputs, Workspace& ws) {
   state.v = Y_.v;
   state.t = tNext;
   history_.leave(state);
-  ++steps_;
   ++sinceStart_;
 }
 

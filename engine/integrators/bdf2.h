@@ -46,7 +46,7 @@ class Bdf2 final : public Integrator {
   const SuspensionModel& model_;
   Bdf2Options options_;
   StageSystem system_;
-  long long steps_ = 0, sinceStart_ = 0, rhsEvaluations_ = 0;
+  long long sinceStart_ = 0, rhsEvaluations_ = 0;
   StepHistory history_;  ///< notices a state set from outside
   State Y_;
   VecX rPrev_, vPrev_;   ///< y_n-1

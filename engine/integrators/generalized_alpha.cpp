@@ -14,15 +14,6 @@
 namespace ek {
 namespace {
 constexpr double kTwoPi = 6.283185307179586;
-
-/// x = M^-1 b per body.
-void massSolve(const SuspensionModel& model, const VecX& b, VecX& x) {
-  for (int l = 0, m = model.nFreeBodies(); l < m; ++l) {
-    const ModelBody& body = model.bodies[model.freeBodies[l]];
-    x.segment<3>(6 * l) = b.segment<3>(6 * l) / body.mass;
-    x.segment<3>(6 * l + 3) = body.inertia.ldlt().solve(Vec3(b.segment<3>(6 * l + 3)));
-  }
-}
 }  // namespace
 
 GeneralizedAlpha::GeneralizedAlpha(const SuspensionModel& model, GeneralizedAlphaOptions options,
@@ -112,7 +103,6 @@ void GeneralizedAlpha::step(State& state, const InputSignals& inputs, Workspace&
   state.v = Y_.v;
   state.t = tNext;
   history_.leave(state);
-  ++steps_;
   ++sinceStart_;
 }
 

@@ -59,7 +59,7 @@ class GeneralizedAlpha final : public Integrator {
   GeneralizedAlphaOptions options_;
   StageSystem system_;
   double alphaM_ = 0.0, alphaF_ = 0.0, gamma_ = 0.0, beta_ = 0.0;
-  long long steps_ = 0, sinceStart_ = 0, rhsEvaluations_ = 0;
+  long long sinceStart_ = 0, rhsEvaluations_ = 0;
   bool factorized_ = false;
   StepHistory history_;  ///< notices a state set from outside
   State Y_;

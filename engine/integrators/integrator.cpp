@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/integrators/integrator.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "engine/integrators/bdf2.h"
@@ -10,6 +11,17 @@
 #include "engine/integrators/rosenbrock_w.h"
 
 namespace ek {
+
+LocalErrorEstimate largestPerKind(int freeBodies, const VecX& er, const VecX& ev) {
+  LocalErrorEstimate e;
+  for (int l = 0; l < freeBodies; ++l) {
+    e.position = std::max(e.position, er.segment<3>(6 * l).cwiseAbs().maxCoeff());
+    e.angle = std::max(e.angle, er.segment<3>(6 * l + 3).cwiseAbs().maxCoeff());
+    e.velocity = std::max(e.velocity, ev.segment<3>(6 * l).cwiseAbs().maxCoeff());
+    e.angularVelocity = std::max(e.angularVelocity, ev.segment<3>(6 * l + 3).cwiseAbs().maxCoeff());
+  }
+  return e;
+}
 
 std::string integratorNames() { return "lsrt2, lie, ros34pw2, bdf2, galpha, galpha-frozen, cvode"; }
 

@@ -30,6 +30,9 @@ struct LocalErrorEstimate {
   double position = 0.0, angle = 0.0, velocity = 0.0, angularVelocity = 0.0;
 };
 
+/// The largest |entry| of each kind of a step's error vectors (er over r, ev over v), per free body.
+LocalErrorEstimate largestPerKind(int freeBodies, const VecX& er, const VecX& ev);
+
 class Integrator {
  public:
   virtual ~Integrator() = default;

@@ -189,14 +189,9 @@ void Lsrt2::step(State& state, const InputSignals& inputs, Workspace& ws) {
   state.r += dt * dr2_;  // b = (0, 1), eq. (10)
   state.v += dt * dv2_;
   // Embedded first-order solution b^ = (1, 0): local error estimate dt (k_2 - k_1).
-  error_ = {};
-  for (int l = 0, m = model_.nFreeBodies(); l < m; ++l)
-    for (int k = 0; k < 3; ++k) {
-      error_.position = std::max(error_.position, std::abs(dt * (dr2_[6 * l + k] - dr1_[6 * l + k])));
-      error_.angle = std::max(error_.angle, std::abs(dt * (dr2_[6 * l + 3 + k] - dr1_[6 * l + 3 + k])));
-      error_.velocity = std::max(error_.velocity, std::abs(dt * (dv2_[6 * l + k] - dv1_[6 * l + k])));
-      error_.angularVelocity = std::max(error_.angularVelocity, std::abs(dt * (dv2_[6 * l + 3 + k] - dv1_[6 * l + 3 + k])));
-    }
+  rBar_ = dt * (dr2_ - dr1_);  // the stage buffers are free after stage 2
+  vBar_ = dt * (dv2_ - dv1_);
+  error_ = largestPerKind(model_.nFreeBodies(), rBar_, vBar_);
   state.t = tNext;
   ++steps_;
   if (timing_) {

@@ -83,7 +83,8 @@ RosenbrockW::RosenbrockW(const SuspensionModel& model, const WTableau& tableau, 
   Y_.r.setZero(n);
   Y_.v.setZero(n);
   for (VecX* v : {&hY_, &rDotY_, &Rr_, &MRv_, &sum_}) v->setZero(n);
-  for (VecX* v : {&uLin_, &udLin_, &uI_, &udI_, &du_, &dud_}) v->setZero(nu);
+  for (VecX* v : {&uStart_, &udStart_, &uEnd_, &udEnd_, &uI_, &udI_, &du_, &dud_, &duStage_, &dudStage_})
+    v->setZero(nu);
   Ur_.assign(s, VecX::Zero(n));
   Uv_.assign(s, VecX::Zero(n));
 }
@@ -93,26 +94,24 @@ void RosenbrockW::step(State& state, const InputSignals& inputs, Workspace& ws) 
   const int s = tableau_.stages, m = model_.nFreeBodies();
   const bool motion = model_.hasMotionInputs();
   const bool linearizes = steps_ % options_.linearizeEvery == 0;
-  if (linearizes) {
-    inputs.evaluate(t, uLin_);
-    if (motion) inputs.evaluateRate(t, udLin_);
-    linearize(model_, state, uLin_, udLin_, ws);
-    system_.factorize(ws, hg);
-    ++rhsEvaluations_;
-  }
   // The inputs inside the step [t, t + h): at its end their limit from the left, so that a jump
   // at a grid time (a step input) acts from that time on, as in the CVODE reference, and not one
   // step early through the last stage and f_t.
   const double tNext = gridTime(t, h, 1.0), tEnd = std::nextafter(tNext, t);
-  // f_t ~ (J_u du + J_udot dud) / h over the step, scaled per stage below.
-  inputs.evaluate(tEnd, du_);
-  inputs.evaluate(t, uI_);
-  du_ -= uI_;
+  inputs.evaluate(t, uStart_);
+  inputs.evaluate(tEnd, uEnd_);
   if (motion) {
-    inputs.evaluateRate(tEnd, dud_);
-    inputs.evaluateRate(t, udI_);
-    dud_ -= udI_;
+    inputs.evaluateRate(t, udStart_);
+    inputs.evaluateRate(tEnd, udEnd_);
   }
+  if (linearizes) {
+    linearize(model_, state, uStart_, udStart_, ws);
+    system_.factorize(ws, hg);
+    ++rhsEvaluations_;
+  }
+  // f_t ~ (J_u du + J_udot dud) / h over the step, scaled per stage below.
+  du_ = uEnd_ - uStart_;
+  if (motion) dud_ = udEnd_ - udStart_;
   for (int i = 0; i < s; ++i) {
     Y_.r = state.r;
     Y_.v = state.v;
@@ -123,16 +122,21 @@ void RosenbrockW::step(State& state, const InputSignals& inputs, Workspace& ws) 
       }
     if (i == 0 && linearizes) {
       hY_ = ws.h;  // f(t, y) came with the linearization
-      for (int l = 0; l < m; ++l) {
-        rDotY_.segment<3>(6 * l) = state.v.segment<3>(6 * l);
-        rDotY_.segment<3>(6 * l + 3) = ws.Kinv[l] * state.v.segment<3>(6 * l + 3);
-      }
+      kinematicRates(model_, ws, state.v, rDotY_);
     } else {
-      const double ti = alphaSum_[i] >= 1.0 ? tEnd : gridTime(t, h, alphaSum_[i]);
-      inputs.evaluate(ti, uI_);
-      if (motion) inputs.evaluateRate(ti, udI_);
-      Y_.t = ti;
-      evaluateRhs(model_, Y_, uI_, udI_, ws, hY_, rDotY_);
+      const VecX* u = &uStart_;
+      const VecX* ud = &udStart_;
+      Y_.t = t;
+      if (alphaSum_[i] >= 1.0) {
+        u = &uEnd_, ud = &udEnd_;
+        Y_.t = tEnd;
+      } else if (alphaSum_[i] > 0.0) {
+        Y_.t = gridTime(t, h, alphaSum_[i]);
+        inputs.evaluate(Y_.t, uI_);
+        if (motion) inputs.evaluateRate(Y_.t, udI_);
+        u = &uI_, ud = &udI_;
+      }
+      evaluateRhs(model_, Y_, *u, *ud, ws, hY_, rDotY_);
       ++rhsEvaluations_;
     }
     // R_r = hg (r' + sum_j c_ij/h U_r,j),  M R_v = hg (h + M sum_j c_ij/h U_v,j + gamma_i h f_t)
@@ -149,9 +153,9 @@ void RosenbrockW::step(State& state, const InputSignals& inputs, Workspace& ws) 
     MRv_ *= hg;
     if (gammaSum_[i] != 0.0 && model_.nInputs() > 0) {
       const double f = hg * gammaSum_[i];
-      uI_ = f * du_;
-      if (motion) udI_ = f * dud_;
-      for (int l = 0; l < m; ++l) inputMultiplyAddRow(model_, ws, l, uI_, udI_, motion, MRv_);
+      duStage_ = f * du_;
+      if (motion) dudStage_ = f * dud_;
+      for (int l = 0; l < m; ++l) inputMultiplyAddRow(model_, ws, l, duStage_, dudStage_, motion, MRv_);
     }
     system_.solve(ws, Rr_, MRv_, Ur_[i], Uv_[i]);
   }
@@ -159,20 +163,14 @@ void RosenbrockW::step(State& state, const InputSignals& inputs, Workspace& ws) 
     state.r += m_[j] * Ur_[j];
     state.v += m_[j] * Uv_[j];
   }
-  if (!tableau_.bHat.empty()) {
+  if (!tableau_.bHat.empty()) {  // the stage buffers are free now
     Rr_.setZero();
     sum_.setZero();
     for (int j = 0; j < s; ++j) {
       Rr_ += e_[j] * Ur_[j];
       sum_ += e_[j] * Uv_[j];
     }
-    error_ = {};
-    for (int l = 0; l < m; ++l) {
-      error_.position = std::max(error_.position, Rr_.segment<3>(6 * l).cwiseAbs().maxCoeff());
-      error_.angle = std::max(error_.angle, Rr_.segment<3>(6 * l + 3).cwiseAbs().maxCoeff());
-      error_.velocity = std::max(error_.velocity, sum_.segment<3>(6 * l).cwiseAbs().maxCoeff());
-      error_.angularVelocity = std::max(error_.angularVelocity, sum_.segment<3>(6 * l + 3).cwiseAbs().maxCoeff());
-    }
+    error_ = largestPerKind(m, Rr_, sum_);
   }
   state.t = tNext;
   ++steps_;

@@ -77,7 +77,10 @@ class RosenbrockW final : public Integrator {
   long long steps_ = 0, rhsEvaluations_ = 0;
   LocalErrorEstimate error_;
   State Y_;
-  VecX uLin_, udLin_, uI_, udI_, du_, dud_, hY_, rDotY_, Rr_, MRv_, sum_;
+  // Inputs at the step's start and (left limit) end, at an inner stage, their change over the
+  // step and its share in a stage's f_t term.
+  VecX uStart_, udStart_, uEnd_, udEnd_, uI_, udI_, du_, dud_, duStage_, dudStage_;
+  VecX hY_, rDotY_, Rr_, MRv_, sum_;
   std::vector<VecX> Ur_, Uv_;
 };
 

@@ -35,6 +35,21 @@ void massTimes(const SuspensionModel& model, const VecX& x, VecX& out) {
   }
 }
 
+void massSolve(const SuspensionModel& model, const VecX& b, VecX& x) {
+  for (int l = 0, m = model.nFreeBodies(); l < m; ++l) {
+    const ModelBody& body = model.bodies[model.freeBodies[l]];
+    x.segment<3>(6 * l) = b.segment<3>(6 * l) / body.mass;
+    x.segment<3>(6 * l + 3) = body.inertia.inverse() * b.segment<3>(6 * l + 3);
+  }
+}
+
+void kinematicRates(const SuspensionModel& model, const Workspace& ws, const VecX& v, VecX& rDot) {
+  for (int l = 0, m = model.nFreeBodies(); l < m; ++l) {
+    rDot.segment<3>(6 * l) = v.segment<3>(6 * l);
+    rDot.segment<3>(6 * l + 3) = ws.Kinv[l] * v.segment<3>(6 * l + 3);
+  }
+}
+
 StageSystem::StageSystem(const SuspensionModel& model, std::unique_ptr<LinearSolver> solver, bool kinematicsDerivative)
     : model_(model), solver_(std::move(solver)), kinematicsDerivative_(kinematicsDerivative) {
   const int n = model.nDof(), m = model.nFreeBodies();

@@ -32,6 +32,11 @@ void assembleStageMatrixRow(const SuspensionModel& model, const Workspace& ws, i
 
 /// out = M x (mass on the translations, the inertia tensor on the body-axis rotations).
 void massTimes(const SuspensionModel& model, const VecX& x, VecX& out);
+/// x = M^-1 b, body by body.
+void massSolve(const SuspensionModel& model, const VecX& b, VecX& x);
+/// r' = K v with the K of the last linearization (ws.Kinv): the kinematic rates at the state
+/// linearized, without evaluating anything.
+void kinematicRates(const SuspensionModel& model, const Workspace& ws, const VecX& v, VecX& rDot);
 
 /// For the methods that carry history from step to step (BDF2, generalized-alpha): notices a
 /// state set from outside (the first step, a new run), which must start a new history.

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "support/runs.h"
 
-#include "support/test_models.h"
-
+#include <algorithm>
 #include <cmath>
+
+#include "support/test_models.h"
 
 namespace ek::test {
 
@@ -53,6 +54,17 @@ StateErrors spinningBodyErrors(const std::string& method, double dt, int linEver
   o.linearizeEvery = linEvery;
   const auto sim = runProject(spinningBody(), "free", o);
   return {(sim->state().r - ref.r).norm(), (sim->state().v - ref.v).norm()};
+}
+
+StiffDecay stiffOscillatorDecay(const std::string& method) {
+  RunOptions o;
+  o.integrator = method;
+  o.dt = 5e-3;
+  const auto sim = runProject(stiffOscillator(1.0), "free", o);
+  const std::vector<double> x = sim->results().series(0);
+  double maxAbs = 0.0;
+  for (double v : x) maxAbs = std::max(maxAbs, std::abs(v));
+  return {maxAbs, std::abs(x[5]), std::abs(x.back())};
 }
 
 }  // namespace ek::test

@@ -31,6 +31,13 @@ struct StateErrors {
 };
 StateErrors spinningBodyErrors(const std::string& method, double dt, int linEvery, const State& ref);
 
+/// test::stiffOscillator(1 s) at dt = 5 ms with a method: the largest |x|, |x| after 5 steps and
+/// at the end (the start is 1 mm).
+struct StiffDecay {
+  double maxAbs, after5, final;
+};
+StiffDecay stiffOscillatorDecay(const std::string& method);
+
 /// Work counts of a fixed-step method over a run: right-hand side evaluations (a linearization
 /// counting as one), factorizations, linear solves.
 struct StepCounts {
