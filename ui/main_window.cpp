@@ -244,6 +244,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), doc_(new ProjectD
   rtf_ = new QLabel(this);
   statusBar()->addPermanentWidget(rtf_);
   errorLabel_ = new QLabel(this);
+  errorLabel_->setObjectName("errorEstimate");
   statusBar()->addPermanentWidget(errorLabel_);
   statusBar()->addPermanentWidget(progress_);
 
@@ -282,13 +283,19 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), doc_(new ProjectD
     rtf_->setMinimumWidth(rtf_->sizeHint().width());  // not squeezed by a long status message
   });
   connect(worker_, &SimulationWorker::realtimeReport, this, [this](const QString& r) { realtimeReport_ = r; });
-  connect(worker_, &SimulationWorker::errorEstimate, this, [this](double rms, double largest, double at) {
+  connect(worker_, &SimulationWorker::errorEstimate, this, [this](double rms, double largest, double at, double warnAt) {
     const DisplayUnit u = displayUnit("m");
     errorEstimate_ = tr("error estimate RMS %1 %2, largest %3 %2 at t = %4 s")
                          .arg(u.factor * rms, 0, 'g', 2)
                          .arg(u.unit)
                          .arg(u.factor * largest, 0, 'g', 2)
                          .arg(at, 0, 'f', 3);
+    if (warnAt >= 0.0)
+      errorEstimate_ += tr(" - above the warning threshold %1 %2 from t = %3 s")
+                            .arg(u.factor * runWarnError_, 0, 'g', 2)
+                            .arg(u.unit)
+                            .arg(warnAt, 0, 'f', 3);
+    errorLabel_->setStyleSheet(warnAt >= 0.0 ? QStringLiteral("color: #c00000; font-weight: bold") : QString());
     errorLabel_->setText(errorEstimate_);
     errorLabel_->setMinimumWidth(errorLabel_->sizeHint().width());
     errorLabel_->setToolTip(tr("The integrator's local error estimate of the positions, per step, from its "
@@ -462,6 +469,17 @@ void MainWindow::buildRunBar() {
   auto preset = [this] { linEvery_->setValue(integrator_->currentData().toString() == "ros34pw2" ? 5 : 1); };
   connect(integrator_, &QComboBox::currentIndexChanged, this, preset);
   preset();
+  bar->addWidget(new QLabel(tr("  warn above [µm] "), bar));
+  warnError_ = new QDoubleSpinBox(bar);
+  warnError_->setObjectName("warnError");
+  warnError_->setDecimals(3);
+  warnError_->setRange(0.0, 1e6);
+  warnError_->setSpecialValueText(tr("off"));
+  warnError_->setValue(0.0);
+  warnError_->setToolTip(tr("Warn (status bar in red, with the time it first happened) when a step's local error "
+                            "estimate of the positions exceeds this many micrometres (LSRT2 and ROS34PW2); "
+                            "off: no warning"));
+  bar->addWidget(warnError_);
   realtime_ = new QCheckBox(tr("real time"), bar);
   bar->addWidget(realtime_);
   loadCase_->setToolTip(tr("The load case to run: its input signals and duration (Load cases and Signals tables)"));
@@ -557,6 +575,7 @@ void MainWindow::startRun(double duration) {
                    .arg(dt_->value())
                    .arg(s.linearizeEvery > 1 ? QStringLiteral(", lin-every %1").arg(s.linearizeEvery) : QString());
   s.realtime = realtime_->isChecked();
+  s.warnError = runWarnError_ = warnError_->value() * 1e-6;
   s.duration = duration;
   running_ = true;
   runAct_->setEnabled(false);
@@ -568,6 +587,7 @@ void MainWindow::startRun(double duration) {
   lastMessage_.clear();
   realtimeReport_.clear();
   errorEstimate_.clear();
+  errorLabel_->setStyleSheet(QString());
   statusBar()->showMessage(tr("running %1 ...").arg(s.loadCase));
   QMetaObject::invokeMethod(worker_, "run", Qt::QueuedConnection, Q_ARG(std::shared_ptr<const ek::SuspensionModel>, model_),
                             Q_ARG(ek::ui::RunSettings, s));

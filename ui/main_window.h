@@ -138,6 +138,8 @@ class MainWindow : public QMainWindow {
   QComboBox* integrator_;
   QDoubleSpinBox* dt_;
   QSpinBox* linEvery_;
+  QDoubleSpinBox* warnError_;  ///< [um], 0: off
+  double runWarnError_ = 0.0;  ///< the running run's threshold [m]
   QCheckBox* realtime_;
   QDoubleSpinBox* exaggeration_;
   QAction *runAct_, *pauseAct_, *stopAct_;

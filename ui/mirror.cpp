@@ -163,8 +163,9 @@ Project mirrorLeftToRight(const Project& in, int* added) {
       case OutputQuantity::P2PLength: ids = &p2p; break;
       case OutputQuantity::Input: ids = &input; break;
       case OutputQuantity::Wheel: ids = &wheel; break;
+      case OutputQuantity::ErrorEstimate: break;  // of the run: nothing to mirror
     }
-    if (!ids->count(o.element)) continue;
+    if (!ids || !ids->count(o.element)) continue;
     OutputRow m = o;
     m.name = toRight(o.name);
     m.element = ids->at(o.element);

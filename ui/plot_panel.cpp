@@ -311,7 +311,9 @@ void PlotPanel::append(const SampleBlock& b) {
 }
 
 void PlotPanel::finishRun(const QString& stopped) {
-  if (runs_.empty()) return;
+  // A run that failed before it started (bad options, no equilibrium) has no record here: the
+  // last run, already finished, keeps its state.
+  if (runs_.empty() || runs_.back().finished) return;
   runs_.back().finished = true;
   runs_.back().stopped = stopped;
   fillList();

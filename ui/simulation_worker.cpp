@@ -28,7 +28,8 @@ int yieldToTheGuiThread() {
 
 void SimulationWorker::emitErrorEstimate(const Simulation& sim) {
   const ErrorSummary e = sim.errorSummary();
-  if (e.available && e.steps > 0) emit errorEstimate(e.positionRms, e.positionMax, e.positionMaxTime);
+  if (e.available && e.steps > 0)
+    emit errorEstimate(e.positionRms, e.positionMax, e.positionMaxTime, e.positionWarnTime);
 }
 
 void SimulationWorker::run(std::shared_ptr<const SuspensionModel> model, RunSettings s) {
@@ -44,6 +45,7 @@ void SimulationWorker::run(std::shared_ptr<const SuspensionModel> model, RunSett
     o.integrator = s.integrator.toStdString();
     o.duration = s.duration;
     Simulation sim(model, s.loadCase.toStdString(), o);
+    sim.positionErrorThreshold = s.warnError;
     sim.initialize();
     QStringList names, units;
     for (const auto& c : sim.results().channels()) {

@@ -29,6 +29,7 @@ struct RunSettings {
   QString solver = "topology";
   QString integrator = "lsrt2";  ///< the engine's name (integratorNames())
   bool realtime = false;
+  double warnError = 0.0;  ///< warn when a step's position error estimate exceeds this [m]; 0: never
   double duration = -1.0;  ///< negative: the load case's
 };
 
@@ -76,7 +77,9 @@ class SimulationWorker : public QObject {
   /// With progress and once before finished: the integrator's local error estimate of the
   /// positions so far [m] (LSRT2's embedded solution): RMS, largest and its time. Not emitted
   /// for an integrator without an estimate.
-  void errorEstimate(double rms, double largest, double largestTime);
+  /// The position error estimate so far [m]; warnTime: when it first exceeded the threshold of
+  /// RunSettings::warnError, -1 if it has not.
+  void errorEstimate(double rms, double largest, double largestTime, double warnTime);
 
  private:
   void emitErrorEstimate(const ek::Simulation& sim);

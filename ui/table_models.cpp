@@ -512,7 +512,7 @@ QString parseDirection(const QString& text, Vec3& out) {
 /// Every quantity with each of its components, as the outputs' combined cell shows them.
 QStringList outputMeasures() {
   QStringList out;
-  for (int q = 0; q <= static_cast<int>(OutputQuantity::Wheel); ++q) {
+  for (int q = 0; q <= static_cast<int>(kLastOutputQuantity); ++q) {
     const auto quantity = OutputQuantity(q);
     const QString name = toString(quantity);
     QStringList components;
@@ -529,6 +529,9 @@ QStringList outputMeasures() {
       case OutputQuantity::Input: break;
       case OutputQuantity::Wheel:
         for (const char* w : kWheelComponents) components << w;
+        break;
+      case OutputQuantity::ErrorEstimate:
+        for (const char* e : kErrorEstimateComponents) components << e;
         break;
     }
     if (components.isEmpty()) out << name;
@@ -947,7 +950,7 @@ std::unique_ptr<TableModel> outputs(ProjectDocument* d) {
                  const QString text = v.toString().trimmed();
                  for (const QString& choice : outputMeasures())
                    if (text == choice) {
-                     for (int q = static_cast<int>(OutputQuantity::Wheel); q >= 0; --q) {
+                     for (int q = static_cast<int>(kLastOutputQuantity); q >= 0; --q) {
                        const QString name = toString(OutputQuantity(q));
                        if (text == name || text.startsWith(name + " ")) {
                          r.quantity = OutputQuantity(q);
@@ -959,7 +962,16 @@ std::unique_ptr<TableModel> outputs(ProjectDocument* d) {
                  return QStringLiteral("unknown quantity and component '%1' (choose from the list)").arg(text);
                }});
   c.back().choices = [](const Project&) { return outputMeasures(); };
-  c.push_back(intCol<OutputRow>("element", "element", &OutputRow::element));
+  // The error estimate is the run's, not an element's: its element cell stays empty.
+  c.push_back({"element", "element",
+               [](const OutputRow& r) {
+                 return r.quantity == OutputQuantity::ErrorEstimate ? QVariant(QString()) : QVariant(r.element);
+               },
+               [](OutputRow& r, const QVariant& v) {
+                 if (r.quantity == OutputQuantity::ErrorEstimate)
+                   return QStringLiteral("the error estimate belongs to the run, not to an element");
+                 return parseInt(v, r.element);
+               }});
   return std::make_unique<RowTableModel<OutputRow>>(d, Table::Outputs, &Project::outputs, c, [](const Project& p) {
     OutputRow r;
     r.name = "output " + std::to_string(p.outputs.size() + 1);

@@ -371,7 +371,7 @@ KcResult runKc(const SuspensionModel& model, const KcOptions& o, const std::func
     res.columns.push_back("Ackermann");
     res.units.push_back("%");
   }
-  const std::vector<Channel> outputs = resolveChannels(model, {});
+  const std::vector<Channel> outputs = stateChannels(model);
   for (const auto& c : outputs) {
     res.columns.push_back(c.name);
     res.units.push_back(c.unit);

@@ -214,7 +214,7 @@ std::vector<Channel> wheelOutputChannels(const SuspensionModel& model) {
 }
 
 std::vector<Channel> responseChannels(const SuspensionModel& model) {
-  std::vector<Channel> ch = resolveChannels(model, {});
+  std::vector<Channel> ch = stateChannels(model);
   for (const auto& c : wheelOutputChannels(model)) ch.push_back(c);
   return ch;
 }

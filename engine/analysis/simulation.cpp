@@ -73,6 +73,11 @@ Simulation::Simulation(std::shared_ptr<const SuspensionModel> model, const std::
   nSteps_ = static_cast<long long>(std::llround(options_.duration / options_.dt));
   sampleStride_ = std::llround(1.0 / (options_.sampleRate * options_.dt));
   std::vector<Channel> channels = resolveChannels(*model_, options_.channels);
+  if (!integrator_->localError())
+    for (const Channel& c : channels)
+      if (c.quantity == OutputQuantity::ErrorEstimate)
+        throw std::invalid_argument("output '" + c.name + "' is the local error estimate, which the method '" +
+                                    options_.integrator + "' does not have (lsrt2 and ros34pw2 have one)");
   // The recorder holds every sample in memory: refuse a run that would not fit, before it starts.
   const long long samples = nSteps_ / sampleStride_ + 2;
   const double values = static_cast<double>(samples) * static_cast<double>(channels.size() + 1);
@@ -100,6 +105,10 @@ void Simulation::initialize() {
     }
   }
   r0_ = state_.r;
+  error_ = ErrorSummary{};
+  positionSq_ = angleSq_ = 0.0;
+  pending_ = false;
+  outWs_.stepError = LocalErrorEstimate{};
   // Marker displacements are measured from the design position (the poses as modelled).
   markerStart_ = markerPositionsAsModelled(*model_);
   inputs_.evaluateRate(options_.start, outWs_.uDot);
@@ -108,7 +117,8 @@ void Simulation::initialize() {
   recorder_.record(options_.start, outWs_, markerStart_);
 }
 
-void Simulation::record() {
+void Simulation::record(const LocalErrorEstimate& stepError) {
+  outWs_.stepError = stepError;
   inputs_.evaluate(state_.t, outWs_.u);
   inputs_.evaluateRate(state_.t, outWs_.uDot);
   evaluateOutputsState(*model_, state_, outWs_.u, outWs_);
@@ -124,10 +134,15 @@ ErrorSummary Simulation::errorSummary() const {
   return s;
 }
 
+LocalErrorEstimate Simulation::lastError() const {
+  const LocalErrorEstimate* e = integrator_->localError();
+  return e && step_ > 0 ? *e : LocalErrorEstimate{};
+}
+
 void Simulation::flushPending() {
   if (!pending_) return;
   pending_ = false;
-  record();
+  record(pendingError_);
 }
 
 bool Simulation::step() {
@@ -146,6 +161,7 @@ bool Simulation::step() {
                           "): " + e.what());
   }
   if (pending_) {  // only set when this step was going to linearize at its start state
+    ws_.stepError = pendingError_;  // of the step that ended at pendingTime_
     recorder_.record(pendingTime_, ws_, markerStart_);
     pending_ = false;
   }
@@ -167,7 +183,7 @@ bool Simulation::step() {
   } catch (const SimulationError&) {
     if (due) {
       try {
-        record();  // the diverged state as far as it can be evaluated
+        record(lastError());  // the diverged state as far as it can be evaluated
       } catch (const SimulationError&) {
       }
     }
@@ -180,8 +196,9 @@ bool Simulation::step() {
     if (nextLinearizes) {
       pending_ = true;
       pendingTime_ = state_.t;
+      if (const LocalErrorEstimate* e = integrator_->localError()) pendingError_ = *e;
     } else {
-      record();
+      record(lastError());
     }
   }
   return step_ < nSteps_;

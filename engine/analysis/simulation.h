@@ -83,7 +83,9 @@ class Simulation {
   double positionErrorThreshold = 0.0;
 
  private:
-  void record();
+  void record(const LocalErrorEstimate& stepError);
+  /// The last step's local error estimate; zero before the first step or without one.
+  LocalErrorEstimate lastError() const;
   void flushPending();
   void checkDivergence() const;
   /// The first cause of a divergence, or empty: an input that is not finite over the step ending
@@ -107,6 +109,7 @@ class Simulation {
   /// computes everything it needs, so it is taken from there (or evaluated when that does not come).
   bool pending_ = false;
   double pendingTime_ = 0.0;
+  LocalErrorEstimate pendingError_;  ///< the estimate of the step that ended at pendingTime_
   ErrorSummary error_;
   double positionSq_ = 0.0, angleSq_ = 0.0;
 };

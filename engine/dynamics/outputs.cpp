@@ -23,6 +23,11 @@ int componentIndex(OutputQuantity q, const std::string& c) {
       if (c == kWheelComponents[k]) return k;
     return 0;
   }
+  if (q == OutputQuantity::ErrorEstimate) {
+    for (int k = 0; k < static_cast<int>(kErrorEstimateComponents.size()); ++k)
+      if (c == kErrorEstimateComponents[k]) return k;
+    return 0;
+  }
   static const char* names[] = {"x", "y", "z", "rx", "ry", "rz"};
   for (int k = 0; k < 6; ++k)
     if (c == names[k]) return k;
@@ -43,6 +48,10 @@ std::string unitOf(OutputQuantity q, int comp, InputKind kind) {
     case OutputQuantity::P2PLength: return "m";
     case OutputQuantity::Input: return inputUnit(kind);
     case OutputQuantity::Wheel: return wheelChannelUnit(comp);
+    case OutputQuantity::ErrorEstimate: {
+      static const char* units[] = {"m", "rad", "m/s", "rad/s"};
+      return units[comp];
+    }
   }
   return "";
 }
@@ -75,6 +84,7 @@ std::vector<Channel> resolveChannels(const SuspensionModel& model, const std::ve
         c.index = model.wheelById(o.element);
         c.wheel = &model.wheels[c.index];
         break;
+      case OutputQuantity::ErrorEstimate: break;
     }
     c.unit = unitOf(o.quantity, c.component, kind);
     all.push_back(c);
@@ -98,6 +108,13 @@ std::vector<Channel> resolveChannels(const SuspensionModel& model, const std::ve
   return picked;
 }
 
+std::vector<Channel> stateChannels(const SuspensionModel& model) {
+  std::vector<Channel> out;
+  for (Channel& c : resolveChannels(model, {}))
+    if (c.quantity != OutputQuantity::ErrorEstimate) out.push_back(std::move(c));
+  return out;
+}
+
 double channelValue(const Channel& c, const Workspace& ws, const std::vector<Vec3>& markerStart) {
   // Body angles and angular velocities are listed rx, ry, rz: alpha_x'', alpha_y', alpha_z.
   const int rot = c.component >= 3 ? c.component - 3 : 0;
@@ -113,6 +130,11 @@ double channelValue(const Channel& c, const Workspace& ws, const std::vector<Vec
     case OutputQuantity::P2PLength: return ws.p2ps[c.index].length;
     case OutputQuantity::Input: return ws.u[c.index];
     case OutputQuantity::Wheel: return wheelChannels(*c.wheel, ws)[c.component];
+    case OutputQuantity::ErrorEstimate: {
+      const LocalErrorEstimate& e = ws.stepError;
+      const double values[] = {e.position, e.angle, e.velocity, e.angularVelocity};
+      return values[c.component];
+    }
   }
   return 0.0;
 }

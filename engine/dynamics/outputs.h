@@ -24,6 +24,10 @@ struct Channel {
 /// @throws std::invalid_argument naming an unknown channel and listing the known ones.
 std::vector<Channel> resolveChannels(const SuspensionModel& model, const std::vector<std::string>& names);
 
+/// Every output channel that is a function of a state (all but the integrator's error estimate),
+/// in table order: what the analyses that run no integrator (K&C, linear analysis) report.
+std::vector<Channel> stateChannels(const SuspensionModel& model);
+
 /// Value of a channel from a workspace whose stages 1-3 ran at the state (and whose u is set).
 /// `markerStart` holds each marker's design position, the pose as modelled (for displacements).
 double channelValue(const Channel& c, const Workspace& ws, const std::vector<Vec3>& markerStart);

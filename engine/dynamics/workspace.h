@@ -71,6 +71,12 @@ struct DrivePartials {
   Vec12 dPose_dudot = Vec12::Zero();
 };
 
+/// A step's local error estimate from an embedded lower-order solution (no extra factorization):
+/// the largest estimated error of any coordinate of each kind [m, rad, m/s, rad/s].
+struct LocalErrorEstimate {
+  double position = 0.0, angle = 0.0, velocity = 0.0, angularVelocity = 0.0;
+};
+
 struct Workspace {
   explicit Workspace(const SuspensionModel& model);
 
@@ -96,6 +102,9 @@ struct Workspace {
   /// runs of load cases. Applied by calcBodyForces().
   VecX wheelLoads;
   VecX h;                          ///< h(r, v, u) (nDof)
+  /// The integrator's local error estimate of the step that ended at the state the outputs are
+  /// read from; set by the simulation before it records (zero at the start of a run).
+  LocalErrorEstimate stepError;
   std::vector<Mat6> Jr, Jv;        ///< dh/dr, dh/dv in the block pattern (nBlocks)
   /// dh/du and dh/du_dot in the slots of model.inputPattern (inputColumn() gives a dense column);
   /// J_udot is non-zero for motion inputs only.

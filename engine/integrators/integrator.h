@@ -24,12 +24,6 @@ struct IntegratorOptions {
   double rhoInfinity = 0.9;          ///< generalized-alpha: spectral radius at infinity, [0, 1]
 };
 
-/// A step's local error estimate from an embedded lower-order solution (no extra factorization):
-/// the largest estimated error of any coordinate of each kind [m, rad, m/s, rad/s].
-struct LocalErrorEstimate {
-  double position = 0.0, angle = 0.0, velocity = 0.0, angularVelocity = 0.0;
-};
-
 /// The largest |entry| of each kind of a step's error vectors (er over r, ev over v), per free body.
 LocalErrorEstimate largestPerKind(int freeBodies, const VecX& er, const VecX& ev);
 

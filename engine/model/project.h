@@ -204,7 +204,15 @@ enum class OutputQuantity {
   P2PLength,           ///< length [m]
   Input,               ///< the input's value [N] or [N m]
   Wheel,               ///< a wheel's alignment channel (kWheelComponents), ISO 8855 [rad] or [m]
+  ErrorEstimate,       ///< the integrator's local error estimate of the step that ended at the sample
+                       ///< (kErrorEstimateComponents) [m], [rad], [m/s], [rad/s]; no element
 };
+inline constexpr OutputQuantity kLastOutputQuantity = OutputQuantity::ErrorEstimate;
+
+/// Components of the error-estimate quantity: the largest estimated error of any coordinate of
+/// each kind (LocalErrorEstimate in dynamics/workspace.h).
+inline constexpr std::array<const char*, 4> kErrorEstimateComponents{"position", "angle", "velocity",
+                                                                     "angular velocity"};
 
 /// Components of the wheel quantity, in this order (WheelChannel in dynamics/wheels.h).
 inline constexpr std::array<const char*, 13> kWheelComponents{
@@ -214,7 +222,7 @@ inline constexpr std::array<const char*, 13> kWheelComponents{
 struct OutputRow {
   std::string name;
   OutputQuantity quantity = OutputQuantity::MarkerPosition;
-  int element = 0;        ///< id of the marker, body, bushing, p2p element or input
+  int element = 0;        ///< id of the marker, body, bushing, p2p element, input or wheel (0: none)
   std::string component;  ///< x, y, z, rx, ry, rz; empty for scalar quantities
   bool operator==(const OutputRow&) const = default;
 };

@@ -39,6 +39,7 @@ constexpr QuantityName kQuantities[] = {
     {OutputQuantity::P2PLength, "p2p length", "p2p"},
     {OutputQuantity::Input, "input", "input"},
     {OutputQuantity::Wheel, "wheel", "wheel"},
+    {OutputQuantity::ErrorEstimate, "error estimate", nullptr},
 };
 
 struct SignalName {
@@ -541,7 +542,7 @@ OutputRow readOutput(ObjectReader& r) {
     return o;
   }
   o.quantity = found->q;
-  o.element = r.integer(found->elementKey);
+  if (found->elementKey) o.element = r.integer(found->elementKey);
   o.component = r.string("component", "");
   return o;
 }
@@ -837,7 +838,7 @@ std::string writeProjectText(const Project& p) {
   for (const auto& o : p.outputs) {
     Json r{{"name", o.name}, {"quantity", toString(o.quantity)}};
     for (const auto& n : kQuantities)
-      if (n.q == o.quantity) r[n.elementKey] = o.element;
+      if (n.q == o.quantity && n.elementKey) r[n.elementKey] = o.element;
     if (!o.component.empty()) r["component"] = o.component;
     outs.push_back(r);
   }

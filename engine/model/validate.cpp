@@ -81,6 +81,9 @@ bool componentValid(OutputQuantity q, const std::string& comp) {
     case OutputQuantity::Input: return comp.empty();
     case OutputQuantity::Wheel:
       return std::find(kWheelComponents.begin(), kWheelComponents.end(), comp) != kWheelComponents.end();
+    case OutputQuantity::ErrorEstimate:
+      return std::find(kErrorEstimateComponents.begin(), kErrorEstimateComponents.end(), comp) !=
+             kErrorEstimateComponents.end();
   }
   return false;
 }
@@ -451,8 +454,9 @@ Diagnostics check(const Project& p) {
       case OutputQuantity::P2PLength: ids = &p2ps; key = "p2p"; break;
       case OutputQuantity::Input: ids = &inputs; key = "input"; break;
       case OutputQuantity::Wheel: ids = &wheels; key = "wheel"; break;
+      case OutputQuantity::ErrorEstimate: break;  // of the run, no element
     }
-    if (!ids->count(o.element))
+    if (ids && !ids->count(o.element))
       c.error(c.atNamed("outputs", o.name, key), key + " " + std::to_string(o.element) + " does not exist");
     else if ((o.quantity == OutputQuantity::BodyAngles || o.quantity == OutputQuantity::BodyAngularVelocity) &&
              p.bodies[bodies.at(o.element)].fixed)

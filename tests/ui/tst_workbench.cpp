@@ -238,7 +238,7 @@ class TestWorkbench : public QObject {
       QVERIFY2(!c->toolTip().isEmpty(), c->metaObject()->className());
       ++controls;
     }
-    QCOMPARE(controls, 6);  // load case, method, dt, linearize every, solver, real time
+    QCOMPARE(controls, 7);  // load case, method, dt, linearize every, solver, error warning, real time
     for (QAction* a : bar->actions())
       if (!a->isSeparator() && !a->text().isEmpty() && !a->text().startsWith(" ")) QVERIFY2(a->toolTip() != a->text(), qPrintable(a->text()));
     QMenu* help = nullptr;
@@ -545,6 +545,16 @@ class TestWorkbench : public QObject {
     auto* linEvery = w.findChild<QSpinBox*>("linEvery");
     QVERIFY(linEvery);
     QCOMPARE(linEvery->value(), 5);
+    // The error estimate as a channel: an output row of quantity "error estimate" (no element).
+    TableModel* outputs = w.tableModel(Table::Outputs);
+    QVERIFY(outputs->addRow());
+    const int last = outputs->rowCount() - 1;
+    QVERIFY(outputs->setData(outputs->index(last, columnOf(*outputs, "name")), "error position", Qt::EditRole));
+    const int measure = columnOf(*outputs, "quantity and component");
+    QVERIFY(outputs->choices(measure).contains("error estimate angular velocity"));
+    QVERIFY(outputs->setData(outputs->index(last, measure), "error estimate position", Qt::EditRole));
+    QCOMPARE(outputs->data(outputs->index(last, columnOf(*outputs, "element")), Qt::DisplayRole).toString(), QString());
+    QCOMPARE(w.problems()->errorCount(), 0);
     QSignalSpy finished(&w, &MainWindow::runFinished);
     const QRegularExpression est("largest ([0-9.e+-]+) m at t = ([0-9.]+) s");
     double largest[2];
@@ -560,6 +570,13 @@ class TestWorkbench : public QObject {
     }
     qInfo("largest error estimates: LSRT2 %.3g m, ROS34PW2 %.3g m", largest[0], largest[1]);
     QVERIFY(largest[1] < 0.5 * largest[0]);
+    for (int k = 0; k < 2; ++k) {  // the channel's largest sample is the status bar's largest
+      const RunRecord& run = plots->run(k);
+      const int e = run.channel("error position");
+      QVERIFY(e >= 0);
+      const double top = *std::max_element(run.v[e].begin(), run.v[e].end());
+      QCOMPARE(QString::number(top, 'g', 2), QString::number(largest[k], 'g', 2));  // as the status bar rounds
+    }
     QTreeWidget* list = plots->runList();
     QCOMPARE(list->topLevelItemCount(), 2);
     QCOMPARE(list->topLevelItem(0)->text(2), QString("lsrt2, dt 1 ms"));
@@ -582,8 +599,42 @@ class TestWorkbench : public QObject {
     }
     qInfo("largest difference %.3g m of a range of %.3g m", diff, hi - lo);
     QVERIFY(diff > 0.0 && diff < 0.01 * (hi - lo));
+    plots->selectChannel(1, plots->channels().indexOf("error position"));
+    QCOMPARE(plots->plot(1)->graphCount(), 2);
     QTest::qWait(200);
     QVERIFY(w.grab().save(kArtefacts + "/integrator_toolbar.png"));
+    // A method without an estimate names the output instead of running.
+    method->setCurrentIndex(method->findData("bdf2"));
+    w.startRun(5.2);
+    QVERIFY(finished.wait(120000));
+    QVERIFY2(w.lastRunMessage().contains("output 'error position' is the local error estimate"),
+             qPrintable(w.lastRunMessage()));
+    QCOMPARE(plots->runList()->topLevelItemCount(), 2);
+    QVERIFY2(!plots->runList()->topLevelItem(1)->text(0).contains("stopped"),  // the last run stays as it was
+             qPrintable(plots->runList()->topLevelItem(1)->text(0)));
+    // A warning threshold between the two methods' largest estimates: LSRT2 crosses it at the
+    // braking step, in red in the status bar; ROS34PW2 does not.
+    auto* warn = w.findChild<QDoubleSpinBox*>("warnError");
+    QVERIFY(warn);
+    QCOMPARE(warn->text(), QString("off"));
+    warn->setValue(1e6 * std::sqrt(largest[0] * largest[1]));
+    auto* label = w.findChild<QLabel*>("errorEstimate");
+    QVERIFY(label);
+    for (int k = 0; k < 2; ++k) {
+      method->setCurrentIndex(method->findData(k == 0 ? "lsrt2" : "ros34pw2"));
+      w.startRun(5.2);
+      QVERIFY(finished.wait(120000));
+      const QRegularExpression above("above the warning threshold ([0-9.e+-]+) m from t = ([0-9.]+) s");
+      const QRegularExpressionMatch m = above.match(label->text());
+      QCOMPARE(m.hasMatch(), k == 0);
+      QCOMPARE(label->styleSheet().contains("color"), k == 0);
+      if (k == 0) {
+        QCOMPARE(m.captured(1).toDouble(), QString::number(1e-6 * warn->value(), 'g', 2).toDouble());
+        QVERIFY(m.captured(2).toDouble() >= 5.0 && m.captured(2).toDouble() <= 5.1);
+        QTest::qWait(200);
+        QVERIFY(w.grab().save(kArtefacts + "/error_warning.png"));
+      }
+    }
   }
 
   /// Plots: another plot is added, made an X-Y plot (a bushing force against the wheel centre's

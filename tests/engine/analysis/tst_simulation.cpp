@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <map>
 #include <set>
 
 #include "engine/core/error.h"
@@ -300,6 +301,71 @@ class TestSimulation : public QObject {
     // An unwritable path fails before a run and leaves nothing behind.
     QVERIFY_THROWS_EXCEPTION(IoError, checkWritable("/nonexistent/dir/x.csv"));
     QVERIFY_THROWS_EXCEPTION(IoError, writeCsv(sim.results(), "/nonexistent/dir/x.csv"));
+  }
+
+  // The error-estimate outputs sample the estimate of the step that ended at each sample time,
+  // whether the sample comes from the next step's linearization (LSRT2) or is evaluated (the
+  // W-method, a stride of 5); a run of a method without an estimate refuses such an output.
+  void errorEstimateChannels_data() {
+    QTest::addColumn<QString>("method");
+    QTest::addColumn<int>("linEvery");
+    QTest::addColumn<double>("sampleRate");
+    QTest::newRow("lsrt2, every sample") << "lsrt2" << 1 << 1000.0;
+    QTest::newRow("lsrt2, every 5th") << "lsrt2" << 1 << 200.0;
+    QTest::newRow("ros34pw2 lin-every 2") << "ros34pw2" << 2 << 1000.0;
+    QTest::newRow("lsrt2 lin-every 3, every 2nd") << "lsrt2" << 3 << 500.0;
+  }
+  void errorEstimateChannels() {
+    QFETCH(QString, method);
+    QFETCH(int, linEvery);
+    QFETCH(double, sampleRate);
+    Project p = test::spinningBody();
+    p.outputs.push_back({"error position", OutputQuantity::ErrorEstimate, 0, "position"});
+    p.outputs.push_back({"error angle", OutputQuantity::ErrorEstimate, 0, "angle"});
+    p.outputs.push_back({"error velocity", OutputQuantity::ErrorEstimate, 0, "velocity"});
+    p.outputs.push_back({"error angular velocity", OutputQuantity::ErrorEstimate, 0, "angular velocity"});
+    validate(p);
+    RunOptions o;
+    o.integrator = method.toStdString();
+    o.linearizeEvery = linEvery;
+    o.sampleRate = sampleRate;
+    o.duration = 0.1;
+    Simulation sim(SuspensionModel::build(p), "free", o);
+    const Recorder& rec = sim.results();
+    QCOMPARE(resolveChannels(sim.model(), {}).size(), std::size_t(4));
+    QVERIFY(stateChannels(sim.model()).empty());  // what K&C and linear analyses report
+    QCOMPARE(rec.channels()[0].unit, std::string("m"));
+    QCOMPARE(rec.channels()[3].unit, std::string("rad/s"));
+    sim.initialize();
+    std::map<double, LocalErrorEstimate> byTime;
+    for (bool more = true; more;) {
+      more = sim.step();
+      byTime[sim.state().t] = *sim.integrator().localError();
+    }
+    QCOMPARE(rec.size(), std::size_t(std::llround(0.1 * sampleRate)) + 1);
+    for (std::size_t c = 0; c < 4; ++c) QCOMPARE(rec.value(0, c), 0.0);  // no step before the start
+    double largest = 0.0;
+    for (std::size_t k = 1; k < rec.size(); ++k) {
+      QVERIFY2(byTime.count(rec.time(k)), qPrintable(QString("no step ended at %1 s").arg(rec.time(k))));
+      const LocalErrorEstimate& e = byTime.at(rec.time(k));
+      QCOMPARE(rec.value(k, 0), e.position);
+      QCOMPARE(rec.value(k, 1), e.angle);
+      QCOMPARE(rec.value(k, 2), e.velocity);
+      QCOMPARE(rec.value(k, 3), e.angularVelocity);
+      QVERIFY(e.position > 0.0 && e.angle > 0.0);  // the body moves: every step has an error
+      largest = std::max(largest, rec.value(k, 0));
+    }
+    if (sampleRate == 1000.0) QCOMPARE(largest, sim.errorSummary().positionMax);
+
+    o.integrator = "bdf2";
+    try {
+      Simulation(SuspensionModel::build(p), "free", o);
+      QFAIL("bdf2 accepted an error-estimate output");
+    } catch (const std::invalid_argument& e) {
+      QVERIFY2(QString(e.what()).contains("output 'error position'") && QString(e.what()).contains("'bdf2'"), e.what());
+    }
+    p.outputs.erase(p.outputs.end() - 4, p.outputs.end());
+    Simulation(SuspensionModel::build(p), "free", o).run();
   }
 
   void samplingAndCsv() {

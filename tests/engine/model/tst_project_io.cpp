@@ -9,6 +9,7 @@
 #include "engine/core/error.h"
 #include "engine/model/project_diff.h"
 #include "engine/model/project_io.h"
+#include "engine/model/validate.h"
 #include "support/test_models.h"
 
 using namespace ek;
@@ -88,7 +89,8 @@ void addEverything(Project& p) {
                {"c", OutputQuantity::MarkerVelocity, 3, "z"},      {"d", OutputQuantity::BodyAngles, 1, "rx"},
                {"e", OutputQuantity::BodyAngularVelocity, 2, "rz"}, {"f", OutputQuantity::BushingForce, 10, "ry"},
                {"g", OutputQuantity::BushingDeflection, 11, "x"},   {"h", OutputQuantity::P2PForce, 50, ""},
-               {"i", OutputQuantity::P2PLength, 51, ""},            {"j", OutputQuantity::Input, 2, ""}};
+               {"i", OutputQuantity::P2PLength, 51, ""},            {"j", OutputQuantity::Input, 2, ""},
+               {"k", OutputQuantity::ErrorEstimate, 0, "angle"}};
   p.simulation = {5e-4, 2, 500.0};
   p.description = "round trip with \"quotes\", unicode \u00e4\u00f6 and\nnewlines";
 }
@@ -124,6 +126,37 @@ class TestProjectIo : public QObject {
     const Project q = parseProject(text, "memory.json");
     QVERIFY(q == p);
     QCOMPARE(writeProjectText(q), text);  // writing is canonical
+  }
+
+  // The error estimate is the run's: its row has no element key, and a wrong component or an
+  // element key is named.
+  void errorEstimateOutputHasNoElement() {
+    Project p = test::randomProject(5, 2, 2, 1);
+    p.outputs = {{"err", OutputQuantity::ErrorEstimate, 0, "angular velocity"}};
+    const std::string text = writeProjectText(p);
+    QVERIFY2(text.find("\"name\": \"err\",\n      \"quantity\": \"error estimate\",\n      \"component\": "
+                       "\"angular velocity\"\n    }") != std::string::npos,
+             text.c_str());
+    QVERIFY(parseProject(text, "memory.json") == p);
+    validate(p);
+    std::string bad = text;
+    bad.replace(bad.find("\"angular velocity\""), 18, "\"x\"");
+    try {
+      validate(parseProject(bad, "memory.json"));
+      QFAIL("component x accepted for the error estimate");
+    } catch (const ModelError& e) {
+      QCOMPARE(QString::fromStdString(e.where().table), QString("outputs"));
+      QCOMPARE(QString::fromStdString(e.where().field), QString("component"));
+      QVERIFY2(QString(e.what()).contains("does not fit quantity \"error estimate\""), e.what());
+    }
+    bad = text;
+    bad.replace(bad.find("\"component\""), 0, "\"marker\": 1, ");
+    try {
+      (void)parseProject(bad, "memory.json");
+      QFAIL("an element key accepted for the error estimate");
+    } catch (const ModelError& e) {
+      QVERIFY2(QString(e.what()).contains("marker"), e.what());
+    }
   }
 
   void roundTripShippedProject() {
