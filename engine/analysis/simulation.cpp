@@ -93,6 +93,7 @@ Simulation::Simulation(std::shared_ptr<const SuspensionModel> model, const std::
 
 void Simulation::initialize() {
   state_.t = options_.start;
+  state_.z = model_->relaxedElementStates();  // Maxwell branches relaxed (also at an equilibrium)
   step_ = 0;
   model_->initialState(state_.r, state_.v);
   VecX u0(model_->nInputs());

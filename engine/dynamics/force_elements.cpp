@@ -70,6 +70,70 @@ std::string describeElement(const SuspensionModel& model, const char* kind, int 
   return std::string(kind) + " " + std::to_string(id) + " ('" + name + "') between " + body(i) + " and " + body(j);
 }
 
+/// A viscoelastic direction's BranchCoupling (docs/method.md, "Maxwell branches"): the
+/// generalized force of a unit force on I in direction k, and the direction's rate partials
+///   translation, n = R_J e_k:  d(rate) = n.(dvI - dvJ) + (wJ x n).(dpI - dpJ) + (n x dW).dwJ + (n x u).dthJ
+///   rotation, ga, gd = rows of Ga, Dw Ga:  d(rate) = (gd - wRel x ga).dthI - gd.dthJ + ga.(dwI - dwJ)
+/// through the marker maps to the bodies' (p, alpha, v, w_B).
+void branchCoupling(int k, const MarkerKinematics& mi, const BodyKinematics& bi, const MarkerKinematics& mj,
+                    const BodyKinematics& bj, const Vec3& u, const Vec3& wRel, const Mat3& Ti, const Mat3& Ga,
+                    const Mat3& DwGa, BranchCoupling& out) {
+  Vec3 F = Vec3::Zero(), tau = Vec3::Zero();  // a unit force on I in direction k
+  Vec3 gpI = Vec3::Zero(), gvI = Vec3::Zero(), gwI = Vec3::Zero(), gthI = Vec3::Zero();
+  Vec3 gpJ = Vec3::Zero(), gvJ = Vec3::Zero(), gwJ = Vec3::Zero(), gthJ = Vec3::Zero();
+  if (k < 3) {
+    const Vec3 n = mj.R.col(k);
+    F = n;
+    gvI = n;
+    gvJ = -n;
+    gpI = mj.w.cross(n);
+    gpJ = -gpI;
+    gwJ = n.cross(mi.p - mj.p);
+    gthJ = n.cross(u);
+  } else {
+    const int ai = angleIndex(k);
+    const Vec3 ga = Ga.row(ai).transpose(), gd = DwGa.row(ai).transpose();
+    tau = mi.R * Ti.row(ai).transpose();  // tau = R_I Ti^T fa with fa = e_ai
+    gthI = gd - wRel.cross(ga);
+    gthJ = -gd;
+    gwI = ga;
+    gwJ = -ga;
+  }
+  // dp = dp_B - rho x dth, dv = dv_B - (w x rho) x dth - rho x R dw_B, dw = -w x dth + R dw_B.
+  // Partials w.r.t. the body's (p, theta, v, w_B), theta the global rotation vector.
+  auto chain = [](const MarkerKinematics& m, const BodyKinematics& bk, const Vec3& gp, const Vec3& gv, const Vec3& gw,
+                  const Vec3& gth) {
+    Vec12 g;
+    g << gp, gth + m.rho.cross(gp) + bk.w_W.cross(m.rho).cross(gv) + bk.w_W.cross(gw), gv,
+        bk.R.transpose() * (m.rho.cross(gv) + gw);
+    return g;
+  };
+  out.stateA = mi.state;
+  out.stateB = mj.state;
+  out.drivenA = mi.state < 0 && mi.moves ? mi.body : -1;
+  out.drivenB = mj.state < 0 && mj.moves ? mj.body : -1;
+  if (mi.moves) {
+    const Vec12 g = chain(mi, bi, gpI, gvI, gwI, gthI);
+    if (mi.state >= 0) {
+      out.grA << g.head<3>(), bi.RT.transpose() * g.segment<3>(3);
+      out.gvA = g.tail<6>();
+      out.wA << F, bi.R.transpose() * (tau + mi.rho.cross(F));
+    } else {
+      out.gDrivenA = g;
+    }
+  }
+  if (mj.moves) {
+    const Vec12 g = chain(mj, bj, gpJ, gvJ, gwJ, gthJ);
+    if (mj.state >= 0) {
+      out.grB << g.head<3>(), bj.RT.transpose() * g.segment<3>(3);
+      out.gvB = g.tail<6>();
+      out.wB << -F, -bj.R.transpose() * (tau + (mi.p - bj.p).cross(F));  // the reaction acts at p_I
+    } else {
+      out.gDrivenB = g;
+    }
+  }
+}
+
 }  // namespace
 
 namespace {
@@ -115,6 +179,27 @@ namespace {
       ka[ai] = sr.dydx;
       ca[ai] = cr.dydx;
     }
+    // Maxwell branches: force on I minus sum_i k_i z_i; their elimination from a stage matrix
+    // acts on the Jacobian as a damper of c_eff = sum_i k_i g / (1 + g k_i / c_i).
+    for (int k = 0; k < 6; ++k) {
+      const int bd = b.branchDirection[k];
+      if (bd < 0) continue;
+      const ModelBranchDirection& dir = model.branchDirections[bd];
+      double force = 0.0, cEff = 0.0;
+      const double g = ws.branchStageGain;
+      for (std::size_t i = 0; i < dir.branches.size(); ++i) {
+        const MaxwellBranch& br = dir.branches[i];
+        force += br.k * ws.z[dir.first + static_cast<int>(i)];
+        if (g > 0.0) cEff += br.k * g / (1.0 + g * br.lambda());
+      }
+      if (k < 3) {
+        ft[k] -= force;
+        ct[k] += cEff;
+      } else {
+        fa[angleIndex(k)] -= force;
+        ca[angleIndex(k)] += cEff;
+      }
+    }
     out.deflection << d, a[2], a[1], a[0];
     out.rate << dRate, aRate[2], aRate[1], aRate[0];
     out.force << ft, fa[2], fa[1], fa[0];
@@ -145,6 +230,10 @@ namespace {
     m.TthI = X + timesSkew(m.TwI, wRel) - skew(w.tau);
     m.TthJ = -X;
     bodyPartials(m, mi, ws.bodies[mi.body], mj, ws.bodies[mj.body], w);
+    for (int k = 0; k < 6; ++k)
+      if (b.branchDirection[k] >= 0)
+        branchCoupling(k, mi, ws.bodies[mi.body], mj, ws.bodies[mj.body], u, wRel, Ti, Ga, DwGa,
+                       ws.branches[b.branchDirection[k]]);
   }
 }
 

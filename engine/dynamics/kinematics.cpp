@@ -2,6 +2,8 @@
 #include "engine/dynamics/kinematics.h"
 
 #include <Eigen/Geometry>
+#include <stdexcept>
+#include <string>
 
 #include "engine/core/rotation.h"
 
@@ -70,7 +72,19 @@ void calcFreeBodyKinematics(const SuspensionModel& model, const State& state, in
   freeBody(model, state, s, ws);
 }
 
+void setElementStates(const SuspensionModel& model, const State& state, Workspace& ws) {
+  if (state.z.size() == 0) {
+    ws.z.setZero();
+  } else {
+    if (state.z.size() != model.nElementStates())
+      throw std::logic_error("the state has " + std::to_string(state.z.size()) + " element states, the model " +
+                             std::to_string(model.nElementStates()));
+    ws.z = state.z;
+  }
+}
+
 void calcBodyKinematics(const SuspensionModel& model, const State& state, Workspace& ws) {
+  setElementStates(model, state, ws);
   for (int s = 0; s < model.nFreeBodies(); ++s) freeBody(model, state, s, ws);
   calcDrivenBodyKinematics(model, ws);
 }

@@ -10,7 +10,12 @@ namespace ek {
 /// (r, v) => per free body: R_WB, T^-1 (block of K, eq. 2a), R*T, w_W and N = d(T^-1 w_B)/d(alpha),
 /// all from one evaluation of the angles' sines and cosines.
 /// (ws.u, ws.uDot) => pose and velocity of every driven body and their partials (ws.drives).
+/// Also takes the state's element states into ws.z (setElementStates()).
 void calcBodyKinematics(const SuspensionModel& model, const State& state, Workspace& ws);
+
+/// ws.z = state.z, or zero (relaxed branches) when the state has none.
+/// @throws std::logic_error when the state holds a wrong number of element states.
+void setElementStates(const SuspensionModel& model, const State& state, Workspace& ws);
 /// The free body of state slot s, as calcBodyKinematics() does for each.
 void calcFreeBodyKinematics(const SuspensionModel& model, const State& state, int s, Workspace& ws);
 /// Every driven body, as calcBodyKinematics() does after the free ones.

@@ -107,6 +107,7 @@ void calcElement(const SuspensionModel& model, Workspace& ws, const ElementRef& 
 void ParallelLinearizer::linearize(const State& state, const VecX& u, const VecX& uDot, Workspace& ws) {
   ws.u = u;
   ws.uDot = uDot;
+  setElementStates(model_, state, ws);
   auto local = [&](int t) {
     if (t == 0) calcDrivenBodyKinematics(model_, ws);
     for (int l : rows_[t]) calcFreeBodyKinematics(model_, state, l, ws);

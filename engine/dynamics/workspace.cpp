@@ -10,6 +10,8 @@ Workspace::Workspace(const SuspensionModel& m)
     : bodies(m.bodies.size()),
       drives(m.nInputs()),
       markers(m.markers.size()),
+      z(VecX::Zero(m.nElementStates())),
+      branches(m.branchDirections.size()),
       bushings(m.bushings.size()),
       p2ps(m.p2ps.size()),
       wrench(m.nFreeBodies(), Vec6::Zero()),

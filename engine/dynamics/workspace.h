@@ -18,6 +18,7 @@ using Mat6x12 = Eigen::Matrix<double, 6, 12>;
 struct State {
   double t = 0.0;
   VecX r, v;
+  VecX z;  ///< element states: the Maxwell branch deflections (model.nElementStates(); empty: relaxed)
 };
 
 struct BodyKinematics {
@@ -77,6 +78,20 @@ struct LocalErrorEstimate {
   double position = 0.0, angle = 0.0, velocity = 0.0, angularVelocity = 0.0;
 };
 
+/// A viscoelastic bushing direction's coupling to the bodies, in generalized coordinates (the
+/// rows and columns of h, J_r, J_v of the two bodies; a fixed body's parts stay zero):
+/// h changes by -(wA; wB) dF for a change dF of the direction's branch force sum_i k_i z_i, and
+/// the direction's deflection rate changes by grA.dr_a + grB.dr_b + gvA.dv_a + gvB.dv_b.
+struct BranchCoupling {
+  int stateA = -1, stateB = -1;  ///< free-body slots of the bodies of markers I and J (-1: fixed)
+  Vec6 wA = Vec6::Zero(), wB = Vec6::Zero();
+  Vec6 grA = Vec6::Zero(), grB = Vec6::Zero(), gvA = Vec6::Zero(), gvB = Vec6::Zero();
+  /// A side on a driven body: its index (-1 otherwise) and the rate's partials w.r.t. that body's
+  /// (p, theta, v, w_B) (theta: global rotation vector), to be taken through ws.drives.
+  int drivenA = -1, drivenB = -1;
+  Vec12 gDrivenA = Vec12::Zero(), gDrivenB = Vec12::Zero();
+};
+
 struct Workspace {
   explicit Workspace(const SuspensionModel& model);
 
@@ -86,6 +101,13 @@ struct Workspace {
   // calcMarkerKinematics (nMarkers)
   std::vector<MarkerKinematics> markers;
   // calcBushings (nBushings), calcP2Ps (nP2P)
+  /// The element states the bushings are evaluated at (model.nElementStates(); zero: relaxed).
+  VecX z;
+  /// Branch elimination: when positive, the bushings' partials include, per viscoelastic
+  /// direction, the effective damping sum_i k_i g / (1 + g k_i / c_i) of its branches eliminated
+  /// from a stage matrix I - g J (g = h gamma; docs/method.md, "Maxwell branches"). Zero: J itself.
+  double branchStageGain = 0.0;
+  std::vector<BranchCoupling> branches;  ///< per model.branchDirections, with the partials
   std::vector<BushingResult> bushings;
   std::vector<P2PResult> p2ps;
   // calcGeneralizedForces: world wrenches about each free body's centre of mass and their

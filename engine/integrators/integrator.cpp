@@ -9,6 +9,7 @@
 #include "engine/integrators/generalized_alpha.h"
 #include "engine/integrators/lsrt2.h"
 #include "engine/integrators/rosenbrock_w.h"
+#include "engine/integrators/stage_system.h"
 
 namespace ek {
 
@@ -27,6 +28,8 @@ std::string integratorNames() { return "lsrt2, lie, ros34pw2, bdf2, galpha, galp
 
 std::unique_ptr<Integrator> makeIntegrator(const SuspensionModel& model, const IntegratorOptions& o,
                                            const LoadCaseRow& loadCase) {
+  const bool known = (", " + integratorNames() + ",").find(", " + o.method + ",") != std::string::npos;
+  if (known) checkBranchesSupported(model, o.method, o.threads);
   if (o.method == "lsrt2")
     return std::make_unique<Lsrt2>(model, Lsrt2Options{o.dt, o.linearizeEvery, o.kinematicsDerivative, o.threads},
                                    makeLinearSolver(o.solver, model));

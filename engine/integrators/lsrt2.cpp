@@ -33,6 +33,9 @@ Lsrt2::Lsrt2(const SuspensionModel& model, Lsrt2Options options, std::unique_ptr
     v->setZero(n);
   for (VecX* v : {&uLin_, &uK_, &uNext_, &uHalf_, &uDot_, &udDiff_, &uBar_, &udLin_, &udK_, &udNext_, &udHalf_, &udBar_})
     v->setZero(nu);
+  const int nz = model.nElementStates(), nd = static_cast<int>(model.branchDirections.size());
+  for (VecX* v : {&zLin_, &zBar_, &dz1_, &dz2_}) v->setZero(nz);
+  for (VecX* v : {&rateLin_, &branchForce_, &branchRate_}) v->setZero(nd);
   P_.assign(m, Mat3::Identity());
   Kt_.assign(m, Mat3::Identity());
   A_.assign(model.pattern.nBlocks(), Mat6::Zero());
@@ -81,12 +84,18 @@ void Lsrt2::forRows(const std::vector<std::vector<int>>& rows, RowFn&& f) {
 
 void Lsrt2::relinearize(const State& state, Workspace& ws) {
   auto t0 = Clock::now();
+  const double hg = options_.dt * kGamma;
+  ws.branchStageGain = hg;  // the Maxwell branches eliminated from A (docs/method.md)
   if (linearizer_) linearizer_->linearize(state, uLin_, udLin_, ws);
   else linearize(model_, state, uLin_, udLin_, ws);
+  ws.branchStageGain = 0.0;
   if (timing_) times_.linearize += since(t0);
   rLin_ = state.r;
   vLin_ = state.v;
-  const double hg = options_.dt * kGamma;
+  if (model_.nElementStates() > 0) {
+    zLin_ = state.z;
+    branchRates(model_, ws, rateLin_);
+  }
   forRows(linRows_, [&](int l) { stageKinematicsRow(ws, l, hg, options_.kinematicsDerivative, P_[l], Kt_[l]); });
   forRows(linRows_, [&](int l) { assembleStageMatrixRow(model_, ws, l, hg, hg * hg, Kt_, A_); });
   if (timing_) times_.assemble += since(t0);
@@ -97,8 +106,8 @@ void Lsrt2::relinearize(const State& state, Workspace& ws) {
   }
 }
 
-void Lsrt2::stage(const VecX& rbar, const VecX& vbar, const VecX& ubar, const VecX& udotbar, bool atLinearization,
-                  const Workspace& ws, VecX& dr, VecX& dv) {
+void Lsrt2::stage(const VecX& rbar, const VecX& vbar, const VecX& zbar, const VecX& ubar, const VecX& udotbar,
+                  bool atLinearization, const Workspace& ws, VecX& dr, VecX& dv, VecX& dz) {
   // At the linearization point, rbar - r_lin and vbar - v_lin are exactly zero: their products
   // are left out (adding them would add exact zeros). Everything is computed by body rows, on
   // the pool's threads in the parallel step (the same operations as on one thread).
@@ -136,10 +145,13 @@ void Lsrt2::stage(const VecX& rbar, const VecX& vbar, const VecX& ubar, const Ve
     blockMultiplyAdd(model_.pattern, ws.Jr, y_, rhs_);
     if (!atLinearization) blockMultiplyAdd(model_.pattern, ws.Jv, tmp_, rhs_);
     for (int l = 0, m = model_.nFreeBodies(); l < m; ++l) inputMultiplyAddRow(model_, ws, l, uDot_, udDiff_, motion, rhs_);
+    const bool branches = model_.nElementStates() > 0;
+    if (branches) branchForcesOfStage(zbar, hg, ws);
     t0 = Clock::now();
     solver_->solve(rhs_, dv);
     if (timing_) times_.solve += since(t0);
     for (int l : rows_[0]) drRow(l);
+    if (branches) branchIncrements(rbar, vbar, zbar, dr, dv, hg, ws, dz);
     return;
   }
   auto forwardJob = [&](int t) {
@@ -158,8 +170,45 @@ void Lsrt2::stage(const VecX& rbar, const VecX& vbar, const VecX& ubar, const Ve
   pool_->run(backJob);
 }
 
+// The branch rows of the stage, eliminated (docs/method.md, "Maxwell branches"): per branch
+//   dz_i (1 + g l_i) = q_lin + G_r (rbar - r_lin + g dr) + G_v (vbar - v_lin + g dv) - l_i zbar_i,
+// l_i = k_i / c_i, g = h gamma. A (from the linearization with ws.branchStageGain = g) holds the
+// terms in dv; the rest enters the right-hand side as the force change sum_i k_i (zbar_i - z_lin,i
+// + g (q_lin - l_i zbar_i) / (1 + g l_i)) plus the part through J_r y and J_v (vbar - v_lin).
+void Lsrt2::branchForcesOfStage(const VecX& zbar, double hg, const Workspace& ws) {
+  for (std::size_t d = 0; d < model_.branchDirections.size(); ++d) {
+    const ModelBranchDirection& dir = model_.branchDirections[d];
+    double f = 0.0;
+    for (std::size_t i = 0; i < dir.branches.size(); ++i) {
+      const MaxwellBranch& b = dir.branches[i];
+      const int s = dir.first + static_cast<int>(i);
+      f += b.k * (zbar[s] - zLin_[s] + hg * (rateLin_[d] - b.lambda() * zbar[s]) / (1.0 + hg * b.lambda()));
+    }
+    branchForce_[d] = f;
+  }
+  addBranchForces(ws, branchForce_, rhs_);
+}
+
+void Lsrt2::branchIncrements(const VecX& rbar, const VecX& vbar, const VecX& zbar, const VecX& dr, const VecX& dv,
+                             double hg, const Workspace& ws, VecX& dz) {
+  y_ = rbar - rLin_ + hg * dr;  // y_ and tmp_ are free after the solve
+  tmp_ = vbar - vLin_ + hg * dv;
+  branchRate_ = rateLin_;
+  addBranchRateChanges(ws, y_, tmp_, branchRate_);
+  if (model_.hasMotionInputs()) addBranchInputRateChanges(model_, ws, uDot_, udDiff_, branchRate_);
+  for (std::size_t d = 0; d < model_.branchDirections.size(); ++d) {
+    const ModelBranchDirection& dir = model_.branchDirections[d];
+    for (std::size_t i = 0; i < dir.branches.size(); ++i) {
+      const double l = dir.branches[i].lambda();
+      const int s = dir.first + static_cast<int>(i);
+      dz[s] = (branchRate_[d] - l * zbar[s]) / (1.0 + hg * l);
+    }
+  }
+}
+
 void Lsrt2::step(State& state, const InputSignals& inputs, Workspace& ws) {
   const auto start = Clock::now();
+  if (state.z.size() != model_.nElementStates()) state.z = model_.relaxedElementStates();
   const PhaseTimes before = times_;
   const double dt = options_.dt, t = state.t;
   linearizedLast_ = steps_ % options_.linearizeEvery == 0;
@@ -181,13 +230,15 @@ void Lsrt2::step(State& state, const InputSignals& inputs, Workspace& ws) {
     inputs.evaluateRate(tHalf, udHalf_);
     udBar_ = udK_ + kGamma * (udNext_ - udK_);
   }
-  stage(state.r, state.v, uBar_, udBar_, linearizedLast_, ws, dr1_, dv1_);
+  stage(state.r, state.v, state.z, uBar_, udBar_, linearizedLast_, ws, dr1_, dv1_, dz1_);
   const double c = dt * (0.5 - kGamma);  // dt (a21 + gamma21), eq. (16a/b)
   rBar_ = state.r + c * dr1_;
   vBar_ = state.v + c * dv1_;
-  stage(rBar_, vBar_, uHalf_, udHalf_, false, ws, dr2_, dv2_);
+  if (model_.nElementStates() > 0) zBar_ = state.z + c * dz1_;
+  stage(rBar_, vBar_, zBar_, uHalf_, udHalf_, false, ws, dr2_, dv2_, dz2_);
   state.r += dt * dr2_;  // b = (0, 1), eq. (10)
   state.v += dt * dv2_;
+  if (model_.nElementStates() > 0) state.z += dt * dz2_;
   // Embedded first-order solution b^ = (1, 0): local error estimate dt (k_2 - k_1).
   rBar_ = dt * (dr2_ - dr1_);  // the stage buffers are free after stage 2
   vBar_ = dt * (dv2_ - dv1_);

@@ -77,8 +77,8 @@ class Lsrt2 final : public Integrator {
   /// Calls f(l) for every free body l: on one thread, or on the pool by the threads' rows.
   template <class RowFn>
   void forRows(const std::vector<std::vector<int>>& rows, RowFn&& f);
-  void stage(const VecX& rbar, const VecX& vbar, const VecX& ubar, const VecX& udotbar, bool atLinearization,
-             const Workspace& ws, VecX& dr, VecX& dv);
+  void stage(const VecX& rbar, const VecX& vbar, const VecX& zbar, const VecX& ubar, const VecX& udotbar,
+             bool atLinearization, const Workspace& ws, VecX& dr, VecX& dv, VecX& dz);
 
   const SuspensionModel& model_;
   LocalErrorEstimate error_;
@@ -103,6 +103,12 @@ class Lsrt2 final : public Integrator {
   // Rates of the inputs (driven bodies only): at the linearization point, the stage values.
   VecX udLin_, udK_, udNext_, udHalf_, udBar_;
   VecX rBar_, vBar_, G_, y_, rhs_, dr1_, dv1_, dr2_, dv2_, tmp_;
+  // Maxwell branches: element states at the linearization, their directions' rates there, the
+  // stage values and increments, per-direction scratch (force changes, rate changes).
+  VecX zLin_, rateLin_, zBar_, dz1_, dz2_, branchForce_, branchRate_;
+  void branchForcesOfStage(const VecX& zbar, double hg, const Workspace& ws);
+  void branchIncrements(const VecX& rbar, const VecX& vbar, const VecX& zbar, const VecX& dr, const VecX& dv,
+                        double hg, const Workspace& ws, VecX& dz);
 };
 
 }  // namespace ek

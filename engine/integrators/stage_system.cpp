@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/integrators/stage_system.h"
 
+#include <stdexcept>
+#include <string>
+
 #include "engine/dynamics/linearize.h"
 
 namespace ek {
@@ -96,6 +99,52 @@ void StageSystem::solve(const Workspace& ws, const VecX& Rr, const VecX& MRv, Ve
     Ur.segment<3>(6 * l + 3) = PRr_.segment<3>(6 * l + 3) + hg_ * (Kt_[l] * Uv.segment<3>(6 * l + 3));
   }
   ++solves_;
+}
+
+void addBranchForces(const Workspace& ws, const VecX& f, VecX& rhs) {
+  for (std::size_t d = 0; d < ws.branches.size(); ++d) {
+    const BranchCoupling& c = ws.branches[d];
+    if (c.stateA >= 0) rhs.segment<6>(6 * c.stateA) -= f[d] * c.wA;
+    if (c.stateB >= 0) rhs.segment<6>(6 * c.stateB) -= f[d] * c.wB;
+  }
+}
+
+void addBranchRateChanges(const Workspace& ws, const VecX& xr, const VecX& xv, VecX& q) {
+  for (std::size_t d = 0; d < ws.branches.size(); ++d) {
+    const BranchCoupling& c = ws.branches[d];
+    if (c.stateA >= 0) q[d] += c.grA.dot(xr.segment<6>(6 * c.stateA)) + c.gvA.dot(xv.segment<6>(6 * c.stateA));
+    if (c.stateB >= 0) q[d] += c.grB.dot(xr.segment<6>(6 * c.stateB)) + c.gvB.dot(xv.segment<6>(6 * c.stateB));
+  }
+}
+
+void addBranchInputRateChanges(const SuspensionModel& model, const Workspace& ws, const VecX& du, const VecX& dud,
+                                VecX& q) {
+  for (std::size_t d = 0; d < ws.branches.size(); ++d) {
+    const BranchCoupling& c = ws.branches[d];
+    for (const auto& [body, g] : {std::pair{c.drivenA, &c.gDrivenA}, std::pair{c.drivenB, &c.gDrivenB}}) {
+      if (body < 0) continue;
+      for (int k : model.bodies[body].drives)
+        q[d] += g->dot(ws.drives[k].dPose_du) * du[k] + g->dot(ws.drives[k].dPose_dudot) * dud[k];
+    }
+  }
+}
+
+void branchRates(const SuspensionModel& model, const Workspace& ws, VecX& q) {
+  for (std::size_t d = 0; d < model.branchDirections.size(); ++d) {
+    const ModelBranchDirection& dir = model.branchDirections[d];
+    q[static_cast<Eigen::Index>(d)] = ws.bushings[dir.bushing].rate[dir.direction];
+  }
+}
+
+void checkBranchesSupported(const SuspensionModel& model, const std::string& method, int threads) {
+  if (model.branchDirections.empty()) return;
+  const ModelBushing& first = model.bushings[model.branchDirections.front().bushing];
+  const std::string which = "bushing " + std::to_string(first.id) + " ('" + first.name + "') has Maxwell branches";
+  if (method != "lsrt2")
+    throw std::invalid_argument(which + ": the method '" + method +
+                                "' does not integrate viscoelastic bushings yet (lsrt2 does)");
+  if (threads > 1)
+    throw std::invalid_argument(which + ": the parallel step (--threads) does not integrate viscoelastic bushings yet");
 }
 
 }  // namespace ek

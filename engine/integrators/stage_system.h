@@ -16,6 +16,7 @@
 /// use StageSystem whole.
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "engine/dynamics/workspace.h"
@@ -37,6 +38,28 @@ void massSolve(const SuspensionModel& model, const VecX& b, VecX& x);
 /// r' = K v with the K of the last linearization (ws.Kinv): the kinematic rates at the state
 /// linearized, without evaluating anything.
 void kinematicRates(const SuspensionModel& model, const Workspace& ws, const VecX& v, VecX& rDot);
+
+// Maxwell branches in the stage equations (docs/method.md, "Maxwell branches"): the branch
+// deflections are eliminated per viscoelastic direction; these apply a direction's coupling
+// (ws.branches, from the linearization).
+
+/// rhs -= sum_d W_d f_d: the generalized forces of branch-force changes f (one per direction).
+void addBranchForces(const Workspace& ws, const VecX& f, VecX& rhs);
+
+/// q_d += G_d . (xr, xv): the directions' deflection-rate changes for changes (xr, xv) of the state.
+void addBranchRateChanges(const Workspace& ws, const VecX& xr, const VecX& xv, VecX& q);
+
+/// q_d += the directions' deflection-rate changes for changes du, dud of the motion inputs and
+/// their rates (bushings on driven bodies).
+void addBranchInputRateChanges(const SuspensionModel& model, const Workspace& ws, const VecX& du, const VecX& dud,
+                               VecX& q);
+
+/// The directions' deflection rates in ws (from its last evaluation of the bushings).
+void branchRates(const SuspensionModel& model, const Workspace& ws, VecX& q);
+
+/// Throws std::invalid_argument when the model's Maxwell branches cannot be integrated by
+/// `method` or on more than one thread.
+void checkBranchesSupported(const SuspensionModel& model, const std::string& method, int threads);
 
 /// For the methods that carry history from step to step (BDF2, generalized-alpha): notices a
 /// state set from outside (the first step, a new run), which must start a new history.

@@ -135,6 +135,16 @@ std::shared_ptr<const SuspensionModel> SuspensionModel::build(const Project& p) 
       mb.stiffness[k] = law(b.directions[k].stiffness);
       mb.damping[k] = law(b.directions[k].damping);
       mb.preload[k] = b.directions[k].preload;
+      if (!b.directions[k].maxwell.empty()) {
+        ModelBranchDirection d;
+        d.bushing = static_cast<int>(m->bushings.size());
+        d.direction = k;
+        d.first = m->nElementStates_;
+        for (const auto& br : b.directions[k].maxwell) d.branches.push_back({br.stiffness, br.damping});
+        m->nElementStates_ += static_cast<int>(d.branches.size());
+        mb.branchDirection[k] = static_cast<int>(m->branchDirections.size());
+        m->branchDirections.push_back(std::move(d));
+      }
     }
     mb.blocks = blockSlots(b.markerI, b.markerJ);
     m->bushings.push_back(mb);

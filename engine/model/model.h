@@ -51,13 +51,29 @@ struct ModelMarker {
   Mat3 R_BM = Mat3::Identity();   ///< orientation relative to the body frame
 };
 
+/// A Maxwell branch (MaxwellBranchRow): spring k in series with damper c, relaxation rate k / c.
+struct MaxwellBranch {
+  double k = 0.0, c = 0.0;
+  double lambda() const { return k / c; }
+};
+
 struct ModelBushing {
   int id = 0;
   std::string name;
   MarkerIndex i, j;
   std::array<Characteristic, 6> stiffness{}, damping{};  ///< x, y, z, rx, ry, rz
   std::array<double, 6> preload{};
+  std::array<int, 6> branchDirection{-1, -1, -1, -1, -1, -1};  ///< index into branchDirections, -1: none
   BlockSlots blocks;
+};
+
+/// A bushing direction with Maxwell branches: their deflections are the element states
+/// z[first .. first + branches.size()).
+struct ModelBranchDirection {
+  int bushing = 0;    ///< index into bushings
+  int direction = 0;  ///< 0..5: x, y, z, rx, ry, rz
+  int first = 0;      ///< first element state
+  std::vector<MaxwellBranch> branches;
 };
 
 struct ModelStop {
@@ -160,6 +176,8 @@ class SuspensionModel {
   bool hasMotionInputs() const { return !drivenBodies.empty(); }
   std::vector<ModelMarker> markers;
   std::vector<ModelBushing> bushings;
+  std::vector<ModelBranchDirection> branchDirections;  ///< the viscoelastic bushing directions
+  int nElementStates() const { return nElementStates_; }  ///< Maxwell branch deflections
   std::vector<ModelP2P> p2ps;
   std::vector<ModelInput> inputs;
   std::vector<ModelWheel> wheels;
@@ -178,11 +196,14 @@ class SuspensionModel {
 
   /// State vectors of the body poses and velocities as modelled (r0, v0).
   void initialState(VecX& r, VecX& v) const;
+  /// The element states at rest (relaxed Maxwell branches: zero), sized nElementStates().
+  VecX relaxedElementStates() const { return VecX::Zero(nElementStates_); }
 
  private:
   SuspensionModel() = default;
   Project project_;
   int nFree_ = 0;
+  int nElementStates_ = 0;
 };
 
 }  // namespace ek

@@ -53,10 +53,20 @@ struct LawRow {
   bool operator==(const LawRow&) const = default;
 };
 
+/// A Maxwell branch of a viscoelastic bushing direction: a spring k in series with a damper c
+/// (paper 002 eqs. 4-5). Its spring's deflection x_k is a state: x_k' = x' - (k / c) x_k; the
+/// branch adds k x_k to the direction's force.
+struct MaxwellBranchRow {
+  double stiffness = 0.0;  ///< k [N/m] or [N m/rad], > 0
+  double damping = 0.0;    ///< c [N s/m] or [N m s/rad], > 0
+  bool operator==(const MaxwellBranchRow&) const = default;
+};
+
 struct BushingDirectionRow {
-  LawRow stiffness;  ///< force vs deflection [N/m] or [N m/rad]
+  LawRow stiffness;  ///< force vs deflection [N/m] or [N m/rad]; the static stiffness k0 with branches
   LawRow damping;    ///< force vs deflection rate [N s/m] or [N m s/rad]
   double preload = 0.0;  ///< force on marker I at zero deflection, J frame [N] or [N m]
+  std::vector<MaxwellBranchRow> maxwell;  ///< generalized Maxwell branches (none: elastic + damper)
   bool operator==(const BushingDirectionRow&) const = default;
 };
 

@@ -320,6 +320,26 @@ BushingRow readBushing(ObjectReader& r) {
     if (d.has(ks)) dir.stiffness = readLaw(d, ks);
     if (d.has(kd)) dir.damping = readLaw(d, kd);
     dir.preload = d.number(kp, 0.0);
+    if (d.has("maxwell")) {
+      const Json& arr = d.raw("maxwell");
+      if (!arr.is_array()) {
+        d.fail("maxwell", "must be a list of branches {\"" + std::string(ks) + "\": k, \"" + kd + "\": c}");
+      } else {
+        for (std::size_t n = 0; n < arr.size(); ++n) {
+          const std::string at = "maxwell[" + std::to_string(n + 1) + "]";
+          if (!arr[n].is_object()) {
+            d.fail("maxwell", "branch " + std::to_string(n + 1) + " must be an object");
+            continue;
+          }
+          ObjectReader br(arr[n], d.at(at), d.diagnostics());
+          MaxwellBranchRow m;
+          m.stiffness = br.number(ks);
+          m.damping = br.number(kd);
+          br.finish();
+          dir.maxwell.push_back(m);
+        }
+      }
+    }
     d.finish();
   }
   return b;
@@ -782,6 +802,13 @@ std::string writeProjectText(const Project& p) {
       dj[rot ? "stiffness [N m/rad]" : "stiffness [N/m]"] = writeLaw(d.stiffness);
       dj[rot ? "damping [N m s/rad]" : "damping [N s/m]"] = writeLaw(d.damping);
       dj[rot ? "preload [N m]" : "preload [N]"] = d.preload;
+      if (!d.maxwell.empty()) {
+        Json branches = Json::array();
+        for (const auto& m : d.maxwell)
+          branches.push_back(Json{{rot ? "stiffness [N m/rad]" : "stiffness [N/m]", m.stiffness},
+                                  {rot ? "damping [N m s/rad]" : "damping [N s/m]", m.damping}});
+        dj["maxwell"] = branches;
+      }
       r[kBushingDirections[k]] = dj;
     }
     bushings.push_back(r);

@@ -55,6 +55,12 @@ class Checker {
 };
 
 std::string stiffnessKey(int k) { return std::string(kBushingDirections[k]) + (k >= 3 ? ".stiffness [N m/rad]" : ".stiffness [N/m]"); }
+/// "x.maxwell[2].stiffness [N/m]": a field of the n-th (from 1) Maxwell branch of direction k.
+std::string branchKey(int k, std::size_t n, bool stiffness) {
+  const bool rot = k >= 3;
+  return std::string(kBushingDirections[k]) + ".maxwell[" + std::to_string(n + 1) + "]." +
+         (stiffness ? (rot ? "stiffness [N m/rad]" : "stiffness [N/m]") : (rot ? "damping [N m s/rad]" : "damping [N s/m]"));
+}
 std::string dampingKey(int k) { return std::string(kBushingDirections[k]) + (k >= 3 ? ".damping [N m s/rad]" : ".damping [N s/m]"); }
 std::string preloadKey(int k) { return std::string(kBushingDirections[k]) + (k >= 3 ? ".preload [N m]" : ".preload [N]"); }
 
@@ -118,6 +124,10 @@ void checkFinite(const Project& p, const Checker& c) {
       numAt(b.directions[k].stiffness.coefficient, c.at("bushings", b, stiffnessKey(k)));
       numAt(b.directions[k].damping.coefficient, c.at("bushings", b, dampingKey(k)));
       numAt(b.directions[k].preload, c.at("bushings", b, preloadKey(k)));
+      for (std::size_t n = 0; n < b.directions[k].maxwell.size(); ++n) {
+        numAt(b.directions[k].maxwell[n].stiffness, c.at("bushings", b, branchKey(k, n, true)));
+        numAt(b.directions[k].maxwell[n].damping, c.at("bushings", b, branchKey(k, n, false)));
+      }
     }
   for (const auto& e : p.p2ps) {
     if (e.freeLength) numAt(*e.freeLength, c.at("p2p elements", e, "free length [m]"));
@@ -320,6 +330,14 @@ Diagnostics check(const Project& p) {
       checkLaw(c, curves, b.directions[k].stiffness, c.at("bushings", b, stiffnessKey(k)));
       checkLaw(c, curves, b.directions[k].damping, c.at("bushings", b, dampingKey(k)));
       anyStiffness |= b.directions[k].stiffness.curve.has_value() || b.directions[k].stiffness.coefficient != 0.0;
+      // A branch needs a spring and a damper: k = 0 is no branch, c = 0 an infinitely fast one.
+      for (std::size_t n = 0; n < b.directions[k].maxwell.size(); ++n) {
+        const MaxwellBranchRow& m = b.directions[k].maxwell[n];
+        if (std::isfinite(m.stiffness) && !(m.stiffness > 0.0))
+          c.error(c.at("bushings", b, branchKey(k, n, true)), "must be positive");
+        if (std::isfinite(m.damping) && !(m.damping > 0.0))
+          c.error(c.at("bushings", b, branchKey(k, n, false)), "must be positive");
+      }
     }
     if (!anyStiffness)
       c.warning(c.at("bushings", b, ""), "no stiffness in any direction: the bushing only damps, and a body "

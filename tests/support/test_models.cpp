@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "support/test_models.h"
 
+#include <algorithm>
 #include <cmath>
+#include <random>
 
 #include "engine/core/rotation.h"
 #include "support/runs.h"
@@ -275,6 +277,24 @@ Project spinningBody() {
   p.p2ps = {s};
   test::addFreeLoadCase(p, 0.5);
   return p;
+}
+
+void addMaxwellBranches(Project& p, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> U(0.0, 1.0);
+  for (BushingRow& b : p.bushings) {
+    std::vector<int> dirs{0, 1, 2, 3, 4, 5};
+    std::shuffle(dirs.begin(), dirs.end(), rng);
+    for (int n = 0; n < 3; ++n) {
+      const int k = dirs[n];
+      const int count = 1 + static_cast<int>(U(rng) * 2.0);
+      for (int i = 0; i < count; ++i) {
+        const double stiffness = (k < 3 ? 2e4 : 20.0) * std::pow(10.0, U(rng));
+        const double lambda = 5.0 * std::pow(100.0, U(rng));
+        b.directions[k].maxwell.push_back({stiffness, stiffness / lambda});
+      }
+    }
+  }
 }
 
 }  // namespace ek::test

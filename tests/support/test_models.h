@@ -33,6 +33,10 @@ Project spinningBody();
 /// input force and torque. Deterministic for a seed.
 Project randomProject(unsigned seed, int nFree, int nBushings, int nP2P, bool withGround = true);
 
+/// Gives every bushing one or two Maxwell branches in three random directions (translational
+/// k 2e4-2e5 N/m, rotational 20-200 N m/rad, relaxation rates k/c 5-500 1/s).
+void addMaxwellBranches(Project& p, unsigned seed);
+
 /// One wheel corner (docs/analyses.md's test fixture): ground (id 0), a carrier (id 1, wheel
 /// mount) on a bushing to the ground, a wheel (id 2) on a bearing bushing (free about the axle)
 /// to the carrier, and wheel 1 (radius 0.3 m, centre at (0, side 0.78, 0.3) m, marker 10)

@@ -11,6 +11,7 @@
 
 #include "engine/analysis/simulation.h"
 #include "engine/model/project_io.h"
+#include "support/test_models.h"
 
 namespace {
 std::atomic<long long> gAllocations{0};
@@ -90,17 +91,21 @@ class TestAllocation : public QObject {
     QTest::addColumn<int>("linEvery");
     QTest::addColumn<int>("threads");
     QTest::addColumn<QString>("integrator");
+    QTest::addColumn<bool>("maxwell");
     for (const char* p : {"double_wishbone", "multilink"})
       for (const char* s : {"topology", "klu", "dense"}) {
-        QTest::newRow((std::string(p) + " " + s).c_str()) << p << s << 1 << 1 << "lsrt2";
+        QTest::newRow((std::string(p) + " " + s).c_str()) << p << s << 1 << 1 << "lsrt2" << false;
         if (std::string(s) != "dense")
-          QTest::newRow((std::string(p) + " " + s + ", 2 threads").c_str()) << p << s << 1 << 2 << "lsrt2";
+          QTest::newRow((std::string(p) + " " + s + ", 2 threads").c_str()) << p << s << 1 << 2 << "lsrt2" << false;
       }
-    QTest::newRow("double_wishbone topology, linearized every 3rd step") << "double_wishbone" << "topology" << 3 << 1 << "lsrt2";
+    QTest::newRow("double_wishbone topology, linearized every 3rd step") << "double_wishbone" << "topology" << 3 << 1 << "lsrt2" << false;
+    for (int linEvery : {1, 3})  // every bushing viscoelastic (test::addMaxwellBranches)
+      QTest::newRow(("double_wishbone topology, Maxwell branches, lin-every " + std::to_string(linEvery)).c_str())
+          << "double_wishbone" << "topology" << linEvery << 1 << "lsrt2" << true;
     for (const char* i : {"lie", "ros34pw2", "bdf2", "galpha", "galpha-frozen"})
       for (int linEvery : {1, 3})
         QTest::newRow((std::string("multilink topology, ") + i + ", lin-every " + std::to_string(linEvery)).c_str())
-            << "multilink" << "topology" << linEvery << 1 << i;
+            << "multilink" << "topology" << linEvery << 1 << i << false;
   }
   void stepLoopDoesNotAllocate() {
     QFETCH(QString, project);
@@ -108,8 +113,10 @@ class TestAllocation : public QObject {
     QFETCH(int, linEvery);
     QFETCH(int, threads);
     QFETCH(QString, integrator);
-    const auto m = SuspensionModel::build(
-        readProject(std::string(ELASTOKIN_SOURCE_DIR) + "/projects/" + project.toStdString() + ".json"));
+    QFETCH(bool, maxwell);
+    Project p = readProject(std::string(ELASTOKIN_SOURCE_DIR) + "/projects/" + project.toStdString() + ".json");
+    if (maxwell) test::addMaxwellBranches(p, 7);
+    const auto m = SuspensionModel::build(p);
     RunOptions o;
     o.solver = solver.toStdString();
     o.linearizeEvery = linEvery;

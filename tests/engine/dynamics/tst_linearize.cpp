@@ -204,6 +204,96 @@ class TestLinearize : public QObject {
     }
   }
 
+  // Maxwell branches (docs/method.md, "Maxwell branches"), at random branch deflections z:
+  // J_r and J_v with the branch forces in h; the coupling's W (dh/dz_i = -k_i W) and G (the
+  // directions' rate partials) against differences; and the eliminated stage Jacobian
+  // J + (-sum_d c_eff,d W_d G_d^T) with c_eff,d = sum_i k_i g / (1 + g k_i / c_i).
+  void maxwellBranchPartials_data() {
+    QTest::addColumn<unsigned>("seed");
+    QTest::addColumn<bool>("ground");
+    QTest::newRow("4 bodies, grounded") << 3u << true;
+    QTest::newRow("5 bodies, free floating") << 13u << false;
+  }
+  void maxwellBranchPartials() {
+    QFETCH(unsigned, seed);
+    QFETCH(bool, ground);
+    Project p = test::randomProject(seed, ground ? 4 : 5, 7, 2, ground);
+    test::addMaxwellBranches(p, seed);
+    const auto model = SuspensionModel::build(p);
+    const SuspensionModel& m = *model;
+    const int n = m.nDof(), nz = m.nElementStates(), nd = static_cast<int>(m.branchDirections.size());
+    QVERIFY(nz >= 7 * 3 && nd == 7 * 3);
+    State s;
+    m.initialState(s.r, s.v);
+    s.z = VecX::Random(nz) * 2e-3;
+    const VecX u = VecX::Random(m.nInputs()) * 300.0;
+    Workspace ws(m);
+    linearize(m, s, u, ws);
+    auto hAt = [&](const State& x) {
+      Workspace w(m);
+      linearize(m, x, u, w);
+      return VecX(w.h);
+    };
+    auto ratesAt = [&](const State& x) {
+      Workspace w(m);
+      linearize(m, x, u, w);
+      VecX q(nd);
+      for (int d = 0; d < nd; ++d) q[d] = w.bushings[m.branchDirections[d].bushing].rate[m.branchDirections[d].direction];
+      return q;
+    };
+    const MatX fdR = test::centralDifference([&](const VecX& r) { return hAt(State{0.0, r, s.v, s.z}); }, s.r, 1e-6);
+    const MatX fdV = test::centralDifference([&](const VecX& v) { return hAt(State{0.0, s.r, v, s.z}); }, s.v, 1e-5);
+    const MatX fdZ = test::centralDifference([&](const VecX& z) { return hAt(State{0.0, s.r, s.v, z}); }, s.z, 1e-6);
+    const MatX fdGr = test::centralDifference([&](const VecX& r) { return ratesAt(State{0.0, r, s.v, s.z}); }, s.r, 1e-6);
+    const MatX fdGv = test::centralDifference([&](const VecX& v) { return ratesAt(State{0.0, s.r, v, s.z}); }, s.v, 1e-5);
+    MatX W = MatX::Zero(n, nz), Gr = MatX::Zero(nd, n), Gv = MatX::Zero(nd, n), Wd = MatX::Zero(n, nd);
+    for (int d = 0; d < nd; ++d) {
+      const BranchCoupling& c = ws.branches[d];
+      if (c.stateA >= 0) {
+        Wd.block<6, 1>(6 * c.stateA, d) = c.wA;
+        Gr.block<1, 6>(d, 6 * c.stateA) = c.grA.transpose();
+        Gv.block<1, 6>(d, 6 * c.stateA) = c.gvA.transpose();
+      }
+      if (c.stateB >= 0) {
+        Wd.block<6, 1>(6 * c.stateB, d) += c.wB;
+        Gr.block<1, 6>(d, 6 * c.stateB) += c.grB.transpose();
+        Gv.block<1, 6>(d, 6 * c.stateB) += c.gvB.transpose();
+      }
+      const ModelBranchDirection& dir = m.branchDirections[d];
+      for (std::size_t i = 0; i < dir.branches.size(); ++i) W.col(dir.first + i) = -dir.branches[i].k * Wd.col(d);
+    }
+    const double eR = test::blockRelativeError(blockToDense(m.pattern, ws.Jr), fdR, 3, 3);
+    const double eV = test::blockRelativeError(blockToDense(m.pattern, ws.Jv), fdV, 3, 3);
+    const double eZ = test::blockRelativeError(W, fdZ, 3, 1);
+    const double eGr = test::blockRelativeError(Gr, fdGr, 1, 3);
+    const double eGv = test::blockRelativeError(Gv, fdGv, 1, 3);
+    qInfo("%d branch states in %d directions; relative errors: J_r %.2e, J_v %.2e, dh/dz %.2e, G_r %.2e, G_v %.2e", nz,
+          nd, eR, eV, eZ, eGr, eGv);
+    QVERIFY(fdZ.cwiseAbs().maxCoeff() > 0.0 && fdGr.cwiseAbs().maxCoeff() > 0.0);
+    for (double e : {eR, eV, eZ, eGr, eGv}) QVERIFY2(e <= 1e-6, qPrintable(QString("error %1").arg(e)));
+
+    // The stage Jacobian with the branches eliminated (g = h gamma of a 1 ms LSRT2 step).
+    const double g = 1e-3 * (1.0 - 1.0 / std::sqrt(2.0));
+    Workspace we(m);
+    we.branchStageGain = g;
+    linearize(m, s, u, we);
+    QCOMPARE(we.h, ws.h);
+    MatX dJr = MatX::Zero(n, n), dJv = MatX::Zero(n, n);
+    for (int d = 0; d < nd; ++d) {
+      double cEff = 0.0;
+      for (const MaxwellBranch& b : m.branchDirections[d].branches) cEff += b.k * g / (1.0 + g * b.lambda());
+      dJr -= cEff * Wd.col(d) * Gr.row(d);
+      dJv -= cEff * Wd.col(d) * Gv.row(d);
+    }
+    const MatX expR = blockToDense(m.pattern, ws.Jr) + dJr, expV = blockToDense(m.pattern, ws.Jv) + dJv;
+    const double sR = (blockToDense(m.pattern, we.Jr) - expR).cwiseAbs().maxCoeff() / expR.cwiseAbs().maxCoeff();
+    const double sV = (blockToDense(m.pattern, we.Jv) - expV).cwiseAbs().maxCoeff() / expV.cwiseAbs().maxCoeff();
+    qInfo("eliminated stage Jacobian: relative deviation J_r %.2e, J_v %.2e (branch share of J_v %.2e)", sR, sV,
+          dJv.cwiseAbs().maxCoeff() / expV.cwiseAbs().maxCoeff());
+    QVERIFY(sR <= 1e-12 && sV <= 1e-12);
+    QVERIFY(dJv.cwiseAbs().maxCoeff() > 1e-6 * expV.cwiseAbs().maxCoeff());
+  }
+
   void gravityAndInputsAreInH() {
     // One free body, no force elements: h = (m g + F, ...) exactly.
     Project p = test::singleBushing(3.0, Vec3(0.1, 0.2, 0.25), 0.0, 0.0);

@@ -59,6 +59,8 @@ void checkAgainstSchema(const Json& schema, const Json& node, const Json& value,
 
 /// Adds one load case using every signal type and one output of every quantity.
 void addEverything(Project& p) {
+  p.bushings[0].directions[1].maxwell = {{3e5, 1.5e3}, {1e5, 50.0}};  // viscoelastic directions
+  p.bushings[1].directions[4].maxwell = {{800.0, 2.5}};
   LoadCaseRow lc;
   lc.name = "all signals";
   lc.duration = 2.5;
@@ -156,6 +158,35 @@ class TestProjectIo : public QObject {
       QFAIL("an element key accepted for the error estimate");
     } catch (const ModelError& e) {
       QVERIFY2(QString(e.what()).contains("marker"), e.what());
+    }
+  }
+
+  // Maxwell branches: written under "maxwell" with the direction's units, and a branch without a
+  // positive spring or damper named by table, row and field, all in one pass.
+  void maxwellBranches() {
+    Project p = test::randomProject(5, 2, 2, 1);
+    p.bushings[0].directions[3].maxwell = {{800.0, 2.5}};
+    const std::string text = writeProjectText(p);
+    QVERIFY2(text.find("\"maxwell\": [\n          {\n            \"stiffness [N m/rad]\": 800.0,\n            "
+                       "\"damping [N m s/rad]\": 2.5") != std::string::npos,
+             text.c_str());
+    p.bushings[0].directions[0].maxwell = {{0.0, 10.0}, {1e5, -1.0}};
+    try {
+      validate(p);
+      QFAIL("non-positive branch accepted");
+    } catch (const ModelError& e) {
+      const QString msg = e.what();
+      qInfo("%s", e.what());
+      QVERIFY(msg.contains("x.maxwell[1].stiffness [N/m]") && msg.contains("x.maxwell[2].damping [N s/m]"));
+      QVERIFY(msg.contains("must be positive"));
+    }
+    std::string bad = text;
+    bad.replace(bad.find("\"damping [N m s/rad]\": 2.5"), 26, "\"dumping [N m s/rad]\": 2.5");
+    try {
+      (void)parseProject(bad, "memory.json");
+      QFAIL("a misspelt branch field accepted");
+    } catch (const ModelError& e) {
+      QVERIFY2(QString(e.what()).contains("rx.maxwell[1]"), e.what());
     }
   }
 
