@@ -2,7 +2,9 @@
 #include "engine/integrators/integrator.h"
 
 #include <algorithm>
+#include <iterator>
 #include <stdexcept>
+#include <string>
 
 #include "engine/integrators/bdf2.h"
 #include "engine/integrators/cvode_integrator.h"
@@ -24,11 +26,20 @@ LocalErrorEstimate largestPerKind(int freeBodies, const VecX& er, const VecX& ev
   return e;
 }
 
-std::string integratorNames() { return "lsrt2, lie, ros34pw2, bdf2, galpha, galpha-frozen, cvode"; }
+namespace {
+constexpr const char* kIntegratorNames[] = {"lsrt2", "lie", "ros34pw2", "bdf2", "galpha", "galpha-frozen", "cvode"};
+}  // namespace
+
+std::string integratorNames() {
+  std::string out;
+  for (const char* n : kIntegratorNames) out += (out.empty() ? "" : ", ") + std::string(n);
+  return out;
+}
 
 std::unique_ptr<Integrator> makeIntegrator(const SuspensionModel& model, const IntegratorOptions& o,
                                            const LoadCaseRow& loadCase) {
-  const bool known = (", " + integratorNames() + ",").find(", " + o.method + ",") != std::string::npos;
+  const bool known = std::find(std::begin(kIntegratorNames), std::end(kIntegratorNames), o.method) !=
+                     std::end(kIntegratorNames);
   if (known) checkBranchesSupported(model, o.method, o.threads);
   if (o.method == "lsrt2")
     return std::make_unique<Lsrt2>(model, Lsrt2Options{o.dt, o.linearizeEvery, o.kinematicsDerivative, o.threads},
