@@ -10,6 +10,8 @@
 #include <sunmatrix/sunmatrix_sparse.h>
 
 #include <algorithm>
+#include <array>
+#include <tuple>
 #include <filesystem>
 #include <cmath>
 #include <limits>
@@ -106,7 +108,7 @@ CvodeIntegrator::CvodeIntegrator(const SuspensionModel& model, const IntegratorO
   std::sort(breakpoints_.begin(), breakpoints_.end());
   breakpoints_.erase(std::unique(breakpoints_.begin(), breakpoints_.end()), breakpoints_.end());
 
-  const int n = 2 * model.nDof();
+  const int n = 2 * model.nDof() + model.nElementStates();
   check(SUNContext_Create(nullptr, &sd_->ctx), "SUNContext_Create");
   sd_->y = N_VNew_Serial(n, sd_->ctx);
   sd_->atol = N_VNew_Serial(n, sd_->ctx);
@@ -115,11 +117,14 @@ CvodeIntegrator::CvodeIntegrator(const SuspensionModel& model, const IntegratorO
   // reference converges further: positions and angles 0.01 rtol m / rad, velocities rtol m/s /
   // rad/s, at most 1e-11 and 1e-9 (the values of the default rtol 1e-9).
   const double rtol = options_.relativeTolerance;
-  for (int k = 0; k < n; ++k) a[k] = k < model.nDof() ? std::min(1e-11, 1e-2 * rtol) : std::min(1e-9, rtol);
+  // Branch deflections (after r and v) are deflections: the position tolerance.
+  for (int k = 0; k < n; ++k)
+    a[k] = k < model.nDof() || k >= 2 * model.nDof() ? std::min(1e-11, 1e-2 * rtol) : std::min(1e-9, rtol);
   sd_->mem = CVodeCreate(CV_BDF, sd_->ctx);
   if (!sd_->mem) throw SimulationError("CVODE: CVodeCreate failed");
   s_.r.setZero(model.nDof());
   s_.v.setZero(model.nDof());
+  s_.z.setZero(model.nElementStates());
 
   // Which force rows each body's columns touch (the transpose of the block pattern), and M^-1.
   const BlockPattern& bp = model.pattern;
@@ -129,6 +134,21 @@ CvodeIntegrator::CvodeIntegrator(const SuspensionModel& model, const IntegratorO
   for (int l = 0; l < model.nFreeBodies(); ++l) {
     inertiaInverse_.push_back(model.bodies[model.freeBodies[l]].inertia.inverse());
   }
+  // The branch states whose rate rows touch each body's columns (ascending).
+  branchColumns_.assign(model.nFreeBodies(), {});
+  for (std::size_t d = 0; d < model.branchDirections.size(); ++d) {
+    const ModelBranchDirection& dir = model.branchDirections[d];
+    const ModelBushing& b = model.bushings[dir.bushing];
+    for (int side : {model.markers[b.i.value].body.value, model.markers[b.j.value].body.value}) {
+      const int l = model.bodies[side].state;
+      if (l < 0) continue;
+      for (std::size_t i = 0; i < dir.branches.size(); ++i) branchColumns_[l].push_back({int(d), dir.first + int(i)});
+    }
+  }
+  for (auto& c : branchColumns_) {
+    std::sort(c.begin(), c.end(), [](auto a, auto b) { return a.second < b.second; });
+    c.erase(std::unique(c.begin(), c.end()), c.end());
+  }
 }
 
 CvodeIntegrator::~CvodeIntegrator() = default;
@@ -137,6 +157,7 @@ void CvodeIntegrator::load(const double* y) {
   const int n = model_.nDof();
   s_.r = Eigen::Map<const VecX>(y, n);
   s_.v = Eigen::Map<const VecX>(y + n, n);
+  s_.z = Eigen::Map<const VecX>(y + 2 * n, model_.nElementStates());
 }
 
 void CvodeIntegrator::linearizeAt(double t, const double* y) {
@@ -164,12 +185,21 @@ void CvodeIntegrator::rhs(double t, const double* y, double* ydot) {
     vd.head<3>() = ws_.h.segment<3>(6 * l) / b.mass;
     vd.tail<3>() = b.inertia.ldlt().solve(Vec3(ws_.h.segment<3>(6 * l + 3)));
   }
+  // Maxwell branches: z_i' = x' - (k_i / c_i) z_i (paper 002 eq. 5), x' the direction's deflection rate.
+  for (const ModelBranchDirection& dir : model_.branchDirections) {
+    const double rate = ws_.bushings[dir.bushing].rate[dir.direction];
+    for (std::size_t i = 0; i < dir.branches.size(); ++i) {
+      const int s = dir.first + int(i);
+      ydot[2 * n + s] = rate - dir.branches[i].lambda() * s_.z[s];
+    }
+  }
 }
 
 void CvodeIntegrator::jacobian(double t, const double* y, double* J, long ld) {
   linearizeAt(t, y);
   const int n = model_.nDof();
-  Eigen::Map<MatX, 0, Eigen::OuterStride<>> Jm(J, 2 * n, 2 * n, Eigen::OuterStride<>(ld));
+  const int nTotal = 2 * n + model_.nElementStates();
+  Eigen::Map<MatX, 0, Eigen::OuterStride<>> Jm(J, nTotal, nTotal, Eigen::OuterStride<>(ld));
   Jm.setZero();
   const BlockPattern& bp = model_.pattern;
   for (int l = 0; l < model_.nFreeBodies(); ++l) {
@@ -186,13 +216,46 @@ void CvodeIntegrator::jacobian(double t, const double* y, double* J, long ld) {
       Jm.block<3, 6>(n + 6 * l + 3, n + 6 * c) = Iinv * ws_.Jv[s].bottomRows<3>();
     }
   }
+  // Branch columns: dh/dz_i = -k_i (wA; wB); branch rows: the rate's partials, and -k_i / c_i.
+  for (std::size_t d = 0; d < model_.branchDirections.size(); ++d) {
+    const ModelBranchDirection& dir = model_.branchDirections[d];
+    const BranchCoupling& bc = ws_.branches[d];
+    for (std::size_t i = 0; i < dir.branches.size(); ++i) {
+      const int row = 2 * n + dir.first + int(i);
+      const double k = dir.branches[i].k;
+      for (const auto& [l, w, gr, gv] : {std::tuple{bc.stateA, &bc.wA, &bc.grA, &bc.gvA},
+                                         std::tuple{bc.stateB, &bc.wB, &bc.grB, &bc.gvB}}) {
+        if (l < 0) continue;
+        Jm.block<6, 1>(n + 6 * l, row) += generalizedAcceleration(l, -k * *w);
+        Jm.block<1, 6>(row, 6 * l) += gr->transpose();
+        Jm.block<1, 6>(row, n + 6 * l) += gv->transpose();
+      }
+      Jm(row, row) = -dir.branches[i].lambda();
+    }
+  }
+}
+
+Vec6 CvodeIntegrator::generalizedAcceleration(int l, const Vec6& h) const {
+  Vec6 a;
+  a.head<3>() = h.head<3>() / model_.bodies[model_.freeBodies[l]].mass;
+  a.tail<3>() = inertiaInverse_[l] * h.tail<3>();
+  return a;
 }
 
 bool CvodeIntegrator::sparse() const { return options_.cvodeSolver == "klu" || (options_.cvodeSolver == "auto" && model_.nDof() > kDenseLimit); }
 
 long CvodeIntegrator::jacobianNonzeros() const {
   long nnz = 0;
-  for (int c = 0; c < model_.nFreeBodies(); ++c) nnz += 2 * 36 * long(columnBlocks_[c].size()) + 9 + 3 + 9;  // force rows, N, identity, K^-1
+  for (int c = 0; c < model_.nFreeBodies(); ++c) {
+    nnz += 2 * 36 * long(columnBlocks_[c].size()) + 9 + 3 + 9;  // force rows, N, identity, K^-1
+    nnz += 2 * 6 * long(branchColumns_[c].size());             // branch rate rows in r and v columns
+  }
+  for (const ModelBranchDirection& dir : model_.branchDirections) {
+    const ModelBushing& b = model_.bushings[dir.bushing];
+    int sides = 0;
+    for (int m : {b.i.value, b.j.value}) sides += model_.bodies[model_.markers[m].body.value].state >= 0;
+    nnz += long(dir.branches.size()) * (6 * sides + 1);  // force rows of z_i's column, diagonal
+  }
   return nnz;
 }
 
@@ -210,6 +273,14 @@ void CvodeIntegrator::sparseJacobian(double t, const double* y, sunindextype* co
       const Vec3 rot = inertiaInverse_[l] * B.block<3, 1>(3, j);
       for (int i = 0; i < 3; ++i) { rowIdx[k] = n + 6 * l + i; val[k++] = B(i, j) / mass; }
       for (int i = 0; i < 3; ++i) { rowIdx[k] = n + 6 * l + 3 + i; val[k++] = rot[i]; }
+    }
+    for (const auto& [d, state] : branchColumns_[c]) {  // branch rate rows, after all force rows
+      const BranchCoupling& bc = ws_.branches[d];
+      double g = 0.0;
+      if (bc.stateA == c) g += velocity ? bc.gvA[j] : bc.grA[j];
+      if (bc.stateB == c) g += velocity ? bc.gvB[j] : bc.grB[j];
+      rowIdx[k] = 2 * n + state;
+      val[k++] = g;
     }
   };
   for (int c = 0; c < nb; ++c)  // position columns
@@ -230,22 +301,47 @@ void CvodeIntegrator::sparseJacobian(double t, const double* y, sunindextype* co
       }
       forceRows(c, j, true);
     }
-  colPtr[2 * n] = k;
+  for (std::size_t d = 0; d < model_.branchDirections.size(); ++d) {  // branch state columns
+    const ModelBranchDirection& dir = model_.branchDirections[d];
+    const BranchCoupling& bc = ws_.branches[d];
+    // The force rows of the free sides in increasing body slot (both sides on one body: summed).
+    std::array<std::pair<int, Vec6>, 2> sides{{{bc.stateA, bc.wA}, {bc.stateB, bc.wB}}};
+    if (sides[0].first == sides[1].first) {
+      sides[0].second += sides[1].second;
+      sides[1].first = -1;
+    }
+    if (sides[1].first >= 0 && (sides[0].first < 0 || sides[1].first < sides[0].first)) std::swap(sides[0], sides[1]);
+    for (std::size_t i = 0; i < dir.branches.size(); ++i) {
+      const int s = dir.first + int(i);
+      colPtr[2 * n + s] = k;
+      for (const auto& [l, w] : sides) {
+        if (l < 0) continue;
+        const Vec6 a = generalizedAcceleration(l, -dir.branches[i].k * w);
+        for (int r = 0; r < 6; ++r) { rowIdx[k] = n + 6 * l + r; val[k++] = a[r]; }
+      }
+      rowIdx[k] = 2 * n + s;
+      val[k++] = -dir.branches[i].lambda();
+    }
+  }
+  colPtr[2 * n + model_.nElementStates()] = k;
 }
 
 void CvodeIntegrator::restart(double t, const State& state) {
   const int n = model_.nDof();
+  const int nTotal = 2 * n + model_.nElementStates();
   double* y = N_VGetArrayPointer(sd_->y);
   Eigen::Map<VecX>(y, n) = state.r;
   Eigen::Map<VecX>(y + n, n) = state.v;
+  Eigen::Map<VecX>(y + 2 * n, model_.nElementStates()) =
+      state.z.size() ? state.z : model_.relaxedElementStates();
   if (!started_) {
     check(CVodeInit(sd_->mem, rhsCallback, t, sd_->y), "CVodeInit");
     check(CVodeSVtolerances(sd_->mem, options_.relativeTolerance, sd_->atol), "CVodeSVtolerances");
     if (sparse()) {
-      sd_->A = SUNSparseMatrix(2 * n, 2 * n, jacobianNonzeros(), CSC_MAT, sd_->ctx);
+      sd_->A = SUNSparseMatrix(nTotal, nTotal, jacobianNonzeros(), CSC_MAT, sd_->ctx);
       sd_->LS = SUNLinSol_KLU(sd_->y, sd_->A, sd_->ctx);
     } else {
-      sd_->A = SUNDenseMatrix(2 * n, 2 * n, sd_->ctx);
+      sd_->A = SUNDenseMatrix(nTotal, nTotal, sd_->ctx);
       sd_->LS = SUNLinSol_Dense(sd_->y, sd_->A, sd_->ctx);
     }
     if (!sd_->A || !sd_->LS) throw SimulationError("CVODE: the linear solver could not be created");
@@ -293,6 +389,7 @@ void CvodeIntegrator::step(State& state, const InputSignals& inputs, Workspace&)
   load(N_VGetArrayPointer(sd_->y));
   state.r = s_.r;
   state.v = s_.v;
+  state.z = s_.z;
   state.t = target;
 }
 

@@ -2,8 +2,10 @@
 #pragma once
 /// @file cvode_integrator.h
 /// Reference integrator: SUNDIALS CVODE, variable-order BDF with Newton iterations and a direct
-/// linear solver (SUNDIALS dense LU for axles, sparse KLU above kDenseLimit) on y = (r, v), y' = (K(r) v, M^-1 h(r, v, u(t))), with the engine's
-/// analytic Jacobian [[N, K], [M^-1 J_r, M^-1 J_v]]. Discontinuities of the inputs (step times,
+/// linear solver (SUNDIALS dense LU for axles, sparse KLU above kDenseLimit) on y = (r, v, z), y' = (K(r) v, M^-1 h(r, v, z, u(t)),
+/// x'(r, v) - Lambda z), with the engine's analytic Jacobian [[N, K, 0], [M^-1 J_r, M^-1 J_v, M^-1 H_z],
+/// [G_r, G_v, -Lambda]]; z are the Maxwell branch deflections, x' their directions' deflection
+/// rates and Lambda = diag(k_i / c_i) (docs/method.md, "Maxwell branches"). Discontinuities of the inputs (step times,
 /// ramp/chirp ends, table points) are breakpoints: the integration stops and restarts there.
 
 #include <sundials/sundials_types.h>
@@ -56,6 +58,11 @@ class CvodeIntegrator final : public Integrator {
   double segmentStart_ = 0.0, segmentEnd_ = 0.0;
   std::vector<std::vector<std::pair<int, int>>> columnBlocks_;  ///< per body c: (row body l, block index)
   std::vector<Mat3> inertiaInverse_;
+  /// Per body c: the (branch direction, branch state) pairs whose rate depends on c's r and v,
+  /// in increasing state (the rows below the force rows in c's columns).
+  std::vector<std::vector<std::pair<int, int>>> branchColumns_;
+  /// M_l^-1 h for body slot l: (h_F / m, I^-1 h_tau).
+  Vec6 generalizedAcceleration(int l, const Vec6& h) const;
   bool started_ = false;
   long long nRhs_ = 0;
   struct Sundials;

@@ -140,9 +140,9 @@ void checkBranchesSupported(const SuspensionModel& model, const std::string& met
   if (model.branchDirections.empty()) return;
   const ModelBushing& first = model.bushings[model.branchDirections.front().bushing];
   const std::string which = "bushing " + std::to_string(first.id) + " ('" + first.name + "') has Maxwell branches";
-  if (method != "lsrt2")
+  if (method != "lsrt2" && method != "cvode")
     throw std::invalid_argument(which + ": the method '" + method +
-                                "' does not integrate viscoelastic bushings yet (lsrt2 does)");
+                                "' does not integrate viscoelastic bushings yet (lsrt2 and cvode do)");
   if (threads > 1)
     throw std::invalid_argument(which + ": the parallel step (--threads) does not integrate viscoelastic bushings yet");
 }

@@ -16,8 +16,20 @@ using namespace ek;
 
 namespace {
 
-std::shared_ptr<const SuspensionModel> load(const std::string& name) {
-  return SuspensionModel::build(readProject(std::string(ELASTOKIN_SOURCE_DIR) + "/projects/" + name + ".json"));
+std::shared_ptr<const SuspensionModel> load(const std::string& name, bool branches = false) {
+  Project p = readProject(std::string(ELASTOKIN_SOURCE_DIR) + "/projects/" + name + ".json");
+  if (branches) test::addMaxwellBranches(p, 5);
+  return SuspensionModel::build(p);
+}
+
+/// A random state (r, v, z) of the reference's size.
+std::vector<double> randomState(const SuspensionModel& m, unsigned seed) {
+  const int n = m.nDof(), N = 2 * n + m.nElementStates();
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> d(-1.0, 1.0);
+  std::vector<double> y(N);
+  for (int k = 0; k < N; ++k) y[k] = (k < n ? 0.01 : k < 2 * n ? 0.5 : 1e-3) * d(rng);
+  return y;
 }
 
 }  // namespace
@@ -30,23 +42,24 @@ class TestCvode : public QObject {
     QTest::addColumn<QString>("loadCase");
     QTest::newRow("multilink") << "multilink" << "LC1";
     QTest::newRow("full vehicle") << "full_vehicle" << "bump";
+    QTest::newRow("double wishbone with Maxwell branches") << "double_wishbone+maxwell" << "LC2";
   }
   void sparseJacobianEqualsDense() {
     QFETCH(QString, project);
     QFETCH(QString, loadCase);
-    const auto m = load(project.toStdString());
+    const bool branches = project.endsWith("+maxwell");
+    const auto m = load(project.section('+', 0, 0).toStdString(), branches);
     const LoadCaseRow& lc = *m->loadCase(loadCase.toStdString());
     IntegratorOptions o;
     o.method = "cvode";
+    o.cvodeSolver = "klu";
     CvodeIntegrator cv(*m, o, lc);
     InputSignals inputs(*m, lc);
     cv.bindInputs(inputs);
 
-    const int n = m->nDof(), N = 2 * n;
-    std::mt19937 rng(13);
-    std::uniform_real_distribution<double> d(-1.0, 1.0);
-    std::vector<double> y(N);
-    for (int k = 0; k < N; ++k) y[k] = (k < n ? 0.01 : 0.5) * d(rng);
+    const int N = 2 * m->nDof() + m->nElementStates();
+    QCOMPARE(m->nElementStates() > 0, branches);
+    const std::vector<double> y = randomState(*m, 13);
 
     std::vector<double> dense(std::size_t(N) * N);
     cv.jacobian(0.7, y.data(), dense.data(), N);
@@ -76,6 +89,58 @@ class TestCvode : public QObject {
           100.0 * nnz / (double(N) * N), structuralNonzeros, differences);
     QCOMPARE(differences, 0L);
     QVERIFY(structuralNonzeros > N);
+  }
+
+  // The reference's Jacobian with Maxwell branches (the z columns -M^-1 k_i W, the z rows G_r,
+  // G_v and -k_i / c_i) against central differences of its right-hand side at random states.
+  void jacobianWithBranchesMatchesDifferences() {
+    const auto m = load("double_wishbone", true);
+    const LoadCaseRow& lc = *m->loadCase("LC2");
+    IntegratorOptions o;
+    o.method = "cvode";
+    CvodeIntegrator cv(*m, o, lc);
+    InputSignals inputs(*m, lc);
+    cv.bindInputs(inputs);
+    const int n = m->nDof(), N = 2 * n + m->nElementStates();
+    QVERIFY(m->nElementStates() >= 10);
+    for (unsigned seed : {3u, 4u}) {
+      // Near the modelled state (the characteristic curves are smooth pieces there).
+      std::vector<double> y = randomState(*m, seed);
+      VecX r0, v0;
+      m->initialState(r0, v0);
+      for (int k = 0; k < n; ++k) y[k] = r0[k] + 0.01 * y[k];
+      MatX J(N, N);
+      cv.jacobian(0.7, y.data(), J.data(), N);
+      VecX fp(N), fm(N);
+      double worst = 0.0, worstBranch = 0.0;
+      for (int j = 0; j < N; ++j) {
+        // Steps 1e-7 on positions; 1e-5 on velocities and branch deflections, on which the
+        // right-hand side depends (nearly) linearly, so that round-off stays small.
+        const double y0 = y[j], h = std::max(1.0, std::abs(y0)) * (j < n ? 1e-7 : 1e-5);
+        y[j] = y0 + h;
+        cv.rhs(0.7, y.data(), fp.data());
+        y[j] = y0 - h;
+        cv.rhs(0.7, y.data(), fm.data());
+        y[j] = y0;
+        const VecX fd = (fp - fm) / (2 * h);
+        const double scale = std::max(J.col(j).cwiseAbs().maxCoeff(), fd.cwiseAbs().maxCoeff());
+        if (scale == 0.0) continue;
+        const double e = (J.col(j) - fd).cwiseAbs().maxCoeff() / scale;
+        if (e > 1e-6) {
+          Eigen::Index row;
+          (J.col(j) - fd).cwiseAbs().maxCoeff(&row);
+          qInfo("column %d row %d: analytic %.10g differences %.10g (scale %.3g)", j, int(row), J(row, j), fd[row], scale);
+        }
+        worst = std::max(worst, e);
+        // The rows of the branch states, over every column.
+        const double eb = (J.col(j).tail(N - 2 * n) - fd.tail(N - 2 * n)).cwiseAbs().maxCoeff() / scale;
+        worstBranch = std::max(worstBranch, eb);
+      }
+      qInfo("seed %u, %d states (%d branch deflections): largest column error %.2e, in the branch rows %.2e", seed, N,
+            m->nElementStates(), worst, worstBranch);
+      QVERIFY(worst <= 1e-6);
+      QVERIFY(J.bottomRightCorner(N - 2 * n, N - 2 * n).diagonal().maxCoeff() < 0.0);
+    }
   }
 
   // The same reference with either Newton solver: the runs agree far below the tolerance.
