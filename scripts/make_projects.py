@@ -537,6 +537,9 @@ def double_wishbone(viscoelastic=False):
             {"name": "wheel centre z " + tag, "quantity": "marker displacement", "marker": centre, "component": "z"},
             {"name": "trailing arm bushing fx " + tag, "quantity": "bushing force", "bushing": ta_bushing, "component": "x"},
         ]
+        if viscoelastic:
+            outputs += [{"name": "trailing arm bushing branch %d x %s" % (i, tag), "quantity": "bushing branch deflection",
+                         "bushing": ta_bushing, "component": "x%d" % i} for i in (1, 2)]
     ax.bushing("anti-roll bar torsion", bars[1], bars[-1], [-0.25, 0.0, 0.16], STIFF_T, [2500.0, 1.0e5, 1.0e5],
                (math.pi / 2, 0, 0), damp_r=[2.0, 20.0, 20.0])
     load_cases_and_inputs(b, centres)

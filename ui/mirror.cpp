@@ -158,7 +158,8 @@ Project mirrorLeftToRight(const Project& in, int* added) {
       case OutputQuantity::BodyAngles:
       case OutputQuantity::BodyAngularVelocity: ids = &body; break;
       case OutputQuantity::BushingForce:
-      case OutputQuantity::BushingDeflection: ids = &bushing; break;
+      case OutputQuantity::BushingDeflection:
+      case OutputQuantity::BushingBranchDeflection: ids = &bushing; break;
       case OutputQuantity::P2PForce:
       case OutputQuantity::P2PLength: ids = &p2p; break;
       case OutputQuantity::Input: ids = &input; break;

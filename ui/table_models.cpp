@@ -524,6 +524,9 @@ QStringList outputMeasures() {
       case OutputQuantity::BodyAngularVelocity: components = {"rx", "ry", "rz"}; break;
       case OutputQuantity::BushingForce:
       case OutputQuantity::BushingDeflection: components = {"x", "y", "z", "rx", "ry", "rz"}; break;
+      case OutputQuantity::BushingBranchDeflection:  // the first two branches; more are typed
+        for (const char* d : {"x", "y", "z", "rx", "ry", "rz"}) components << QString(d) + "1" << QString(d) + "2";
+        break;
       case OutputQuantity::P2PForce:
       case OutputQuantity::P2PLength:
       case OutputQuantity::Input: break;
@@ -948,6 +951,14 @@ std::unique_ptr<TableModel> outputs(ProjectDocument* d) {
                },
                [](OutputRow& r, const QVariant& v) {
                  const QString text = v.toString().trimmed();
+                 // A branch deflection of any branch number ("... rz3"); validation checks it exists.
+                 const QString branch = QString(toString(OutputQuantity::BushingBranchDeflection)) + " ";
+                 int direction = 0, number = 0;
+                 if (text.startsWith(branch) && parseBranchComponent(text.mid(branch.size()).toStdString(), direction, number)) {
+                   r.quantity = OutputQuantity::BushingBranchDeflection;
+                   r.component = text.mid(branch.size()).toStdString();
+                   return QString();
+                 }
                  for (const QString& choice : outputMeasures())
                    if (text == choice) {
                      for (int q = static_cast<int>(kLastOutputQuantity); q >= 0; --q) {

@@ -43,7 +43,8 @@ std::string unitOf(OutputQuantity q, int comp, InputKind kind) {
     case OutputQuantity::BodyAngles: return "rad";
     case OutputQuantity::BodyAngularVelocity: return "rad/s";
     case OutputQuantity::BushingForce: return rot ? "N m" : "N";
-    case OutputQuantity::BushingDeflection: return rot ? "rad" : "m";
+    case OutputQuantity::BushingDeflection:
+    case OutputQuantity::BushingBranchDeflection: return rot ? "rad" : "m";
     case OutputQuantity::P2PForce: return "N";
     case OutputQuantity::P2PLength: return "m";
     case OutputQuantity::Input: return inputUnit(kind);
@@ -74,6 +75,17 @@ std::vector<Channel> resolveChannels(const SuspensionModel& model, const std::ve
       case OutputQuantity::BodyAngularVelocity: c.index = model.bodyById(o.element).value; break;
       case OutputQuantity::BushingForce:
       case OutputQuantity::BushingDeflection: c.index = model.bushingById(o.element); break;
+      case OutputQuantity::BushingBranchDeflection: {
+        // The component becomes the branch's element state (validation checked it exists).
+        int direction = 0, branch = 0;
+        parseBranchComponent(o.component, direction, branch);
+        c.index = model.bushingById(o.element);
+        const int d = model.bushings[c.index].branchDirection[direction];
+        c.component = model.branchDirections[d].first + branch - 1;
+        c.unit = direction >= 3 ? "rad" : "m";
+        all.push_back(c);
+        continue;
+      }
       case OutputQuantity::P2PForce:
       case OutputQuantity::P2PLength: c.index = model.p2pById(o.element); break;
       case OutputQuantity::Input:
@@ -126,6 +138,7 @@ double channelValue(const Channel& c, const Workspace& ws, const std::vector<Vec
     case OutputQuantity::BodyAngularVelocity: return ws.bodies[c.index].w_B[rot];
     case OutputQuantity::BushingForce: return ws.bushings[c.index].force[c.component];
     case OutputQuantity::BushingDeflection: return ws.bushings[c.index].deflection[c.component];
+    case OutputQuantity::BushingBranchDeflection: return ws.z[c.component];
     case OutputQuantity::P2PForce: return ws.p2ps[c.index].tension;
     case OutputQuantity::P2PLength: return ws.p2ps[c.index].length;
     case OutputQuantity::Input: return ws.u[c.index];

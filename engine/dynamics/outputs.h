@@ -16,7 +16,7 @@ struct Channel {
   std::string unit;
   OutputQuantity quantity = OutputQuantity::MarkerPosition;
   int index = -1;      ///< marker, body, bushing, p2p or input index in the model
-  int component = 0;   ///< 0..5 (x, y, z, rx, ry, rz), a WheelChannel, or 0 for scalars
+  int component = 0;   ///< 0..5 (x, y, z, rx, ry, rz), a WheelChannel, a branch's element state, or 0 for scalars
   const ModelWheel* wheel = nullptr;  ///< the wheel of a wheel channel (owned by the model)
 };
 

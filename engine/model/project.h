@@ -210,6 +210,8 @@ enum class OutputQuantity {
   BodyAngularVelocity, ///< rx, ry, rz [rad/s], body frame
   BushingForce,        ///< x, y, z [N], rx, ry, rz [N m]: on marker I, J frame
   BushingDeflection,   ///< x, y, z [m], rx, ry, rz [rad]
+  BushingBranchDeflection,  ///< a Maxwell branch's spring deflection, component direction and branch
+                            ///< number ("x1", "rz2": parseBranchComponent) [m] or [rad]
   P2PForce,            ///< tension [N]
   P2PLength,           ///< length [m]
   Input,               ///< the input's value [N] or [N m]
@@ -223,6 +225,22 @@ inline constexpr OutputQuantity kLastOutputQuantity = OutputQuantity::ErrorEstim
 /// each kind (LocalErrorEstimate in dynamics/workspace.h).
 inline constexpr std::array<const char*, 4> kErrorEstimateComponents{"position", "angle", "velocity",
                                                                      "angular velocity"};
+
+/// The component of a branch deflection output: a direction (x ... rz) followed by the branch's
+/// number from 1 ("x1", "ry3"). Returns false for any other text.
+inline bool parseBranchComponent(const std::string& c, int& direction, int& branch) {
+  static const char* names[] = {"x", "y", "z", "rx", "ry", "rz"};
+  for (int d = 5; d >= 0; --d) {  // rx before x
+    const std::string n = names[d];
+    if (c.size() <= n.size() || c.compare(0, n.size(), n) != 0) continue;
+    const std::string digits = c.substr(n.size());
+    if (digits.size() > 4 || digits[0] == '0' || digits.find_first_not_of("0123456789") != std::string::npos) return false;
+    direction = d;
+    branch = std::stoi(digits);
+    return true;
+  }
+  return false;
+}
 
 /// Components of the wheel quantity, in this order (WheelChannel in dynamics/wheels.h).
 inline constexpr std::array<const char*, 13> kWheelComponents{

@@ -35,6 +35,7 @@ constexpr QuantityName kQuantities[] = {
     {OutputQuantity::BodyAngularVelocity, "body angular velocity", "body"},
     {OutputQuantity::BushingForce, "bushing force", "bushing"},
     {OutputQuantity::BushingDeflection, "bushing deflection", "bushing"},
+    {OutputQuantity::BushingBranchDeflection, "bushing branch deflection", "bushing"},
     {OutputQuantity::P2PForce, "p2p force", "p2p"},
     {OutputQuantity::P2PLength, "p2p length", "p2p"},
     {OutputQuantity::Input, "input", "input"},

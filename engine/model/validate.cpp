@@ -82,6 +82,10 @@ bool componentValid(OutputQuantity q, const std::string& comp) {
     case OutputQuantity::BodyAngularVelocity: return rot.count(comp) > 0;
     case OutputQuantity::BushingForce:
     case OutputQuantity::BushingDeflection: return xyz.count(comp) > 0 || rot.count(comp) > 0;
+    case OutputQuantity::BushingBranchDeflection: {
+      int direction = 0, branch = 0;
+      return parseBranchComponent(comp, direction, branch);
+    }
     case OutputQuantity::P2PForce:
     case OutputQuantity::P2PLength:
     case OutputQuantity::Input: return comp.empty();
@@ -467,7 +471,8 @@ Diagnostics check(const Project& p) {
       case OutputQuantity::BodyAngles:
       case OutputQuantity::BodyAngularVelocity: ids = &bodies; key = "body"; break;
       case OutputQuantity::BushingForce:
-      case OutputQuantity::BushingDeflection: ids = &bushings; key = "bushing"; break;
+      case OutputQuantity::BushingDeflection:
+      case OutputQuantity::BushingBranchDeflection: ids = &bushings; key = "bushing"; break;
       case OutputQuantity::P2PForce:
       case OutputQuantity::P2PLength: ids = &p2ps; key = "p2p"; break;
       case OutputQuantity::Input: ids = &inputs; key = "input"; break;
@@ -479,9 +484,23 @@ Diagnostics check(const Project& p) {
     else if ((o.quantity == OutputQuantity::BodyAngles || o.quantity == OutputQuantity::BodyAngularVelocity) &&
              p.bodies[bodies.at(o.element)].fixed)
       c.error(c.atNamed("outputs", o.name, key), "body " + std::to_string(o.element) + " is fixed");
-    if (!componentValid(o.quantity, o.component))
+    int direction = 0, branch = 0;
+    if (!componentValid(o.quantity, o.component)) {
       c.error(c.atNamed("outputs", o.name, "component"),
-              "component \"" + o.component + "\" does not fit quantity \"" + toString(o.quantity) + "\"");
+              "component \"" + o.component + "\" does not fit quantity \"" + toString(o.quantity) + "\"" +
+                  (o.quantity == OutputQuantity::BushingBranchDeflection
+                       ? " (a direction and the branch's number from 1: x1, rz2, ...)"
+                       : ""));
+    } else if (o.quantity == OutputQuantity::BushingBranchDeflection && bushings.count(o.element) &&
+               parseBranchComponent(o.component, direction, branch)) {
+      const auto& branches = p.bushings[bushings.at(o.element)].directions[direction].maxwell;
+      if (branch > static_cast<int>(branches.size()))
+        c.error(c.atNamed("outputs", o.name, "component"),
+                "bushing " + std::to_string(o.element) + " has " + std::to_string(branches.size()) +
+                    " Maxwell branch" + (branches.size() == 1 ? "" : "es") + " in " +
+                    o.component.substr(0, o.component.find_first_of("0123456789")) + ", not " +
+                    std::to_string(branch));
+    }
   }
   return d;
 }

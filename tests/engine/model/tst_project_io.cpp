@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/core/error.h"
+#include "engine/dynamics/outputs.h"
 #include "engine/model/project_diff.h"
 #include "engine/model/project_io.h"
 #include "engine/model/validate.h"
@@ -190,6 +191,37 @@ class TestProjectIo : public QObject {
     }
   }
 
+  // Branch deflections as outputs: component = direction and branch number; a branch the bushing
+  // does not have, or a malformed component, is named with the output and the field.
+  void branchDeflectionOutputs() {
+    Project p = test::randomProject(5, 2, 2, 1);
+    const int bushing = p.bushings[0].id;
+    p.bushings[0].directions[4].maxwell = {{800.0, 2.5}, {300.0, 0.5}};
+    p.outputs.push_back({"branch ry2", OutputQuantity::BushingBranchDeflection, bushing, "ry2"});
+    const Project q = parseProject(writeProjectText(p), "memory.json");
+    QVERIFY(q == p);
+    validate(q);
+    const auto model = SuspensionModel::build(q);
+    const auto channels = resolveChannels(*model, {"branch ry2"});
+    QCOMPARE(channels[0].unit, std::string("rad"));
+    QCOMPARE(channels[0].component, model->branchDirections[model->bushings[0].branchDirection[4]].first + 1);
+    p.outputs.push_back({"branch ry3", OutputQuantity::BushingBranchDeflection, bushing, "ry3"});
+    p.outputs.push_back({"branch x1", OutputQuantity::BushingBranchDeflection, bushing, "x1"});
+    p.outputs.push_back({"branch q1", OutputQuantity::BushingBranchDeflection, bushing, "q1"});
+    p.outputs.push_back({"branch x0", OutputQuantity::BushingBranchDeflection, bushing, "x0"});
+    try {
+      validate(p);
+      QFAIL("missing branches accepted");
+    } catch (const ModelError& e) {
+      const QString msg = e.what();
+      qInfo("%s", e.what());
+      QVERIFY(msg.contains("'branch ry3'") && msg.contains("has 2 Maxwell branches in ry, not 3"));
+      QVERIFY(msg.contains("'branch x1'") && msg.contains("has 0 Maxwell branches in x, not 1"));
+      QVERIFY(msg.contains("'branch q1'") && msg.contains("'branch x0'") && msg.contains("x1, rz2"));
+      QVERIFY(!msg.contains("'branch ry2'"));
+    }
+  }
+
   void roundTripShippedProject() {
     const std::string path = kRoot + "/projects/quarter_double_wishbone.json";
     const Project p = readProject(path);
@@ -205,7 +237,8 @@ class TestProjectIo : public QObject {
   /// produces, so that saving an unchanged one reproduces it byte for byte.
   void shippedProjectsAreCanonical_data() {
     QTest::addColumn<QString>("name");
-    for (const char* n : {"quarter_double_wishbone", "double_wishbone", "multilink"}) QTest::newRow(n) << QString(n);
+    for (const char* n : {"quarter_double_wishbone", "double_wishbone", "double_wishbone_viscoelastic", "multilink"})
+      QTest::newRow(n) << QString(n);
   }
   void shippedProjectsAreCanonical() {
     QFETCH(QString, name);
