@@ -5,7 +5,8 @@ namespace ek {
 
 std::string formatLocation(const Location& w) {
   std::string s = w.file.empty() ? std::string("<project>") : w.file;
-  if (w.line > 0) s += ": line " + std::to_string(w.line) + ", column " + std::to_string(w.column);
+  if (w.line > 0) s += ": line " + std::to_string(w.line);
+  if (w.line > 0 && w.column > 0) s += ", column " + std::to_string(w.column);
   if (!w.table.empty()) s += ": table '" + w.table + "'";
   if (!w.row.empty()) s += ", row " + w.row;
   if (!w.rowName.empty()) s += " ('" + w.rowName + "')";
