@@ -39,6 +39,7 @@
 #include "engine/model/project_diff.h"
 #include "engine/model/project_io.h"
 #include "ui/analyses_panel.h"
+#include "ui/bushing_dynamics_panel.h"
 #include "ui/curve_editor.h"
 #include "ui/mirror.h"
 #include "ui/plot_panel.h"
@@ -222,6 +223,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), doc_(new ProjectD
   });
   curves_ = new CurveEditor(doc_, centre);
   centre->addTab(curves_, tr("Curves"));
+  dynamics_ = new BushingDynamicsPanel(doc_, centre);
+  centre->addTab(dynamics_, tr("Bushing dynamics"));
   topology_ = new TopologyView(centre);
   centre->addTab(topology_, tr("Topology"));
   sparsity_ = new SparsityView(centre);
@@ -346,6 +349,7 @@ void MainWindow::select(Table t, int id) {
         view->selectRow(r);
       }
   }
+  if (t == Table::Bushings) dynamics_->showBushing(id, dynamics_->currentDirection());
   if (!model_) return;
   int body = -1;
   if (t == Table::Bodies) body = model_->bodyById(id).value;
@@ -398,6 +402,10 @@ void MainWindow::buildTables() {
     view->setAlternatingRowColors(true);
     view->setItemDelegate(new ReferenceDelegate(view));
     tables_->addTab(view, tr(label));
+    if (t == Table::Bushings)  // the bushing dynamics tab follows the bushing row the user is on
+      connect(view->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this, view](const QModelIndex& i) {
+        if (i.isValid()) dynamics_->showBushing(view->model()->index(i.row(), 0).data().toInt(), dynamics_->currentDirection());
+      });
     connect(models_.back().get(), &TableModel::editRejected, this, [this](const QString& m) {
       tableError_->setText(m);
       statusBar()->showMessage(m, 8000);

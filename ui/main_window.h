@@ -29,6 +29,7 @@ class QAction;
 namespace ek::ui {
 
 class AnalysesPanel;
+class BushingDynamicsPanel;
 class CurveEditor;
 class ProblemsPanel;
 class PlotPanel;
@@ -68,6 +69,7 @@ class MainWindow : public QMainWindow {
   void select(Table table, int id);
   TopologyView* topology() { return topology_; }
   CurveEditor* curveEditor() { return curves_; }
+  BushingDynamicsPanel* bushingDynamics() { return dynamics_; }
   SparsityView* sparsity() { return sparsity_; }
   AnalysesPanel* analyses() { return analyses_; }
   ProblemsPanel* problems() { return problems_; }
@@ -124,6 +126,7 @@ class MainWindow : public QMainWindow {
   View3D* view3d_;
   TopologyView* topology_;
   CurveEditor* curves_;
+  BushingDynamicsPanel* dynamics_;
   SparsityView* sparsity_;
   AnalysesPanel* analyses_;
   QSlider* timeSlider_;

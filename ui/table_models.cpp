@@ -1036,6 +1036,18 @@ QString editCurve(ProjectDocument* doc, int index, const CurveRow& row, const QS
   return {};
 }
 
+QString editBushing(ProjectDocument* doc, int index, const BushingRow& row, const QString& what) {
+  Project trial = doc->project();
+  trial.bushings[index] = row;
+  const Diagnostics d = check(trial);
+  for (const Diagnostic& e : d.items())
+    if (e.severity == Severity::Error && e.where.table == "bushings") return QString::fromStdString(e.text());
+  if (row == doc->project().bushings[index]) return {};  // no change: not modified
+  doc->undoStack()->push(new SetRowCommand<BushingRow>(doc, Table::Bushings, &Project::bushings, index, unmergeable(),
+                                                       doc->project().bushings[index], row, what));
+  return {};
+}
+
 std::unique_ptr<TableModel> makeTableModel(ProjectDocument* doc, Table table) {
   switch (table) {
     case Table::Bodies: return bodies(doc);

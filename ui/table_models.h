@@ -76,6 +76,10 @@ std::unique_ptr<TableModel> makeTableModel(ProjectDocument* doc, Table table);
 /// @returns the engine's message when it rejects the curve (nothing changes), else empty.
 QString editCurve(ProjectDocument* doc, int index, const CurveRow& row, const QString& what);
 
+/// Replaces bushing `index` by `row` as one undo step, if the engine's validation accepts it.
+/// @returns the engine's message when it rejects the row (nothing changes), else empty.
+QString editBushing(ProjectDocument* doc, int index, const BushingRow& row, const QString& what);
+
 /// The engine's table name ("bushings", "p2p elements", ...).
 const char* tableName(Table table);
 

@@ -32,6 +32,7 @@
 #include "engine/model/model.h"
 #include "engine/solvers/topology_solver.h"
 #include "ui/analyses_panel.h"
+#include "ui/bushing_dynamics_panel.h"
 #include "ui/curve_editor.h"
 #include "ui/event_loop_probe.h"
 #include "ui/main_window.h"
@@ -919,6 +920,119 @@ class TestWorkbench : public QObject {
     const QString err = ed->movePoint(2, before.points[4][0] + 0.01, 10.0);
     QVERIFY2(err.contains("increase strictly"), qPrintable(err));
     QVERIFY(w.document()->project().curves[1] == before);
+  }
+
+  // The bushing dynamics tab beside the curve editor: the trailing-arm bushing's x of the double
+  // wishbone (no branches: K = k0 + j w c0) over a log frequency axis, redrawn when a branch is
+  // added and edited; the shipped noisy measurement loaded and fitted with two branches (drawn
+  // over it, the residual reported), accepted as one undo step; a bad file named with its line.
+  void bushingDynamicsPlotAndFit() {
+    MainWindow w;
+    w.setQuiet(true);
+    w.resize(1300, 900);
+    QVERIFY(w.openProject(kRoot + "/projects/double_wishbone.json"));
+    w.show();
+    w.showTab("Bushing dynamics");
+    BushingDynamicsPanel* panel = w.bushingDynamics();
+    w.select(Table::Bushings, 9);  // selecting the row shows it
+    QCOMPARE(panel->currentBushingId(), 9);
+    QCOMPARE(panel->currentDirection(), 0);
+    QCustomPlot* mag = panel->magnitudePlot();
+    QCustomPlot* loss = panel->lossPlot();
+    QCOMPARE(mag->xAxis->scaleType(), QCPAxis::stLogarithmic);
+    auto valueAt = [](QCustomPlot* p, int graph, double f) {
+      const auto data = p->graph(graph)->data();
+      auto it = data->findBegin(f, false);
+      return it == data->constEnd() ? std::nan("") : it->value;
+    };
+    const auto modelData = mag->graph(BushingDynamicsPanel::Model)->data();
+    QVERIFY(modelData->size() > 100);
+    // No branches: |K| = |k0 + j w c0| with k0 = 5e5 N/m (curve 4's slope) and c0 = 600 N s/m.
+    const double f0 = modelData->at(100)->key;
+    QVERIFY(std::abs(modelData->at(100)->value - std::abs(std::complex<double>(5e5, 2 * M_PI * f0 * 600.0))) < 1e-6 * 5e5);
+    QVERIFY(std::abs(loss->graph(BushingDynamicsPanel::Model)->data()->at(100)->value -
+                     std::atan2(2 * M_PI * f0 * 600.0, 5e5) * 180 / M_PI) < 1e-9);
+
+    // Adding and editing a branch redraws the model (one undo step each).
+    const auto buttons = panel->findChildren<QPushButton*>();
+    QPushButton* add = nullptr;
+    for (auto* b : buttons)
+      if (b->text() == "Add branch") add = b;
+    QVERIFY(add);
+    const double before = valueAt(mag, BushingDynamicsPanel::Model, 10.0);
+    add->click();
+    QCOMPARE(w.document()->project().bushings[8].directions[0].maxwell.size(), std::size_t(1));
+    const double withBranch = valueAt(mag, BushingDynamicsPanel::Model, 10.0);
+    QVERIFY(withBranch > 1.2 * before);
+    QCOMPARE(panel->editBranch(0, 0, 1e5), QString());
+    QVERIFY(valueAt(mag, BushingDynamicsPanel::Model, 10.0) < withBranch);
+    QVERIFY(panel->editBranch(0, 1, -3.0).contains("must be positive"));  // the engine's check
+    w.document()->undoStack()->undo();
+    w.document()->undoStack()->undo();
+    QVERIFY(w.document()->project().bushings[8].directions[0].maxwell.empty());
+    QCOMPARE(valueAt(mag, BushingDynamicsPanel::Model, 10.0), before);
+
+    // A bad measurement: the file and its line are named, nothing is loaded.
+    QTemporaryDir dir;
+    QFile bad(dir.filePath("bad.csv"));
+    QVERIFY(bad.open(QIODevice::WriteOnly));
+    bad.write("frequency [Hz],magnitude [N/m],loss angle [deg]\n1,5e5,3\n-2,5e5,4\n3,5e5,5\n");
+    bad.close();
+    const QString err = panel->loadMeasurement(bad.fileName());
+    QVERIFY2(err.contains("bad.csv: line 3, column 1: the frequency must be positive"), qPrintable(err));
+    QVERIFY(!mag->graph(BushingDynamicsPanel::Measurement)->visible());
+
+    // The shipped synthetic measurement, fitted with two branches.
+    QCOMPARE(panel->loadMeasurement(kRoot + "/projects/bushing_data/trailing_arm_x_noisy.csv"), QString());
+    QCOMPARE(mag->graph(BushingDynamicsPanel::Measurement)->data()->size(), 24);
+    QVERIFY(mag->graph(BushingDynamicsPanel::Measurement)->visible());
+    QCOMPARE(panel->fit(2), QString());
+    const QString report = panel->fitReport();
+    qInfo("%s", qPrintable(report));
+    QVERIFY(report.contains("RMS error of the magnitude") && report.contains("k0 = 5e+05 N/m (kept)"));
+    QVERIFY(panel->lastFit()->rmsMagnitude < 0.015);
+    const auto fitted = mag->graph(BushingDynamicsPanel::Fitted)->data();
+    QVERIFY(fitted->size() > 100);
+    // The fit passes through the measurement (within its noise), the unbranched model does not.
+    double worstFit = 0.0, worstModel = 0.0;
+    for (auto it = mag->graph(BushingDynamicsPanel::Measurement)->data()->constBegin();
+         it != mag->graph(BushingDynamicsPanel::Measurement)->data()->constEnd(); ++it) {
+      const std::complex<double> K = complexStiffness(panel->lastFit()->model, it->key);
+      worstFit = std::max(worstFit, std::abs(std::abs(K) / it->value - 1.0));
+      worstModel = std::max(worstModel, std::abs(valueAt(mag, BushingDynamicsPanel::Model, it->key) / it->value - 1.0));
+    }
+    qInfo("largest magnitude deviation from the measurement: fit %.2f %%, model without branches %.1f %%",
+          100 * worstFit, 100 * worstModel);
+    QVERIFY(worstFit < 0.03 && worstModel > 0.2);
+    // What the user sees: the legends name the three graphs, and the fit's dashed green is drawn.
+    QCOMPARE(mag->legend->itemCount(), 3);
+    QVERIFY(mag->legend->hasItemWithPlottable(mag->graph(BushingDynamicsPanel::Fitted)));
+    const QImage img = mag->grab().toImage();
+    int green = 0;
+    for (int y = 0; y < img.height(); ++y)
+      for (int x = 0; x < img.width(); ++x) {
+        const QColor c = img.pixelColor(x, y);
+        green += c.green() > 120 && c.red() < 80 && c.blue() < 110;
+      }
+    QVERIFY2(green > 200, qPrintable(QString::number(green)));
+    QTest::qWait(100);  // the report's layout settles
+    QVERIFY(w.grab().save(kArtefacts + "/bushing_dynamics.png"));
+
+    const int steps = w.document()->undoStack()->index();
+    const auto fit = *panel->lastFit();
+    QCOMPARE(panel->acceptFit(), QString());
+    QCOMPARE(w.document()->undoStack()->index(), steps + 1);  // one undo step
+    const auto& accepted = w.document()->project().bushings[8].directions[0];
+    QVERIFY(accepted.maxwell == fit.model.branches);
+    QCOMPARE(accepted.maxwell.size(), std::size_t(2));
+    QVERIFY(accepted.stiffness.curve.has_value());  // the static curve is kept
+    // The model now is the fit: it passes through the measurement.
+    QVERIFY(std::abs(valueAt(mag, BushingDynamicsPanel::Model, 10.0) /
+                         std::abs(complexStiffness(ek::directionDynamics(w.document()->project(),
+                                                                         w.document()->project().bushings[8], 0),
+                                                   10.0)) - 1.0) < 0.01);
+    w.document()->undoStack()->undo();
+    QVERIFY(w.document()->project().bushings[8].directions[0].maxwell.empty());
   }
 
   void badProjectsKeepTheOpenOne() {
