@@ -22,6 +22,7 @@
 #include "engine/analysis/realtime.h"
 #include "engine/analysis/simulation.h"
 #include "engine/core/error.h"
+#include "engine/model/adams_import.h"
 #include "engine/model/project_io.h"
 #include "engine/model/validate.h"
 #ifdef ELASTOKIN_HAVE_REPORT
@@ -77,6 +78,11 @@ constexpr const char* kUsage =
     "  --list                list the project's load cases and channels, then exit\n"
     "  --write-project FILE  write the checked project in its canonical form (the form the\n"
     "                        workbench saves; FILE may be PROJECT itself), then exit\n"
+    "  --import FILE --onto bushing:ID|p2p:ID\n"
+    "                        import an Adams/Car property file (.bus onto a bushing; .spr,\n"
+    "                        .dpr, .bst, .reb onto a P2P element; units converted to SI,\n"
+    "                        tables become curves; docs/import.md) and write the result with\n"
+    "                        --write-project FILE\n"
     "  --stiffness           eigen-analysis at the load case's initial state instead of a run:\n"
     "                        stiffness ratio, eigenvalues, undamped eigenfrequencies\n"
     "                        (with --out: all eigenvalues as CSV)\n"
@@ -458,7 +464,10 @@ int analysisReport(const std::shared_ptr<const ek::SuspensionModel>& model, cons
   }
   return a.reportPath.empty() ? kDone : pdfReport(*model, a, &r, nullptr, nullptr, nullptr);
 }
-
+  std::string projectPath, loadCase, outPath, canonicalPath, importPath;
+  ek::ImportTarget importTarget = ek::ImportTarget::Bushing;
+  int importId = -1;
+  bool haveImportTarget = false;
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -549,6 +558,16 @@ int main(int argc, char** argv) {
     } else if (a == "--input") {
       if (!value(v) || !parseInt(v, analysis.inputId) || analysis.inputId < 0)
         return usageError("--input needs an input id (a whole number)");
+    } else if (a == "--import") {
+      if (!value(importPath) || importPath.empty()) return usageError("--import needs a property file");
+    } else if (a == "--onto") {
+      if (!value(v)) return usageError("--onto needs bushing:ID or p2p:ID");
+      const auto colon = v.find(':');
+      const std::string kind = v.substr(0, colon);
+      if (colon == std::string::npos || (kind != "bushing" && kind != "p2p") || !parseInt(v.substr(colon + 1), importId))
+        return usageError("--onto needs bushing:ID or p2p:ID, found '" + v + "'");
+      importTarget = kind == "bushing" ? ek::ImportTarget::Bushing : ek::ImportTarget::P2P;
+      haveImportTarget = true;
     } else if (a == "--write-project") {
       if (!value(canonicalPath) || canonicalPath.empty()) return usageError("--write-project needs a file name");
     } else if (a == "--report") {
@@ -569,9 +588,20 @@ int main(int argc, char** argv) {
     }
   }
   if (projectPath.empty()) return usageError("no project file given");
+  if (!importPath.empty() && (!haveImportTarget || canonicalPath.empty()))
+    return usageError("--import needs --onto bushing:ID or p2p:ID and --write-project FILE");
+  if (importPath.empty() && haveImportTarget) return usageError("--onto needs --import");
 
   try {
-    const ek::Project project = ek::readProject(projectPath);
+    ek::Project project = ek::readProject(projectPath);
+    if (!importPath.empty()) {
+      const ek::PropertyImport imported = ek::importPropertyFile(project, importTarget, importId, importPath);
+      for (const auto& w : imported.warnings) std::fprintf(stderr, "elastokin-sim: %s\n", w.text().c_str());
+      std::printf("%s (%s) onto %s %d:\n", importPath.c_str(), imported.fileType.c_str(),
+                  importTarget == ek::ImportTarget::Bushing ? "bushing" : "p2p element", importId);
+      for (const auto& c : imported.changes) std::printf("  %s\n", c.c_str());
+      project = imported.project;
+    }
     const ek::Diagnostics diagnostics = ek::check(project);
     if (diagnostics.warningCount() > 0)
       std::fprintf(stderr, "elastokin-sim: %s\n", diagnostics.text(ek::Severity::Warning).c_str());

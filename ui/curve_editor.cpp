@@ -48,14 +48,14 @@ CurveEditor::CurveEditor(ProjectDocument* doc, QWidget* parent) : QWidget(parent
   layout->addWidget(plot_, 1);
 
   connect(select_, &QComboBox::currentIndexChanged, this, [this] { refresh(); });
+  // Rows added or removed (row -1), renamed (a row): the list of curves follows the table.
   connect(doc_, &ProjectDocument::tableChanged, this, [this](Table t, int) {
-    if (t == Table::Curves) refresh();
+    if (t != Table::Curves) return;
+    fillSelect();
+    refresh();
   });
   connect(doc_, &ProjectDocument::projectReset, this, [this] {
-    QSignalBlocker b(select_);
-    select_->clear();
-    for (const auto& c : doc_->project().curves)
-      select_->addItem(QStringLiteral("%1: %2").arg(c.id).arg(QString::fromStdString(c.name)));
+    fillSelect();
     refresh();
   });
   connect(points_, &QTableWidget::cellChanged, this, [this](int r, int c) {
@@ -87,6 +87,15 @@ CurveEditor::CurveEditor(ProjectDocument* doc, QWidget* parent) : QWidget(parent
     error_->setText(movePoint(dragging_, p[0], y));
     dragging_ = -1;
   });
+}
+
+void CurveEditor::fillSelect() {
+  QSignalBlocker b(select_);
+  const int keep = select_->currentIndex();
+  select_->clear();
+  for (const auto& c : doc_->project().curves)
+    select_->addItem(QStringLiteral("%1: %2").arg(c.id).arg(QString::fromStdString(c.name)));
+  select_->setCurrentIndex(std::min(std::max(keep, 0), select_->count() - 1));
 }
 
 int CurveEditor::currentCurve() const {

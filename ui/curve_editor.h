@@ -30,6 +30,7 @@ class CurveEditor : public QWidget {
 
  private:
   void refresh();
+  void fillSelect();
   ProjectDocument* doc_;
   QComboBox* select_;
   QTableWidget* points_;

@@ -39,6 +39,7 @@
 #include "engine/model/project_diff.h"
 #include "engine/model/project_io.h"
 #include "ui/analyses_panel.h"
+#include "engine/model/adams_import.h"
 #include "ui/bushing_dynamics_panel.h"
 #include "ui/curve_editor.h"
 #include "ui/mirror.h"
@@ -689,6 +690,21 @@ void MainWindow::buildMenus() {
     if (!err.isEmpty()) message(tr("Mirror left to right"), err);
     else statusBar()->showMessage(tr("mirrored the left side (undo with Ctrl+Z)"), 6000);
   });
+  edit->addAction(tr("&Import Adams property file onto the selected row..."), this, [this] {
+    // The bushing or P2P row the user is on in the tables.
+    const int k = tables_->currentIndex();
+    const Table t = k >= 0 && k < static_cast<int>(models_.size()) ? models_[k]->table() : Table::Bodies;
+    auto* view = qobject_cast<QTableView*>(tables_->currentWidget());
+    const QModelIndex cur = view ? view->currentIndex() : QModelIndex();
+    if ((t != Table::Bushings && t != Table::P2Ps) || !cur.isValid())
+      return message(tr("Import property file"), tr("Select a row of the Bushings or the P2P table first: the file's "
+                                                     "characteristics replace that element's."));
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Import Adams property file"), QString(),
+        t == Table::Bushings ? tr("Bushing property files (*.bus);;All files (*)")
+                             : tr("Spring, damper, stop property files (*.spr *.dpr *.bst *.reb);;All files (*)"));
+    if (!path.isEmpty()) importPropertyFile(path, t, view->model()->index(cur.row(), 0).data().toInt());
+  });
   QMenu* view = menuBar()->addMenu(tr("&View"));
   QMenu* units = view->addMenu(tr("&Units"));
   auto* unitGroup = new QActionGroup(this);
@@ -822,6 +838,29 @@ void MainWindow::showFirstRunHint() {
                               "press Run (F5); every run is kept in the Plots tab. K&C sweeps: the Analyses tab. "
                               "Help menu: the documentation."),
                            30000);
+}
+
+bool MainWindow::importPropertyFile(const QString& path, Table table, int id) {
+  try {
+    const PropertyImport r = ek::importPropertyFile(
+        doc_->project(), table == Table::Bushings ? ImportTarget::Bushing : ImportTarget::P2P, id, path.toStdString());
+    replaceProject(doc_, r.project,
+                   tr("import %1 onto %2 %3").arg(QFileInfo(path).fileName(), table == Table::Bushings ? tr("bushing") : tr("P2P element")).arg(id));
+    QStringList lines;
+    for (const auto& c : r.changes) lines << QString::fromStdString(c);
+    for (const auto& w : r.warnings) lines << QString::fromStdString(w.text());
+    lastDialog_ = lines.join('\n');
+    statusBar()->showMessage(tr("imported %1: %2 characteristics set, %3 warnings (undo with Ctrl+Z)")
+                                 .arg(QFileInfo(path).fileName())
+                                 .arg(r.changes.size())
+                                 .arg(r.warnings.size()),
+                             10000);
+    if (!r.warnings.empty()) message(tr("Import property file"), lastDialog_, false);
+    return true;
+  } catch (const ModelError& e) {
+    message(tr("Import property file"), QString::fromStdString(e.what()));
+    return false;
+  }
 }
 
 void MainWindow::message(const QString& title, const QString& text, bool error) {

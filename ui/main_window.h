@@ -45,6 +45,9 @@ class MainWindow : public QMainWindow {
 
   /// Opens a project; on error shows the engine's message and keeps the current project.
   bool openProject(const QString& path, bool showErrors = true);
+  /// Imports an Adams property file onto the bushing or P2P element with this id as one undo
+  /// step (docs/import.md); the changes and warnings go to the dialog / lastDialogText().
+  bool importPropertyFile(const QString& path, Table table, int id);
   ProjectDocument* document() { return doc_; }
   PlotPanel* plots() { return plots_; }
   View3D* view3d() { return view3d_; }

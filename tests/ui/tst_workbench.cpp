@@ -1035,6 +1035,39 @@ class TestWorkbench : public QObject {
     QVERIFY(w.document()->project().bushings[8].directions[0].maxwell.empty());
   }
 
+  // An Adams bushing file onto bushing 3 of the corner: curves created, one undo step, the
+  // tables and the curve editor show them; a malformed file changes nothing and names its lines.
+  void importAdamsPropertyFile() {
+    MainWindow w;
+    w.setQuiet(true);
+    QVERIFY(w.openProject(kRoot + "/projects/quarter_double_wishbone.json"));
+    const ek::Project before = w.document()->project();
+    const int index = w.document()->undoStack()->index();
+    QVERIFY(w.importPropertyFile(kRoot + "/tests/data/adams/bushing_mm_deg.bus", Table::Bushings, 3));
+    QCOMPARE(w.document()->undoStack()->index(), index + 1);
+    const ek::Project& after = w.document()->project();
+    QCOMPARE(after.curves.size(), before.curves.size() + 4);
+    QVERIFY(after.bushings[2].directions[0].stiffness.curve.has_value());
+    QVERIFY(w.lastDialogText().contains("block [SHAPE] is not imported"));
+    // What the user sees: the Curves table lists the new curve, the curve editor draws it.
+    QCOMPARE(w.tableModel(Table::Curves)->rowCount(), static_cast<int>(after.curves.size()));
+    w.curveEditor()->showCurve(static_cast<int>(before.curves.size()));
+    QVERIFY(w.curveEditor()->plot()->graph(3)->dataCount() == 7);  // the file's 7 points
+    // The bushing dynamics tab reads k0 from the imported curve: 1000 N / 2 mm.
+    w.bushingDynamics()->showBushing(3, 0);
+    QVERIFY(std::abs(w.bushingDynamics()->magnitudePlot()->graph(BushingDynamicsPanel::Model)->data()->at(0)->value / 5e5 - 1.0) < 1e-3);
+    w.document()->undoStack()->undo();
+    QVERIFY(w.document()->project() == before);
+
+    QVERIFY(!w.importPropertyFile(kRoot + "/tests/data/adams/bad_rows.bus", Table::Bushings, 3));
+    QVERIFY(w.lastDialogText().contains("bad_rows.bus: line 10"));
+    QVERIFY(w.document()->project() == before);
+    QVERIFY(!w.importPropertyFile(kRoot + "/tests/data/adams/spring_mm.spr", Table::Bushings, 3));
+    QVERIFY(w.lastDialogText().contains("describes a P2P element"));
+    QVERIFY(w.importPropertyFile(kRoot + "/tests/data/adams/damper_mm.dpr", Table::P2Ps, 2));
+    QVERIFY(w.document()->project().p2ps[1].damper.curve.has_value());
+  }
+
   void badProjectsKeepTheOpenOne() {
     MainWindow w;
     w.setQuiet(true);
