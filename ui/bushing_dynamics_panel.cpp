@@ -80,6 +80,10 @@ BushingDynamicsPanel::BushingDynamicsPanel(ProjectDocument* doc, QWidget* parent
   buttons->addWidget(add);
   buttons->addWidget(remove);
   bl->addLayout(buttons);
+  scaled_ = new QCheckBox(tr("scale with the static curve's slope"), branchBox);
+  scaled_->setToolTip(tr("Branch stiffness k_i S'(x) / S'(0) and relaxation rate likewise: the branches stiffen as the "
+                         "static curve does (docs/method.md). The plot is about zero deflection, where the scale is 1."));
+  bl->addWidget(scaled_);
   left->addWidget(branchBox);
 
   auto* fitBox = new QGroupBox(tr("Identification from a measurement"), this);
@@ -150,6 +154,9 @@ BushingDynamicsPanel::BushingDynamicsPanel(ProjectDocument* doc, QWidget* parent
     const double v = branches_->item(r, c)->text().toDouble(&ok);
     error_->setText(ok ? editBranch(r, c, v) : tr("expected a number"));
     refresh();
+  });
+  connect(scaled_, &QCheckBox::toggled, this, [this](bool on) {
+    if (!filling_) error_->setText(setScaledBySlope(on));
   });
   connect(add, &QPushButton::clicked, this, [this] {
     const int b = bushingIndex();
@@ -231,6 +238,17 @@ QString BushingDynamicsPanel::editBranch(int k, int column, double value) {
   if (k < 0 || k >= static_cast<int>(branches.size())) return tr("no branch %1").arg(k + 1);
   (column == 0 ? branches[k].stiffness : branches[k].damping) = value;
   return editBushing(doc_, b, row, tr("edit Maxwell branch %1").arg(k + 1));
+}
+
+QString BushingDynamicsPanel::setScaledBySlope(bool scaled) {
+  const int b = bushingIndex();
+  if (b < 0) return tr("no bushing");
+  BushingRow row = doc_->project().bushings[b];
+  row.directions[currentDirection()].maxwellScaledBySlope = scaled;
+  const QString err = editBushing(doc_, b, row, scaled ? tr("scale Maxwell branches with the static slope")
+                                                       : tr("constant Maxwell branches"));
+  if (!err.isEmpty()) refresh();  // the box shows the tables again
+  return err;
 }
 
 QString BushingDynamicsPanel::loadMeasurement(const QString& path) {
@@ -327,6 +345,8 @@ void BushingDynamicsPanel::refresh() {
   if (b >= 0) {
     const BushingRow& row = doc_->project().bushings[b];
     const auto& maxwell = row.directions[dir].maxwell;
+    scaled_->setChecked(row.directions[dir].maxwellScaledBySlope);
+    scaled_->setEnabled(!maxwell.empty() || row.directions[dir].maxwellScaledBySlope);
     branches_->setRowCount(static_cast<int>(maxwell.size()));
     for (std::size_t i = 0; i < maxwell.size(); ++i) {
       branches_->setItem(static_cast<int>(i), 0, new QTableWidgetItem(QString::number(maxwell[i].stiffness, 'g', 8)));

@@ -40,6 +40,8 @@ class BushingDynamicsPanel : public QWidget {
   QString acceptFit();
   /// Sets branch k's stiffness (column 0) or damping (column 1) as one undo step (the table's edit).
   QString editBranch(int k, int column, double value);
+  /// Scales the direction's branches with the static curve's slope (or not), one undo step.
+  QString setScaledBySlope(bool scaled);
 
   QCustomPlot* magnitudePlot() const { return magnitude_; }
   QCustomPlot* lossPlot() const { return loss_; }
@@ -61,6 +63,7 @@ class BushingDynamicsPanel : public QWidget {
   QComboBox* direction_;
   QLabel* statics_;
   QTableWidget* branches_;
+  QCheckBox* scaled_;
   QCustomPlot* magnitude_;
   QCustomPlot* loss_;
   QSpinBox* branchCount_;

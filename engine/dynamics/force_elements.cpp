@@ -74,10 +74,24 @@ std::string describeElement(const SuspensionModel& model, const char* kind, int 
 /// generalized force of a unit force on I in direction k, and the direction's rate partials
 ///   translation, n = R_J e_k:  d(rate) = n.(dvI - dvJ) + (wJ x n).(dpI - dpJ) + (n x dW).dwJ + (n x u).dthJ
 ///   rotation, ga, gd = rows of Ga, Dw Ga:  d(rate) = (gd - wRel x ga).dthI - gd.dthJ + ga.(dwI - dwJ)
-/// through the marker maps to the bodies' (p, alpha, v, w_B).
+/// through the marker maps to the bodies' (p, alpha, v, w_B); and its deflection partials
+///   translation: d(defl) = n.(dpI - dpJ) + (n x dW).dthJ;   rotation: d(defl) = ga.(dthI - dthJ).
 void branchCoupling(int k, const MarkerKinematics& mi, const BodyKinematics& bi, const MarkerKinematics& mj,
                     const BodyKinematics& bj, const Vec3& u, const Vec3& wRel, const Mat3& Ti, const Mat3& Ga,
-                    const Mat3& DwGa, BranchCoupling& out) {
+                    const Mat3& DwGa, double scale, double scaleSlope, BranchCoupling& out) {
+  out.scale = scale;
+  out.scaleSlope = scaleSlope;
+  Vec3 qpI = Vec3::Zero(), qthI = Vec3::Zero(), qpJ = Vec3::Zero(), qthJ = Vec3::Zero();
+  if (k < 3) {
+    const Vec3 n = mj.R.col(k);
+    qpI = n;
+    qpJ = -n;
+    qthJ = n.cross(mi.p - mj.p);
+  } else {
+    const Vec3 ga = Ga.row(angleIndex(k)).transpose();
+    qthI = ga;
+    qthJ = -ga;
+  }
   Vec3 F = Vec3::Zero(), tau = Vec3::Zero();  // a unit force on I in direction k
   Vec3 gpI = Vec3::Zero(), gvI = Vec3::Zero(), gwI = Vec3::Zero(), gthI = Vec3::Zero();
   Vec3 gpJ = Vec3::Zero(), gvJ = Vec3::Zero(), gwJ = Vec3::Zero(), gthJ = Vec3::Zero();
@@ -112,8 +126,11 @@ void branchCoupling(int k, const MarkerKinematics& mi, const BodyKinematics& bi,
   out.stateB = mj.state;
   out.drivenA = mi.state < 0 && mi.moves ? mi.body : -1;
   out.drivenB = mj.state < 0 && mj.moves ? mj.body : -1;
+  const Vec3 zero = Vec3::Zero();
   if (mi.moves) {
-    const Vec12 g = chain(mi, bi, gpI, gvI, gwI, gthI);
+    const Vec12 g = chain(mi, bi, gpI, gvI, gwI, gthI), q = chain(mi, bi, qpI, zero, zero, qthI);
+    if (mi.state >= 0) out.drA << q.head<3>(), bi.RT.transpose() * q.segment<3>(3);
+    else out.dDrivenA = q;
     if (mi.state >= 0) {
       out.grA << g.head<3>(), bi.RT.transpose() * g.segment<3>(3);
       out.gvA = g.tail<6>();
@@ -123,7 +140,9 @@ void branchCoupling(int k, const MarkerKinematics& mi, const BodyKinematics& bi,
     }
   }
   if (mj.moves) {
-    const Vec12 g = chain(mj, bj, gpJ, gvJ, gwJ, gthJ);
+    const Vec12 g = chain(mj, bj, gpJ, gvJ, gwJ, gthJ), q = chain(mj, bj, qpJ, zero, zero, qthJ);
+    if (mj.state >= 0) out.drB << q.head<3>(), bj.RT.transpose() * q.segment<3>(3);
+    else out.dDrivenB = q;
     if (mj.state >= 0) {
       out.grB << g.head<3>(), bj.RT.transpose() * g.segment<3>(3);
       out.gvB = g.tail<6>();
@@ -179,26 +198,38 @@ namespace {
       ka[ai] = sr.dydx;
       ca[ai] = cr.dydx;
     }
-    // Maxwell branches: force on I minus sum_i k_i z_i; their elimination from a stage matrix
-    // acts on the Jacobian as a damper of c_eff = sum_i k_i g / (1 + g k_i / c_i).
+    // Maxwell branches: force on I minus sum_i k_i s z_i, s = S'(x) / S'(0) when scaled by the
+    // static slope (else 1), whose change with x adds s' sum_i k_i z_i to the stiffness slope.
+    // Their elimination from a stage matrix acts on the Jacobian as a damper of
+    // c_eff = sum_i k_i s g / (1 + g l_i s) and a stiffness change of
+    // -sum_i k_i s g l_i s' z_i / (1 + g l_i s), l_i = k_i / c_i (docs/method.md).
+    double scale[6], scaleSlope[6];
     for (int k = 0; k < 6; ++k) {
       const int bd = b.branchDirection[k];
       if (bd < 0) continue;
       const ModelBranchDirection& dir = model.branchDirections[bd];
-      double force = 0.0, cEff = 0.0;
+      const int ai = k < 3 ? k : angleIndex(k);
+      double& slope = k < 3 ? kt[k] : ka[ai];
+      const double x = k < 3 ? d[k] : a[ai];
+      scale[k] = dir.scaled ? slope / dir.slope0 : 1.0;
+      scaleSlope[k] = dir.scaled ? b.stiffness[k].secondDerivative(x) / dir.slope0 : 0.0;
+      const double s = scale[k], sp = scaleSlope[k];
+      double force = 0.0, cEff = 0.0, kz = 0.0, sEff = 0.0;
       const double g = ws.branchStageGain;
       for (std::size_t i = 0; i < dir.branches.size(); ++i) {
         const MaxwellBranch& br = dir.branches[i];
-        force += br.k * ws.z[dir.first + static_cast<int>(i)];
-        if (g > 0.0) cEff += br.k * g / (1.0 + g * br.lambda());
+        const double zi = ws.z[dir.first + static_cast<int>(i)];
+        force += br.k * s * zi;
+        kz += br.k * zi;
+        if (g > 0.0) {
+          const double denominator = 1.0 + g * br.lambda() * s;
+          cEff += br.k * s * g / denominator;
+          sEff += br.k * s * g * br.lambda() * sp * zi / denominator;
+        }
       }
-      if (k < 3) {
-        ft[k] -= force;
-        ct[k] += cEff;
-      } else {
-        fa[angleIndex(k)] -= force;
-        ca[angleIndex(k)] += cEff;
-      }
+      slope += sp * kz - sEff;
+      (k < 3 ? ft[k] : fa[ai]) -= force;
+      (k < 3 ? ct[k] : ca[ai]) += cEff;
     }
     out.deflection << d, a[2], a[1], a[0];
     out.rate << dRate, aRate[2], aRate[1], aRate[0];
@@ -232,8 +263,8 @@ namespace {
     bodyPartials(m, mi, ws.bodies[mi.body], mj, ws.bodies[mj.body], w);
     for (int k = 0; k < 6; ++k)
       if (b.branchDirection[k] >= 0)
-        branchCoupling(k, mi, ws.bodies[mi.body], mj, ws.bodies[mj.body], u, wRel, Ti, Ga, DwGa,
-                       ws.branches[b.branchDirection[k]]);
+        branchCoupling(k, mi, ws.bodies[mi.body], mj, ws.bodies[mj.body], u, wRel, Ti, Ga, DwGa, scale[k],
+                       scaleSlope[k], ws.branches[b.branchDirection[k]]);
   }
 }
 

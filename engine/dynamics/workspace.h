@@ -90,6 +90,13 @@ struct BranchCoupling {
   /// (p, theta, v, w_B) (theta: global rotation vector), to be taken through ws.drives.
   int drivenA = -1, drivenB = -1;
   Vec12 gDrivenA = Vec12::Zero(), gDrivenB = Vec12::Zero();
+  /// The direction's deflection partials (d(deflection) = drA.dr_a + drB.dr_b, driven sides
+  /// through dDrivenA/B), and the branch scaling at the linearization point: the branches act
+  /// with stiffness k_i scale and rate (k_i / c_i) scale, d(scale)/d(deflection) = scaleSlope
+  /// (1 and 0 for unscaled branches).
+  Vec6 drA = Vec6::Zero(), drB = Vec6::Zero();
+  Vec12 dDrivenA = Vec12::Zero(), dDrivenB = Vec12::Zero();
+  double scale = 1.0, scaleSlope = 0.0;
 };
 
 struct Workspace {

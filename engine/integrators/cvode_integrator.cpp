@@ -185,12 +185,14 @@ void CvodeIntegrator::rhs(double t, const double* y, double* ydot) {
     vd.head<3>() = ws_.h.segment<3>(6 * l) / b.mass;
     vd.tail<3>() = b.inertia.ldlt().solve(Vec3(ws_.h.segment<3>(6 * l + 3)));
   }
-  // Maxwell branches: z_i' = x' - (k_i / c_i) z_i (paper 002 eq. 5), x' the direction's deflection rate.
-  for (const ModelBranchDirection& dir : model_.branchDirections) {
+  // Maxwell branches: z_i' = x' - (k_i s / c_i) z_i (paper 002 eq. 5), x' the direction's
+  // deflection rate, s the slope scaling (1 when unscaled).
+  for (std::size_t d = 0; d < model_.branchDirections.size(); ++d) {
+    const ModelBranchDirection& dir = model_.branchDirections[d];
     const double rate = ws_.bushings[dir.bushing].rate[dir.direction];
     for (std::size_t i = 0; i < dir.branches.size(); ++i) {
       const int s = dir.first + int(i);
-      ydot[2 * n + s] = rate - dir.branches[i].lambda() * s_.z[s];
+      ydot[2 * n + s] = rate - dir.branches[i].lambda() * ws_.branches[d].scale * s_.z[s];
     }
   }
 }
@@ -216,21 +218,23 @@ void CvodeIntegrator::jacobian(double t, const double* y, double* J, long ld) {
       Jm.block<3, 6>(n + 6 * l + 3, n + 6 * c) = Iinv * ws_.Jv[s].bottomRows<3>();
     }
   }
-  // Branch columns: dh/dz_i = -k_i (wA; wB); branch rows: the rate's partials, and -k_i / c_i.
+  // Branch columns: dh/dz_i = -k_i s (wA; wB); branch rows: the rate's partials (with the
+  // scaling's change -l_i s' z_i D), and -l_i s, l_i = k_i / c_i.
   for (std::size_t d = 0; d < model_.branchDirections.size(); ++d) {
     const ModelBranchDirection& dir = model_.branchDirections[d];
     const BranchCoupling& bc = ws_.branches[d];
     for (std::size_t i = 0; i < dir.branches.size(); ++i) {
       const int row = 2 * n + dir.first + int(i);
-      const double k = dir.branches[i].k;
-      for (const auto& [l, w, gr, gv] : {std::tuple{bc.stateA, &bc.wA, &bc.grA, &bc.gvA},
-                                         std::tuple{bc.stateB, &bc.wB, &bc.grB, &bc.gvB}}) {
+      const double k = dir.branches[i].k * bc.scale;
+      const double q = -dir.branches[i].lambda() * bc.scaleSlope * s_.z[dir.first + int(i)];
+      for (const auto& [l, w, gr, gv, dr] : {std::tuple{bc.stateA, &bc.wA, &bc.grA, &bc.gvA, &bc.drA},
+                                             std::tuple{bc.stateB, &bc.wB, &bc.grB, &bc.gvB, &bc.drB}}) {
         if (l < 0) continue;
         Jm.block<6, 1>(n + 6 * l, row) += generalizedAcceleration(l, -k * *w);
-        Jm.block<1, 6>(row, 6 * l) += gr->transpose();
+        Jm.block<1, 6>(row, 6 * l) += (*gr + q * *dr).transpose();
         Jm.block<1, 6>(row, n + 6 * l) += gv->transpose();
       }
-      Jm(row, row) = -dir.branches[i].lambda();
+      Jm(row, row) = -dir.branches[i].lambda() * bc.scale;
     }
   }
 }
@@ -276,9 +280,11 @@ void CvodeIntegrator::sparseJacobian(double t, const double* y, sunindextype* co
     }
     for (const auto& [d, state] : branchColumns_[c]) {  // branch rate rows, after all force rows
       const BranchCoupling& bc = ws_.branches[d];
+      const ModelBranchDirection& dir = model_.branchDirections[d];
+      const double q = -dir.branches[state - dir.first].lambda() * bc.scaleSlope * s_.z[state];
       double g = 0.0;
-      if (bc.stateA == c) g += velocity ? bc.gvA[j] : bc.grA[j];
-      if (bc.stateB == c) g += velocity ? bc.gvB[j] : bc.grB[j];
+      if (bc.stateA == c) g += velocity ? bc.gvA[j] : bc.grA[j] + q * bc.drA[j];
+      if (bc.stateB == c) g += velocity ? bc.gvB[j] : bc.grB[j] + q * bc.drB[j];
       rowIdx[k] = 2 * n + state;
       val[k++] = g;
     }
@@ -316,11 +322,11 @@ void CvodeIntegrator::sparseJacobian(double t, const double* y, sunindextype* co
       colPtr[2 * n + s] = k;
       for (const auto& [l, w] : sides) {
         if (l < 0) continue;
-        const Vec6 a = generalizedAcceleration(l, -dir.branches[i].k * w);
+        const Vec6 a = generalizedAcceleration(l, -dir.branches[i].k * bc.scale * w);
         for (int r = 0; r < 6; ++r) { rowIdx[k] = n + 6 * l + r; val[k++] = a[r]; }
       }
       rowIdx[k] = 2 * n + s;
-      val[k++] = -dir.branches[i].lambda();
+      val[k++] = -dir.branches[i].lambda() * bc.scale;
     }
   }
   colPtr[2 * n + model_.nElementStates()] = k;

@@ -35,7 +35,7 @@ Lsrt2::Lsrt2(const SuspensionModel& model, Lsrt2Options options, std::unique_ptr
     v->setZero(nu);
   const int nz = model.nElementStates(), nd = static_cast<int>(model.branchDirections.size());
   for (VecX* v : {&zLin_, &zBar_, &dz1_, &dz2_}) v->setZero(nz);
-  for (VecX* v : {&rateLin_, &branchForce_, &branchRate_}) v->setZero(nd);
+  for (VecX* v : {&rateLin_, &branchForce_, &branchRate_, &branchDeflection_}) v->setZero(nd);
   P_.assign(m, Mat3::Identity());
   Kt_.assign(m, Mat3::Identity());
   A_.assign(model.pattern.nBlocks(), Mat6::Zero());
@@ -171,18 +171,22 @@ void Lsrt2::stage(const VecX& rbar, const VecX& vbar, const VecX& zbar, const Ve
 }
 
 // The branch rows of the stage, eliminated (docs/method.md, "Maxwell branches"): per branch
-//   dz_i (1 + g l_i) = q_lin + G_r (rbar - r_lin + g dr) + G_v (vbar - v_lin + g dv) - l_i zbar_i,
-// l_i = k_i / c_i, g = h gamma. A (from the linearization with ws.branchStageGain = g) holds the
-// terms in dv; the rest enters the right-hand side as the force change sum_i k_i (zbar_i - z_lin,i
-// + g (q_lin - l_i zbar_i) / (1 + g l_i)) plus the part through J_r y and J_v (vbar - v_lin).
+//   dz_i (1 + g l_i s) = q_lin + G_r (rbar - r_lin + g dr) + G_v (vbar - v_lin + g dv) - l_i s zbar_i
+//                        - l_i s' z_lin,i D (rbar - r_lin + g dr),
+// l_i = k_i / c_i, g = h gamma, s and s' the slope scaling at the linearization (1 and 0 when
+// unscaled). A (from the linearization with ws.branchStageGain = g) holds the terms in dv; the
+// rest enters the right-hand side as the force change sum_i k_i s (zbar_i - z_lin,i + g (q_lin -
+// l_i s zbar_i) / (1 + g l_i s)) plus the parts through J_r y and J_v (vbar - v_lin).
 void Lsrt2::branchForcesOfStage(const VecX& zbar, double hg, const Workspace& ws) {
   for (std::size_t d = 0; d < model_.branchDirections.size(); ++d) {
     const ModelBranchDirection& dir = model_.branchDirections[d];
+    const double sc = ws.branches[d].scale;
     double f = 0.0;
     for (std::size_t i = 0; i < dir.branches.size(); ++i) {
       const MaxwellBranch& b = dir.branches[i];
       const int s = dir.first + static_cast<int>(i);
-      f += b.k * (zbar[s] - zLin_[s] + hg * (rateLin_[d] - b.lambda() * zbar[s]) / (1.0 + hg * b.lambda()));
+      const double l = b.lambda() * sc;
+      f += b.k * sc * (zbar[s] - zLin_[s] + hg * (rateLin_[d] - l * zbar[s]) / (1.0 + hg * l));
     }
     branchForce_[d] = f;
   }
@@ -196,12 +200,16 @@ void Lsrt2::branchIncrements(const VecX& rbar, const VecX& vbar, const VecX& zba
   branchRate_ = rateLin_;
   addBranchRateChanges(ws, y_, tmp_, branchRate_);
   if (model_.hasMotionInputs()) addBranchInputRateChanges(model_, ws, uDot_, udDiff_, branchRate_);
+  branchDeflection_.setZero();
+  addBranchDeflectionChanges(model_, ws, y_, uDot_, branchDeflection_);
   for (std::size_t d = 0; d < model_.branchDirections.size(); ++d) {
     const ModelBranchDirection& dir = model_.branchDirections[d];
+    const BranchCoupling& c = ws.branches[d];
     for (std::size_t i = 0; i < dir.branches.size(); ++i) {
       const double l = dir.branches[i].lambda();
       const int s = dir.first + static_cast<int>(i);
-      dz[s] = (branchRate_[d] - l * zbar[s]) / (1.0 + hg * l);
+      dz[s] = (branchRate_[d] - l * c.scale * zbar[s] - l * c.scaleSlope * zLin_[s] * branchDeflection_[d]) /
+              (1.0 + hg * l * c.scale);
     }
   }
 }

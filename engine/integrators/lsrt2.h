@@ -105,7 +105,7 @@ class Lsrt2 final : public Integrator {
   VecX rBar_, vBar_, G_, y_, rhs_, dr1_, dv1_, dr2_, dv2_, tmp_;
   // Maxwell branches: element states at the linearization, their directions' rates there, the
   // stage values and increments, per-direction scratch (force changes, rate changes).
-  VecX zLin_, rateLin_, zBar_, dz1_, dz2_, branchForce_, branchRate_;
+  VecX zLin_, rateLin_, zBar_, dz1_, dz2_, branchForce_, branchRate_, branchDeflection_;
   void branchForcesOfStage(const VecX& zbar, double hg, const Workspace& ws);
   void branchIncrements(const VecX& rbar, const VecX& vbar, const VecX& zbar, const VecX& dr, const VecX& dv,
                         double hg, const Workspace& ws, VecX& dz);

@@ -129,6 +129,21 @@ void addBranchInputRateChanges(const SuspensionModel& model, const Workspace& ws
   }
 }
 
+void addBranchDeflectionChanges(const SuspensionModel& model, const Workspace& ws, const VecX& xr, const VecX& du,
+                                VecX& p) {
+  for (std::size_t d = 0; d < ws.branches.size(); ++d) {
+    const BranchCoupling& c = ws.branches[d];
+    if (c.scaleSlope == 0.0) continue;  // only scaled branches use it
+    if (c.stateA >= 0) p[d] += c.drA.dot(xr.segment<6>(6 * c.stateA));
+    if (c.stateB >= 0) p[d] += c.drB.dot(xr.segment<6>(6 * c.stateB));
+    if (!model.hasMotionInputs()) continue;
+    for (const auto& [body, g] : {std::pair{c.drivenA, &c.dDrivenA}, std::pair{c.drivenB, &c.dDrivenB}}) {
+      if (body < 0) continue;
+      for (int k : model.bodies[body].drives) p[d] += g->dot(ws.drives[k].dPose_du) * du[k];
+    }
+  }
+}
+
 void branchRates(const SuspensionModel& model, const Workspace& ws, VecX& q) {
   for (std::size_t d = 0; d < model.branchDirections.size(); ++d) {
     const ModelBranchDirection& dir = model.branchDirections[d];

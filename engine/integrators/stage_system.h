@@ -54,6 +54,11 @@ void addBranchRateChanges(const Workspace& ws, const VecX& xr, const VecX& xv, V
 void addBranchInputRateChanges(const SuspensionModel& model, const Workspace& ws, const VecX& du, const VecX& dud,
                                VecX& q);
 
+/// p_d += D_d . xr + the motion inputs' part for du: the directions' deflection changes (used by
+/// branches scaled with the static slope).
+void addBranchDeflectionChanges(const SuspensionModel& model, const Workspace& ws, const VecX& xr, const VecX& du,
+                                VecX& p);
+
 /// The directions' deflection rates in ws (from its last evaluation of the bushings).
 void branchRates(const SuspensionModel& model, const Workspace& ws, VecX& q);
 

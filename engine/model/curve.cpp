@@ -116,6 +116,16 @@ CurveValue Curve::eval(double x) const {
   return {y, dy};
 }
 
+double Curve::secondDerivative(double x) const {
+  if (std::isnan(x)) return x;
+  if (interp_ == Interpolation::Linear || x < x_.front() || x >= x_.back()) return 0.0;
+  const std::size_t i =
+      static_cast<std::size_t>(std::upper_bound(x_.begin(), x_.end(), x) - x_.begin()) - 1;
+  const double h = x_[i + 1] - x_[i], t = (x - x_[i]) / h;
+  const double e00 = 12 * t - 6, e10 = 6 * t - 4, e01 = 6 - 12 * t, e11 = 6 * t - 2;
+  return (e00 * y_[i] + e01 * y_[i + 1]) / (h * h) + (e10 * m_[i] + e11 * m_[i + 1]) / h;
+}
+
 const char* toString(Interpolation i) {
   switch (i) {
     case Interpolation::Linear: return "linear";

@@ -31,6 +31,9 @@ class Curve {
   Curve(std::vector<double> x, std::vector<double> y, Interpolation interp, Extrapolation extrap);
 
   CurveValue eval(double x) const;
+  /// d2y/dx2 inside a segment (0 on linear pieces and beyond the points; at a point, the
+  /// segment to its right: PCHIP and linear curves are not C2 there).
+  double secondDerivative(double x) const;
   const std::vector<double>& x() const { return x_; }
   const std::vector<double>& y() const { return y_; }
   Interpolation interpolation() const { return interp_; }
@@ -53,6 +56,7 @@ struct Characteristic {
     return {coefficient * x, coefficient};
   }
   bool isZero() const { return curve == nullptr && coefficient == 0.0; }
+  double secondDerivative(double x) const { return curve ? curve->secondDerivative(x) : 0.0; }
 };
 
 const char* toString(Interpolation i);

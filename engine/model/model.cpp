@@ -141,6 +141,8 @@ std::shared_ptr<const SuspensionModel> SuspensionModel::build(const Project& p) 
         d.direction = k;
         d.first = m->nElementStates_;
         for (const auto& br : b.directions[k].maxwell) d.branches.push_back({br.stiffness, br.damping});
+        d.scaled = b.directions[k].maxwellScaledBySlope;
+        if (d.scaled) d.slope0 = mb.stiffness[k].eval(0.0).dydx;
         m->nElementStates_ += static_cast<int>(d.branches.size());
         mb.branchDirection[k] = static_cast<int>(m->branchDirections.size());
         m->branchDirections.push_back(std::move(d));

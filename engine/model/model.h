@@ -74,6 +74,9 @@ struct ModelBranchDirection {
   int direction = 0;  ///< 0..5: x, y, z, rx, ry, rz
   int first = 0;      ///< first element state
   std::vector<MaxwellBranch> branches;
+  /// Branches scaled by the static law's slope: k_i s(x), s = S'(x) / S'(0) (slope0 = S'(0) > 0).
+  bool scaled = false;
+  double slope0 = 1.0;
 };
 
 struct ModelStop {

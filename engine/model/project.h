@@ -67,6 +67,9 @@ struct BushingDirectionRow {
   LawRow damping;    ///< force vs deflection rate [N s/m] or [N m s/rad]
   double preload = 0.0;  ///< force on marker I at zero deflection, J frame [N] or [N m]
   std::vector<MaxwellBranchRow> maxwell;  ///< generalized Maxwell branches (none: elastic + damper)
+  /// Branch stiffness k_i S'(x) / S'(0) (and relaxation rate likewise): the branches follow the
+  /// static curve's local slope (docs/method.md, "Maxwell branches"). Off: constant k_i.
+  bool maxwellScaledBySlope = false;
   bool operator==(const BushingDirectionRow&) const = default;
 };
 

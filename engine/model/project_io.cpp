@@ -341,6 +341,7 @@ BushingRow readBushing(ObjectReader& r) {
         }
       }
     }
+    dir.maxwellScaledBySlope = d.boolean("maxwell scaled by slope", false);
     d.finish();
   }
   return b;
@@ -810,6 +811,7 @@ std::string writeProjectText(const Project& p) {
                                   {rot ? "damping [N m s/rad]" : "damping [N s/m]", m.damping}});
         dj["maxwell"] = branches;
       }
+      if (d.maxwellScaledBySlope) dj["maxwell scaled by slope"] = true;
       r[kBushingDirections[k]] = dj;
     }
     bushings.push_back(r);

@@ -293,6 +293,8 @@ void addMaxwellBranches(Project& p, unsigned seed) {
         const double lambda = 5.0 * std::pow(100.0, U(rng));
         b.directions[k].maxwell.push_back({stiffness, stiffness / lambda});
       }
+      // A direction with a stiffness curve scales its branches with the curve's slope.
+      b.directions[k].maxwellScaledBySlope = b.directions[k].stiffness.curve.has_value();
     }
   }
 }

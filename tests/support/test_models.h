@@ -34,7 +34,8 @@ Project spinningBody();
 Project randomProject(unsigned seed, int nFree, int nBushings, int nP2P, bool withGround = true);
 
 /// Gives every bushing one or two Maxwell branches in three random directions (translational
-/// k 2e4-2e5 N/m, rotational 20-200 N m/rad, relaxation rates k/c 5-500 1/s).
+/// k 2e4-2e5 N/m, rotational 20-200 N m/rad, relaxation rates k/c 5-500 1/s); a direction whose
+/// stiffness is a curve scales them with its slope.
 void addMaxwellBranches(Project& p, unsigned seed);
 
 /// One wheel corner (docs/analyses.md's test fixture): ground (id 0), a carrier (id 1, wheel

@@ -967,6 +967,13 @@ class TestWorkbench : public QObject {
     QCOMPARE(panel->editBranch(0, 0, 1e5), QString());
     QVERIFY(valueAt(mag, BushingDynamicsPanel::Model, 10.0) < withBranch);
     QVERIFY(panel->editBranch(0, 1, -3.0).contains("must be positive"));  // the engine's check
+    // Scaling with the static slope: the box and the table follow, one undo step.
+    QCheckBox* scaledBox = panel->findChild<QCheckBox*>();
+    QVERIFY(scaledBox && scaledBox->text().contains("slope") && !scaledBox->isChecked());
+    scaledBox->click();
+    QVERIFY(w.document()->project().bushings[8].directions[0].maxwellScaledBySlope);
+    w.document()->undoStack()->undo();
+    QVERIFY(!w.document()->project().bushings[8].directions[0].maxwellScaledBySlope && !scaledBox->isChecked());
     w.document()->undoStack()->undo();
     w.document()->undoStack()->undo();
     QVERIFY(w.document()->project().bushings[8].directions[0].maxwell.empty());

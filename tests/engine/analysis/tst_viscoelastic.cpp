@@ -206,6 +206,58 @@ class TestViscoelastic : public QObject {
     QVERIFY(e / x0 <= 1e-5);
   }
 
+  // Branches scaled by the static curve's slope: a 20 kg body released from 8 mm on a progressive
+  // curve (slope 1.6e5 N/m at 0, 2.7 times that at 8 mm) with one branch. LSRT2 against CVODE
+  // (rtol 1e-11): at least second order from 2 to 0.25 ms, and the scaling changes the motion.
+  void branchesScaledByTheStaticSlope() {
+    const double m = 20.0, x0 = 8e-3, duration = 0.2;
+    Project p = test::singleBushing(m, Vec3(0.01, 0.01, 0.01), 4e5, 50.0);
+    p.gravity.setZero();
+    p.bodies[1].position = Vec3(x0, 0, 0);
+    const int curve = 1 + static_cast<int>(p.curves.size());
+    p.curves.push_back({curve, "progressive", "pchip", "linear",
+                        {{-0.012, -5000.0}, {-0.006, -1400.0}, {-0.002, -320.0}, {0.0, 0.0}, {0.002, 320.0},
+                         {0.006, 1400.0}, {0.012, 5000.0}}});
+    BushingDirectionRow& x = p.bushings[0].directions[0];
+    x.stiffness = LawRow{0.0, curve};
+    x.damping = LawRow{5.0, std::nullopt};
+    x.maxwell = {{1e5, 1e3}};
+    x.maxwellScaledBySlope = true;
+    p.outputs.push_back({"x", OutputQuantity::MarkerPosition, 2, "x"});
+    test::addFreeLoadCase(p, duration);
+    auto run = [&](const Project& q, const std::string& method, double dt, double rtol = 1e-9) {
+      RunOptions o;
+      o.integrator = method;
+      o.dt = dt;
+      o.relativeTolerance = rtol;
+      o.sampleRate = 500.0;
+      Simulation sim(SuspensionModel::build(q), "free", o);
+      sim.run();
+      return sim.results().series(0);
+    };
+    const auto ref = run(p, "cvode", 2e-3, 1e-11);
+    auto largest = [&](const std::vector<double>& y) {
+      double e = 0.0;
+      for (std::size_t k = 0; k < y.size(); ++k) e = std::max(e, std::abs(y[k] - ref[k]));
+      return e / x0;
+    };
+    double errors[4];
+    const double dts[4] = {2e-3, 1e-3, 5e-4, 2.5e-4};
+    for (int n = 0; n < 4; ++n) errors[n] = largest(run(p, "lsrt2", dts[n]));
+    Project unscaled = p;
+    unscaled.bushings[0].directions[0].maxwellScaledBySlope = false;
+    const double effect = largest(run(unscaled, "cvode", 2e-3, 1e-11));
+    const double order = std::log2(errors[1] / errors[2]), order2 = std::log2(errors[2] / errors[3]);
+    qInfo("scaled branches: LSRT2 against CVODE, largest error / x0 %.3g (2 ms), %.3g (1 ms), %.3g (0.5 ms), %.3g "
+          "(0.25 ms), orders %.2f, %.2f; the unscaled model differs by %.3g x0",
+          errors[0], errors[1], errors[2], errors[3], order, order2, effect);
+    // Measured 2026-11-24: 4.3e-3 x0 at 1 ms, orders 2.21, 2.42 (pre-asymptotic, above 2). Without the
+    // scaling's change in the stage (the -l s' z D term) the orders were 0.04 and 0.70.
+    QVERIFY(errors[1] <= 0.01);
+    QVERIFY(order >= 1.8 && order2 >= 1.8 && order <= 2.8 && order2 <= 2.8);
+    QVERIFY(effect > 15 * errors[1]);
+  }
+
   // Methods that do not integrate the branches yet refuse the model with a message naming it.
   void unsupportedMethodsAreNamed() {
     SignalRow hold;

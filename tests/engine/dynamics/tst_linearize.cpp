@@ -246,31 +246,48 @@ class TestLinearize : public QObject {
     const MatX fdZ = test::centralDifference([&](const VecX& z) { return hAt(State{0.0, s.r, s.v, z}); }, s.z, 1e-6);
     const MatX fdGr = test::centralDifference([&](const VecX& r) { return ratesAt(State{0.0, r, s.v, s.z}); }, s.r, 1e-6);
     const MatX fdGv = test::centralDifference([&](const VecX& v) { return ratesAt(State{0.0, s.r, v, s.z}); }, s.v, 1e-5);
+    auto deflectionsAt = [&](const State& x) {
+      Workspace w(m);
+      linearize(m, x, u, w);
+      VecX q(nd);
+      for (int d = 0; d < nd; ++d)
+        q[d] = w.bushings[m.branchDirections[d].bushing].deflection[m.branchDirections[d].direction];
+      return q;
+    };
+    const MatX fdD = test::centralDifference([&](const VecX& r) { return deflectionsAt(State{0.0, r, s.v, s.z}); }, s.r, 1e-6);
     MatX W = MatX::Zero(n, nz), Gr = MatX::Zero(nd, n), Gv = MatX::Zero(nd, n), Wd = MatX::Zero(n, nd);
+    MatX D = MatX::Zero(nd, n);
+    int scaled = 0;
     for (int d = 0; d < nd; ++d) {
       const BranchCoupling& c = ws.branches[d];
       if (c.stateA >= 0) {
         Wd.block<6, 1>(6 * c.stateA, d) = c.wA;
         Gr.block<1, 6>(d, 6 * c.stateA) = c.grA.transpose();
         Gv.block<1, 6>(d, 6 * c.stateA) = c.gvA.transpose();
+        D.block<1, 6>(d, 6 * c.stateA) = c.drA.transpose();
       }
       if (c.stateB >= 0) {
         Wd.block<6, 1>(6 * c.stateB, d) += c.wB;
         Gr.block<1, 6>(d, 6 * c.stateB) += c.grB.transpose();
         Gv.block<1, 6>(d, 6 * c.stateB) += c.gvB.transpose();
+        D.block<1, 6>(d, 6 * c.stateB) += c.drB.transpose();
       }
       const ModelBranchDirection& dir = m.branchDirections[d];
-      for (std::size_t i = 0; i < dir.branches.size(); ++i) W.col(dir.first + i) = -dir.branches[i].k * Wd.col(d);
+      scaled += dir.scaled && c.scaleSlope != 0.0;
+      for (std::size_t i = 0; i < dir.branches.size(); ++i) W.col(dir.first + i) = -dir.branches[i].k * c.scale * Wd.col(d);
     }
     const double eR = test::blockRelativeError(blockToDense(m.pattern, ws.Jr), fdR, 3, 3);
     const double eV = test::blockRelativeError(blockToDense(m.pattern, ws.Jv), fdV, 3, 3);
     const double eZ = test::blockRelativeError(W, fdZ, 3, 1);
     const double eGr = test::blockRelativeError(Gr, fdGr, 1, 3);
     const double eGv = test::blockRelativeError(Gv, fdGv, 1, 3);
-    qInfo("%d branch states in %d directions; relative errors: J_r %.2e, J_v %.2e, dh/dz %.2e, G_r %.2e, G_v %.2e", nz,
-          nd, eR, eV, eZ, eGr, eGv);
+    const double eD = test::blockRelativeError(D, fdD, 1, 3);
+    qInfo("%d branch states in %d directions (%d scaled by a curved slope); relative errors: J_r %.2e, J_v %.2e, "
+          "dh/dz %.2e, G_r %.2e, G_v %.2e, D %.2e",
+          nz, nd, scaled, eR, eV, eZ, eGr, eGv, eD);
     QVERIFY(fdZ.cwiseAbs().maxCoeff() > 0.0 && fdGr.cwiseAbs().maxCoeff() > 0.0);
-    for (double e : {eR, eV, eZ, eGr, eGv}) QVERIFY2(e <= 1e-6, qPrintable(QString("error %1").arg(e)));
+    QVERIFY(scaled > 0);
+    for (double e : {eR, eV, eZ, eGr, eGv, eD}) QVERIFY2(e <= 1e-6, qPrintable(QString("error %1").arg(e)));
 
     // The stage Jacobian with the branches eliminated (g = h gamma of a 1 ms LSRT2 step).
     const double g = 1e-3 * (1.0 - 1.0 / std::sqrt(2.0));
@@ -280,9 +297,17 @@ class TestLinearize : public QObject {
     QCOMPARE(we.h, ws.h);
     MatX dJr = MatX::Zero(n, n), dJv = MatX::Zero(n, n);
     for (int d = 0; d < nd; ++d) {
-      double cEff = 0.0;
-      for (const MaxwellBranch& b : m.branchDirections[d].branches) cEff += b.k * g / (1.0 + g * b.lambda());
+      // c_eff = sum k s g / (1 + g l s), s_eff = sum k s g l s' z / (1 + g l s) (docs/method.md).
+      const ModelBranchDirection& dir = m.branchDirections[d];
+      const double sc = ws.branches[d].scale, sp = ws.branches[d].scaleSlope;
+      double cEff = 0.0, sEff = 0.0;
+      for (std::size_t i = 0; i < dir.branches.size(); ++i) {
+        const MaxwellBranch& b = dir.branches[i];
+        cEff += b.k * sc * g / (1.0 + g * b.lambda() * sc);
+        sEff += b.k * sc * g * b.lambda() * sp * s.z[dir.first + i] / (1.0 + g * b.lambda() * sc);
+      }
       dJr -= cEff * Wd.col(d) * Gr.row(d);
+      dJr += sEff * Wd.col(d) * D.row(d);
       dJv -= cEff * Wd.col(d) * Gv.row(d);
     }
     const MatX expR = blockToDense(m.pattern, ws.Jr) + dJr, expV = blockToDense(m.pattern, ws.Jv) + dJv;

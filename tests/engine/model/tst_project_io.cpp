@@ -189,6 +189,25 @@ class TestProjectIo : public QObject {
     } catch (const ModelError& e) {
       QVERIFY2(QString(e.what()).contains("rx.maxwell[1]"), e.what());
     }
+    // Scaled by the static slope: written only when set, read back; it needs a positive slope at
+    // zero deflection and has no effect (a warning) without branches.
+    Project q = test::randomProject(5, 2, 2, 1);
+    q.bushings[0].directions[3].maxwell = {{800.0, 2.5}};
+    q.bushings[0].directions[3].stiffness = LawRow{150.0, std::nullopt};
+    q.bushings[0].directions[3].maxwellScaledBySlope = true;
+    const std::string scaledText = writeProjectText(q);
+    QVERIFY(scaledText.find("\"maxwell scaled by slope\": true") != std::string::npos);
+    QVERIFY(parseProject(scaledText, "memory.json") == q);
+    validate(q);
+    q.bushings[0].directions[3].stiffness = LawRow{0.0, std::nullopt};
+    q.bushings[0].directions[1].maxwell.clear();
+    q.bushings[0].directions[1].maxwellScaledBySlope = true;
+    const Diagnostics d = check(q);
+    QCOMPARE(int(d.errorCount()), 1);
+    const QString report = QString::fromStdString(d.text(Severity::Error) + d.text(Severity::Warning));
+    qInfo("%s", qPrintable(report));
+    QVERIFY(report.contains("field 'rx.maxwell scaled by slope': needs a static stiffness whose slope at zero deflection is positive"));
+    QVERIFY(report.contains("field 'y.maxwell scaled by slope': warning: has no effect"));
   }
 
   // Branch deflections as outputs: component = direction and branch number; a branch the bushing
