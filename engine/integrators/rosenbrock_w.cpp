@@ -87,6 +87,12 @@ RosenbrockW::RosenbrockW(const SuspensionModel& model, const WTableau& tableau, 
     v->setZero(nu);
   Ur_.assign(s, VecX::Zero(n));
   Uv_.assign(s, VecX::Zero(n));
+  const int nz = model.nElementStates(), nd = static_cast<int>(model.branchDirections.size());
+  Y_.z.setZero(nz);
+  for (VecX* v : {&zLin_, &zDotY_, &Rz_}) v->setZero(nz);
+  for (VecX* v : {&branchForce_, &branchRate_, &branchDeflection_}) v->setZero(nd);
+  for (VecX* v : {&hgUr_, &hgUv_}) v->setZero(nz > 0 ? n : 0);
+  Uz_.assign(s, VecX::Zero(nz));
 }
 
 void RosenbrockW::step(State& state, const InputSignals& inputs, Workspace& ws) {
@@ -104,9 +110,13 @@ void RosenbrockW::step(State& state, const InputSignals& inputs, Workspace& ws) 
     inputs.evaluateRate(t, udStart_);
     inputs.evaluateRate(tEnd, udEnd_);
   }
+  const bool branches = model_.nElementStates() > 0;
   if (linearizes) {
+    ws.branchStageGain = hg;  // the Maxwell branches eliminated from the stage matrix
     linearize(model_, state, uStart_, udStart_, ws);
+    ws.branchStageGain = 0.0;
     system_.factorize(ws, hg);
+    if (branches) zLin_ = state.z;
     ++rhsEvaluations_;
   }
   // f_t ~ (J_u du + J_udot dud) / h over the step, scaled per stage below.
@@ -115,10 +125,12 @@ void RosenbrockW::step(State& state, const InputSignals& inputs, Workspace& ws) 
   for (int i = 0; i < s; ++i) {
     Y_.r = state.r;
     Y_.v = state.v;
+    if (branches) Y_.z = state.z;
     for (int j = 0; j < i; ++j)
       if (const double a = a_[i * s + j]; a != 0.0) {
         Y_.r += a * Ur_[j];
         Y_.v += a * Uv_[j];
+        if (branches) Y_.z += a * Uz_[j];
       }
     if (i == 0 && linearizes) {
       hY_ = ws.h;  // f(t, y) came with the linearization
@@ -139,6 +151,7 @@ void RosenbrockW::step(State& state, const InputSignals& inputs, Workspace& ws) 
       evaluateRhs(model_, Y_, *u, *ud, ws, hY_, rDotY_);
       ++rhsEvaluations_;
     }
+    if (branches) branchStateRates(model_, ws, Y_.z, zDotY_);
     // R_r = hg (r' + sum_j c_ij/h U_r,j),  M R_v = hg (h + M sum_j c_ij/h U_v,j + gamma_i h f_t)
     Rr_ = rDotY_;
     sum_.setZero();
@@ -151,17 +164,30 @@ void RosenbrockW::step(State& state, const InputSignals& inputs, Workspace& ws) 
     massTimes(model_, sum_, MRv_);
     MRv_ += hY_;
     MRv_ *= hg;
-    if (gammaSum_[i] != 0.0 && model_.nInputs() > 0) {
+    const bool ft = gammaSum_[i] != 0.0 && model_.nInputs() > 0;
+    if (ft) {
       const double f = hg * gammaSum_[i];
       duStage_ = f * du_;
       if (motion) dudStage_ = f * dud_;
       for (int l = 0; l < m; ++l) inputMultiplyAddRow(model_, ws, l, duStage_, dudStage_, motion, MRv_);
+    } else if (branches && model_.nInputs() > 0) {
+      duStage_.setZero();
+      if (motion) dudStage_.setZero();
+    }
+    if (branches) {  // R_z = hg (z' + sum_j c_ij/h U_z,j), and its force in the v rows
+      Rz_ = zDotY_;
+      for (int j = 0; j < i; ++j)
+        if (const double c = c_[i * s + j] / h; c != 0.0) Rz_ += c * Uz_[j];
+      Rz_ *= hg;
+      branchForcesOfStage(hg, ws);
     }
     system_.solve(ws, Rr_, MRv_, Ur_[i], Uv_[i]);
+    if (branches) branchStage(i, hg, ws);
   }
   for (int j = 0; j < s; ++j) {
     state.r += m_[j] * Ur_[j];
     state.v += m_[j] * Uv_[j];
+    if (branches) state.z += m_[j] * Uz_[j];
   }
   if (!tableau_.bHat.empty()) {  // the stage buffers are free now
     Rr_.setZero();
@@ -174,6 +200,46 @@ void RosenbrockW::step(State& state, const InputSignals& inputs, Workspace& ws) 
   }
   state.t = tNext;
   ++steps_;
+}
+
+// The branch rows of a stage, eliminated (docs/method.md, "Maxwell branches"): with the
+// linearization's coupling (G, D, s, s' at z_lin) and l_i = k_i / c_i,
+//   U_z,i (1 + hg l_i s) = R_z,i + hg (G_r U_r + G_v U_v - l_i s' z_lin,i D U_r) + (its f_t part),
+// so the v rows' right-hand side (M R_v) loses hg W_d sum_i k_i s R_z,i / (1 + hg l_i s); the parts in U_r,
+// U_v are in the stage matrix (c_eff, s_eff of the linearization with branchStageGain = hg), the
+// f_t part in J_u of that linearization.
+void RosenbrockW::branchForcesOfStage(double hg, const Workspace& ws) {
+  for (std::size_t d = 0; d < model_.branchDirections.size(); ++d) {
+    const ModelBranchDirection& dir = model_.branchDirections[d];
+    const double sc = ws.branches[d].scale;
+    double f = 0.0;
+    for (std::size_t i = 0; i < dir.branches.size(); ++i) {
+      const MaxwellBranch& b = dir.branches[i];
+      f += b.k * sc * Rz_[dir.first + static_cast<int>(i)] / (1.0 + hg * b.lambda() * sc);
+    }
+    branchForce_[d] = hg * f;
+  }
+  addBranchForces(ws, branchForce_, MRv_);
+}
+
+void RosenbrockW::branchStage(int i, double hg, const Workspace& ws) {
+  hgUr_ = hg * Ur_[i];
+  hgUv_ = hg * Uv_[i];
+  branchRate_.setZero();
+  addBranchRateChanges(ws, hgUr_, hgUv_, branchRate_);
+  branchDeflection_.setZero();
+  // The inputs' share (f_t): duStage_ = hg gamma_i du, zero in a stage without it.
+  if (model_.hasMotionInputs()) addBranchInputRateChanges(model_, ws, duStage_, dudStage_, branchRate_);
+  addBranchDeflectionChanges(model_, ws, hgUr_, duStage_, branchDeflection_);
+  for (std::size_t d = 0; d < model_.branchDirections.size(); ++d) {
+    const ModelBranchDirection& dir = model_.branchDirections[d];
+    const BranchCoupling& c = ws.branches[d];
+    for (std::size_t k = 0; k < dir.branches.size(); ++k) {
+      const double l = dir.branches[k].lambda();
+      const int s = dir.first + static_cast<int>(k);
+      Uz_[i][s] = (Rz_[s] + branchRate_[d] - l * c.scaleSlope * zLin_[s] * branchDeflection_[d]) / (1.0 + hg * l * c.scale);
+    }
+  }
 }
 
 std::string RosenbrockW::errorEstimateSource() const {

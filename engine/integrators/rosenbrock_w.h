@@ -82,6 +82,13 @@ class RosenbrockW final : public Integrator {
   VecX uStart_, udStart_, uEnd_, udEnd_, uI_, udI_, du_, dud_, duStage_, dudStage_;
   VecX hY_, rDotY_, Rr_, MRv_, sum_;
   std::vector<VecX> Ur_, Uv_;
+  // Maxwell branches (docs/method.md): their states at the linearization, a stage's z' and its
+  // right-hand side R_z, the stage increments U_z, and per direction the force, rate and
+  // deflection changes of the elimination.
+  VecX zLin_, zDotY_, Rz_, branchForce_, branchRate_, branchDeflection_, hgUr_, hgUv_;
+  std::vector<VecX> Uz_;
+  void branchForcesOfStage(double hg, const Workspace& ws);
+  void branchStage(int i, double hg, const Workspace& ws);
 };
 
 }  // namespace ek

@@ -144,6 +144,19 @@ void addBranchDeflectionChanges(const SuspensionModel& model, const Workspace& w
   }
 }
 
+void branchStateRates(const SuspensionModel& model, const Workspace& ws, const VecX& z, VecX& zDot) {
+  for (const ModelBranchDirection& dir : model.branchDirections) {
+    const BushingResult& b = ws.bushings[dir.bushing];
+    const double scale =
+        dir.scaled ? model.bushings[dir.bushing].stiffness[dir.direction].eval(b.deflection[dir.direction]).dydx / dir.slope0
+                   : 1.0;
+    for (std::size_t i = 0; i < dir.branches.size(); ++i) {
+      const int s = dir.first + static_cast<int>(i);
+      zDot[s] = b.rate[dir.direction] - dir.branches[i].lambda() * scale * z[s];
+    }
+  }
+}
+
 void branchRates(const SuspensionModel& model, const Workspace& ws, VecX& q) {
   for (std::size_t d = 0; d < model.branchDirections.size(); ++d) {
     const ModelBranchDirection& dir = model.branchDirections[d];
@@ -155,9 +168,9 @@ void checkBranchesSupported(const SuspensionModel& model, const std::string& met
   if (model.branchDirections.empty()) return;
   const ModelBushing& first = model.bushings[model.branchDirections.front().bushing];
   const std::string which = "bushing " + std::to_string(first.id) + " ('" + first.name + "') has Maxwell branches";
-  if (method != "lsrt2" && method != "cvode")
+  if (method != "lsrt2" && method != "cvode" && method != "ros34pw2" && method != "lie")
     throw std::invalid_argument(which + ": the method '" + method +
-                                "' does not integrate viscoelastic bushings yet (lsrt2 and cvode do)");
+                                "' does not integrate viscoelastic bushings yet (lsrt2, ros34pw2, lie and cvode do)");
   if (threads > 1)
     throw std::invalid_argument(which + ": the parallel step (--threads) does not integrate viscoelastic bushings yet");
 }

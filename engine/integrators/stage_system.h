@@ -59,6 +59,10 @@ void addBranchInputRateChanges(const SuspensionModel& model, const Workspace& ws
 void addBranchDeflectionChanges(const SuspensionModel& model, const Workspace& ws, const VecX& xr, const VecX& du,
                                 VecX& p);
 
+/// zDot = x' - l_i s(x) z: the branch states' rates at the bushings ws last evaluated (their
+/// deflections x and rates x'; s the slope scaling at x).
+void branchStateRates(const SuspensionModel& model, const Workspace& ws, const VecX& z, VecX& zDot);
+
 /// The directions' deflection rates in ws (from its last evaluation of the bushings).
 void branchRates(const SuspensionModel& model, const Workspace& ws, VecX& q);
 
