@@ -40,7 +40,7 @@ std::unique_ptr<Integrator> makeIntegrator(const SuspensionModel& model, const I
                                            const LoadCaseRow& loadCase) {
   const bool known = std::find(std::begin(kIntegratorNames), std::end(kIntegratorNames), o.method) !=
                      std::end(kIntegratorNames);
-  if (known) checkBranchesSupported(model, o.method, o.threads);
+  if (known) checkBranchesSupported(model, o.method);
   if (o.method == "lsrt2")
     return std::make_unique<Lsrt2>(model, Lsrt2Options{o.dt, o.linearizeEvery, o.kinematicsDerivative, o.threads},
                                    makeLinearSolver(o.solver, model));

@@ -154,11 +154,26 @@ void Lsrt2::stage(const VecX& rbar, const VecX& vbar, const VecX& zbar, const Ve
     if (branches) branchIncrements(rbar, vbar, zbar, dr, dv, hg, ws, dz);
     return;
   }
-  auto forwardJob = [&](int t) {
-    for (int l : rows_[t]) rhsRow(l);
-    if (topology_) topology_->forwardSubtrees(t, rhs_);
-  };
-  pool_->run(forwardJob);
+  const bool branches = model_.nElementStates() > 0;
+  if (branches) {
+    // The branch forces reach rows of other threads: the rows first, the forces on one thread,
+    // then the forward substitution (one more handoff, only with branches).
+    auto rowsJob = [&](int t) {
+      for (int l : rows_[t]) rhsRow(l);
+    };
+    pool_->run(rowsJob);
+    branchForcesOfStage(zbar, hg, ws);
+    auto forwardOnly = [&](int t) {
+      if (topology_) topology_->forwardSubtrees(t, rhs_);
+    };
+    pool_->run(forwardOnly);
+  } else {
+    auto forwardJob = [&](int t) {
+      for (int l : rows_[t]) rhsRow(l);
+      if (topology_) topology_->forwardSubtrees(t, rhs_);
+    };
+    pool_->run(forwardJob);
+  }
   t0 = Clock::now();
   if (topology_) topology_->solveSeparator(rhs_, dv);
   else solver_->solve(rhs_, dv);
@@ -168,6 +183,7 @@ void Lsrt2::stage(const VecX& rbar, const VecX& vbar, const VecX& zbar, const Ve
     for (int l : rows_[t]) drRow(l);
   };
   pool_->run(backJob);
+  if (branches) branchIncrements(rbar, vbar, zbar, dr, dv, hg, ws, dz);
 }
 
 // The branch rows of the stage, eliminated (docs/method.md, "Maxwell branches"): per branch

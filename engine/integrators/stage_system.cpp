@@ -164,15 +164,13 @@ void branchRates(const SuspensionModel& model, const Workspace& ws, VecX& q) {
   }
 }
 
-void checkBranchesSupported(const SuspensionModel& model, const std::string& method, int threads) {
+void checkBranchesSupported(const SuspensionModel& model, const std::string& method) {
   if (model.branchDirections.empty()) return;
   const ModelBushing& first = model.bushings[model.branchDirections.front().bushing];
   const std::string which = "bushing " + std::to_string(first.id) + " ('" + first.name + "') has Maxwell branches";
   if (method != "lsrt2" && method != "cvode" && method != "ros34pw2" && method != "lie")
     throw std::invalid_argument(which + ": the method '" + method +
                                 "' does not integrate viscoelastic bushings yet (lsrt2, ros34pw2, lie and cvode do)");
-  if (threads > 1)
-    throw std::invalid_argument(which + ": the parallel step (--threads) does not integrate viscoelastic bushings yet");
 }
 
 }  // namespace ek

@@ -67,8 +67,8 @@ void branchStateRates(const SuspensionModel& model, const Workspace& ws, const V
 void branchRates(const SuspensionModel& model, const Workspace& ws, VecX& q);
 
 /// Throws std::invalid_argument when the model's Maxwell branches cannot be integrated by
-/// `method` or on more than one thread.
-void checkBranchesSupported(const SuspensionModel& model, const std::string& method, int threads);
+/// `method` (every thread count of LSRT2 can).
+void checkBranchesSupported(const SuspensionModel& model, const std::string& method);
 
 /// For the methods that carry history from step to step (BDF2, generalized-alpha): notices a
 /// state set from outside (the first step, a new run), which must start a new history.

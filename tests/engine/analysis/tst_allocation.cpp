@@ -102,6 +102,8 @@ class TestAllocation : public QObject {
     for (int linEvery : {1, 3})  // every bushing viscoelastic (test::addMaxwellBranches)
       QTest::newRow(("double_wishbone topology, Maxwell branches, lin-every " + std::to_string(linEvery)).c_str())
           << "double_wishbone" << "topology" << linEvery << 1 << "lsrt2" << true;
+    QTest::newRow("double_wishbone topology, Maxwell branches, 2 threads")
+        << "double_wishbone" << "topology" << 1 << 2 << "lsrt2" << true;
     QTest::newRow("double_wishbone topology, Maxwell branches, ros34pw2, lin-every 3")
         << "double_wishbone" << "topology" << 3 << 1 << "ros34pw2" << true;
     for (const char* i : {"lie", "ros34pw2", "bdf2", "galpha", "galpha-frozen"})

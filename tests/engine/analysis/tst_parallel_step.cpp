@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The parallel LSRT2 step (--threads) gives the serial results bit for bit: both axles over their
 // LC1 force step and LC2, with the topology solver (split factorization and solves) and with KLU
-// (parallel linearization only), on 2 and 3 threads. (The full vehicle: tst_full_vehicle.)
+// (parallel linearization only), on 2 and 3 threads, also with Maxwell branches. (The full
+// vehicle: tst_full_vehicle.)
 #include <QtTest>
 
 #include "engine/analysis/simulation.h"
 #include "engine/model/project_io.h"
+#include "support/test_models.h"
 
 using namespace ek;
 
@@ -24,6 +26,10 @@ class TestParallelStep : public QObject {
       QTest::newRow((std::string(p) + " LC1, 2 threads, KLU").c_str()) << p << "LC1" << 4.95 << "klu" << 2;
     }
     QTest::newRow("double_wishbone LC1, 3 threads") << "double_wishbone" << "LC1" << 4.95 << "topology" << 3;
+    // Maxwell branches (the viscoelastic variant, and every bushing viscoelastic with scaled branches).
+    QTest::newRow("double_wishbone_viscoelastic LC1, 2 threads") << "double_wishbone_viscoelastic" << "LC1" << 4.95
+                                                                << "topology" << 2;
+    QTest::newRow("double_wishbone+maxwell LC2, 2 threads") << "double_wishbone+maxwell" << "LC2" << 0.5 << "topology" << 2;
   }
   void threadedEqualsSerial() {
     QFETCH(QString, project);
@@ -31,8 +37,10 @@ class TestParallelStep : public QObject {
     QFETCH(double, start);
     QFETCH(QString, solver);
     QFETCH(int, threads);
-    const auto m = SuspensionModel::build(
-        readProject(std::string(ELASTOKIN_SOURCE_DIR) + "/projects/" + project.toStdString() + ".json"));
+    Project p = readProject(std::string(ELASTOKIN_SOURCE_DIR) + "/projects/" + project.section('+', 0, 0).toStdString() +
+                            ".json");
+    if (project.endsWith("+maxwell")) test::addMaxwellBranches(p, 3);
+    const auto m = SuspensionModel::build(p);
     RunOptions o;
     o.start = start;
     o.duration = threads > 2 ? 0.03 : 0.1;  // more threads than cores: every handoff waits for the scheduler
@@ -58,6 +66,7 @@ class TestParallelStep : public QObject {
     QCOMPARE(worst, 0.0);
     QVERIFY(par.state().r == serial.state().r);
     QVERIFY(par.state().v == serial.state().v);
+    QVERIFY(par.state().z == serial.state().z);
   }
 };
 
