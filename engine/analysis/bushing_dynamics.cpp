@@ -14,6 +14,7 @@
 #include <unsupported/Eigen/LevenbergMarquardt>
 
 #include "engine/core/error.h"
+#include "engine/core/text_file.h"
 #include "engine/model/curve.h"
 
 namespace ek {
@@ -41,18 +42,6 @@ double slopeAtZero(const Project& p, const LawRow& law, const std::string& what)
   }
   throw ModelError({p.sourcePath, "curves", "", ""},
                    "curve " + std::to_string(*law.curve) + " of " + what + " does not exist");
-}
-
-/// A whole field as a finite decimal number.
-bool parseNumber(std::string field, double& out) {
-  const auto a = field.find_first_not_of(" \t\""), b = field.find_last_not_of(" \t\"");
-  if (a == std::string::npos) return false;
-  field = field.substr(a, b - a + 1);
-  if (field.find_first_not_of("0123456789+-.eE") != std::string::npos) return false;
-  char* end = nullptr;
-  errno = 0;
-  out = std::strtod(field.c_str(), &end);
-  return end == field.c_str() + field.size() && errno != ERANGE && std::isfinite(out);
 }
 
 std::string lower(std::string s) {
@@ -272,7 +261,7 @@ StiffnessMeasurement parseStiffnessCsv(const std::string& text, const std::strin
         diag.error(at(lineNo, c + 1), "the line has " + std::to_string(fields.size()) + " columns, column " +
                                           std::to_string(c + 1) + " is missing");
         ok = false;
-      } else if (!parseNumber(fields[c], *out)) {
+      } else if (!parseDecimalField(fields[c], *out)) {
         diag.error(at(lineNo, c + 1), "\"" + trim(fields[c]) + "\" is not a finite decimal number");
         ok = false;
       }
@@ -296,15 +285,7 @@ StiffnessMeasurement parseStiffnessCsv(const std::string& text, const std::strin
 }
 
 StiffnessMeasurement readStiffnessCsv(const std::string& path) {
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec))
-    throw ModelError({path}, std::filesystem::exists(path, ec) ? "not a regular file" : "cannot open the file");
-  if (std::filesystem::file_size(path, ec) > (64u << 20)) throw ModelError({path}, "the file is larger than 64 MB");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ModelError({path}, "cannot open the file");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parseStiffnessCsv(ss.str(), path);
+  return parseStiffnessCsv(readTextFile(path, 64u << 20, "measurement file"), path);
 }
 
 std::string stiffnessCsvText(const StiffnessMeasurement& m, const std::string& comment) {

@@ -218,16 +218,7 @@ void Lsrt2::branchIncrements(const VecX& rbar, const VecX& vbar, const VecX& zba
   if (model_.hasMotionInputs()) addBranchInputRateChanges(model_, ws, uDot_, udDiff_, branchRate_);
   branchDeflection_.setZero();
   addBranchDeflectionChanges(model_, ws, y_, uDot_, branchDeflection_);
-  for (std::size_t d = 0; d < model_.branchDirections.size(); ++d) {
-    const ModelBranchDirection& dir = model_.branchDirections[d];
-    const BranchCoupling& c = ws.branches[d];
-    for (std::size_t i = 0; i < dir.branches.size(); ++i) {
-      const double l = dir.branches[i].lambda();
-      const int s = dir.first + static_cast<int>(i);
-      dz[s] = (branchRate_[d] - l * c.scale * zbar[s] - l * c.scaleSlope * zLin_[s] * branchDeflection_[d]) /
-              (1.0 + hg * l * c.scale);
-    }
-  }
+  eliminatedBranchIncrements(model_, ws, nullptr, branchRate_, &zbar, zLin_, branchDeflection_, hg, dz);
 }
 
 void Lsrt2::step(State& state, const InputSignals& inputs, Workspace& ws) {

@@ -231,15 +231,7 @@ void RosenbrockW::branchStage(int i, double hg, const Workspace& ws) {
   // The inputs' share (f_t): duStage_ = hg gamma_i du, zero in a stage without it.
   if (model_.hasMotionInputs()) addBranchInputRateChanges(model_, ws, duStage_, dudStage_, branchRate_);
   addBranchDeflectionChanges(model_, ws, hgUr_, duStage_, branchDeflection_);
-  for (std::size_t d = 0; d < model_.branchDirections.size(); ++d) {
-    const ModelBranchDirection& dir = model_.branchDirections[d];
-    const BranchCoupling& c = ws.branches[d];
-    for (std::size_t k = 0; k < dir.branches.size(); ++k) {
-      const double l = dir.branches[k].lambda();
-      const int s = dir.first + static_cast<int>(k);
-      Uz_[i][s] = (Rz_[s] + branchRate_[d] - l * c.scaleSlope * zLin_[s] * branchDeflection_[d]) / (1.0 + hg * l * c.scale);
-    }
-  }
+  eliminatedBranchIncrements(model_, ws, &Rz_, branchRate_, nullptr, zLin_, branchDeflection_, hg, Uz_[i]);
 }
 
 std::string RosenbrockW::errorEstimateSource() const {

@@ -144,6 +144,21 @@ void addBranchDeflectionChanges(const SuspensionModel& model, const Workspace& w
   }
 }
 
+void eliminatedBranchIncrements(const SuspensionModel& model, const Workspace& ws, const VecX* offset, const VecX& q,
+                                const VecX* zbar, const VecX& zLin, const VecX& p, double g, VecX& dz) {
+  for (std::size_t d = 0; d < model.branchDirections.size(); ++d) {
+    const ModelBranchDirection& dir = model.branchDirections[d];
+    const BranchCoupling& c = ws.branches[d];
+    for (std::size_t k = 0; k < dir.branches.size(); ++k) {
+      const double l = dir.branches[k].lambda();
+      const int s = dir.first + static_cast<int>(k);
+      double num = offset ? (*offset)[s] + q[d] : q[d];
+      if (zbar) num -= l * c.scale * (*zbar)[s];
+      dz[s] = (num - l * c.scaleSlope * zLin[s] * p[d]) / (1.0 + g * l * c.scale);
+    }
+  }
+}
+
 void branchStateRates(const SuspensionModel& model, const Workspace& ws, const VecX& z, VecX& zDot) {
   for (const ModelBranchDirection& dir : model.branchDirections) {
     const BushingResult& b = ws.bushings[dir.bushing];

@@ -59,6 +59,13 @@ void addBranchInputRateChanges(const SuspensionModel& model, const Workspace& ws
 void addBranchDeflectionChanges(const SuspensionModel& model, const Workspace& ws, const VecX& xr, const VecX& du,
                                 VecX& p);
 
+/// The eliminated branch rows of a stage with gain g (docs/method.md, "Maxwell branches"), per
+/// branch state i of direction d, with l_i = k_i / c_i and the linearization's scaling s, s':
+///   dz_i = (offset_i + q_d - l_i s zbar_i - l_i s' z_lin,i p_d) / (1 + g l_i s)
+/// (offset or zbar may be null: left out). q: the directions' rate terms, p: deflection changes.
+void eliminatedBranchIncrements(const SuspensionModel& model, const Workspace& ws, const VecX* offset, const VecX& q,
+                                const VecX* zbar, const VecX& zLin, const VecX& p, double g, VecX& dz);
+
 /// zDot = x' - l_i s(x) z: the branch states' rates at the bushings ws last evaluated (their
 /// deflections x and rates x'; s the slope scaling at x).
 void branchStateRates(const SuspensionModel& model, const Workspace& ws, const VecX& z, VecX& zDot);

@@ -12,6 +12,7 @@
 #include <optional>
 #include <sstream>
 
+#include "engine/core/text_file.h"
 #include "engine/model/validate.h"
 
 namespace ek {
@@ -439,15 +440,7 @@ PropertyImport importPropertyText(const Project& project, ImportTarget target, i
 }
 
 PropertyImport importPropertyFile(const Project& project, ImportTarget target, int id, const std::string& path) {
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec))
-    throw ModelError({path}, std::filesystem::exists(path, ec) ? "not a regular file" : "cannot open the file");
-  if (std::filesystem::file_size(path, ec) > (16u << 20)) throw ModelError({path}, "the file is larger than 16 MB");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ModelError({path}, "cannot open the file");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return importPropertyText(project, target, id, ss.str(), path);
+  return importPropertyText(project, target, id, readTextFile(path, 16u << 20, "property file"), path);
 }
 
 }  // namespace ek

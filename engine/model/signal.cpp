@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "engine/core/error.h"
+#include "engine/core/text_file.h"
 
 namespace ek {
 
@@ -90,31 +91,12 @@ double rate(const SignalRow& s, double t) {
 
 namespace {
 
-/// A whole field as a finite decimal number: "0.1abc", "0x10", "inf" and "" are refused.
-bool parseField(std::string field, double& out) {
-  const auto a = field.find_first_not_of(" \t"), b = field.find_last_not_of(" \t");
-  if (a == std::string::npos) return false;
-  field = field.substr(a, b - a + 1);
-  if (field.find_first_not_of("0123456789+-.eE") != std::string::npos) return false;
-  char* end = nullptr;
-  errno = 0;
-  out = std::strtod(field.c_str(), &end);
-  return end == field.c_str() + field.size() && errno != ERANGE && std::isfinite(out);
-}
 
 }  // namespace
 
 std::vector<std::array<double, 2>> readSignalTable(const std::string& path) {
   // Only regular files of a bounded size: a device or a pipe (/dev/zero, a FIFO) would never end.
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec))
-    throw ModelError({path, "", "", ""}, std::filesystem::exists(path, ec) ? "the signal table is not a regular file"
-                                                                            : "cannot open the signal table");
-  constexpr std::uintmax_t kMaxBytes = 256u << 20;
-  if (std::filesystem::file_size(path, ec) > kMaxBytes)
-    throw ModelError({path, "", "", ""}, "the signal table is larger than 256 MB");
-  std::ifstream in(path);
-  if (!in) throw ModelError({path, "", "", ""}, "cannot open the signal table");
+  std::istringstream in(readTextFile(path, 256u << 20, "signal table"));
   std::vector<std::array<double, 2>> pts;
   std::string line;
   int lineNo = 0;
@@ -129,8 +111,8 @@ std::vector<std::array<double, 2>> readSignalTable(const std::string& path) {
     std::stringstream ss(line);
     for (std::string f; std::getline(ss, f, separator);) fields.push_back(f);
     double t = 0.0, v = 0.0;
-    const bool tOk = fields.size() >= 1 && parseField(fields[0], t);
-    const bool vOk = fields.size() >= 2 && parseField(fields[1], v);
+    const bool tOk = fields.size() >= 1 && parseDecimalField(fields[0], t);
+    const bool vOk = fields.size() >= 2 && parseDecimalField(fields[1], v);
     if (pts.empty() && lineNo == 1 && !tOk && !vOk) continue;  // header line
     if (fields.size() != 2)
       throw ModelError(at, "expected 2 columns 'time" + std::string(1, separator) + " value', found " +

@@ -194,37 +194,32 @@ class TestViscoelastic : public QObject {
     QVERIFY(errors[1] <= 0.005);
     QVERIFY(std::abs(order - 2.0) <= 0.2 && std::abs(order2 - 2.0) <= 0.2);
 
+    // The largest position error of a run against exp(A t) y0, relative to x0.
+    auto errorOf = [&](const char* method, double dt) {
+      RunOptions o;
+      o.integrator = method;
+      o.dt = dt;
+      o.sampleRate = 500.0;
+      Simulation sim(model, "free", o);
+      sim.run();
+      double e = 0.0;
+      for (std::size_t k = 0; k < sim.results().size(); ++k)
+        e = std::max(e, std::abs(sim.results().value(k, 0) - ((Asys * sim.results().time(k)).exp() * y0)[0]));
+      return e / x0;
+    };
     // The W-methods (the branches eliminated from their stages the same way): their orders.
     for (const auto& [method, expected] : {std::pair{"ros34pw2", 3.0}, std::pair{"lie", 1.0}}) {
-      for (int n = 0; n < 4; ++n) {
-        RunOptions o;
-        o.integrator = method;
-        o.dt = dts[n];
-        o.sampleRate = 500.0;
-        Simulation sim(model, "free", o);
-        sim.run();
-        double e = 0.0;
-        for (std::size_t k = 0; k < sim.results().size(); ++k)
-          e = std::max(e, std::abs(sim.results().value(k, 0) - ((Asys * sim.results().time(k)).exp() * y0)[0]));
-        errors[n] = e / x0;
-      }
+      for (int n = 0; n < 4; ++n) errors[n] = errorOf(method, dts[n]);
       const double o1 = std::log2(errors[1] / errors[2]), o2 = std::log2(errors[2] / errors[3]);
       qInfo("%s: largest position error / x0 %.3g (2 ms), %.3g (1 ms), %.3g (0.5 ms), %.3g (0.25 ms); orders %.2f, %.2f",
             method, errors[0], errors[1], errors[2], errors[3], o1, o2);
       QVERIFY2(std::abs(o1 - expected) <= 0.25 && std::abs(o2 - expected) <= 0.25, method);
     }
 
-    // The CVODE reference (the branch deflection as its own state) against the same solution.
-    RunOptions o;
-    o.integrator = "cvode";
-    o.sampleRate = 500.0;
-    Simulation sim(model, "free", o);
-    sim.run();
-    double e = 0.0;
-    for (std::size_t k = 0; k < sim.results().size(); ++k)
-      e = std::max(e, std::abs(sim.results().value(k, 0) - ((Asys * sim.results().time(k)).exp() * y0)[0]));
-    qInfo("cvode (rtol %.0e): largest position error / x0 %.3g", o.relativeTolerance, e / x0);
-    QVERIFY(e / x0 <= 1e-5);
+    // The CVODE reference (the branch deflection as its own state, rtol 1e-9) against the same solution.
+    const double e = errorOf("cvode", 1e-3);
+    qInfo("cvode (rtol 1e-9): largest position error / x0 %.3g", e);
+    QVERIFY(e <= 1e-5);
   }
 
   // Branches scaled by the static curve's slope: a 20 kg body released from 8 mm on a progressive
