@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+/// @file table_path.h
+/// Numeric cells of a project addressed by a path, for parameter studies (docs/studies.md):
+///   TABLE/ROW/FIELD
+/// TABLE is a table's key in the project file ("bodies", "markers", "bushings", "p2p elements",
+/// "curves", "inputs", "load cases"), ROW the row's id (a load case: its name), FIELD the keys
+/// below the row joined by '.', a list element by its number from 1 in brackets:
+///   bodies/3/mass [kg]                 markers/18/position [m][2]
+///   bushings/9/x.damping [N s/m]       bushings/9/x.maxwell[1].stiffness [N/m]
+///   p2p elements/1/spring [N/m]        load cases/LC1/duration [s]
+/// and curves/ID/scale, a factor on every y of a curve (1 is the curve as it is).
+
+#include <string>
+
+#include "engine/model/project.h"
+
+namespace ek {
+
+/// The value at `path`. @throws std::invalid_argument naming the path and what is wrong (unknown
+/// table, no such row, no such field, a field that is not a number, e.g. a law given by a curve).
+double tableValue(const Project& project, const std::string& path);
+
+/// A copy of `project` with the value at `path` set (curves/ID/scale: the curve's y values times
+/// `value`, relative to `project`'s). @throws std::invalid_argument as tableValue().
+Project withTableValue(const Project& project, const std::string& path, double value);
+
+}  // namespace ek
