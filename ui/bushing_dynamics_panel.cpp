@@ -18,6 +18,7 @@
 #include <qcustomplot.h>
 
 #include "engine/core/error.h"
+#include "engine/model/validate.h"
 #include "ui/table_models.h"
 
 namespace ek::ui {
@@ -162,9 +163,10 @@ BushingDynamicsPanel::BushingDynamicsPanel(ProjectDocument* doc, QWidget* parent
     const int b = bushingIndex();
     if (b < 0) return;
     auto rows = doc_->project().bushings[b].directions[currentDirection()].maxwell;
-    // A new branch: as stiff as the static stiffness, relaxing at 10 Hz.
-    const DirectionDynamics d = directionDynamics(doc_->project(), doc_->project().bushings[b], currentDirection());
-    const double k = d.k0 > 0 ? d.k0 : 1e5;
+    // A new branch: as stiff as the static stiffness (slope at 0; a missing or broken curve, which
+    // the tables already report, gives 1e5), relaxing at 10 Hz.
+    const double k0 = lawSlopeAtZero(doc_->project(), doc_->project().bushings[b].directions[currentDirection()].stiffness);
+    const double k = k0 > 0 ? k0 : 1e5;
     rows.push_back({k, k / (2 * M_PI * 10.0)});
     setBranches(rows, tr("add Maxwell branch"));
   });

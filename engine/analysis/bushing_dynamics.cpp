@@ -2,12 +2,8 @@
 #include "engine/analysis/bushing_dynamics.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <numeric>
 #include <sstream>
 #include <stdexcept>
@@ -15,7 +11,7 @@
 
 #include "engine/core/error.h"
 #include "engine/core/text_file.h"
-#include "engine/model/curve.h"
+#include "engine/model/validate.h"
 
 namespace ek {
 
@@ -26,22 +22,11 @@ constexpr double kPi = 3.14159265358979323846;
 
 /// The slope at 0 of a law (a curve's derivative there, or the coefficient).
 double slopeAtZero(const Project& p, const LawRow& law, const std::string& what) {
-  if (!law.curve) return law.coefficient;
-  for (const CurveRow& c : p.curves) {
-    if (c.id != *law.curve) continue;
-    Interpolation ip = Interpolation::Pchip;
-    Extrapolation ep = Extrapolation::Linear;
-    std::vector<double> x, y;
-    for (const auto& pt : c.points) x.push_back(pt[0]), y.push_back(pt[1]);
-    bool increasing = x.size() >= 2;
-    for (std::size_t i = 1; i < x.size(); ++i) increasing = increasing && x[i] > x[i - 1];
-    if (!parseInterpolation(c.interpolation, ip) || !parseExtrapolation(c.extrapolation, ep) || !increasing)
-      throw ModelError({p.sourcePath, "curves", "id " + std::to_string(c.id), "points"},
-                       "the curve of " + what + " is not a valid curve");
-    return Curve(x, y, ip, ep).eval(0.0).dydx;
-  }
-  throw ModelError({p.sourcePath, "curves", "", ""},
-                   "curve " + std::to_string(*law.curve) + " of " + what + " does not exist");
+  const double slope = lawSlopeAtZero(p, law);
+  if (std::isnan(slope))
+    throw ModelError({p.sourcePath, "curves", "id " + std::to_string(*law.curve), ""},
+                     "curve " + std::to_string(*law.curve) + " of " + what + " is missing or not a valid curve");
+  return slope;
 }
 
 std::string lower(std::string s) {

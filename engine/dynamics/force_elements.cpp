@@ -81,29 +81,24 @@ void branchCoupling(int k, const MarkerKinematics& mi, const BodyKinematics& bi,
                     const Mat3& DwGa, double scale, double scaleSlope, BranchCoupling& out) {
   out.scale = scale;
   out.scaleSlope = scaleSlope;
-  Vec3 qpI = Vec3::Zero(), qthI = Vec3::Zero(), qpJ = Vec3::Zero(), qthJ = Vec3::Zero();
-  if (k < 3) {
-    const Vec3 n = mj.R.col(k);
-    qpI = n;
-    qpJ = -n;
-    qthJ = n.cross(mi.p - mj.p);
-  } else {
-    const Vec3 ga = Ga.row(angleIndex(k)).transpose();
-    qthI = ga;
-    qthJ = -ga;
-  }
-  Vec3 F = Vec3::Zero(), tau = Vec3::Zero();  // a unit force on I in direction k
+  // Per side: the rate's partials g* and the deflection's partials q* w.r.t. the marker's
+  // (p, v, w, theta); F, tau a unit force on I in direction k.
+  Vec3 F = Vec3::Zero(), tau = Vec3::Zero();
   Vec3 gpI = Vec3::Zero(), gvI = Vec3::Zero(), gwI = Vec3::Zero(), gthI = Vec3::Zero();
   Vec3 gpJ = Vec3::Zero(), gvJ = Vec3::Zero(), gwJ = Vec3::Zero(), gthJ = Vec3::Zero();
+  Vec3 qpI = Vec3::Zero(), qthI = Vec3::Zero(), qpJ = Vec3::Zero(), qthJ = Vec3::Zero();
   if (k < 3) {
-    const Vec3 n = mj.R.col(k);
+    const Vec3 n = mj.R.col(k), dW = mi.p - mj.p;
     F = n;
     gvI = n;
     gvJ = -n;
     gpI = mj.w.cross(n);
     gpJ = -gpI;
-    gwJ = n.cross(mi.p - mj.p);
+    gwJ = n.cross(dW);
     gthJ = n.cross(u);
+    qpI = n;
+    qpJ = -n;
+    qthJ = n.cross(dW);
   } else {
     const int ai = angleIndex(k);
     const Vec3 ga = Ga.row(ai).transpose(), gd = DwGa.row(ai).transpose();
@@ -112,6 +107,8 @@ void branchCoupling(int k, const MarkerKinematics& mi, const BodyKinematics& bi,
     gthJ = -gd;
     gwI = ga;
     gwJ = -ga;
+    qthI = ga;
+    qthJ = -ga;
   }
   // dp = dp_B - rho x dth, dv = dv_B - (w x rho) x dth - rho x R dw_B, dw = -w x dth + R dw_B.
   // Partials w.r.t. the body's (p, theta, v, w_B), theta the global rotation vector.
@@ -122,34 +119,33 @@ void branchCoupling(int k, const MarkerKinematics& mi, const BodyKinematics& bi,
         bk.R.transpose() * (m.rho.cross(gv) + gw);
     return g;
   };
+  // A side on a free body: (p, alpha) partials and its generalized force; on a driven body: the
+  // (p, theta, v, w_B) partials, taken through the drive partials by the integrators.
+  const Vec3 zero = Vec3::Zero();
+  auto side = [&](const MarkerKinematics& m, const BodyKinematics& bk, const Vec3& gp, const Vec3& gv, const Vec3& gw,
+                  const Vec3& gth, const Vec3& qp, const Vec3& qth, Vec6& gr, Vec6& gvOut, Vec6& dr, Vec12& gDriven,
+                  Vec12& dDriven) {
+    const Vec12 g = chain(m, bk, gp, gv, gw, gth), q = chain(m, bk, qp, zero, zero, qth);
+    if (m.state < 0) {
+      gDriven = g;
+      dDriven = q;
+      return;
+    }
+    gr << g.head<3>(), bk.RT.transpose() * g.segment<3>(3);
+    gvOut = g.tail<6>();
+    dr << q.head<3>(), bk.RT.transpose() * q.segment<3>(3);
+  };
   out.stateA = mi.state;
   out.stateB = mj.state;
   out.drivenA = mi.state < 0 && mi.moves ? mi.body : -1;
   out.drivenB = mj.state < 0 && mj.moves ? mj.body : -1;
-  const Vec3 zero = Vec3::Zero();
   if (mi.moves) {
-    const Vec12 g = chain(mi, bi, gpI, gvI, gwI, gthI), q = chain(mi, bi, qpI, zero, zero, qthI);
-    if (mi.state >= 0) out.drA << q.head<3>(), bi.RT.transpose() * q.segment<3>(3);
-    else out.dDrivenA = q;
-    if (mi.state >= 0) {
-      out.grA << g.head<3>(), bi.RT.transpose() * g.segment<3>(3);
-      out.gvA = g.tail<6>();
-      out.wA << F, bi.R.transpose() * (tau + mi.rho.cross(F));
-    } else {
-      out.gDrivenA = g;
-    }
+    side(mi, bi, gpI, gvI, gwI, gthI, qpI, qthI, out.grA, out.gvA, out.drA, out.gDrivenA, out.dDrivenA);
+    if (mi.state >= 0) out.wA << F, bi.R.transpose() * (tau + mi.rho.cross(F));
   }
   if (mj.moves) {
-    const Vec12 g = chain(mj, bj, gpJ, gvJ, gwJ, gthJ), q = chain(mj, bj, qpJ, zero, zero, qthJ);
-    if (mj.state >= 0) out.drB << q.head<3>(), bj.RT.transpose() * q.segment<3>(3);
-    else out.dDrivenB = q;
-    if (mj.state >= 0) {
-      out.grB << g.head<3>(), bj.RT.transpose() * g.segment<3>(3);
-      out.gvB = g.tail<6>();
-      out.wB << -F, -bj.R.transpose() * (tau + (mi.p - bj.p).cross(F));  // the reaction acts at p_I
-    } else {
-      out.gDrivenB = g;
-    }
+    side(mj, bj, gpJ, gvJ, gwJ, gthJ, qpJ, qthJ, out.grB, out.gvB, out.drB, out.gDrivenB, out.dDrivenB);
+    if (mj.state >= 0) out.wB << -F, -bj.R.transpose() * (tau + (mi.p - bj.p).cross(F));  // the reaction acts at p_I
   }
 }
 

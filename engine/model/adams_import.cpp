@@ -3,11 +3,8 @@
 
 #include <algorithm>
 #include <array>
-#include <cerrno>
 #include <cmath>
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <optional>
 #include <sstream>
@@ -57,15 +54,11 @@ std::string unquote(std::string s) {
   return trim(s);
 }
 
-bool parseNumber(const std::string& token, double& out) {
-  if (token.empty() || token.find_first_not_of("0123456789+-.eEdD") != std::string::npos) return false;
-  std::string t = token;
-  std::replace(t.begin(), t.end(), 'd', 'e');  // FORTRAN exponents
-  std::replace(t.begin(), t.end(), 'D', 'e');
-  char* end = nullptr;
-  errno = 0;
-  out = std::strtod(t.c_str(), &end);
-  return end == t.c_str() + t.size() && errno != ERANGE && std::isfinite(out);
+/// A number, FORTRAN exponents ("1.5D3") included.
+bool parseNumber(std::string token, double& out) {
+  std::replace(token.begin(), token.end(), 'd', 'e');
+  std::replace(token.begin(), token.end(), 'D', 'e');
+  return parseDecimalField(token, out);
 }
 
 /// The TeimOrbit structure of the file; problems go to `diag` with their line.

@@ -55,23 +55,6 @@ class Checker {
 };
 
 std::string stiffnessKey(int k) { return std::string(kBushingDirections[k]) + (k >= 3 ? ".stiffness [N m/rad]" : ".stiffness [N/m]"); }
-/// A law's slope at 0 (a curve's derivative there); NaN when its curve is missing or invalid
-/// (reported elsewhere).
-double lawSlopeAtZero(const Project& p, const LawRow& law) {
-  if (!law.curve) return law.coefficient;
-  for (const CurveRow& c : p.curves) {
-    if (c.id != *law.curve) continue;
-    Interpolation ip;
-    Extrapolation ep;
-    std::vector<double> x, y;
-    for (const auto& pt : c.points) x.push_back(pt[0]), y.push_back(pt[1]);
-    bool ok = x.size() >= 2 && parseInterpolation(c.interpolation, ip) && parseExtrapolation(c.extrapolation, ep);
-    for (std::size_t i = 1; ok && i < x.size(); ++i) ok = x[i] > x[i - 1] && std::isfinite(x[i]) && std::isfinite(y[i]);
-    return ok ? Curve(x, y, ip, ep).eval(0.0).dydx : std::nan("");
-  }
-  return std::nan("");
-}
-
 /// "x.maxwell[2].stiffness [N/m]": a field of the n-th (from 1) Maxwell branch of direction k.
 std::string branchKey(int k, std::size_t n, bool stiffness) {
   const bool rot = k >= 3;
@@ -533,6 +516,22 @@ Diagnostics check(const Project& p) {
   }
   return d;
 }
+
+double lawSlopeAtZero(const Project& p, const LawRow& law) {
+  if (!law.curve) return law.coefficient;
+  for (const CurveRow& c : p.curves) {
+    if (c.id != *law.curve) continue;
+    Interpolation ip;
+    Extrapolation ep;
+    std::vector<double> x, y;
+    for (const auto& pt : c.points) x.push_back(pt[0]), y.push_back(pt[1]);
+    bool ok = x.size() >= 2 && parseInterpolation(c.interpolation, ip) && parseExtrapolation(c.extrapolation, ep);
+    for (std::size_t i = 1; ok && i < x.size(); ++i) ok = x[i] > x[i - 1] && std::isfinite(x[i]) && std::isfinite(y[i]);
+    return ok ? Curve(x, y, ip, ep).eval(0.0).dydx : std::nan("");
+  }
+  return std::nan("");
+}
+
 
 void validate(const Project& p) { check(p).throwIfErrors(); }
 

@@ -26,6 +26,10 @@ Vec3 markerPositionAsModelled(const Project& project, const MarkerRow& marker);
 /// input on a fixed body, a free body that no force element acts on.
 Diagnostics check(const Project& project);
 
+/// A law's slope at zero (its curve's derivative there, or the coefficient); NaN when the curve
+/// is missing or not a valid curve (check() reports those).
+double lawSlopeAtZero(const Project& project, const LawRow& law);
+
 /// @throws ModelError carrying every error of check() (warnings do not throw).
 void validate(const Project& project);
 
