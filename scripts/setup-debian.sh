@@ -10,6 +10,7 @@ packages=(
   qt6-base-dev libqt6opengl6-dev qt6-svg-dev
   libvtk9-dev libqcustomplot-dev libqcustomplot2.1-qt6
   libsundials-dev libsuitesparse-dev
+  libnlopt-cxx-dev libopenmpi-dev openmpi-bin
   xvfb xauth
   clang libclang-rt-14-dev
 )

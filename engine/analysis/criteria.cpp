@@ -93,7 +93,10 @@ double evaluateCriterion(const Criterion& c, const std::vector<double>& t, const
       }
       double s = 0.0;
       for (std::size_t k = 1; k < d.size(); ++k) {
-        auto f = [&](std::size_t j) { return std::pow(tt[j] - tt[0], c.weightPower) * d[j] * d[j]; };
+        auto f = [&](std::size_t j) {
+          const double m = c.exponent == 2.0 ? d[j] * d[j] : std::pow(std::abs(d[j]), c.exponent);
+          return (c.weightPower == 0.0 ? 1.0 : std::pow(tt[j] - tt[0], c.weightPower)) * m;
+        };
         s += 0.5 * (f(k - 1) + f(k)) * (tt[k] - tt[k - 1]);
       }
       return s;

@@ -16,8 +16,9 @@ enum class CriterionKind {
   MaximumAbs,      ///< max |y|
   PeakToPeak,      ///< max y - min y
   IntegralSquare,  ///< int y^2 dt (trapezoid)
-  /// int t^p (d^k y / dt^k)^2 dt with the time weight exponent p and derivative order k (0-2,
-  /// central differences): paper 001's int t^2 z''^2 dt is p = 2, k = 2
+  /// int t^p |d^k y / dt^k|^q dt with the time weight exponent p, derivative order k (0-2,
+  /// central differences) and exponent q: paper 001's int t^2 z''^2 dt is p = 2, k = 2, q = 2,
+  /// its suspension travel int ((zP - zQ)/s0)^6 dt is p = 0, k = 0, q = 6
   WeightedIntegral,
   ValueAt,         ///< y(time), linear between samples
   SettlingTime,    ///< the last time |y - y_end| exceeds band * (max y - min y), from the start
@@ -28,6 +29,7 @@ struct Criterion {
   double from = 0.0, to = 1e300;  ///< the time window evaluated [s]
   double weightPower = 2.0;       ///< WeightedIntegral: p (t measured from `from`)
   int derivative = 2;             ///< WeightedIntegral: k
+  double exponent = 2.0;          ///< WeightedIntegral: q
   double time = 0.0;              ///< ValueAt
   double band = 0.02;             ///< SettlingTime: tolerance band as a share of the range
 };

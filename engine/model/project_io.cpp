@@ -12,12 +12,10 @@
 #include <sstream>
 
 #include "engine/core/error.h"
-#include "engine/model/json_scan.h"
+#include "engine/model/json_reader.h"
 
 namespace ek {
 namespace {
-
-using Json = nlohmann::ordered_json;
 
 constexpr const char* kFormat = "elastokin-project";
 constexpr int kVersion = 1;
@@ -55,197 +53,6 @@ constexpr SignalName kSignals[] = {{SignalType::Constant, "constant"}, {SignalTy
 /// At most this many nested objects and arrays: a project needs 5 (table, row, direction, law).
 constexpr int kMaxDepth = 64;
 
-/// A bounded excerpt of a JSON value for messages: never more than about `budget` characters,
-/// however large or deep the value is.
-void excerptInto(const Json& v, std::string& out, std::size_t budget) {
-  if (out.size() >= budget) return;
-  if (v.is_object() || v.is_array()) {
-    out += v.is_object() ? '{' : '[';
-    bool first = true;
-    for (auto it = v.begin(); it != v.end() && out.size() < budget; ++it) {
-      if (!first) out += ',';
-      first = false;
-      if (v.is_object()) out += Json(it.key()).dump() + ':';
-      excerptInto(*it, out, budget);
-    }
-    out += v.is_object() ? '}' : ']';
-  } else {
-    out += v.dump();
-  }
-}
-std::string excerpt(const Json& v) {
-  constexpr std::size_t kBudget = 40;
-  std::string s;
-  excerptInto(v, s, kBudget);
-  if (s.size() > kBudget) s = s.substr(0, kBudget - 3) + "...";
-  return s;
-}
-
-/// Reads one JSON object, remembering where it is, and rejects fields it was not asked for.
-/// Every problem is recorded in the diagnostics and reading goes on with a default value, so one
-/// pass reports all of them. A value already reported (missing, wrong type) is not reported again.
-class ObjectReader {
- public:
-  /// A nested object's fields are named with its path, e.g. "x.stiffness [N/m]".
-  ObjectReader(const Json& j, Location where, Diagnostics& diag) : j_(j), where_(std::move(where)), diag_(diag) {
-    if (!j_.is_discarded() && !j_.is_object()) fail("", "expected an object, found " + describe(j_));
-    broken_ = !j_.is_object();
-  }
-
-  void fail(const std::string& field, const std::string& what) const { diag_.error(at(field), what); }
-  Diagnostics& diagnostics() const { return diag_; }
-  const Location& where() const { return where_; }
-  Location at(const std::string& field) const {
-    Location w = where_;
-    w.field = where_.field.empty() ? field : field.empty() ? where_.field : where_.field + "." + field;
-    return w;
-  }
-  bool has(const std::string& key) {
-    seen_.insert(key);
-    return !broken_ && j_.contains(key);
-  }
-  /// The value, or a discarded value when it is missing (reported here) or the object is broken.
-  const Json& raw(const std::string& key) {
-    seen_.insert(key);
-    if (broken_) return absent();
-    if (!j_.contains(key)) {
-      fail(key, "required field is missing");
-      return absent();
-    }
-    return j_.at(key);
-  }
-
-  double number(const std::string& key) { return toNumber(raw(key), key); }
-  double number(const std::string& key, double fallback) { return has(key) ? number(key) : fallback; }
-  int integer(const std::string& key) { return toInteger(raw(key), key); }
-  std::string string(const std::string& key) {
-    const Json& v = raw(key);
-    if (v.is_discarded()) return {};
-    if (!v.is_string()) {
-      fail(key, "expected a string, found " + describe(v));
-      return {};
-    }
-    return v.get<std::string>();
-  }
-  std::string string(const std::string& key, const std::string& fallback) {
-    return has(key) ? string(key) : fallback;
-  }
-  bool boolean(const std::string& key, bool fallback) {
-    if (!has(key)) return fallback;
-    const Json& v = raw(key);
-    if (!v.is_boolean()) {
-      fail(key, "expected true or false, found " + describe(v));
-      return fallback;
-    }
-    return v.get<bool>();
-  }
-  Vec3 vec3(const std::string& key) {
-    const Json& v = raw(key);
-    if (v.is_discarded()) return Vec3::Zero();
-    if (!v.is_array() || v.size() != 3) {
-      fail(key, "expected an array of 3 numbers, found " + describe(v));
-      return Vec3::Zero();
-    }
-    return {toNumber(v[0], key), toNumber(v[1], key), toNumber(v[2], key)};
-  }
-  Vec3 vec3(const std::string& key, const Vec3& fallback) { return has(key) ? vec3(key) : fallback; }
-
-  double toNumber(const Json& v, const std::string& key) const {
-    if (v.is_discarded()) return 0.0;
-    if (!v.is_number()) {
-      fail(key, "expected a number, found " + describe(v));
-      return 0.0;
-    }
-    const double d = v.get<double>();
-    if (!std::isfinite(d)) {
-      fail(key, "value is not finite");
-      return 0.0;
-    }
-    return d;
-  }
-  /// Ids, counts and versions: whole numbers that fit an int. Checked before the conversion,
-  /// which would otherwise wrap (4294967297 -> 1).
-  int toInteger(const Json& v, const std::string& key) const {
-    if (v.is_discarded()) return 0;
-    if (!v.is_number_integer()) {
-      fail(key, "expected an integer, found " + describe(v));
-      return 0;
-    }
-    const bool fits = v.is_number_unsigned()
-                          ? v.get<std::uint64_t>() <= static_cast<std::uint64_t>(std::numeric_limits<int>::max())
-                          : v.get<std::int64_t>() >= std::numeric_limits<int>::min() &&
-                                v.get<std::int64_t>() <= std::numeric_limits<int>::max();
-    if (!fits) {
-      fail(key, "integer " + v.dump() + " is out of range (" + std::to_string(std::numeric_limits<int>::min()) +
-                    " to " + std::to_string(std::numeric_limits<int>::max()) + ")");
-      return 0;
-    }
-    return v.get<int>();
-  }
-
-  /// Unknown fields are errors: a misspelt key would otherwise silently change the model.
-  void finish() const {
-    if (broken_) return;
-    for (auto it = j_.begin(); it != j_.end(); ++it)
-      if (!seen_.count(it.key())) fail(it.key(), "unknown field" + allowed());
-  }
-  /// Stop checking this object's fields (its type could not be read, so the rest would only repeat
-  /// that error).
-  void skipRest() { broken_ = true; }
-
-  static std::string describe(const Json& v) { return std::string(v.type_name()) + " " + excerpt(v); }
-  static const Json& absent() {
-    static const Json kAbsent(Json::value_t::discarded);
-    return kAbsent;
-  }
-
- private:
-  std::string allowed() const {
-    std::string s = " (allowed here: ";
-    bool first = true;
-    for (const auto& k : seen_) {
-      s += (first ? "" : ", ") + ("'" + k + "'");
-      first = false;
-    }
-    return s + ")";
-  }
-  const Json& j_;
-  Location where_;
-  Diagnostics& diag_;
-  bool broken_ = false;
-  std::set<std::string> seen_;
-};
-
-/// The row part of a location: "id N" (and the name), or the name of a row without an id.
-void nameRow(const Json& row, std::size_t position, Location& w) {
-  const bool hasName = row.is_object() && row.contains("name") && row["name"].is_string();
-  if (row.is_object() && row.contains("id") && row["id"].is_number_integer()) {
-    w.row = "id " + row["id"].dump();
-    if (hasName) w.rowName = row["name"].get<std::string>();
-  } else if (hasName) {
-    w.row = "'" + row["name"].get<std::string>() + "'";
-  } else {
-    w.row = "#" + std::to_string(position + 1);
-  }
-}
-
-template <class F>
-void forEachRow(ObjectReader& top, const char* table, F&& readRow) {
-  if (!top.has(table)) return;
-  const Json& arr = top.raw(table);
-  if (!arr.is_array()) {
-    top.fail(table, "expected an array of rows, found " + ObjectReader::describe(arr));
-    return;
-  }
-  for (std::size_t i = 0; i < arr.size(); ++i) {
-    Location w = top.where();
-    w.table = table;
-    nameRow(arr[i], i, w);
-    ObjectReader r(arr[i], w, top.diagnostics());
-    readRow(r);
-    r.finish();
-  }
-}
 
 LawRow readLaw(ObjectReader& r, const std::string& key) {
   LawRow law;
@@ -596,14 +403,6 @@ Json writeSignal(const SignalRow& s) {
   return j;
 }
 
-std::pair<int, int> lineColumn(const std::string& text, std::size_t byte) {
-  int line = 1, col = 1;
-  for (std::size_t i = 0; i < text.size() && i + 1 < byte; ++i) {
-    if (text[i] == '\n') { ++line; col = 1; } else { ++col; }
-  }
-  return {line, col};
-}
-
 }  // namespace
 
 const char* inputKindName(InputKind k) {
@@ -665,36 +464,8 @@ Location duplicateLocation(const Json& j, const std::string& path, const JsonDup
 Project parseProject(const std::string& text, const std::string& path) {
   // Before the tree is built: nesting depth (the parser and every printer recurse) and
   // repeated keys (the tree keeps only the last one).
-  const JsonScan scan = scanJson(text, kMaxDepth);
-  if (scan.tooDeep) {
-    Location w{path, "", "", ""};
-    w.line = scan.line;
-    w.column = scan.column;
-    throw ModelError(w, "JSON nested deeper than " + std::to_string(kMaxDepth) +
-                            " levels (a project needs 5); is this a project file?");
-  }
-  Json j;
-  try {
-    j = Json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    const auto [line, col] = lineColumn(text, e.byte);
-    std::string what = e.what();
-    const auto p = what.find("syntax error");
-    throw ModelError({path, "", "", ""}, "malformed JSON at line " + std::to_string(line) + ", column " +
-                                             std::to_string(col) + ": " +
-                                             (p == std::string::npos ? what : what.substr(p)));
-  } catch (const nlohmann::json::out_of_range& e) {
-    // A number too large for a double (it would be Inf). The library gives the token, not the
-    // position: find the token in the text.
-    const std::string what = e.what();
-    const auto a = what.find('\''), b = what.rfind('\'');
-    const std::string token = (a != std::string::npos && b > a) ? what.substr(a + 1, b - a - 1) : "";
-    const std::size_t at = token.empty() ? std::string::npos : text.find(token);
-    const auto [line, col] = lineColumn(text, at == std::string::npos ? 0 : at + 1);
-    throw ModelError({path, "", "", ""}, "malformed JSON at line " + std::to_string(line) + ", column " +
-                                             std::to_string(col) + ": number '" + token +
-                                             "' is out of range (not finite)");
-  }
+  JsonScan scan;
+  const Json j = parseJsonText(text, path, kMaxDepth, "a project needs 5; is this a project file?", scan);
   Diagnostics diag;
   for (const JsonDuplicateKey& d : scan.duplicates)
     diag.error(duplicateLocation(j, path, d),

@@ -2,6 +2,7 @@
 #include "engine/model/table_path.h"
 
 #include <nlohmann/json.hpp>
+#include <cctype>
 #include <stdexcept>
 
 #include "engine/model/project_io.h"
@@ -98,7 +99,48 @@ Json& findField(Json& row, const Parts& p, const std::string& path) {
   return *at;
 }
 
+/// `name` with the whole words left and right (any case as written) swapped; unchanged if it has neither.
+std::string swapSides(const std::string& name) {
+  std::string out;
+  auto isWordChar = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
+  std::size_t i = 0;
+  while (i < name.size()) {
+    bool swapped = false;
+    if (i == 0 || !isWordChar(name[i - 1])) {
+      for (const auto& [from, to] : {std::pair<const char*, const char*>{"left", "right"}, {"right", "left"},
+                                     {"Left", "Right"}, {"Right", "Left"}, {"LEFT", "RIGHT"}, {"RIGHT", "LEFT"}}) {
+        const std::size_t n = std::char_traits<char>::length(from);
+        if (name.compare(i, n, from) == 0 && (i + n == name.size() || !isWordChar(name[i + n]))) {
+          out += to;
+          i += n;
+          swapped = true;
+          break;
+        }
+      }
+    }
+    if (!swapped) out += name[i++];
+  }
+  return out;
+}
+
 }  // namespace
+
+std::string twinPath(const Project& project, const std::string& path) {
+  const Parts p = split(path);
+  Json doc = Json::parse(writeProjectText(project));
+  const Json& row = findRow(doc, p, path);
+  const std::string name = row.contains("name") && row["name"].is_string() ? row["name"].get<std::string>() : "";
+  const std::string twin = swapSides(name);
+  if (name.empty() || twin == name)
+    throw std::invalid_argument("'" + path + "': the row's name " + (name.empty() ? "is empty" : "'" + name + "'") +
+                                " does not say left or right, so it has no twin");
+  for (const Json& r : doc[p.table])
+    if (r.contains("name") && r["name"].is_string() && r["name"].get<std::string>() == twin) {
+      const std::string id = r.contains("id") ? std::to_string(r["id"].get<long long>()) : twin;
+      return p.table + "/" + id + "/" + p.field;
+    }
+  throw std::invalid_argument("'" + path + "': no row named '" + twin + "' in '" + p.table + "' (the twin of '" + name + "')");
+}
 
 double tableValue(const Project& project, const std::string& path) {
   const Parts p = split(path);
@@ -111,13 +153,19 @@ double tableValue(const Project& project, const std::string& path) {
 }
 
 Project withTableValue(const Project& project, const std::string& path, double value) {
-  const Parts p = split(path);
+  return withTableValues(project, {{path, value}});
+}
+
+Project withTableValues(const Project& project, const std::vector<std::pair<std::string, double>>& cells) {
   Json doc = Json::parse(writeProjectText(project));
-  Json& row = findRow(doc, p, path);
-  if (p.table == "curves" && p.field == "scale") {
-    for (Json& point : row["points"]) point[1] = point[1].get<double>() * value;
-  } else {
-    findField(row, p, path) = value;
+  for (const auto& [path, value] : cells) {
+    const Parts p = split(path);
+    Json& row = findRow(doc, p, path);
+    if (p.table == "curves" && p.field == "scale") {
+      for (Json& point : row["points"]) point[1] = point[1].get<double>() * value;
+    } else {
+      findField(row, p, path) = value;
+    }
   }
   Project out = parseProject(doc.dump(), project.sourcePath);
   out.sourcePath = project.sourcePath;

@@ -12,6 +12,8 @@
 /// and curves/ID/scale, a factor on every y of a curve (1 is the curve as it is).
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "engine/model/project.h"
 
@@ -24,5 +26,12 @@ double tableValue(const Project& project, const std::string& path);
 /// A copy of `project` with the value at `path` set (curves/ID/scale: the curve's y values times
 /// `value`, relative to `project`'s). @throws std::invalid_argument as tableValue().
 Project withTableValue(const Project& project, const std::string& path, double value);
+/// Several cells at once (one pass through the project file's form).
+Project withTableValues(const Project& project, const std::vector<std::pair<std::string, double>>& cells);
+
+/// The same cell of the row's left/right twin: the row of the same table whose name is this row's
+/// with the words left and right swapped ("trailing arm front bushing left" -> "... right").
+/// @throws std::invalid_argument when the name says neither side or no row has the twin's name.
+std::string twinPath(const Project& project, const std::string& path);
 
 }  // namespace ek

@@ -59,6 +59,19 @@ class TestCriteria : public QObject {
     QVERIFY(errorOf(p, "bushings/9/x.maxwell[3].damping [N s/m]").contains("no element [3]"));
     QVERIFY(errorOf(p, "bushings/9").contains("a cell path is TABLE/ROW/FIELD"));
     QVERIFY(errorOf(p, "bushings/9/name").contains("the field is not a number"));
+    // Left/right twins by name, and several cells at once.
+    QCOMPARE(twinPath(p, "bushings/9/x.damping [N s/m]"), std::string("bushings/29/x.damping [N s/m]"));
+    QCOMPARE(twinPath(p, "bushings/29/x.damping [N s/m]"), std::string("bushings/9/x.damping [N s/m]"));
+    QCOMPARE(twinPath(p, "markers/3/position [m][2]").substr(0, 11), std::string("markers/52/"));
+    try {
+      (void)twinPath(p, "bushings/41/x.damping [N s/m]");
+      QFAIL("the anti-roll bar torsion bushing has no twin");
+    } catch (const std::invalid_argument& e) {
+      QVERIFY(QString(e.what()).contains("'anti-roll bar torsion' does not say left or right"));
+    }
+    const Project both = withTableValues(p, {{"bushings/9/x.damping [N s/m]", 700.0}, {"bushings/29/x.damping [N s/m]", 710.0}});
+    QCOMPARE(both.bushings[8].directions[0].damping.coefficient, 700.0);
+    QCOMPARE(both.bushings[28].directions[0].damping.coefficient, 710.0);
   }
 
   void criteriaAgainstClosedForms() {
@@ -86,6 +99,16 @@ class TestCriteria : public QObject {
     const double got = evaluateCriterion(c, t, y);
     qInfo("int t^2 y''^2 dt: %.8g (closed form %.8g), relative error %.2e", got, exact, std::abs(got / exact - 1));
     QVERIFY(std::abs(got / exact - 1) < 1e-4);
+    // Paper 001's suspension travel criterion int y^6 dt (p = 0, k = 0, q = 6): sin^6 x = 5/16 -
+    // 15/32 cos 2x + 3/16 cos 4x - 1/32 cos 6x.
+    c.weightPower = 0.0;
+    c.derivative = 0;
+    c.exponent = 6.0;
+    const double sixth = std::pow(A, 6) * (5.0 / 16 * T - 15.0 / (64 * w) * std::sin(2 * w * T) +
+                                           3.0 / (64 * w) * std::sin(4 * w * T) - 1.0 / (192 * w) * std::sin(6 * w * T));
+    const double gotSixth = evaluateCriterion(c, t, y);
+    qInfo("int y^6 dt: %.8g (closed form %.8g), relative error %.2e", gotSixth, sixth, std::abs(gotSixth / sixth - 1));
+    QVERIFY(std::abs(gotSixth / sixth - 1) < 1e-5);
     c.kind = CriterionKind::ValueAt;
     c.time = 1.0 / 12.0;  // a quarter period: the peak
     QVERIFY(std::abs(evaluateCriterion(c, t, y) - A) < 1e-6);

@@ -1,0 +1,504 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/analysis/study.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <set>
+
+#include "engine/analysis/simulation.h"
+#include "engine/core/text.h"
+#include "engine/core/text_file.h"
+#include "engine/model/json_reader.h"
+#include "engine/model/model.h"
+#include "engine/model/project_io.h"
+#include "engine/model/table_path.h"
+#include "engine/model/validate.h"
+
+namespace ek {
+
+namespace {
+
+constexpr const char* kFormat = "elastokin-study";
+constexpr int kVersion = 1;
+constexpr int kMaxDepth = 16;                        // a study needs 4
+constexpr std::size_t kMaxStudyBytes = 16u << 20;    // 16 MiB
+constexpr int kMaxPoints = 1000000;
+
+struct TypeName {
+  StudyType type;
+  const char* name;
+};
+constexpr TypeName kTypes[] = {{StudyType::Evaluate, "evaluate"},
+                               {StudyType::Sensitivity, "sensitivity"},
+                               {StudyType::Doe, "doe"},
+                               {StudyType::Optimization, "optimization"}};
+constexpr const char* kAlgorithms[] = {"bobyqa", "cobyla", "sbplx", "mma", "slsqp", "lbfgs"};
+constexpr const char* kPlans[] = {"latin hypercube", "full factorial"};
+constexpr const char* kIntegrators[] = {"lsrt2", "cvode", "ros34pw2", "lie", "bdf2", "galpha"};
+
+template <std::size_t N>
+bool oneOf(const std::string& s, const char* const (&list)[N]) {
+  for (const char* x : list)
+    if (s == x) return true;
+  return false;
+}
+template <std::size_t N>
+std::string listed(const char* const (&list)[N]) {
+  std::string s;
+  for (const char* x : list) s += (s.empty() ? "'" : ", '") + std::string(x) + "'";
+  return s;
+}
+
+std::string resolve(const std::string& studyPath, const std::string& file) {
+  namespace fs = std::filesystem;
+  if (file.empty() || fs::path(file).is_absolute()) return file;
+  return (fs::path(studyPath).parent_path() / file).lexically_normal().string();
+}
+
+std::string defaultBeside(const std::string& studyPath, const std::string& suffix) {
+  namespace fs = std::filesystem;
+  fs::path p(studyPath);
+  return (p.parent_path() / (p.stem().string() + suffix)).string();
+}
+
+/// The row of entry `index` of a study table: its number from 1 and its name.
+Location entry(const std::string& file, const char* table, std::size_t index, const Json& row) {
+  Location w{file, table, std::to_string(index + 1), ""};
+  if (row.is_object() && row.contains("name") && row["name"].is_string()) w.rowName = row["name"].get<std::string>();
+  return w;
+}
+
+template <class F>
+void forEachEntry(ObjectReader& top, const char* table, bool required, F&& readEntry) {
+  if (!required && !top.has(table)) return;
+  const Json& arr = top.raw(table);
+  if (arr.is_discarded()) return;
+  if (!arr.is_array()) {
+    top.fail(table, "expected an array, found " + ObjectReader::describe(arr));
+    return;
+  }
+  for (std::size_t i = 0; i < arr.size(); ++i) {
+    ObjectReader r(arr[i], entry(top.where().file, table, i, arr[i]), top.diagnostics());
+    readEntry(r, i);
+    r.finish();
+  }
+}
+
+void readVariable(ObjectReader& r, StudyVariable& v) {
+  v.path = r.string("path");
+  v.name = r.string("name", v.path);
+  v.lower = r.number("lower");
+  v.upper = r.number("upper");
+  const std::string scale = r.string("scale", "linear");
+  if (scale != "linear" && scale != "log") r.fail("scale", "expected 'linear' or 'log', found '" + scale + "'");
+  v.logScale = scale == "log";
+  if (r.has("start")) v.start = r.number("start");
+  v.symmetric = r.boolean("symmetric", false);
+  if (r.has("twins")) {
+    const Json& t = r.raw("twins");
+    if (!t.is_array()) {
+      r.fail("twins", "expected an array of cell paths, found " + ObjectReader::describe(t));
+    } else {
+      for (const Json& x : t) {
+        if (x.is_string())
+          v.twins.push_back(x.get<std::string>());
+        else
+          r.fail("twins", "expected a cell path (a string), found " + ObjectReader::describe(x));
+      }
+    }
+  }
+  if (r.has("levels")) {
+    v.levels = r.integer("levels");
+    if (v.levels < 1 || v.levels > 1000) r.fail("levels", "must be 1 to 1000, found " + std::to_string(v.levels));
+  }
+  if (v.lower >= v.upper) r.fail("upper", "the bounds are reversed or equal: lower " + shortestText(v.lower) +
+                                              ", upper " + shortestText(v.upper) + " (need lower < upper)");
+  else if (v.logScale && v.lower <= 0.0) r.fail("lower", "a log scale needs a positive lower bound");
+  if (v.start && (*v.start < v.lower || *v.start > v.upper))
+    r.fail("start", "the start " + shortestText(*v.start) + " is outside the bounds [" + shortestText(v.lower) + ", " +
+                        shortestText(v.upper) + "]");
+}
+
+void readCriterion(ObjectReader& r, StudyCriterion& c) {
+  c.name = r.string("name");
+  c.loadCase = r.string("load case");
+  c.channel = r.string("channel");
+  c.minusChannel = r.string("minus channel", "");
+  c.reference = r.number("reference", 0.0);
+  c.scale = r.number("scale", 1.0);
+  if (c.scale == 0.0) r.fail("scale", "must not be zero (the channel is divided by it)");
+  const std::string kind = r.string("kind");
+  if (!kind.empty() && !parseCriterionKind(kind, c.criterion.kind))
+    r.fail("kind", "unknown criterion '" + kind +
+                       "' (known: 'rms', 'max', 'max abs', 'peak to peak', 'integral square', 'weighted integral', "
+                       "'value at', 'settling time')");
+  Criterion& k = c.criterion;
+  k.from = r.number("from [s]", 0.0);
+  k.to = r.number("to [s]", 1e300);
+  if (k.from < 0.0) r.fail("from [s]", "must not be negative");
+  if (k.to <= k.from) r.fail("to [s]", "the window ends before it starts (from " + shortestText(k.from) + " s)");
+  const bool weighted = k.kind == CriterionKind::WeightedIntegral;
+  if (r.has("time power") || weighted) k.weightPower = r.number("time power", 0.0);
+  if (r.has("derivative") || weighted) k.derivative = r.has("derivative") ? r.integer("derivative") : 0;
+  k.exponent = r.number("exponent", 2.0);
+  if (k.derivative < 0 || k.derivative > 2) r.fail("derivative", "must be 0, 1 or 2");
+  if (k.weightPower < 0.0) r.fail("time power", "must not be negative");
+  if (k.exponent <= 0.0) r.fail("exponent", "must be positive");
+  if (k.kind == CriterionKind::ValueAt) k.time = r.number("time [s]");
+  k.band = r.number("band", 0.02);
+  if (k.band <= 0.0 || k.band >= 1.0) r.fail("band", "must be between 0 and 1 (a share of the range)");
+  c.weight = r.number("weight", 0.0);
+  if (c.weight < 0.0) r.fail("weight", "must not be negative");
+  if (r.has("optimum")) {
+    c.optimum = r.number("optimum");
+    if (*c.optimum <= 0.0) r.fail("optimum", "must be positive (criteria are divided by it)");
+  }
+}
+
+void readSettings(ObjectReader& r, StudySettings& s) {
+  const std::string type = r.string("type");
+  bool known = false;
+  for (const auto& t : kTypes)
+    if (type == t.name) s.type = t.type, known = true;
+  if (!known && !type.empty())
+    r.fail("type", "unknown study type '" + type + "' (known: 'evaluate', 'sensitivity', 'doe', 'optimization')");
+  if (s.type == StudyType::Doe) {
+    s.plan = r.string("plan", s.plan);
+    if (!oneOf(s.plan, kPlans)) r.fail("plan", "unknown plan '" + s.plan + "' (known: " + listed(kPlans) + ")");
+    if (s.plan == "latin hypercube") {
+      s.points = r.integer("points");
+      if (s.points < 1 || s.points > kMaxPoints)
+        r.fail("points", "must be 1 to " + std::to_string(kMaxPoints) + ", found " + std::to_string(s.points));
+      if (r.has("seed")) {
+        const int seed = r.integer("seed");
+        if (seed < 0) r.fail("seed", "must not be negative");
+        s.seed = static_cast<unsigned>(std::max(seed, 0));
+      }
+    }
+  } else if (s.type == StudyType::Sensitivity) {
+    s.relativeStep = r.number("relative step", s.relativeStep);
+    if (s.relativeStep <= 0.0 || s.relativeStep > 0.1) r.fail("relative step", "must be in (0, 0.1]");
+  } else if (s.type == StudyType::Optimization) {
+    s.algorithm = r.string("algorithm", s.algorithm);
+    if (!oneOf(s.algorithm, kAlgorithms))
+      r.fail("algorithm", "unknown algorithm '" + s.algorithm + "' (known: " + listed(kAlgorithms) + ")");
+    s.objective = r.string("objective");
+    s.maxEvaluations = r.has("max evaluations") ? r.integer("max evaluations") : s.maxEvaluations;
+    if (s.maxEvaluations < 1) r.fail("max evaluations", "must be at least 1");
+    s.tolerance = r.number("tolerance", s.tolerance);
+    if (s.tolerance <= 0.0 || s.tolerance >= 1.0) r.fail("tolerance", "must be in (0, 1)");
+    s.gradientStep = r.number("gradient step", s.gradientStep);
+    if (s.gradientStep <= 0.0 || s.gradientStep > 0.1) r.fail("gradient step", "must be in (0, 0.1]");
+  }
+}
+
+void readRunSettings(ObjectReader& r, StudyRunSettings& s) {
+  s.dt = r.number("step [s]", s.dt);
+  if (r.has("step [s]") && !(s.dt > 0.0)) r.fail("step [s]", "must be positive");
+  if (r.has("linearize every")) {
+    s.linearizeEvery = r.integer("linearize every");
+    if (s.linearizeEvery < 1) r.fail("linearize every", "must be at least 1");
+  }
+  s.integrator = r.string("integrator", s.integrator);
+  if (!oneOf(s.integrator, kIntegrators))
+    r.fail("integrator", "unknown integrator '" + s.integrator + "' (known: " + listed(kIntegrators) + ")");
+  s.relativeTolerance = r.number("relative tolerance", s.relativeTolerance);
+  if (s.relativeTolerance <= 0.0 || s.relativeTolerance >= 1.0) r.fail("relative tolerance", "must be in (0, 1)");
+}
+
+/// Checks of the study against its project and model: variable paths and their values, channels,
+/// load cases and windows, the objective.
+void checkAgainstProject(Study& s, const Project& project, const Json& doc, Diagnostics& diag) {
+  const Json& vars = doc.contains("variables") ? doc["variables"] : Json();
+  std::set<std::string> names;
+  for (std::size_t i = 0; i < s.variables.size(); ++i) {
+    StudyVariable& v = s.variables[i];
+    const Location w = entry(s.path, "variables", i, vars.is_array() && i < vars.size() ? vars[i] : Json());
+    auto fail = [&](const char* field, const std::string& what) {
+      Location at = w;
+      at.field = field;
+      diag.error(at, what);
+    };
+    if (!names.insert(v.name).second) fail("name", "the name '" + v.name + "' is used by another variable");
+    if (v.path.empty()) continue;
+    double value = 0.0;
+    try {
+      value = tableValue(project, v.path);
+    } catch (const std::invalid_argument& e) {
+      fail("path", e.what());
+      continue;
+    }
+    for (const std::string& t : v.twins) {
+      try {
+        (void)tableValue(project, t);
+      } catch (const std::invalid_argument& e) {
+        fail("twins", e.what());
+      }
+    }
+    if (v.symmetric) {
+      try {
+        v.twins.push_back(twinPath(project, v.path));
+      } catch (const std::invalid_argument& e) {
+        fail("symmetric", e.what());
+      }
+    }
+    const bool needsStart = s.settings.type == StudyType::Sensitivity || s.settings.type == StudyType::Optimization ||
+                            s.settings.type == StudyType::Evaluate;
+    if (needsStart && !v.start && v.lower < v.upper && (value < v.lower || value > v.upper))
+      fail("lower", "the project's value " + shortestText(value) + " is outside the bounds [" + shortestText(v.lower) +
+                        ", " + shortestText(v.upper) + "]; give a start or widen the bounds");
+  }
+
+  std::shared_ptr<const SuspensionModel> model;
+  try {
+    const Diagnostics d = check(project);
+    d.throwIfErrors();
+    model = SuspensionModel::build(project);
+  } catch (const std::exception& e) {
+    diag.error({s.path, "", "", "project"}, "the project " + s.projectPath + " is not a valid model:\n" + e.what());
+    return;
+  }
+  std::set<std::string> channels;
+  for (const Channel& c : resolveChannels(*model, {})) channels.insert(c.name);
+  auto channelList = [&] {
+    std::string l;
+    for (const auto& c : channels) l += (l.empty() ? "'" : ", '") + c + "'";
+    return l;
+  };
+  const Json& crit = doc.contains("criteria") ? doc["criteria"] : Json();
+  names.clear();
+  double weights = 0.0;
+  for (std::size_t i = 0; i < s.criteria.size(); ++i) {
+    const StudyCriterion& c = s.criteria[i];
+    const Location w = entry(s.path, "criteria", i, crit.is_array() && i < crit.size() ? crit[i] : Json());
+    auto fail = [&](const char* field, const std::string& what) {
+      Location at = w;
+      at.field = field;
+      diag.error(at, what);
+    };
+    weights += c.weight;
+    if (c.name == "multi") fail("name", "'multi' names the multi-criterion; choose another name");
+    if (!names.insert(c.name).second) fail("name", "the name '" + c.name + "' is used by another criterion");
+    if (!c.channel.empty() && !channels.count(c.channel))
+      fail("channel", "unknown channel '" + c.channel + "' (the project's channels: " + channelList() + ")");
+    if (!c.minusChannel.empty() && !channels.count(c.minusChannel))
+      fail("minus channel", "unknown channel '" + c.minusChannel + "' (the project's channels: " + channelList() + ")");
+    const LoadCaseRow* lc = nullptr;
+    for (const auto& l : project.loadCases)
+      if (l.name == c.loadCase) lc = &l;
+    if (!c.loadCase.empty() && !lc) {
+      std::string known;
+      for (const auto& l : project.loadCases) known += (known.empty() ? "'" : ", '") + l.name + "'";
+      fail("load case", "the project has no load case '" + c.loadCase + "' (it has " + known + ")");
+    }
+    if (!lc) continue;
+    const double end = lc->duration;
+    if (c.criterion.from >= end)
+      fail("from [s]", "the window starts at " + shortestText(c.criterion.from) + " s, after the load case '" + lc->name +
+                           "' ends (" + shortestText(end) + " s): it produces no samples there");
+    if (c.criterion.kind == CriterionKind::ValueAt && (c.criterion.time < c.criterion.from || c.criterion.time > end ||
+                                                       c.criterion.time > c.criterion.to))
+      fail("time [s]", "the time " + shortestText(c.criterion.time) + " s is outside the window and the load case '" +
+                           lc->name + "' (0 to " + shortestText(end) + " s)");
+    for (const std::string* ch : {&c.channel, &c.minusChannel}) {
+      // An input's channel of an input the load case does not drive is zero throughout.
+      for (const auto& o : project.outputs)
+        if (o.name == *ch && o.quantity == OutputQuantity::Input) {
+          bool driven = false;
+          for (const auto& d : lc->drives) driven = driven || d.input == o.element;
+          if (!driven)
+            fail(ch == &c.channel ? "channel" : "minus channel",
+                 "the load case '" + lc->name + "' does not drive input " + std::to_string(o.element) +
+                     ", so the channel '" + *ch + "' is zero in it");
+        }
+    }
+  }
+  if (s.settings.type == StudyType::Optimization && !s.settings.objective.empty()) {
+    Location w{s.path, "study", "", "objective"};
+    if (s.settings.objective == "multi") {
+      if (weights <= 0.0) diag.error(w, "the multi-criterion needs a positive weight on at least one criterion");
+    } else if (!names.count(s.settings.objective)) {
+      std::string known;
+      for (const auto& c : s.criteria) known += (known.empty() ? "'" : ", '") + c.name + "'";
+      diag.error(w, "no criterion named '" + s.settings.objective + "' (criteria: " + known + "; or 'multi')");
+    }
+    if (s.variables.empty()) diag.error(w, "an optimization needs at least one variable");
+  }
+  if ((s.settings.type == StudyType::Sensitivity || s.settings.type == StudyType::Doe) && s.variables.empty())
+    diag.error({s.path, "variables", "", ""}, std::string("a ") + toString(s.settings.type) + " study needs at least one variable");
+  if (s.settings.type == StudyType::Doe && s.settings.plan == "full factorial") {
+    double total = 1.0;
+    for (const auto& v : s.variables) total *= v.levels;
+    if (total > kMaxPoints)
+      diag.error({s.path, "study", "", "plan"}, "the full factorial plan has " + std::to_string(total) + " points (at most " +
+                                                    std::to_string(kMaxPoints) + ")");
+  }
+}
+
+Study parseStudyWith(const std::string& text, const std::string& path, Project* projectOut) {
+  JsonScan scan;
+  const Json doc = parseJsonText(text, path, kMaxDepth, "a study needs 4; is this a study file?", scan);
+  Diagnostics diag;
+  for (const JsonDuplicateKey& d : scan.duplicates) {
+    Location w{path, "", "", d.key};
+    w.line = d.line;
+    w.column = d.column;
+    diag.error(w, "the key \"" + d.key + "\" appears twice in one object; remove one of them");
+  }
+  Study s;
+  s.path = path;
+  ObjectReader top(doc, {path, "", "", ""}, diag);
+  if (top.has("format") && top.string("format") != kFormat)
+    top.fail("format", "expected \"" + std::string(kFormat) + "\" (is this a study file?)");
+  if (top.has("version") && top.integer("version") != kVersion)
+    top.fail("version", "version " + std::to_string(kVersion) + " is the only one known");
+  (void)top.string("description", "");
+  s.projectPath = resolve(path, top.string("project"));
+  forEachEntry(top, "variables", true, [&](ObjectReader& r, std::size_t) { readVariable(r, s.variables.emplace_back()); });
+  forEachEntry(top, "criteria", true, [&](ObjectReader& r, std::size_t) { readCriterion(r, s.criteria.emplace_back()); });
+  if (top.has("study")) {
+    ObjectReader r(top.raw("study"), {path, "study", "", ""}, diag);
+    readSettings(r, s.settings);
+    r.finish();
+  } else {
+    top.fail("study", "required field is missing (e.g. {\"type\": \"doe\", \"points\": 16})");
+  }
+  if (top.has("run")) {
+    ObjectReader r(top.raw("run"), {path, "run", "", ""}, diag);
+    readRunSettings(r, s.run);
+    r.finish();
+  }
+  s.resultsPath = resolve(path, top.string("results", ""));
+  if (s.resultsPath.empty()) s.resultsPath = defaultBeside(path, ".results.csv");
+  s.bestProjectPath = resolve(path, top.string("best project", ""));
+  if (s.bestProjectPath.empty()) s.bestProjectPath = defaultBeside(path, ".best.json");
+  top.finish();
+  if (s.criteria.empty() && doc.contains("criteria")) diag.error({path, "criteria", "", ""}, "a study needs at least one criterion");
+
+  if (!s.projectPath.empty()) {
+    Project project;
+    bool read = false;
+    try {
+      project = readProject(s.projectPath);
+      read = true;
+    } catch (const std::exception& e) {
+      diag.error({path, "", "", "project"}, std::string("cannot use the project: ") + e.what());
+    }
+    if (read) {
+      namespace fs = std::filesystem;
+      std::error_code ec;
+      if (fs::equivalent(s.bestProjectPath, s.projectPath, ec))
+        diag.error({path, "", "", "best project"}, "is the study's project itself; the original is never overwritten");
+      checkAgainstProject(s, project, doc, diag);
+      if (projectOut) *projectOut = std::move(project);
+    }
+  }
+  diag.throwIfErrors();
+  return s;
+}
+
+}  // namespace
+
+const char* toString(StudyType type) {
+  for (const auto& t : kTypes)
+    if (t.type == type) return t.name;
+  return "?";
+}
+
+std::vector<std::string> Study::loadCases() const {
+  std::vector<std::string> out;
+  for (const auto& c : criteria)
+    if (std::find(out.begin(), out.end(), c.loadCase) == out.end()) out.push_back(c.loadCase);
+  return out;
+}
+
+Study parseStudy(const std::string& text, const std::string& path) { return parseStudyWith(text, path, nullptr); }
+
+Study readStudy(const std::string& path) { return parseStudy(readTextFile(path, kMaxStudyBytes, "study file"), path); }
+
+StudyContext loadStudy(const std::string& path) {
+  StudyContext c;
+  c.study = parseStudyWith(readTextFile(path, kMaxStudyBytes, "study file"), path, &c.project);
+  for (const StudyVariable& v : c.study.variables) {
+    c.projectValues.push_back(tableValue(c.project, v.path));
+    c.startValues.push_back(v.start ? *v.start : c.projectValues.back());
+  }
+  return c;
+}
+
+Project applyDesign(const StudyContext& context, const std::vector<double>& values) {
+  std::vector<std::pair<std::string, double>> cells;
+  for (std::size_t i = 0; i < context.study.variables.size(); ++i) {
+    const StudyVariable& v = context.study.variables[i];
+    cells.emplace_back(v.path, values.at(i));
+    for (const std::string& t : v.twins) cells.emplace_back(t, values.at(i));
+  }
+  return cells.empty() ? context.project : withTableValues(context.project, cells);
+}
+
+DesignResult evaluateDesign(const StudyContext& context, const std::vector<double>& values) {
+  const Study& s = context.study;
+  DesignResult result;
+  result.criteria.assign(s.criteria.size(), std::nan(""));
+  std::string where = "the design";
+  try {
+    const Project project = applyDesign(context, values);
+    const Diagnostics d = check(project);
+    if (d.hasErrors()) {
+      result.message = "the design is not a valid model: " + d.items().front().text();
+      return result;
+    }
+    const auto model = SuspensionModel::build(project);
+    for (const std::string& lc : s.loadCases()) {
+      where = "load case " + lc;
+      RunOptions opt;
+      opt.dt = s.run.dt > 0.0 ? s.run.dt : project.simulation.step;
+      opt.linearizeEvery = s.run.linearizeEvery;
+      opt.integrator = s.run.integrator;
+      opt.relativeTolerance = s.run.relativeTolerance;
+      opt.sampleRate = 1.0 / opt.dt;
+      for (const auto& c : s.criteria)
+        if (c.loadCase == lc)
+          for (const std::string* ch : {&c.channel, &c.minusChannel})
+            if (!ch->empty() && std::find(opt.channels.begin(), opt.channels.end(), *ch) == opt.channels.end())
+              opt.channels.push_back(*ch);
+      Simulation sim(model, lc, opt);
+      sim.run();
+      const Recorder& rec = sim.results();
+      std::vector<double> t(rec.size());
+      for (std::size_t k = 0; k < rec.size(); ++k) t[k] = rec.time(k);
+      auto column = [&](const std::string& name) {
+        const auto at = std::find(opt.channels.begin(), opt.channels.end(), name) - opt.channels.begin();
+        return rec.series(static_cast<std::size_t>(at));
+      };
+      for (std::size_t i = 0; i < s.criteria.size(); ++i) {
+        const StudyCriterion& c = s.criteria[i];
+        if (c.loadCase != lc) continue;
+        std::vector<double> y = column(c.channel);
+        const std::vector<double> minus = c.minusChannel.empty() ? std::vector<double>() : column(c.minusChannel);
+        for (std::size_t k = 0; k < y.size(); ++k) y[k] = ((y[k] - (minus.empty() ? 0.0 : minus[k])) - c.reference) / c.scale;
+        where = "criterion " + c.name;
+        result.criteria[i] = evaluateCriterion(c.criterion, t, y);
+        if (!std::isfinite(result.criteria[i])) throw SimulationError("its value is not finite");
+      }
+    }
+    result.ok = true;
+  } catch (const std::exception& e) {
+    result.message = where + ": " + e.what();
+    result.criteria.assign(s.criteria.size(), std::nan(""));
+  }
+  return result;
+}
+
+double fromUnit(const StudyVariable& v, double u) {
+  if (v.logScale) return std::exp(std::log(v.lower) + u * (std::log(v.upper) - std::log(v.lower)));
+  return v.lower + u * (v.upper - v.lower);
+}
+
+double toUnit(const StudyVariable& v, double value) {
+  if (v.logScale) return (std::log(value) - std::log(v.lower)) / (std::log(v.upper) - std::log(v.lower));
+  return (value - v.lower) / (v.upper - v.lower);
+}
+
+}  // namespace ek

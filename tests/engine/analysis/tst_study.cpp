@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Parameter studies on a body on a spring-damper pushed by a constant force (tests/data/studies):
+// J(c) = int (x - x_static)^2 dt = x_static^2 (1 + 4 zeta^2) / (4 zeta omega) has its least value
+// at damping ratio 0.5 and the derivative dJ/dc in closed form. Checked: the optimizers find it,
+// the sensitivities equal the derivative, paper 001's multi-criterion finds its closed-form
+// optimum, results are the same on 1 and 2 threads, a stopped study resumes with exactly the
+// remaining runs and the same results file, failed runs are recorded and the study goes on, and
+// bad study files are named with entry and field, all problems in one pass.
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include "engine/analysis/study_runner.h"
+#include "engine/model/project_io.h"
+
+using namespace ek;
+
+namespace {
+const std::string kData = std::string(ELASTOKIN_SOURCE_DIR) + "/tests/data/studies/";
+constexpr double kMass = 10.0, kStiffness = 1000.0, kStatic = 0.01;
+
+double zetaOf(double c) { return c / (2.0 * std::sqrt(kStiffness * kMass)); }
+double closedFormJ(double c) {
+  const double z = zetaOf(c), w = std::sqrt(kStiffness / kMass);
+  return kStatic * kStatic * (1 + 4 * z * z) / (4 * z * w);
+}
+double closedFormDJdc(double c) {
+  const double z = zetaOf(c), w = std::sqrt(kStiffness / kMass);
+  return kStatic * kStatic / (4 * w) * (4 - 1 / (z * z)) / (2.0 * std::sqrt(kStiffness * kMass));
+}
+
+std::string readAll(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), {});
+}
+
+/// The header, then the rows sorted by run number.
+std::string sortedRows(const std::string& path) {
+  std::istringstream in(readAll(path));
+  std::string header, line;
+  std::getline(in, header);
+  std::vector<std::pair<long long, std::string>> rows;
+  while (std::getline(in, line)) rows.emplace_back(std::stoll(line), line);
+  std::sort(rows.begin(), rows.end());
+  std::string out = header + "\n";
+  for (const auto& r : rows) out += r.second + "\n";
+  return out;
+}
+
+StudyContext load(const std::string& name, const QTemporaryDir& dir) {
+  StudyContext c = loadStudy(kData + name);
+  c.study.resultsPath = dir.filePath(QString::fromStdString(name + ".results.csv")).toStdString();
+  c.study.bestProjectPath = dir.filePath(QString::fromStdString(name + ".best.json")).toStdString();
+  return c;
+}
+
+/// The errors of a study file written into dir (the project named by its absolute path).
+QString studyErrors(const QTemporaryDir& dir, const std::string& text) {
+  const std::string path = dir.filePath("bad.study.json").toStdString();
+  std::ofstream(path) << text;
+  try {
+    (void)loadStudy(path);
+  } catch (const ModelError& e) {
+    return e.what();
+  }
+  return {};
+}
+}  // namespace
+
+class TestStudy : public QObject {
+  Q_OBJECT
+ private slots:
+  void optimizersFindDampingRatioOneHalf() {
+    QTemporaryDir dir;
+    const std::string projectText = readAll(kData + "oscillator.json");
+    for (const char* algorithm : {"bobyqa", "cobyla", "mma", "slsqp"}) {
+      StudyContext c = load("oscillator_optimize.study.json", dir);
+      c.study.settings.algorithm = algorithm;
+      ThreadExecutor threads(c, 2);
+      const StudyOutcome out = runStudy(c, threads, {true});
+      QCOMPARE(out.optimizations.size(), std::size_t(1));
+      const OptimizationResult& r = out.optimizations[0];
+      const double zeta = zetaOf(r.best[0]);
+      qInfo("%-6s: %3d evaluations, %3lld runs, best c = %.6g N s/m, damping ratio %.6f (error %.2e), J = %.8g "
+            "(closed form %.8g)", algorithm, r.evaluations, out.newRuns, r.best[0], zeta, zeta / 0.5 - 1, r.bestObjective,
+            closedFormJ(r.best[0]));
+      QVERIFY(std::abs(zeta / 0.5 - 1) < 0.01);
+      QVERIFY(r.best[0] >= 20.0 && r.best[0] <= 400.0);
+      QVERIFY(std::abs(r.bestObjective / closedFormJ(r.best[0]) - 1) < 1e-3);
+      QVERIFY(std::abs(r.startObjective / closedFormJ(60.0) - 1) < 1e-3);
+      // The best design as a new project; the study's project is unchanged.
+      const Project best = readProject(c.study.bestProjectPath);
+      QCOMPARE(best.bushings[0].directions[0].damping.coefficient, r.best[0]);
+      QCOMPARE(readAll(kData + "oscillator.json"), projectText);
+      // Every run of the study is a row of the results file.
+      QCOMPARE(readResults(c.study, c.study.resultsPath).size(), out.records.size());
+    }
+  }
+
+  void sensitivityIsTheAnalyticDerivative() {
+    QTemporaryDir dir;
+    StudyContext c = load("oscillator_sensitivity.study.json", dir);
+    ThreadExecutor threads(c, 2);
+    const StudyOutcome out = runStudy(c, threads, {true});
+    QCOMPARE(out.sensitivities.size(), std::size_t(1));
+    const Sensitivity& s = out.sensitivities[0];
+    QVERIFY(s.ok);
+    const double exact = closedFormDJdc(60.0);
+    qInfo("dJ/dc = %.10g, closed form %.10g: relative error %.2e; normalized %.6f (closed form %.6f)", s.derivative, exact,
+          std::abs(s.derivative / exact - 1), s.normalized, exact * 60.0 / closedFormJ(60.0));
+    QVERIFY(std::abs(s.derivative / exact - 1) < 1e-4);
+    QVERIFY(std::abs(s.value / closedFormJ(60.0) - 1) < 1e-6);
+    QVERIFY(std::abs(s.normalized / (exact * 60.0 / closedFormJ(60.0)) - 1) < 1e-4);
+  }
+
+  void multiCriterionOfPaper001() {
+    // psi = 1/2 J1/J1* + 1/2 J2/J2*, J1 = int (x - xs)^2 (least at zeta 0.5), J2 = int v^2 dt =
+    // xs^2 omega / (4 zeta) (least at the bound, zeta 2): psi = (zeta + 1/(4 zeta))/2 + (2/zeta)/2,
+    // least at zeta^2 = (1/8 + 1)/(1/2) = 2.25: zeta = 1.5, c = 300 N s/m, psi = 1.5.
+    QTemporaryDir dir;
+    StudyContext c = load("oscillator_multi.study.json", dir);
+    ThreadExecutor threads(c, 2);
+    const StudyOutcome out = runStudy(c, threads, {true});
+    QCOMPARE(out.optimizations.size(), std::size_t(3));
+    QVERIFY(std::abs(out.normalization[0] / closedFormJ(100.0) - 1) < 1e-3);
+    QVERIFY(std::abs(out.normalization[1] / (kStatic * kStatic * 10.0 / (4 * 2.0)) - 1) < 1e-3);
+    const OptimizationResult& m = out.optimizations[2];
+    qInfo("single optima: c = %.6g and %.6g N s/m; multi: c = %.6g N s/m (closed form 300), psi = %.6f (1.5)",
+          out.optimizations[0].best[0], out.optimizations[1].best[0], m.best[0], m.bestObjective);
+    QVERIFY(std::abs(out.optimizations[0].best[0] / 100.0 - 1) < 0.01);
+    QVERIFY(std::abs(out.optimizations[1].best[0] / 400.0 - 1) < 0.01);
+    QVERIFY(std::abs(m.best[0] / 300.0 - 1) < 0.01);
+    QVERIFY(std::abs(m.bestObjective / 1.5 - 1) < 1e-3);
+  }
+
+  void threadsAndResumeGiveTheSameResults() {
+    QTemporaryDir dir;
+    StudyContext one = load("oscillator_doe.study.json", dir);
+    one.study.resultsPath = dir.filePath("one.csv").toStdString();
+    ThreadExecutor single(one, 1);
+    const StudyOutcome all = runStudy(one, single, {true});
+    QCOMPARE(all.newRuns, 12LL);
+    QVERIFY(!all.stopped);
+
+    StudyContext two = one;
+    two.study.resultsPath = dir.filePath("two.csv").toStdString();
+    ThreadExecutor pair(two, 2);
+    QCOMPARE(runStudy(two, pair, {true}).newRuns, 12LL);
+    QCOMPARE(sortedRows(two.study.resultsPath), sortedRows(one.study.resultsPath));
+
+    // Stopped after 5 runs, and a row cut off while it was written: resuming runs exactly the 7
+    // others and the file ends up as the uninterrupted one (sorted).
+    StudyContext cut = one;
+    cut.study.resultsPath = dir.filePath("cut.csv").toStdString();
+    ThreadExecutor pairCut(cut, 2);
+    StudyRunOptions budget;
+    budget.fresh = true;
+    budget.maxNewRuns = 5;
+    const StudyOutcome first = runStudy(cut, pairCut, budget);
+    QVERIFY(first.stopped);
+    QCOMPARE(first.newRuns, 5LL);
+    std::ofstream(cut.study.resultsPath, std::ios::app) << "6,plan,ok,123.4";
+    const StudyOutcome rest = runStudy(cut, pairCut, {});
+    QVERIFY(!rest.stopped);
+    QCOMPARE(rest.cachedRuns, 5LL);
+    QCOMPARE(rest.newRuns, 7LL);
+    QVERIFY(QString::fromStdString(rest.summary).contains("dropped the incomplete last line"));
+    QCOMPARE(sortedRows(cut.study.resultsPath), sortedRows(one.study.resultsPath));
+
+    // An optimization resumes along the same path: the optimizer gets the same values back.
+    StudyContext opt = load("oscillator_optimize.study.json", dir);
+    ThreadExecutor optThreads(opt, 1);
+    const StudyOutcome whole = runStudy(opt, optThreads, {true});
+    const std::string wholeRows = sortedRows(opt.study.resultsPath);
+    StudyRunOptions four;
+    four.fresh = true;
+    four.maxNewRuns = 4;
+    QVERIFY(runStudy(opt, optThreads, four).stopped);
+    const StudyOutcome resumed = runStudy(opt, optThreads, {});
+    QCOMPARE(resumed.newRuns, whole.newRuns - 4);
+    QCOMPARE(sortedRows(opt.study.resultsPath), wholeRows);
+    QCOMPARE(resumed.optimizations[0].best, whole.optimizations[0].best);
+
+    // A results file of another study is refused, not overwritten.
+    StudyContext other = load("oscillator_sensitivity.study.json", dir);
+    other.study.resultsPath = one.study.resultsPath;
+    other.study.criteria[0].name = "renamed";
+    ThreadExecutor otherThreads(other, 1);
+    const std::string before = readAll(one.study.resultsPath);
+    try {
+      (void)runStudy(other, otherThreads, {});
+      QFAIL("a results file with other columns was accepted");
+    } catch (const IoError& e) {
+      QVERIFY(QString(e.what()).contains("line 1: the columns are not this study's"));
+    }
+    QCOMPARE(readAll(one.study.resultsPath), before);
+  }
+
+  void failedRunsAreRecordedAndTheStudyGoesOn() {
+    // Damping from -100 to 300 N s/m: the designs with negative damping are not valid models.
+    QTemporaryDir dir;
+    StudyContext c = load("oscillator_doe.study.json", dir);
+    c.study.variables[0].lower = -100.0;
+    c.study.variables[0].upper = 300.0;
+    ThreadExecutor threads(c, 2);
+    const StudyOutcome out = runStudy(c, threads, {true});
+    QCOMPARE(out.records.size(), std::size_t(12));
+    int failed = 0;
+    for (const StudyRecord& r : out.records) {
+      QCOMPARE(r.result.ok, r.values[0] >= 0.0);
+      if (!r.result.ok) {
+        ++failed;
+        QVERIFY2(QString::fromStdString(r.result.message).contains("damping"), r.result.message.c_str());
+      }
+    }
+    QVERIFY(failed >= 2);
+    QCOMPARE(out.failedRuns, static_cast<long long>(failed));
+    const auto rows = readResults(c.study, c.study.resultsPath);
+    QCOMPARE(rows.size(), std::size_t(12));
+    for (const StudyRecord& r : rows)
+      if (!r.result.ok) QVERIFY(!r.result.message.empty() && std::isnan(r.result.criteria[0]));
+  }
+
+  void badStudyFilesAreNamed() {
+    QTemporaryDir dir;
+    const std::string project = kData + "oscillator.json";
+    const QString e = studyErrors(dir, R"({
+      "format": "elastokin-study", "version": 1, "project": ")" + project + R"(",
+      "variables": [
+        {"name": "k", "path": "bushings/1/x.stifness [N/m]", "lower": 1, "upper": 2},
+        {"name": "c", "path": "bushings/1/x.damping [N s/m]", "lower": 400, "upper": 20},
+        {"name": "m", "path": "bodies/1/mass [kg]", "lower": 1, "upper": 5, "colour": "red"}
+      ],
+      "criteria": [
+        {"name": "a", "load case": "step", "channel": "z", "kind": "rms"},
+        {"name": "b", "load case": "free", "channel": "push", "kind": "max"},
+        {"name": "d", "load case": "step", "channel": "x", "kind": "value at", "time [s]": 9},
+        {"name": "e", "load case": "nope", "channel": "x", "kind": "peak"}
+      ],
+      "study": {"type": "optimization", "algorithm": "newton", "objective": "f"}
+    })");
+    qInfo("%s", qPrintable(e));
+    const QString file = dir.filePath("bad.study.json");
+    QVERIFY(e.startsWith(file));
+    QVERIFY(e.contains("table 'variables', row 1 ('k'), field 'path': 'bushings/1/x.stifness [N/m]': no field 'stifness [N/m]'"));
+    QVERIFY(e.contains("table 'variables', row 2 ('c'), field 'upper': the bounds are reversed"));
+    QVERIFY(e.contains("table 'variables', row 3 ('m'), field 'colour': unknown field"));
+    QVERIFY(e.contains("table 'variables', row 3 ('m'), field 'lower': the project's value 10"));
+    QVERIFY(e.contains("table 'criteria', row 1 ('a'), field 'channel': unknown channel 'z'"));
+    QVERIFY(e.contains("table 'criteria', row 2 ('b'), field 'channel': the load case 'free' does not drive input 1"));
+    QVERIFY(e.contains("table 'criteria', row 3 ('d'), field 'time [s]': the time 9"));
+    QVERIFY(e.contains("table 'criteria', row 4 ('e'), field 'load case': the project has no load case 'nope'"));
+    QVERIFY(e.contains("table 'criteria', row 4 ('e'), field 'kind': unknown criterion 'peak'"));
+    QVERIFY(e.contains("table 'study', field 'algorithm': unknown algorithm 'newton'"));
+    QVERIFY(e.contains("table 'study', field 'objective': no criterion named 'f'"));
+    // Syntax errors with line and column; a missing project; the project as the best design's file.
+    QVERIFY(studyErrors(dir, "{\n  \"project\": 3,\n}").contains("malformed JSON at line 3, column 1"));
+    QVERIFY(studyErrors(dir, R"({"project": "missing.json", "variables": [], "criteria": [], "study": {"type": "evaluate"}})")
+                .contains("field 'project': cannot use the project"));
+    QVERIFY(studyErrors(dir, R"({"project": ")" + project + R"(", "best project": ")" + project +
+                                 R"(", "variables": [], "criteria": [{"name": "a", "load case": "step", "channel": "x", "kind": "rms"}],
+                                 "study": {"type": "evaluate"}})")
+                .contains("field 'best project': is the study's project itself"));
+  }
+};
+
+QTEST_GUILESS_MAIN(TestStudy)
+#include "tst_study.moc"
