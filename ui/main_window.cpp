@@ -47,6 +47,7 @@
 #include "ui/problems_panel.h"
 #include "ui/results_file.h"
 #include "ui/signal_form.h"
+#include "ui/study_dialog.h"
 #include "ui/sparsity_view.h"
 #include "ui/topology_view.h"
 #include "ui/units.h"
@@ -402,6 +403,17 @@ void MainWindow::buildTables() {
     view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     view->setAlternatingRowColors(true);
     view->setItemDelegate(new ReferenceDelegate(view));
+    // A cell's context menu: the cell as a design variable of a parameter study.
+    view->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(view, &QTableView::customContextMenuRequested, this, [this, view](const QPoint& at) {
+      const QModelIndex i = view->indexAt(at);
+      auto* model = qobject_cast<TableModel*>(view->model());
+      const QString path = model && i.isValid() ? model->cellPath(i) : QString();
+      if (path.isEmpty()) return;
+      QMenu menu;
+      menu.addAction(tr("Add as design variable (%1)").arg(path), this, [this, path] { addDesignVariable(path); });
+      menu.exec(view->viewport()->mapToGlobal(at));
+    });
     tables_->addTab(view, tr(label));
     if (t == Table::Bushings)  // the bushing dynamics tab follows the bushing row the user is on
       connect(view->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this, view](const QModelIndex& i) {
@@ -631,6 +643,23 @@ void MainWindow::onFinished(const QString& msg, bool completed) {
   emit runFinished(completed);
 }
 
+StudyDialog* MainWindow::studyDialog() {
+  if (!study_) study_ = new StudyDialog(doc_, this);
+  return study_;
+}
+
+QString MainWindow::addDesignVariable(const QString& path) {
+  const QString err = studyDialog()->addVariable(path);
+  if (!err.isEmpty()) {
+    message(tr("Design variable"), err);
+    return err;
+  }
+  studyDialog()->show();
+  studyDialog()->raise();
+  statusBar()->showMessage(tr("added %1 as a design variable of the study").arg(path), 6000);
+  return {};
+}
+
 void MainWindow::buildMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   file->addAction(tr("&New"), QKeySequence::New, this, [this] {
@@ -704,6 +733,11 @@ void MainWindow::buildMenus() {
         t == Table::Bushings ? tr("Bushing property files (*.bus);;All files (*)")
                              : tr("Spring, damper, stop property files (*.spr *.dpr *.bst *.reb);;All files (*)"));
     if (!path.isEmpty()) importPropertyFile(path, t, view->model()->index(cur.row(), 0).data().toInt());
+  });
+  QMenu* studies = menuBar()->addMenu(tr("&Study"));
+  studies->addAction(tr("&Parameter study..."), this, [this] {
+    studyDialog()->show();
+    studyDialog()->raise();
   });
   QMenu* view = menuBar()->addMenu(tr("&View"));
   QMenu* units = view->addMenu(tr("&Units"));

@@ -34,6 +34,7 @@ class CurveEditor;
 class ProblemsPanel;
 class PlotPanel;
 class SparsityView;
+class StudyDialog;
 class TopologyView;
 class View3D;
 
@@ -85,6 +86,11 @@ class MainWindow : public QMainWindow {
   void showTable(const QString& title);
   /// For tests: dialogs are not shown (their text goes to lastDialogText()).
   void setQuiet(bool quiet) { quiet_ = quiet; }
+  /// The parameter study dialog (made on first use; Study menu).
+  StudyDialog* studyDialog();
+  /// Adds a table cell (its study path, TableModel::cellPath) as a design variable and shows the
+  /// study dialog. @returns the engine's message when the cell is not a number, else empty.
+  QString addDesignVariable(const QString& path);
   QString lastDialogText() const { return lastDialog_; }
   /// Where the Help menu finds README.md and docs/ (the source tree).
   void setDocsRoot(const QString& root) { docsRoot_ = root; }
@@ -130,6 +136,7 @@ class MainWindow : public QMainWindow {
   TopologyView* topology_;
   CurveEditor* curves_;
   BushingDynamicsPanel* dynamics_;
+  StudyDialog* study_ = nullptr;
   SparsityView* sparsity_;
   AnalysesPanel* analyses_;
   QSlider* timeSlider_;

@@ -309,6 +309,25 @@ class RowTableModel final : public TableModel {
     if (o == Qt::Horizontal) return section < columnCount() ? displayHeader(columns_[section].header).first : QVariant();
     return section + 1;
   }
+  QString cellPath(const QModelIndex& i) const override {
+    if (!i.isValid() || i.row() >= rowCount() || i.column() >= columnCount()) return {};
+    const bool idRows = table_ == Table::Bodies || table_ == Table::Markers || table_ == Table::Bushings ||
+                        table_ == Table::P2Ps || table_ == Table::Inputs;
+    const QString key = rowKey(rows()[i.row()]);  // "id N"
+    if (table_ == Table::Curves) return QStringLiteral("curves/%1/scale").arg(key.mid(3));
+    if (!idRows || !key.startsWith("id ")) return {};
+    const Column<Row>& col = columns_[i.column()];
+    if (col.field == "id" || col.choices) return {};
+    // Columns that share a field are the elements of a vector: [n] from 1.
+    int element = 0, count = 0;
+    for (int c = 0; c < columnCount(); ++c)
+      if (columns_[c].field == col.field) {
+        ++count;
+        if (c <= i.column()) ++element;
+      }
+    return QStringLiteral("%1/%2/%3").arg(tableName(table_), key.mid(3), col.field) +
+           (count > 1 ? QStringLiteral("[%1]").arg(element) : QString());
+  }
   QModelIndex locate(const QString& row, const QString& field) const override {
     for (int r = 0; r < rowCount(); ++r) {
       if (rowKey(rows()[r]) != row) continue;

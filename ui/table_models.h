@@ -33,6 +33,12 @@ class TableModel : public QAbstractTableModel {
     (void)row, (void)field;
     return {};
   }
+  /// The cell as a study's design variable path (docs/studies.md: TABLE/ROW/FIELD; a curve's
+  /// cells: curves/ID/scale). Empty when the cell is not a number of a table a study can vary.
+  virtual QString cellPath(const QModelIndex& index) const {
+    (void)index;
+    return {};
+  }
   /// Kinds of new row to choose from when adding (e.g. the bushings' joint presets); empty:
   /// just addRow().
   virtual QStringList addVariants() const { return {}; }

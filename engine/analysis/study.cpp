@@ -33,7 +33,7 @@ constexpr TypeName kTypes[] = {{StudyType::Evaluate, "evaluate"},
                                {StudyType::Sensitivity, "sensitivity"},
                                {StudyType::Doe, "doe"},
                                {StudyType::Optimization, "optimization"}};
-constexpr const char* kAlgorithms[] = {"bobyqa", "cobyla", "sbplx", "mma", "slsqp", "lbfgs"};
+constexpr const char* kAlgorithms[] = {"bobyqa", "cobyla", "sbplx", "direct", "mma", "slsqp", "lbfgs"};
 constexpr const char* kPlans[] = {"latin hypercube", "full factorial"};
 constexpr const char* kIntegrators[] = {"lsrt2", "cvode", "ros34pw2", "lie", "bdf2", "galpha"};
 
@@ -125,7 +125,13 @@ void readCriterion(ObjectReader& r, StudyCriterion& c) {
   c.loadCase = r.string("load case");
   c.channel = r.string("channel");
   c.minusChannel = r.string("minus channel", "");
-  c.reference = r.number("reference", 0.0);
+  if (r.has("reference") && r.raw("reference").is_string()) {
+    const std::string ref = r.string("reference");
+    c.referenceAtStart = ref == "window start";
+    if (!c.referenceAtStart) r.fail("reference", "expected a number or \"window start\", found '" + ref + "'");
+  } else {
+    c.reference = r.number("reference", 0.0);
+  }
   c.scale = r.number("scale", 1.0);
   if (c.scale == 0.0) r.fail("scale", "must not be zero (the channel is divided by it)");
   const std::string kind = r.string("kind");
@@ -203,6 +209,8 @@ void readRunSettings(ObjectReader& r, StudyRunSettings& s) {
   s.integrator = r.string("integrator", s.integrator);
   if (!oneOf(s.integrator, kIntegrators))
     r.fail("integrator", "unknown integrator '" + s.integrator + "' (known: " + listed(kIntegrators) + ")");
+  s.duration = r.number("duration [s]", s.duration);
+  if (r.has("duration [s]") && !(s.duration > 0.0)) r.fail("duration [s]", "must be positive");
   s.relativeTolerance = r.number("relative tolerance", s.relativeTolerance);
   if (s.relativeTolerance <= 0.0 || s.relativeTolerance >= 1.0) r.fail("relative tolerance", "must be in (0, 1)");
 }
@@ -293,7 +301,7 @@ void checkAgainstProject(Study& s, const Project& project, const Json& doc, Diag
       fail("load case", "the project has no load case '" + c.loadCase + "' (it has " + known + ")");
     }
     if (!lc) continue;
-    const double end = lc->duration;
+    const double end = s.run.duration > 0.0 ? std::min(s.run.duration, lc->duration) : lc->duration;
     if (c.criterion.from >= end)
       fail("from [s]", "the window starts at " + shortestText(c.criterion.from) + " s, after the load case '" + lc->name +
                            "' ends (" + shortestText(end) + " s): it produces no samples there");
@@ -336,7 +344,8 @@ void checkAgainstProject(Study& s, const Project& project, const Json& doc, Diag
   }
 }
 
-Study parseStudyWith(const std::string& text, const std::string& path, Project* projectOut) {
+/// `given`: the project to use instead of reading the study's "project" file (the workbench's).
+Study parseStudyWith(const std::string& text, const std::string& path, Project* projectOut, const Project* given = nullptr) {
   JsonScan scan;
   const Json doc = parseJsonText(text, path, kMaxDepth, "a study needs 4; is this a study file?", scan);
   Diagnostics diag;
@@ -354,7 +363,7 @@ Study parseStudyWith(const std::string& text, const std::string& path, Project* 
   if (top.has("version") && top.integer("version") != kVersion)
     top.fail("version", "version " + std::to_string(kVersion) + " is the only one known");
   (void)top.string("description", "");
-  s.projectPath = resolve(path, top.string("project"));
+  s.projectPath = given ? resolve(path, top.string("project", given->sourcePath)) : resolve(path, top.string("project"));
   forEachEntry(top, "variables", true, [&](ObjectReader& r, std::size_t) { readVariable(r, s.variables.emplace_back()); });
   forEachEntry(top, "criteria", true, [&](ObjectReader& r, std::size_t) { readCriterion(r, s.criteria.emplace_back()); });
   if (top.has("study")) {
@@ -376,11 +385,11 @@ Study parseStudyWith(const std::string& text, const std::string& path, Project* 
   top.finish();
   if (s.criteria.empty() && doc.contains("criteria")) diag.error({path, "criteria", "", ""}, "a study needs at least one criterion");
 
-  if (!s.projectPath.empty()) {
+  if (!s.projectPath.empty() || given) {
     Project project;
     bool read = false;
     try {
-      project = readProject(s.projectPath);
+      project = given ? *given : readProject(s.projectPath);
       read = true;
     } catch (const std::exception& e) {
       diag.error({path, "", "", "project"}, std::string("cannot use the project: ") + e.what());
@@ -418,8 +427,12 @@ Study parseStudy(const std::string& text, const std::string& path) { return pars
 Study readStudy(const std::string& path) { return parseStudy(readTextFile(path, kMaxStudyBytes, "study file"), path); }
 
 StudyContext loadStudy(const std::string& path) {
+  return studyContext(readTextFile(path, kMaxStudyBytes, "study file"), path, nullptr);
+}
+
+StudyContext studyContext(const std::string& text, const std::string& path, const Project* project) {
   StudyContext c;
-  c.study = parseStudyWith(readTextFile(path, kMaxStudyBytes, "study file"), path, &c.project);
+  c.study = parseStudyWith(text, path, &c.project, project);
   for (const StudyVariable& v : c.study.variables) {
     c.projectValues.push_back(tableValue(c.project, v.path));
     c.startValues.push_back(v.start ? *v.start : c.projectValues.back());
@@ -458,6 +471,7 @@ DesignResult evaluateDesign(const StudyContext& context, const std::vector<doubl
       opt.integrator = s.run.integrator;
       opt.relativeTolerance = s.run.relativeTolerance;
       opt.sampleRate = 1.0 / opt.dt;
+      if (s.run.duration > 0.0) opt.duration = std::min(s.run.duration, model->loadCase(lc)->duration);
       for (const auto& c : s.criteria)
         if (c.loadCase == lc)
           for (const std::string* ch : {&c.channel, &c.minusChannel})
@@ -477,7 +491,13 @@ DesignResult evaluateDesign(const StudyContext& context, const std::vector<doubl
         if (c.loadCase != lc) continue;
         std::vector<double> y = column(c.channel);
         const std::vector<double> minus = c.minusChannel.empty() ? std::vector<double>() : column(c.minusChannel);
-        for (std::size_t k = 0; k < y.size(); ++k) y[k] = ((y[k] - (minus.empty() ? 0.0 : minus[k])) - c.reference) / c.scale;
+        for (std::size_t k = 0; k < y.size(); ++k) y[k] -= minus.empty() ? 0.0 : minus[k];
+        double reference = c.reference;
+        if (c.referenceAtStart) {
+          const auto first = std::lower_bound(t.begin(), t.end(), c.criterion.from - 1e-12);
+          reference = first == t.end() ? 0.0 : y[static_cast<std::size_t>(first - t.begin())];
+        }
+        for (double& v : y) v = (v - reference) / c.scale;
         where = "criterion " + c.name;
         result.criteria[i] = evaluateCriterion(c.criterion, t, y);
         if (!std::isfinite(result.criteria[i])) throw SimulationError("its value is not finite");

@@ -34,6 +34,7 @@ struct StudyCriterion {
   std::string channel;
   std::string minusChannel;  ///< optional: the criterion is of channel - minusChannel
   double reference = 0.0;    ///< subtracted from the channel (e.g. its static value)
+  bool referenceAtStart = false;  ///< "reference": "window start": the channel's value where the window starts
   double scale = 1.0;        ///< the channel is divided by it (paper 001's s0)
   Criterion criterion;
   double weight = 0.0;               ///< in the multi-criterion (weights are normalized to sum 1)
@@ -52,7 +53,7 @@ struct StudySettings {
   // sensitivity
   double relativeStep = 1e-3;  ///< of the value (of the range for a value of zero)
   // optimization
-  std::string algorithm = "bobyqa";  ///< bobyqa, cobyla, sbplx (derivative-free); mma, slsqp, lbfgs (gradients)
+  std::string algorithm = "bobyqa";  ///< bobyqa, cobyla, sbplx (local), direct (global); mma, slsqp, lbfgs (gradients)
   std::string objective;             ///< a criterion's name, or "multi" (paper 001 eq. 25)
   int maxEvaluations = 200;          ///< per optimization (each gradient counts 2 n + 1 runs)
   double tolerance = 1e-4;           ///< relative change of the variables (normalized to their range)
@@ -65,6 +66,7 @@ struct StudyRunSettings {
   int linearizeEvery = 1;
   std::string integrator = "lsrt2";
   double relativeTolerance = 1e-9;  ///< CVODE
+  double duration = -1.0;           ///< [s]: each load case's first `duration` seconds; negative: all of it
 };
 
 struct Study {
@@ -108,6 +110,9 @@ struct StudyContext {
 
 /// Reads the study and its project. @throws as readStudy().
 StudyContext loadStudy(const std::string& path);
+/// A study from its text (named `path` in messages; relative files are relative to it), on
+/// `project` when given (the workbench's, edited or not yet saved) instead of its "project" file.
+StudyContext studyContext(const std::string& text, const std::string& path, const Project* project);
 
 /// The project with the design's values set (variables and their twins).
 /// @throws std::invalid_argument (table_path.h)

@@ -387,6 +387,7 @@ nlopt::algorithm algorithmOf(const std::string& name) {
   if (name == "mma") return nlopt::LD_MMA;
   if (name == "slsqp") return nlopt::LD_SLSQP;
   if (name == "lbfgs") return nlopt::LD_LBFGS;
+  if (name == "direct") return nlopt::GN_DIRECT_L;
   return nlopt::LN_BOBYQA;
 }
 
@@ -404,7 +405,7 @@ OptimizationResult optimize(const StudyContext& ctx, Ledger& ledger, const std::
   opt.set_upper_bounds(std::vector<double>(n, 1.0));
   opt.set_xtol_abs(s.settings.tolerance);
   opt.set_maxeval(s.settings.maxEvaluations);
-  if (!gradient) opt.set_initial_step(0.1);
+  if (!gradient && s.settings.algorithm != "direct") opt.set_initial_step(0.1);
 
   OptimizationResult res;
   res.objective = objective;
@@ -457,7 +458,7 @@ OptimizationResult optimize(const StudyContext& ctx, Ledger& ledger, const std::
         res.bestCriteria = r[0]->result.criteria;
         haveBest = true;
       }
-      if (res.evaluations == 1) {
+      if (res.evaluations == 1 && res.startCriteria.empty()) {
         res.startObjective = value;
         res.startCriteria = r[0]->result.criteria;
       }
@@ -486,6 +487,14 @@ OptimizationResult optimize(const StudyContext& ctx, Ledger& ledger, const std::
       &f);
   std::vector<double> u(n);
   for (std::size_t j = 0; j < n; ++j) u[j] = std::clamp(toUnit(s.variables[j], ctx.startValues[j]), 0.0, 1.0);
+  // The start design first (a global method does not begin there): the before of the summary, and
+  // the objective's scale. A local method's first request is the same design, answered at once.
+  {
+    std::vector<double> none;
+    f(u, none);
+    if (failure) std::rethrow_exception(failure);
+    res.evaluations = 0;
+  }
   double value = 0.0;
   nlopt::result code = nlopt::FAILURE;
   try {

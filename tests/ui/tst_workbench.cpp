@@ -17,7 +17,10 @@
 #include <QMenuBar>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QPlainTextEdit>
+#include <QProgressBar>
 #include <QSlider>
+#include <QTableWidget>
 #include <QStatusBar>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -37,6 +40,7 @@
 #include "ui/event_loop_probe.h"
 #include "ui/main_window.h"
 #include "ui/sparsity_view.h"
+#include "ui/study_dialog.h"
 #include "ui/topology_view.h"
 #include "ui/units.h"
 #include "ui/plot_panel.h"
@@ -1044,6 +1048,74 @@ class TestWorkbench : public QObject {
 
   // An Adams bushing file onto bushing 3 of the corner: curves created, one undo step, the
   // tables and the curve editor show them; a malformed file changes nothing and names its lines.
+  void parameterStudyDialog() {
+    // The oscillator of the study tests: the damping that minimizes int (x - x_static)^2 dt is
+    // 100 N s/m (damping ratio 0.5). The variable comes from the bushing table's cell, the
+    // criterion from the channels; the run shows every run in the table and the plot, and
+    // "Apply this design" sets the damping in one undo step.
+    MainWindow w;
+    w.setQuiet(true);
+    w.resize(1300, 900);
+    QVERIFY(w.openProject(kRoot + "/tests/data/studies/oscillator.json"));
+    w.show();
+    TableModel* bushings = w.tableModel(Table::Bushings);
+    int dampingColumn = -1;
+    for (int c = 0; c < bushings->columnCount(); ++c)
+      if (bushings->cellPath(bushings->index(0, c)) == "bushings/1/x.damping [N s/m]") dampingColumn = c;
+    QVERIFY(dampingColumn > 0);
+    QCOMPARE(w.tableModel(Table::Bodies)->cellPath(w.tableModel(Table::Bodies)->index(1, 4)), QString("bodies/1/mass [kg]"));
+    QVERIFY(w.tableModel(Table::Bushings)->cellPath(bushings->index(0, 0)).isEmpty());  // the id is no variable
+    QCOMPARE(w.addDesignVariable("bushings/1/x.damping [N s/m]"), QString());
+    StudyDialog* d = w.studyDialog();
+    QVERIFY(d->isVisible());
+    QCOMPARE(d->variablesTable()->rowCount(), 1);
+    QCOMPARE(d->variablesTable()->item(0, 2)->text(), QString("30"));  // x 0.5 to 2 about the value, log scale
+    QCOMPARE(d->variablesTable()->item(0, 3)->text(), QString("120"));
+    QVERIFY(!d->addVariable("bushings/1/x.dumping [N s/m]").isEmpty());
+    d->variablesTable()->item(0, 0)->setText("damping");
+    d->addCriterion();
+    QTableWidget* crit = d->criteriaTable();
+    crit->item(0, 0)->setText("settling");
+    qobject_cast<QComboBox*>(crit->cellWidget(0, 1))->setCurrentText("step");
+    qobject_cast<QComboBox*>(crit->cellWidget(0, 2))->setCurrentText("x");
+    qobject_cast<QComboBox*>(crit->cellWidget(0, 4))->setCurrentText("integral square");
+    crit->item(0, 7)->setText("0.01");
+    d->typeBox()->setCurrentText("optimization");
+    QVERIFY2(d->studyText().contains("\"objective\": \"settling\""), qPrintable(d->studyText()));
+
+    // A bad criterion is reported with its entry and field, and nothing runs.
+    qobject_cast<QComboBox*>(crit->cellWidget(0, 2))->setCurrentText("nope");
+    QVERIFY(d->run().contains("table 'criteria', row 1 ('settling'), field 'channel': unknown channel 'nope'"));
+    QVERIFY(!d->running());
+    qobject_cast<QComboBox*>(crit->cellWidget(0, 2))->setCurrentText("x");
+
+    QSignalSpy finished(d, &StudyDialog::studyFinished);
+    QCOMPARE(d->run(), QString());
+    QVERIFY(finished.wait(60000));
+    QCOMPARE(finished.front().front().toBool(), true);
+    QTableWidget* results = d->resultsTable();
+    QVERIFY(results->rowCount() >= 5);
+    QCOMPARE(d->progressBar()->value(), d->progressBar()->maximum());
+    QVERIFY(d->summary()->toPlainText().contains("optimization of settling (bobyqa"));
+    // The plot: every run, and the lowest at c = 100 N s/m.
+    QCOMPARE(d->plot()->graph(0)->dataCount(), results->rowCount());
+    QCOMPARE(d->plot()->graph(1)->dataCount(), 1);
+    const double best = d->plot()->graph(1)->data()->at(0)->key;
+    QVERIFY2(std::abs(best / 100.0 - 1) < 0.01, qPrintable(QString::number(best)));
+    // Sorted by the criterion, the first row is the best; applying it sets the damping.
+    results->sortItems(4, Qt::AscendingOrder);
+    QCOMPARE(results->item(0, 3)->data(Qt::DisplayRole).toDouble(), best);
+    results->selectRow(0);
+    QVERIFY(d->grab().save(kArtefacts + "/study_dialog.png"));
+    const int undoBefore = w.document()->undoStack()->count();
+    QCOMPARE(d->applySelectedDesign(), QString());
+    QCOMPARE(w.document()->project().bushings[0].directions[0].damping.coefficient, best);
+    QCOMPARE(w.document()->undoStack()->count(), undoBefore + 1);
+    QVERIFY(std::abs(bushings->index(0, dampingColumn).data().toDouble() / best - 1) < 1e-8);  // the table shows it
+    w.document()->undoStack()->undo();
+    QCOMPARE(w.document()->project().bushings[0].directions[0].damping.coefficient, 60.0);
+  }
+
   void importAdamsPropertyFile() {
     MainWindow w;
     w.setQuiet(true);

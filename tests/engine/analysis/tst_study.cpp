@@ -10,11 +10,13 @@
 #include <QtTest>
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "engine/analysis/study_runner.h"
 #include "engine/model/project_io.h"
+#include "support/schema_check.h"
 
 using namespace ek;
 
@@ -76,7 +78,7 @@ class TestStudy : public QObject {
   void optimizersFindDampingRatioOneHalf() {
     QTemporaryDir dir;
     const std::string projectText = readAll(kData + "oscillator.json");
-    for (const char* algorithm : {"bobyqa", "cobyla", "mma", "slsqp"}) {
+    for (const char* algorithm : {"bobyqa", "cobyla", "direct", "mma", "slsqp"}) {
       StudyContext c = load("oscillator_optimize.study.json", dir);
       c.study.settings.algorithm = algorithm;
       ThreadExecutor threads(c, 2);
@@ -224,6 +226,24 @@ class TestStudy : public QObject {
       if (!r.result.ok) QVERIFY(!r.result.message.empty() && std::isnan(r.result.criteria[0]));
   }
 
+  void shippedStudiesFollowTheSchemaAndCheck() {
+    std::ifstream in(std::string(ELASTOKIN_SOURCE_DIR) + "/resources/study.schema.json");
+    const test::Json schema = test::Json::parse(in);
+    int n = 0;
+    for (const std::string folder : {kData, std::string(ELASTOKIN_SOURCE_DIR) + "/projects/studies/"})
+      for (const auto& f : std::filesystem::directory_iterator(folder)) {
+        const std::string path = f.path().string();
+        if (path.size() < 11 || path.compare(path.size() - 11, 11, ".study.json") != 0) continue;
+        std::vector<std::string> problems;
+        test::checkAgainstSchema(schema, schema, test::Json::parse(std::ifstream(path)), "$", problems);
+        for (const auto& p : problems) qWarning("%s: %s", path.c_str(), p.c_str());
+        QVERIFY(problems.empty());
+        (void)loadStudy(path);  // reads and checks against its project
+        ++n;
+      }
+    QVERIFY(n >= 6);
+  }
+
   void badStudyFilesAreNamed() {
     QTemporaryDir dir;
     const std::string project = kData + "oscillator.json";
@@ -254,7 +274,7 @@ class TestStudy : public QObject {
     QVERIFY(e.contains("table 'criteria', row 3 ('d'), field 'time [s]': the time 9"));
     QVERIFY(e.contains("table 'criteria', row 4 ('e'), field 'load case': the project has no load case 'nope'"));
     QVERIFY(e.contains("table 'criteria', row 4 ('e'), field 'kind': unknown criterion 'peak'"));
-    QVERIFY(e.contains("table 'study', field 'algorithm': unknown algorithm 'newton'"));
+    QVERIFY(e.contains("table 'study', field 'algorithm': unknown algorithm 'newton' (known: 'bobyqa', 'cobyla', 'sbplx', 'direct'"));
     QVERIFY(e.contains("table 'study', field 'objective': no criterion named 'f'"));
     // Syntax errors with line and column; a missing project; the project as the best design's file.
     QVERIFY(studyErrors(dir, "{\n  \"project\": 3,\n}").contains("malformed JSON at line 3, column 1"));

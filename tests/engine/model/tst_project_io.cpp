@@ -10,6 +10,7 @@
 #include "engine/dynamics/outputs.h"
 #include "engine/model/project_diff.h"
 #include "engine/model/project_io.h"
+#include "support/schema_check.h"
 #include "engine/model/validate.h"
 #include "support/test_models.h"
 
@@ -19,44 +20,6 @@ namespace {
 const std::string kRoot = ELASTOKIN_SOURCE_DIR;
 
 using Json = nlohmann::json;
-
-const Json& resolve(const Json& schema, const Json& node) {
-  if (node.contains("$ref")) {
-    const std::string ref = node["$ref"];  // "#/$defs/name"
-    return resolve(schema, schema["$defs"][ref.substr(ref.rfind('/') + 1)]);
-  }
-  return node;
-}
-
-/// Every key the writer emits must be a property the schema allows at that place.
-void checkAgainstSchema(const Json& schema, const Json& node, const Json& value, const std::string& path,
-                        std::vector<std::string>& problems) {
-  const Json& n = resolve(schema, node);
-  if (n.contains("oneOf")) {
-    for (const Json& alt : n["oneOf"]) {
-      const Json& a = resolve(schema, alt);
-      if ((value.is_object() && a.value("type", "") == "object") || (value.is_number() && a.value("type", "") == "number")) {
-        checkAgainstSchema(schema, a, value, path, problems);
-        return;
-      }
-    }
-    problems.push_back(path + ": matches no alternative");
-    return;
-  }
-  if (value.is_object()) {
-    if (!n.contains("properties")) {
-      problems.push_back(path + ": object where the schema has none");
-      return;
-    }
-    for (auto it = value.begin(); it != value.end(); ++it) {
-      if (!n["properties"].contains(it.key())) problems.push_back(path + "." + it.key() + ": not in the schema");
-      else checkAgainstSchema(schema, n["properties"][it.key()], it.value(), path + "." + it.key(), problems);
-    }
-  } else if (value.is_array() && n.contains("items") && n["items"].is_object()) {
-    for (std::size_t k = 0; k < value.size(); ++k)
-      checkAgainstSchema(schema, n["items"], value[k], path + "[" + std::to_string(k) + "]", problems);
-  }
-}
 
 /// Adds one load case using every signal type and one output of every quantity.
 void addEverything(Project& p) {
@@ -281,8 +244,8 @@ class TestProjectIo : public QObject {
     Project p = test::randomProject(5, 4, 6, 3);
     addEverything(p);
     std::vector<std::string> problems;
-    checkAgainstSchema(schema, schema, Json::parse(writeProjectText(p)), "$", problems);
-    checkAgainstSchema(schema, schema, Json::parse(std::ifstream(kRoot + "/projects/quarter_double_wishbone.json")), "$",
+    test::checkAgainstSchema(schema, schema, Json::parse(writeProjectText(p)), "$", problems);
+    test::checkAgainstSchema(schema, schema, Json::parse(std::ifstream(kRoot + "/projects/quarter_double_wishbone.json")), "$",
                        problems);
     for (const auto& pr : problems) qWarning("%s", pr.c_str());
     QVERIFY(problems.empty());
