@@ -57,14 +57,14 @@ void ThreadExecutor::evaluate(const std::vector<std::vector<double>>& designs, c
     }
   };
   const int n = static_cast<int>(std::min<std::size_t>(designs.size(), static_cast<std::size_t>(threads_)));
-  std::vector<std::thread> pool;
-  for (int k = 1; k < n; ++k) pool.emplace_back(worker);
-  if (n == 1) {
+  if (n <= 1) {
     // One thread: the calling one, reporting each run as it finishes.
     for (std::size_t i = 0; i < designs.size() && !stop.load(); ++i) done(i, evaluateDesign(context_, designs[i]));
     return;
   }
-  // The calling thread reports (results file, progress) while the pool runs.
+  // n threads run designs; the calling thread reports (results file, progress) and mostly waits.
+  std::vector<std::thread> pool;
+  for (int k = 0; k < n; ++k) pool.emplace_back(worker);
   std::unique_lock<std::mutex> lock(m);
   for (;;) {
     cv.wait(lock, [&] { return !finished.empty() || ((next >= designs.size() || stop.load()) && running == 0); });
