@@ -351,8 +351,11 @@ void runSensitivity(const StudyContext& ctx, Ledger& ledger, StudyOutcome& out) 
   const auto r = ledger.evaluate("sensitivity", designs);
   std::string t = "sensitivities at the start design (central differences, relative step " +
                   shortestText(s.settings.relativeStep) + "):\n";
-  char b[400];
-  std::snprintf(b, sizeof b, "  %-28s %-28s %14s %14s %12s\n", "criterion", "variable", "value", "dC/dx", "normalized");
+  char b[600];
+  int wc = 9, wv = 8;  // column widths: the longest names
+  for (const auto& c : s.criteria) wc = std::max(wc, static_cast<int>(std::min<std::size_t>(c.name.size(), 60)));
+  for (const auto& v : s.variables) wv = std::max(wv, static_cast<int>(std::min<std::size_t>(v.name.size(), 60)));
+  std::snprintf(b, sizeof b, "  %-*s %-*s %14s %14s %12s\n", wc, "criterion", wv, "variable", "value", "dC/dx", "normalized");
   t += b;
   for (std::size_t i = 0; i < s.criteria.size(); ++i)
     for (std::size_t j = 0; j < n; ++j) {
@@ -371,10 +374,10 @@ void runSensitivity(const StudyContext& ctx, Ledger& ledger, StudyOutcome& out) 
         e.normalized = e.value != 0.0 ? e.derivative * x0[j] / e.value : std::nan("");
       }
       if (e.ok)
-        std::snprintf(b, sizeof b, "  %-28s %-28s %14.6g %14.6g %12.4g\n", e.criterion.c_str(), e.variable.c_str(), e.value,
-                      e.derivative, e.normalized);
+        std::snprintf(b, sizeof b, "  %-*s %-*s %14.6g %14.6g %12.4g\n", wc, e.criterion.c_str(), wv, e.variable.c_str(),
+                      e.value, e.derivative, e.normalized);
       else
-        std::snprintf(b, sizeof b, "  %-28s %-28s %s\n", e.criterion.c_str(), e.variable.c_str(), e.message.c_str());
+        std::snprintf(b, sizeof b, "  %-*s %-*s %s\n", wc, e.criterion.c_str(), wv, e.variable.c_str(), e.message.c_str());
       t += b;
       out.sensitivities.push_back(std::move(e));
     }
