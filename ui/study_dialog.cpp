@@ -37,10 +37,10 @@ namespace {
 enum VariableColumn { kVarName, kVarPath, kVarLower, kVarUpper, kVarScale, kVarSymmetric, kVarStart, kVarColumns };
 enum CriterionColumn {
   kCritName, kCritLoadCase, kCritChannel, kCritMinus, kCritKind, kCritFrom, kCritTo, kCritReference, kCritTime,
-  kCritTimePower, kCritDerivative, kCritExponent, kCritWeight, kCritColumns
+  kCritTimePower, kCritDerivative, kCritExponent, kCritWeight, kCritAbsolute, kCritMetric, kCritWheel, kCritColumns
 };
 const char* kKinds[] = {"rms", "max", "max abs", "peak to peak", "integral square", "weighted integral", "value at",
-                        "settling time"};
+                        "settling time", "kc metric"};
 
 QString cellText(const QTableWidget* t, int row, int column) {
   if (auto* combo = qobject_cast<QComboBox*>(t->cellWidget(row, column))) return combo->currentText();
@@ -126,10 +126,11 @@ StudyDialog::StudyDialog(ProjectDocument* doc, QWidget* parent) : QDialog(parent
   criteria_ = new QTableWidget(0, kCritColumns, setup);
   criteria_->setHorizontalHeaderLabels({tr("name"), tr("load case"), tr("channel"), tr("minus channel"), tr("kind"),
                                         tr("from [s]"), tr("to [s]"), tr("reference"), tr("time [s]"), tr("time power"),
-                                        tr("derivative"), tr("exponent"), tr("weight")});
+                                        tr("derivative"), tr("exponent"), tr("weight"), tr("absolute"), tr("K&C metric"), tr("wheel")});
   criteria_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
   criteria_->setToolTip(tr("reference: a number or 'window start'; time power, derivative, exponent: the weighted "
-                           "integral int (t - from)^p |d^k y/dt^k|^q dt; weight: in the multi-criterion"));
+                           "integral int (t - from)^p |d^k y/dt^k|^q dt; weight: in the multi-criterion; kind 'kc "
+                           "metric': a K&C figure of the design position (K&C metric, wheel) instead of a channel"));
   sl->addWidget(criteria_, 1);
   auto* critButtons = new QHBoxLayout;
   auto* addCrit = new QPushButton(tr("Add criterion"), setup);
@@ -351,9 +352,11 @@ void StudyDialog::addCriterion() {
   QStringList kinds;
   for (const char* k : kKinds) kinds << k;
   comboCell(criteria_, row, kCritKind, kinds);
-  for (int c : {kCritFrom, kCritTo, kCritReference, kCritTime, kCritTimePower, kCritDerivative, kCritExponent})
+  for (int c : {kCritFrom, kCritTo, kCritReference, kCritTime, kCritTimePower, kCritDerivative, kCritExponent,
+                kCritMetric, kCritWheel})
     setCell(criteria_, row, c, QString());
   setCell(criteria_, row, kCritWeight, "1");
+  comboCell(criteria_, row, kCritAbsolute, {"no", "yes"});
   rebuildChoices();
 }
 
@@ -380,6 +383,16 @@ QString StudyDialog::studyText() const {
   for (int r = 0; r < criteria_->rowCount(); ++r) {
     QJsonObject c;
     c["name"] = cellText(criteria_, r, kCritName);
+    if (cellText(criteria_, r, kCritKind) == "kc metric") {
+      c["kind"] = "kc metric";
+      c["metric"] = cellText(criteria_, r, kCritMetric);
+      if (!cellText(criteria_, r, kCritWheel).isEmpty()) c["wheel"] = cellText(criteria_, r, kCritWheel);
+      putNumber(c, "reference", cellText(criteria_, r, kCritReference));
+      putNumber(c, "weight", cellText(criteria_, r, kCritWeight));
+      if (cellText(criteria_, r, kCritAbsolute) == "yes") c["absolute"] = true;
+      crit.append(c);
+      continue;
+    }
     c["load case"] = cellText(criteria_, r, kCritLoadCase);
     c["channel"] = cellText(criteria_, r, kCritChannel);
     if (!cellText(criteria_, r, kCritMinus).isEmpty()) c["minus channel"] = cellText(criteria_, r, kCritMinus);
@@ -395,6 +408,7 @@ QString StudyDialog::studyText() const {
     else putNumber(c, "derivative", cellText(criteria_, r, kCritDerivative));
     putNumber(c, "exponent", cellText(criteria_, r, kCritExponent));
     putNumber(c, "weight", cellText(criteria_, r, kCritWeight));
+    if (cellText(criteria_, r, kCritAbsolute) == "yes") c["absolute"] = true;
     crit.append(c);
   }
   s["criteria"] = crit;
@@ -458,6 +472,9 @@ QString StudyDialog::setStudyText(const QString& text, const QString& path) {
     num("time power", kCritTimePower);
     num("derivative", kCritDerivative);
     num("exponent", kCritExponent);
+    setCell(criteria_, r, kCritAbsolute, c["absolute"].toBool() ? "yes" : "no");
+    setCell(criteria_, r, kCritMetric, c["metric"].toString());
+    setCell(criteria_, r, kCritWheel, c["wheel"].toString());
     setCell(criteria_, r, kCritWeight, c.contains("weight") ? number(c["weight"].toDouble()) : QString("0"));
   }
   rebuildChoices();

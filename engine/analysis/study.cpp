@@ -4,8 +4,10 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <optional>
 #include <set>
 
+#include "engine/analysis/kc.h"
 #include "engine/analysis/simulation.h"
 #include "engine/core/text.h"
 #include "engine/core/text_file.h"
@@ -122,6 +124,24 @@ void readVariable(ObjectReader& r, StudyVariable& v) {
 
 void readCriterion(ObjectReader& r, StudyCriterion& c) {
   c.name = r.string("name");
+  c.kcMetric = r.has("kind") && r.raw("kind").is_string() && r.raw("kind").get<std::string>() == "kc metric";
+  c.absolute = r.boolean("absolute", false);
+  if (c.kcMetric) {
+    // A figure of the design position: no load case, channel or window.
+    c.metric = r.string("metric");
+    c.wheel = r.string("wheel", "");
+    (void)r.string("kind");
+    c.reference = r.number("reference", 0.0);
+    c.scale = r.number("scale", 1.0);
+    if (c.scale == 0.0) r.fail("scale", "must not be zero (the metric is divided by it)");
+    c.weight = r.number("weight", 0.0);
+    if (c.weight < 0.0) r.fail("weight", "must not be negative");
+    if (r.has("optimum")) {
+      c.optimum = r.number("optimum");
+      if (*c.optimum <= 0.0) r.fail("optimum", "must be positive (criteria are divided by it)");
+    }
+    return;
+  }
   c.loadCase = r.string("load case");
   c.channel = r.string("channel");
   c.minusChannel = r.string("minus channel", "");
@@ -138,7 +158,7 @@ void readCriterion(ObjectReader& r, StudyCriterion& c) {
   if (!kind.empty() && !parseCriterionKind(kind, c.criterion.kind))
     r.fail("kind", "unknown criterion '" + kind +
                        "' (known: 'rms', 'max', 'max abs', 'peak to peak', 'integral square', 'weighted integral', "
-                       "'value at', 'settling time')");
+                       "'value at', 'settling time', 'kc metric')");
   Criterion& k = c.criterion;
   k.from = r.number("from [s]", 0.0);
   k.to = r.number("to [s]", 1e300);
@@ -276,6 +296,7 @@ void checkAgainstProject(Study& s, const Project& project, const Json& doc, Diag
   };
   const Json& crit = doc.contains("criteria") ? doc["criteria"] : Json();
   names.clear();
+  std::optional<std::vector<KcMetric>> metrics;  // computed when a criterion needs them
   double weights = 0.0;
   for (std::size_t i = 0; i < s.criteria.size(); ++i) {
     const StudyCriterion& c = s.criteria[i];
@@ -288,6 +309,33 @@ void checkAgainstProject(Study& s, const Project& project, const Json& doc, Diag
     weights += c.weight;
     if (c.name == "multi") fail("name", "'multi' names the multi-criterion; choose another name");
     if (!names.insert(c.name).second) fail("name", "the name '" + c.name + "' is used by another criterion");
+    if (c.kcMetric) {
+      // The metrics of the project's design position name what there is.
+      if (!metrics) {
+        metrics.emplace();
+        try {
+          *metrics = designMetrics(*model, solveDesign(*model));
+        } catch (const std::exception& e) {
+          fail("kind", std::string("the project's K&C design position cannot be found: ") + e.what());
+        }
+      }
+      bool found = false;
+      std::string known;
+      for (const KcMetric& m : *metrics) {
+        found = found || (m.name == c.metric && m.wheel == c.wheel);
+        if (m.name == c.metric) known += (known.empty() ? "'" : ", '") + m.wheel + "'";
+      }
+      if (!found && !known.empty())
+        fail("wheel", "the metric '" + c.metric + "' is of the wheels " + known + ", not '" + c.wheel + "'");
+      else if (!found && !metrics->empty()) {
+        std::set<std::string> all;
+        for (const KcMetric& m : *metrics) all.insert(m.name);
+        std::string list;
+        for (const auto& n : all) list += (list.empty() ? "'" : ", '") + n + "'";
+        fail("metric", "no K&C metric '" + c.metric + "' (the project's: " + list + ")");
+      }
+      continue;
+    }
     if (!c.channel.empty() && !channels.count(c.channel))
       fail("channel", "unknown channel '" + c.channel + "' (the project's channels: " + channelList() + ")");
     if (!c.minusChannel.empty() && !channels.count(c.minusChannel))
@@ -418,7 +466,7 @@ const char* toString(StudyType type) {
 std::vector<std::string> Study::loadCases() const {
   std::vector<std::string> out;
   for (const auto& c : criteria)
-    if (std::find(out.begin(), out.end(), c.loadCase) == out.end()) out.push_back(c.loadCase);
+    if (!c.kcMetric && std::find(out.begin(), out.end(), c.loadCase) == out.end()) out.push_back(c.loadCase);
   return out;
 }
 
@@ -463,6 +511,20 @@ DesignResult evaluateDesign(const StudyContext& context, const std::vector<doubl
       return result;
     }
     const auto model = SuspensionModel::build(project);
+    bool anyMetric = false;
+    for (const auto& c : s.criteria) anyMetric = anyMetric || c.kcMetric;
+    if (anyMetric) {
+      where = "the K&C design position";
+      const std::vector<KcMetric> metrics = designMetrics(*model, solveDesign(*model));
+      for (std::size_t i = 0; i < s.criteria.size(); ++i) {
+        const StudyCriterion& c = s.criteria[i];
+        if (!c.kcMetric) continue;
+        for (const KcMetric& m : metrics)
+          if (m.name == c.metric && m.wheel == c.wheel) result.criteria[i] = (m.value - c.reference) / c.scale;
+        if (c.absolute) result.criteria[i] = std::abs(result.criteria[i]);
+        if (!std::isfinite(result.criteria[i])) throw SimulationError("the metric '" + c.metric + "' is not finite");
+      }
+    }
     for (const std::string& lc : s.loadCases()) {
       where = "load case " + lc;
       RunOptions opt;
@@ -500,6 +562,7 @@ DesignResult evaluateDesign(const StudyContext& context, const std::vector<doubl
         for (double& v : y) v = (v - reference) / c.scale;
         where = "criterion " + c.name;
         result.criteria[i] = evaluateCriterion(c.criterion, t, y);
+        if (c.absolute) result.criteria[i] = std::abs(result.criteria[i]);
         if (!std::isfinite(result.criteria[i])) throw SimulationError("its value is not finite");
       }
     }

@@ -28,8 +28,14 @@ struct StudyVariable {
   int levels = 3;                  ///< full factorial plans
 };
 
+/// A criterion: a functional of an output channel over a load case, or a K&C metric of the design
+/// position ("kind": "kc metric": bump steer, wheel rate, roll centre, compliances, ...,
+/// analysis.h's designMetrics, in the unit it is reported in).
 struct StudyCriterion {
   std::string name;
+  bool kcMetric = false;
+  std::string metric, wheel;  ///< kc metric: its name and wheel (empty: an axle metric)
+  bool absolute = false;      ///< the criterion is |value| (with a reference: the distance to a target)
   std::string loadCase;
   std::string channel;
   std::string minusChannel;  ///< optional: the criterion is of channel - minusChannel
@@ -79,7 +85,7 @@ struct Study {
   std::string resultsPath;      ///< resolved; default: STUDY.results.csv beside the study
   std::string bestProjectPath;  ///< resolved; default: STUDY.best.json beside the study
 
-  /// The load cases the criteria need, in the order of first use.
+  /// The load cases the criteria need, in the order of first use (K&C metrics need none).
   std::vector<std::string> loadCases() const;
 };
 

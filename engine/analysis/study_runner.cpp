@@ -282,11 +282,19 @@ std::vector<double> designOf(const Study& s, const std::vector<double>& unit) {
   return x;
 }
 
+/// The width of the name column of a summary: the longest variable or criterion name.
+int nameWidth(const Study& s) {
+  std::size_t w = 8;
+  for (const auto& v : s.variables) w = std::max(w, v.name.size());
+  for (const auto& c : s.criteria) w = std::max(w, c.name.size());
+  return static_cast<int>(std::min<std::size_t>(w, 80));
+}
+
 std::string criteriaText(const Study& s, const std::vector<double>& c) {
   std::string t;
   for (std::size_t i = 0; i < c.size(); ++i) {
-    char b[160];
-    std::snprintf(b, sizeof b, "    %-32s %.6g\n", s.criteria[i].name.c_str(), c[i]);
+    char b[300];
+    std::snprintf(b, sizeof b, "    %-*s %.6g\n", nameWidth(s), s.criteria[i].name.c_str(), c[i]);
     t += b;
   }
   return t;
@@ -295,8 +303,8 @@ std::string criteriaText(const Study& s, const std::vector<double>& c) {
 std::string designText(const Study& s, const std::vector<double>& x) {
   std::string t;
   for (std::size_t j = 0; j < x.size(); ++j) {
-    char b[200];
-    std::snprintf(b, sizeof b, "    %-32s %.8g\n", s.variables[j].name.c_str(), x[j]);
+    char b[300];
+    std::snprintf(b, sizeof b, "    %-*s %.8g\n", nameWidth(s), s.variables[j].name.c_str(), x[j]);
     t += b;
   }
   return t;

@@ -1116,6 +1116,47 @@ class TestWorkbench : public QObject {
     QCOMPARE(w.document()->project().bushings[0].directions[0].damping.coefficient, 60.0);
   }
 
+  void studyFilesRoundTripThroughTheDialog() {
+    // Every shipped study of the double wishbone opened in the dialog and written back means the
+    // same study: variables, criteria (channel ones and K&C metrics) and settings.
+    MainWindow w;
+    w.setQuiet(true);
+    QVERIFY(w.openProject(kRoot + "/projects/double_wishbone.json"));
+    const QString folder = kRoot + "/projects/studies/";
+    int n = 0;
+    for (const QString& name : QDir(folder).entryList({"*.study.json"})) {
+      StudyDialog d(w.document());
+      QFile f(folder + name);
+      QVERIFY(f.open(QIODevice::ReadOnly));
+      const QString text = QString::fromUtf8(f.readAll());
+      QCOMPARE(d.setStudyText(text, folder + name), QString());
+      const ek::Project& p = w.document()->project();
+      const ek::StudyContext a = ek::studyContext(text.toStdString(), (folder + name).toStdString(), &p);
+      const ek::StudyContext b = ek::studyContext(d.studyText().toStdString(), (folder + name).toStdString(), &p);
+      QCOMPARE(b.study.variables.size(), a.study.variables.size());
+      for (std::size_t k = 0; k < a.study.variables.size(); ++k) {
+        const ek::StudyVariable &x = a.study.variables[k], &y = b.study.variables[k];
+        QVERIFY(x.name == y.name && x.path == y.path && x.lower == y.lower && x.upper == y.upper &&
+                x.logScale == y.logScale && x.twins == y.twins && x.start == y.start);
+      }
+      QCOMPARE(b.study.criteria.size(), a.study.criteria.size());
+      for (std::size_t k = 0; k < a.study.criteria.size(); ++k) {
+        const ek::StudyCriterion &x = a.study.criteria[k], &y = b.study.criteria[k];
+        QVERIFY2(x.name == y.name && x.kcMetric == y.kcMetric && x.metric == y.metric && x.wheel == y.wheel &&
+                     x.absolute == y.absolute && x.loadCase == y.loadCase && x.channel == y.channel &&
+                     x.reference == y.reference && x.referenceAtStart == y.referenceAtStart && x.weight == y.weight &&
+                     x.criterion.kind == y.criterion.kind && x.criterion.from == y.criterion.from,
+                 qPrintable(name + ": " + QString::fromStdString(x.name)));
+      }
+      QCOMPARE(b.study.settings.type, a.study.settings.type);
+      QCOMPARE(b.study.settings.algorithm, a.study.settings.algorithm);
+      QCOMPARE(b.study.settings.objective, a.study.settings.objective);
+      QCOMPARE(b.study.settings.points, a.study.settings.points);
+      ++n;
+    }
+    QVERIFY(n >= 4);
+  }
+
   void importAdamsPropertyFile() {
     MainWindow w;
     w.setQuiet(true);

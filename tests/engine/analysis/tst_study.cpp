@@ -15,7 +15,10 @@
 #include <sstream>
 
 #include "engine/analysis/study_runner.h"
+#include "engine/analysis/kc.h"
+#include "engine/model/model.h"
 #include "engine/model/project_io.h"
+#include "engine/model/table_path.h"
 #include "support/schema_check.h"
 
 using namespace ek;
@@ -242,6 +245,50 @@ class TestStudy : public QObject {
         ++n;
       }
     QVERIFY(n >= 6);
+  }
+
+  void kcMetricCriteria() {
+    // A K&C metric of the design position as a criterion: the double wishbone's toe compliance
+    // under braking against the trailing-arm bushing's stiffness; each design's value is the one
+    // the K&C analysis gives for the changed project.
+    QTemporaryDir dir;
+    const std::string project = std::string(ELASTOKIN_SOURCE_DIR) + "/projects/double_wishbone.json";
+    const std::string path = dir.filePath("kc.study.json").toStdString();
+    const std::string toe = "\"kind\": \"kc metric\", \"metric\": \"toe compliance, braking Fx at contact\", \"wheel\": \"wheel left\"";
+    std::ofstream(path) << "{\"project\": \"" + project + "\", "
+                           "\"variables\": [{\"name\": \"k\", \"path\": \"curves/4/scale\", \"lower\": 0.5, \"upper\": 2}], "
+                           "\"criteria\": [{\"name\": \"toe\", " + toe + "}, {\"name\": \"toe off 0.01\", " + toe +
+                               ", \"reference\": 0.01, \"absolute\": true}, "
+                           "{\"name\": \"rate\", \"kind\": \"kc metric\", \"metric\": \"wheel rate\", \"wheel\": \"wheel right\"}], "
+                           "\"study\": {\"type\": \"evaluate\"}}";
+    const StudyContext c = loadStudy(path);
+    QVERIFY(c.study.loadCases().empty());
+    for (double scale : {1.0, 2.0}) {
+      const DesignResult r = evaluateDesign(c, {scale});
+      QVERIFY2(r.ok, r.message.c_str());
+      const auto model = SuspensionModel::build(withTableValue(c.project, "curves/4/scale", scale));
+      double toe = 0, rate = 0;
+      for (const KcMetric& m : designMetrics(*model, solveDesign(*model))) {
+        if (m.name == "toe compliance, braking Fx at contact" && m.wheel == "wheel left") toe = m.value;
+        if (m.name == "wheel rate" && m.wheel == "wheel right") rate = m.value;
+      }
+      qInfo("stiffness scale %g: toe compliance %.6g deg/kN, wheel rate %.6g N/mm", scale, r.criteria[0], r.criteria[2]);
+      QCOMPARE(r.criteria[0], toe);
+      QCOMPARE(r.criteria[1], std::abs(toe - 0.01));
+      QCOMPARE(r.criteria[2], rate);
+    }
+    QVERIFY(evaluateDesign(c, {2.0}).criteria[0] != evaluateDesign(c, {1.0}).criteria[0]);
+    std::ofstream(path) << "{\"project\": \"" + project + "\", \"variables\": [], "
+                           "\"criteria\": [{\"name\": \"a\", \"kind\": \"kc metric\", \"metric\": \"toe stiffness\"}, "
+                           "{\"name\": \"b\", \"kind\": \"kc metric\", \"metric\": \"wheel rate\", \"wheel\": \"middle\"}], "
+                           "\"study\": {\"type\": \"evaluate\"}}";
+    try {
+      (void)loadStudy(path);
+      QFAIL("unknown metrics accepted");
+    } catch (const ModelError& e) {
+      QVERIFY(QString(e.what()).contains("row 1 ('a'), field 'metric': no K&C metric 'toe stiffness' (the project's: "));
+      QVERIFY(QString(e.what()).contains("row 2 ('b'), field 'wheel': the metric 'wheel rate' is of the wheels 'wheel left', 'wheel right', not 'middle'"));
+    }
   }
 
   void badStudyFilesAreNamed() {
