@@ -7,15 +7,13 @@
 #include <random>
 #include <stdexcept>
 
+#include "engine/core/text.h"
+
 namespace ek {
 
 namespace {
 
-struct Names {
-  CriterionKind kind;
-  const char* name;
-};
-constexpr Names kNames[] = {{CriterionKind::Rms, "rms"},
+constexpr EnumName<CriterionKind> kNames[] = {{CriterionKind::Rms, "rms"},
                             {CriterionKind::Maximum, "max"},
                             {CriterionKind::MaximumAbs, "max abs"},
                             {CriterionKind::PeakToPeak, "peak to peak"},
@@ -35,20 +33,9 @@ std::uint32_t below(std::mt19937& g, std::uint32_t n) {
 
 }  // namespace
 
-bool parseCriterionKind(const std::string& name, CriterionKind& out) {
-  for (const auto& n : kNames)
-    if (name == n.name) {
-      out = n.kind;
-      return true;
-    }
-  return false;
-}
+bool parseCriterionKind(const std::string& name, CriterionKind& out) { return valueOf(kNames, name, out); }
 
-const char* toString(CriterionKind kind) {
-  for (const auto& n : kNames)
-    if (n.kind == kind) return n.name;
-  return "?";
-}
+const char* toString(CriterionKind kind) { return nameOf(kNames, kind); }
 
 double evaluateCriterion(const Criterion& c, const std::vector<double>& t, const std::vector<double>& y) {
   if (t.size() != y.size()) throw std::invalid_argument("times and values differ in length");

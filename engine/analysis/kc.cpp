@@ -23,11 +23,7 @@ constexpr double kDeg = 180.0 / M_PI;
 /// to be Newton's method at once; the solver shortens it where a step fails.
 constexpr double kWarmStartStep = 1e2;
 
-struct KindName {
-  KcKind kind;
-  const char* name;
-};
-constexpr KindName kKinds[] = {{KcKind::ParallelTravel, "parallel-travel"},
+constexpr EnumName<KcKind> kKinds[] = {{KcKind::ParallelTravel, "parallel-travel"},
                                {KcKind::OppositeTravel, "opposite-travel"},
                                {KcKind::SingleTravel, "single-travel"},
                                {KcKind::StaticLoad, "static-load"},
@@ -144,20 +140,9 @@ double steerAngle(const ModelWheel& w, double toe) { return -w.side * toe; }
 
 }  // namespace
 
-const char* toString(KcKind kind) {
-  for (const auto& k : kKinds)
-    if (k.kind == kind) return k.name;
-  return "";
-}
+const char* toString(KcKind kind) { return nameOf(kKinds, kind, ""); }
 
-bool parseKcKind(const std::string& name, KcKind& kind) {
-  for (const auto& k : kKinds)
-    if (name == k.name) {
-      kind = k.kind;
-      return true;
-    }
-  return false;
-}
+bool parseKcKind(const std::string& name, KcKind& kind) { return valueOf(kKinds, name, kind); }
 
 int KcResult::column(const std::string& name) const {
   for (std::size_t k = 0; k < columns.size(); ++k)

@@ -27,11 +27,7 @@ constexpr int kMaxDepth = 16;                        // a study needs 4
 constexpr std::size_t kMaxStudyBytes = 16u << 20;    // 16 MiB
 constexpr int kMaxPoints = 1000000;
 
-struct TypeName {
-  StudyType type;
-  const char* name;
-};
-constexpr TypeName kTypes[] = {{StudyType::Evaluate, "evaluate"},
+constexpr EnumName<StudyType> kTypes[] = {{StudyType::Evaluate, "evaluate"},
                                {StudyType::Sensitivity, "sensitivity"},
                                {StudyType::Doe, "doe"},
                                {StudyType::Optimization, "optimization"}};
@@ -184,10 +180,7 @@ void readCriterion(ObjectReader& r, StudyCriterion& c) {
 
 void readSettings(ObjectReader& r, StudySettings& s) {
   const std::string type = r.string("type");
-  bool known = false;
-  for (const auto& t : kTypes)
-    if (type == t.name) s.type = t.type, known = true;
-  if (!known && !type.empty())
+  if (!valueOf(kTypes, type, s.type) && !type.empty())
     r.fail("type", "unknown study type '" + type + "' (known: 'evaluate', 'sensitivity', 'doe', 'optimization')");
   if (s.type == StudyType::Doe) {
     s.plan = r.string("plan", s.plan);
@@ -457,11 +450,7 @@ Study parseStudyWith(const std::string& text, const std::string& path, Project* 
 
 }  // namespace
 
-const char* toString(StudyType type) {
-  for (const auto& t : kTypes)
-    if (t.type == type) return t.name;
-  return "?";
-}
+const char* toString(StudyType type) { return nameOf(kTypes, type); }
 
 std::vector<std::string> Study::loadCases() const {
   std::vector<std::string> out;
