@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstdio>
 #include <filesystem>
 #include <optional>
 #include <set>
@@ -561,6 +563,38 @@ DesignResult evaluateDesign(const StudyContext& context, const std::vector<doubl
     result.criteria.assign(s.criteria.size(), std::nan(""));
   }
   return result;
+}
+
+std::string studyFingerprint(const StudyContext& context) {
+  const Study& s = context.study;
+  std::string t = writeProjectText(context.project);
+  for (const auto& lc : context.project.loadCases)
+    for (const auto& d : lc.drives)
+      for (const auto& p : d.signal.table) t += shortestText(p[0]) + ";" + shortestText(p[1]) + ";";
+  t += "\nvariables";
+  for (const auto& v : s.variables) {
+    t += "\n" + v.name + "|" + v.path;
+    for (const auto& w : v.twins) t += "|" + w;
+  }
+  t += "\ncriteria";
+  for (const auto& c : s.criteria) {
+    const Criterion& k = c.criterion;
+    t += "\n" + c.name + "|" + (c.kcMetric ? "kc|" + c.metric + "|" + c.wheel : c.loadCase + "|" + c.channel + "|" + c.minusChannel) +
+         "|" + (c.absolute ? "abs" : "") + "|" + shortestText(c.reference) + (c.referenceAtStart ? "|start" : "") + "|" +
+         shortestText(c.scale) + "|" + toString(k.kind) + "|" + shortestText(k.from) + "|" + shortestText(k.to) + "|" +
+         shortestText(k.weightPower) + "|" + std::to_string(k.derivative) + "|" + shortestText(k.exponent) + "|" +
+         shortestText(k.time) + "|" + shortestText(k.band);
+  }
+  t += "\nrun|" + shortestText(s.run.dt) + "|" + std::to_string(s.run.linearizeEvery) + "|" + s.run.integrator + "|" +
+       shortestText(s.run.relativeTolerance) + "|" + shortestText(s.run.duration);
+  std::uint64_t h = 14695981039346656037ull;
+  for (unsigned char ch : t) {
+    h ^= ch;
+    h *= 1099511628211ull;
+  }
+  char b[17];
+  std::snprintf(b, sizeof b, "%016llx", static_cast<unsigned long long>(h));
+  return b;
 }
 
 double fromUnit(const StudyVariable& v, double u) {

@@ -128,6 +128,12 @@ Project applyDesign(const StudyContext& context, const std::vector<double>& valu
 /// Never throws for a design the model rejects or a run that diverges: the result says why.
 DesignResult evaluateDesign(const StudyContext& context, const std::vector<double>& values);
 
+/// What the results of a design depend on, as 16 hex digits (FNV-1a, 64 bits): the project's
+/// tables (signal tables' points included), the variables' names and cells, the criteria's
+/// definitions and the run settings; not the study type, plan or weights, which choose designs
+/// but do not change a design's result. A results file is resumed only with the same fingerprint.
+std::string studyFingerprint(const StudyContext& context);
+
 /// A variable's value from a point u in [0, 1] of its range (linear, or log for logScale), and back.
 double fromUnit(const StudyVariable& v, double u);
 double toUnit(const StudyVariable& v, double value);

@@ -151,9 +151,21 @@ class Ledger {
       : context_(context), executor_(executor), options_(options), outcome_(outcome) {
     const Study& s = context.study;
     namespace fs = std::filesystem;
+    // The fingerprint beside the results: a file of another project or other criteria is not resumed.
+    const std::string fingerprintPath = s.resultsPath + ".fingerprint";
+    const std::string fingerprint = studyFingerprint(context);
     if (!options.fresh && fs::exists(s.resultsPath)) {
       bool dropped = false;
-      for (StudyRecord& r : readResults(s, s.resultsPath, &dropped)) cache_.emplace(keyOf(r.values), std::move(r));
+      std::vector<StudyRecord> rows = readResults(s, s.resultsPath, &dropped);  // checks the columns first
+      std::string stored;
+      if (std::ifstream in{fingerprintPath}) std::getline(in, stored);
+      if (stored.empty())
+        note_ += s.resultsPath + " has no fingerprint (" + fingerprintPath + "): resumed as this study's\n";
+      else if (stored != fingerprint)
+        throw IoError(s.resultsPath + ": the project, the variables' cells, the criteria or the run settings changed since "
+                      "these results were written (fingerprint " + stored + ", now " + fingerprint + "), so its runs are "
+                      "not this study's; start over with --fresh or name another results file");
+      for (StudyRecord& r : rows) cache_.emplace(keyOf(r.values), std::move(r));
       if (dropped) {
         // A row cut off while it was written: cut the file back to its last whole line.
         std::string text;
@@ -162,7 +174,7 @@ class Ledger {
           text.assign(std::istreambuf_iterator<char>(in), {});
         }
         fs::resize_file(s.resultsPath, text.rfind('\n') + 1);
-        note_ = "dropped the incomplete last line of " + s.resultsPath + "\n";
+        note_ += "dropped the incomplete last line of " + s.resultsPath + "\n";
       }
       file_ = std::fopen(s.resultsPath.c_str(), "ab");
     } else {
@@ -171,6 +183,7 @@ class Ledger {
     }
     if (!file_) throw IoError(s.resultsPath + ": cannot write the results file");
     std::fflush(file_);
+    writeTextFile(fingerprint + "\n", fingerprintPath);
     start_ = std::chrono::steady_clock::now();
   }
   ~Ledger() {

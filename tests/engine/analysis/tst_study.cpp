@@ -189,6 +189,21 @@ class TestStudy : public QObject {
     QCOMPARE(sortedRows(opt.study.resultsPath), wholeRows);
     QCOMPARE(resumed.optimizations[0].best, whole.optimizations[0].best);
 
+    // The same study on a changed project, or with a changed criterion, does not resume the file.
+    for (int change = 0; change < 2; ++change) {
+      StudyContext changed = load("oscillator_optimize.study.json", dir);
+      if (change == 0) changed.project.bodies[1].mass = 11.0;
+      else changed.study.criteria[0].criterion.from = 0.5;
+      ThreadExecutor changedThreads(changed, 1);
+      try {
+        (void)runStudy(changed, changedThreads, {});
+        QFAIL("a results file of another project or criterion was resumed");
+      } catch (const IoError& e) {
+        QVERIFY2(QString(e.what()).contains("changed since these results were written"), e.what());
+      }
+      QCOMPARE(sortedRows(opt.study.resultsPath), wholeRows);
+    }
+
     // A results file of another study is refused, not overwritten.
     StudyContext other = load("oscillator_sensitivity.study.json", dir);
     other.study.resultsPath = one.study.resultsPath;
