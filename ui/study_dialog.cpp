@@ -318,9 +318,13 @@ QString StudyDialog::addVariable(const QString& path) {
   variables_->insertRow(row);
   setCell(variables_, row, kVarName, path);
   setCell(variables_, row, kVarPath, path);
-  const bool positive = value > 0.0;
-  const double lower = positive ? 0.5 * value : value - std::max(1.0, 0.5 * std::abs(value));
-  const double upper = positive ? 2.0 * value : value + std::max(1.0, 0.5 * std::abs(value));
+  // Coordinates move by millimetres, angles by degrees; coefficients by factors.
+  const bool coordinate = path.contains("position [m]") || path.contains("com [m]");
+  const bool angle = path.contains("[rad]") && !path.contains("/rad");
+  const bool positive = value > 0.0 && !coordinate && !angle;
+  const double half = coordinate ? 0.01 : angle ? 0.05 : std::max(1.0, 0.5 * std::abs(value));
+  const double lower = positive ? 0.5 * value : value - half;
+  const double upper = positive ? 2.0 * value : value + half;
   setCell(variables_, row, kVarLower, number(lower));
   setCell(variables_, row, kVarUpper, number(upper));
   comboCell(variables_, row, kVarScale, {"linear", "log"})->setCurrentText(positive ? "log" : "linear");

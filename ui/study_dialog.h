@@ -33,8 +33,9 @@ class StudyDialog : public QDialog {
   StudyDialog(ProjectDocument* doc, QWidget* parent = nullptr);
   ~StudyDialog() override;
 
-  /// Adds a design variable for a cell path, bounds about its value (x 0.5 to 2 on a log scale
-  /// for a positive value, +-50 % of |value| or +-1 otherwise). @returns the engine's message when
+  /// Adds a design variable for a cell path, bounds about its value: +-10 mm for a coordinate,
+  /// +-0.05 rad for an angle, x 0.5 to 2 on a log scale for another positive value, else
+  /// +-max(1, |value|/2). @returns the engine's message when
   /// the path names no number of the project (nothing is added), else empty.
   QString addVariable(const QString& path);
   /// Adds a criterion on the first channel and load case (edited in the table).

@@ -1072,6 +1072,10 @@ class TestWorkbench : public QObject {
     QCOMPARE(d->variablesTable()->item(0, 2)->text(), QString("30"));  // x 0.5 to 2 about the value, log scale
     QCOMPARE(d->variablesTable()->item(0, 3)->text(), QString("120"));
     QVERIFY(!d->addVariable("bushings/1/x.dumping [N s/m]").isEmpty());
+    QCOMPARE(d->addVariable("markers/2/position [m][3]"), QString());  // a coordinate: +-10 mm
+    QCOMPARE(d->variablesTable()->item(1, 2)->text(), QString("-0.01"));
+    QCOMPARE(d->variablesTable()->item(1, 3)->text(), QString("0.01"));
+    d->variablesTable()->removeRow(1);
     d->variablesTable()->item(0, 0)->setText("damping");
     d->addCriterion();
     QTableWidget* crit = d->criteriaTable();
