@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <deque>
+#include <exception>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -80,8 +81,20 @@ class MpiExecutor : public StudyExecutor {
     std::deque<std::pair<std::size_t, DesignResult>> localDone;
     std::size_t next = 0;
     int localRunning = 0;
+    bool aborted = false;  // under m: reporting failed; no new designs, those in flight are collected
+    std::exception_ptr error;
+    auto report = [&](std::size_t i, const DesignResult& r) {
+      if (error) return;
+      try {
+        done(i, r);
+      } catch (...) {
+        error = std::current_exception();
+        std::lock_guard<std::mutex> lock(m);
+        aborted = true;
+      }
+    };
     auto take = [&](std::size_t& i) {  // under m
-      if (next >= designs.size() || stop.load()) return false;
+      if (next >= designs.size() || stop.load() || aborted) return false;
       i = next++;
       return true;
     };
@@ -128,7 +141,7 @@ class MpiExecutor : public StudyExecutor {
         const DesignResult r = unpackResult(b, index);
         busy[static_cast<std::size_t>(status.MPI_SOURCE)] = false;
         --remoteRunning;
-        done(static_cast<std::size_t>(index), r);
+        report(static_cast<std::size_t>(index), r);
         progress = true;
       }
       std::deque<std::pair<std::size_t, DesignResult>> mine;
@@ -136,13 +149,14 @@ class MpiExecutor : public StudyExecutor {
       {
         std::lock_guard<std::mutex> lock(m);
         mine.swap(localDone);
-        finished = (next >= designs.size() || stop.load()) && localRunning == 0 && remoteRunning == 0;
+        finished = (next >= designs.size() || stop.load() || aborted) && localRunning == 0 && remoteRunning == 0;
       }
-      for (auto& [i, r] : mine) done(i, r);
+      for (auto& [i, r] : mine) report(i, r);
       if (finished && mine.empty()) break;
       if (!progress && mine.empty()) std::this_thread::sleep_for(std::chrono::microseconds(200));
     }
     for (auto& t : pool) t.join();
+    if (error) std::rethrow_exception(error);
   }
 
  private:

@@ -38,12 +38,14 @@ void ThreadExecutor::evaluate(const std::vector<std::vector<double>>& designs, c
   std::condition_variable cv;
   std::deque<std::pair<std::size_t, DesignResult>> finished;
   std::size_t next = 0, running = 0;
+  bool aborted = false;  // under m: reporting failed (the results file); no new designs
+  auto halted = [&] { return next >= designs.size() || stop.load() || aborted; };
   auto worker = [&] {
     for (;;) {
       std::size_t i;
       {
         std::lock_guard<std::mutex> lock(m);
-        if (next >= designs.size() || stop.load()) return;
+        if (halted()) return;
         i = next++;
         ++running;
       }
@@ -65,20 +67,29 @@ void ThreadExecutor::evaluate(const std::vector<std::vector<double>>& designs, c
   // n threads run designs; the calling thread reports (results file, progress) and mostly waits.
   std::vector<std::thread> pool;
   for (int k = 0; k < n; ++k) pool.emplace_back(worker);
+  // An exception from `done` (the results file cannot be written) stops new designs, lets the
+  // threads finish and is thrown after they are joined.
+  std::exception_ptr error;
   std::unique_lock<std::mutex> lock(m);
   for (;;) {
-    cv.wait(lock, [&] { return !finished.empty() || ((next >= designs.size() || stop.load()) && running == 0); });
+    cv.wait(lock, [&] { return !finished.empty() || (halted() && running == 0); });
     while (!finished.empty()) {
       auto item = std::move(finished.front());
       finished.pop_front();
       lock.unlock();
-      done(item.first, item.second);
+      try {
+        if (!error) done(item.first, item.second);
+      } catch (...) {
+        error = std::current_exception();
+      }
       lock.lock();
+      if (error) aborted = true;
     }
-    if ((next >= designs.size() || stop.load()) && running == 0 && finished.empty()) break;
+    if (halted() && running == 0 && finished.empty()) break;
   }
   lock.unlock();
   for (auto& t : pool) t.join();
+  if (error) std::rethrow_exception(error);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -219,6 +219,27 @@ class TestStudy : public QObject {
     QCOMPARE(readAll(one.study.resultsPath), before);
   }
 
+  void reportingFailureStopsTheThreads() {
+    // The results file failing mid-batch (here: the report throws at the third design) stops new
+    // designs, joins the threads and reaches the caller; nothing terminates.
+    QTemporaryDir dir;
+    StudyContext c = load("oscillator_doe.study.json", dir);
+    ThreadExecutor threads(c, 2);
+    std::vector<std::vector<double>> designs(12, c.startValues);
+    for (std::size_t k = 0; k < designs.size(); ++k) designs[k][0] = 40.0 + 10.0 * k;
+    std::atomic<bool> stop{false};
+    int reported = 0;
+    try {
+      threads.evaluate(designs, [&](std::size_t, const DesignResult&) {
+        if (++reported == 3) throw IoError("disk full");
+      }, stop);
+      QFAIL("the report's exception was lost");
+    } catch (const IoError& e) {
+      QCOMPARE(QString(e.what()), QString("disk full"));
+    }
+    QCOMPARE(reported, 3);
+  }
+
   void failedRunsAreRecordedAndTheStudyGoesOn() {
     // Damping from -100 to 300 N s/m: the designs with negative damping are not valid models.
     QTemporaryDir dir;
