@@ -78,10 +78,17 @@ QString studyErrors(const QTemporaryDir& dir, const std::string& text) {
 class TestStudy : public QObject {
   Q_OBJECT
  private slots:
+  void optimizersFindDampingRatioOneHalf_data() {
+    QTest::addColumn<QString>("method");
+    for (const char* a : {"bobyqa", "cobyla", "direct", "mma", "slsqp"}) QTest::newRow(a) << QString(a);
+  }
   void optimizersFindDampingRatioOneHalf() {
+    QFETCH(QString, method);
+    const std::string name = method.toStdString();
+    const char* algorithm = name.c_str();
     QTemporaryDir dir;
     const std::string projectText = readAll(kData + "oscillator.json");
-    for (const char* algorithm : {"bobyqa", "cobyla", "direct", "mma", "slsqp"}) {
+    {
       StudyContext c = load("oscillator_optimize.study.json", dir);
       c.study.settings.algorithm = algorithm;
       ThreadExecutor threads(c, 2);
