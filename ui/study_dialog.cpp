@@ -37,7 +37,7 @@ namespace {
 enum VariableColumn { kVarName, kVarPath, kVarLower, kVarUpper, kVarScale, kVarSymmetric, kVarStart, kVarColumns };
 enum CriterionColumn {
   kCritName, kCritLoadCase, kCritChannel, kCritMinus, kCritKind, kCritFrom, kCritTo, kCritReference, kCritTime,
-  kCritTimePower, kCritDerivative, kCritExponent, kCritWeight, kCritAbsolute, kCritMetric, kCritWheel, kCritColumns
+  kCritTimePower, kCritDerivative, kCritExponent, kCritWeight, kCritAbsolute, kCritAtMost, kCritAtLeast, kCritMetric, kCritWheel, kCritColumns
 };
 const char* kKinds[] = {"rms", "max", "max abs", "peak to peak", "integral square", "weighted integral", "value at",
                         "settling time", "kc metric"};
@@ -126,11 +126,12 @@ StudyDialog::StudyDialog(ProjectDocument* doc, QWidget* parent) : QDialog(parent
   criteria_ = new QTableWidget(0, kCritColumns, setup);
   criteria_->setHorizontalHeaderLabels({tr("name"), tr("load case"), tr("channel"), tr("minus channel"), tr("kind"),
                                         tr("from [s]"), tr("to [s]"), tr("reference"), tr("time [s]"), tr("time power"),
-                                        tr("derivative"), tr("exponent"), tr("weight"), tr("absolute"), tr("K&C metric"), tr("wheel")});
+                                        tr("derivative"), tr("exponent"), tr("weight"), tr("absolute"), tr("at most"), tr("at least"), tr("K&C metric"), tr("wheel")});
   criteria_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
   criteria_->setToolTip(tr("reference: a number or 'window start'; time power, derivative, exponent: the weighted "
                            "integral int (t - from)^p |d^k y/dt^k|^q dt; weight: in the multi-criterion; kind 'kc "
-                           "metric': a K&C figure of the design position (K&C metric, wheel) instead of a channel"));
+                           "metric': a K&C figure of the design position (K&C metric, wheel) instead of a channel; at most / at "
+                           "least: limits, constraints of an optimization (cobyla, slsqp)"));
   sl->addWidget(criteria_, 1);
   auto* critButtons = new QHBoxLayout;
   auto* addCrit = new QPushButton(tr("Add criterion"), setup);
@@ -357,7 +358,7 @@ void StudyDialog::addCriterion() {
   for (const char* k : kKinds) kinds << k;
   comboCell(criteria_, row, kCritKind, kinds);
   for (int c : {kCritFrom, kCritTo, kCritReference, kCritTime, kCritTimePower, kCritDerivative, kCritExponent,
-                kCritMetric, kCritWheel})
+                kCritAtMost, kCritAtLeast, kCritMetric, kCritWheel})
     setCell(criteria_, row, c, QString());
   setCell(criteria_, row, kCritWeight, "1");
   comboCell(criteria_, row, kCritAbsolute, {"no", "yes"});
@@ -394,6 +395,8 @@ QString StudyDialog::studyText() const {
       putNumber(c, "reference", cellText(criteria_, r, kCritReference));
       putNumber(c, "weight", cellText(criteria_, r, kCritWeight));
       if (cellText(criteria_, r, kCritAbsolute) == "yes") c["absolute"] = true;
+      putNumber(c, "at most", cellText(criteria_, r, kCritAtMost));
+      putNumber(c, "at least", cellText(criteria_, r, kCritAtLeast));
       crit.append(c);
       continue;
     }
@@ -413,6 +416,8 @@ QString StudyDialog::studyText() const {
     putNumber(c, "exponent", cellText(criteria_, r, kCritExponent));
     putNumber(c, "weight", cellText(criteria_, r, kCritWeight));
     if (cellText(criteria_, r, kCritAbsolute) == "yes") c["absolute"] = true;
+    putNumber(c, "at most", cellText(criteria_, r, kCritAtMost));
+    putNumber(c, "at least", cellText(criteria_, r, kCritAtLeast));
     crit.append(c);
   }
   s["criteria"] = crit;
@@ -476,6 +481,8 @@ QString StudyDialog::setStudyText(const QString& text, const QString& path) {
     num("time power", kCritTimePower);
     num("derivative", kCritDerivative);
     num("exponent", kCritExponent);
+    num("at most", kCritAtMost);
+    num("at least", kCritAtLeast);
     setCell(criteria_, r, kCritAbsolute, c["absolute"].toBool() ? "yes" : "no");
     setCell(criteria_, r, kCritMetric, c["metric"].toString());
     setCell(criteria_, r, kCritWheel, c["wheel"].toString());

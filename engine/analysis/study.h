@@ -45,6 +45,12 @@ struct StudyCriterion {
   Criterion criterion;
   double weight = 0.0;               ///< in the multi-criterion (weights are normalized to sum 1)
   std::optional<double> optimum;     ///< its single-criterion optimum, when known (else computed)
+  /// Limits: an optimization keeps the criterion at most / at least this (inequality constraints,
+  /// COBYLA or SLSQP); a DOE counts the runs that meet every limit.
+  std::optional<double> atMost, atLeast;
+  bool hasLimit() const { return atMost || atLeast; }
+  /// The criterion value meets its limits.
+  bool withinLimits(double value) const { return (!atMost || value <= *atMost) && (!atLeast || value >= *atLeast); }
 };
 
 enum class StudyType { Evaluate, Sensitivity, Doe, Optimization };

@@ -349,6 +349,17 @@ void runDoe(const StudyContext& ctx, Ledger& ledger, StudyOutcome& out) {
   ledger.expect(static_cast<long long>(designs.size()));
   const auto records = ledger.evaluate("plan", designs);
   std::string t = "design of experiments: " + s.settings.plan + ", " + std::to_string(designs.size()) + " points\n";
+  bool limited = false;
+  for (const auto& c : s.criteria) limited = limited || c.hasLimit();
+  if (limited) {
+    long long meet = 0;
+    for (const StudyRecord* r : records) {
+      bool ok = r->result.ok;
+      for (std::size_t i = 0; ok && i < s.criteria.size(); ++i) ok = s.criteria[i].withinLimits(r->result.criteria[i]);
+      meet += ok ? 1 : 0;
+    }
+    t += "  runs that meet every limit: " + std::to_string(meet) + " of " + std::to_string(records.size()) + "\n";
+  }
   for (std::size_t i = 0; i < s.criteria.size(); ++i) {
     const StudyRecord* lo = nullptr;
     const StudyRecord* hi = nullptr;
@@ -445,36 +456,71 @@ OptimizationResult optimize(const StudyContext& ctx, Ledger& ledger, const std::
   OptimizationResult res;
   res.objective = objective;
   res.start = ctx.startValues;
-  bool haveBest = false, haveAny = false;
+  bool haveBest = false, haveAny = false, constrained = false;
+  for (const auto& c : s.criteria) constrained = constrained || c.hasLimit();
   double worst = 0.0;
   // The optimizer sees the objective divided by its value at the start, so that it is of order one
   // whatever the criteria's units (the gradient methods' tolerances are absolute).
   double scale = 1.0;
   std::exception_ptr failure;
+
+  // The runs of a point and, with gradients, of its central-difference stencil (answered from the
+  // session once run: the objective and every constraint share them).
+  struct Stencil {
+    std::vector<const StudyRecord*> r;
+    std::vector<double> stepUp, stepDown;
+  };
+  auto stencil = [&](const std::vector<double>& u, bool withGradient) {
+    Stencil st;
+    std::vector<std::vector<double>> designs{designOf(s, u)};
+    st.stepUp.assign(n, 0.0);
+    st.stepDown.assign(n, 0.0);
+    if (withGradient)
+      for (std::size_t j = 0; j < n; ++j) {
+        // Central differences inside, one-sided at a bound (the point itself on the other side).
+        const double d = s.settings.gradientStep;
+        std::vector<double> up = u, down = u;
+        up[j] = std::min(1.0, u[j] + d);
+        down[j] = std::max(0.0, u[j] - d);
+        st.stepUp[j] = up[j] - u[j];
+        st.stepDown[j] = u[j] - down[j];
+        designs.push_back(designOf(s, up));
+        designs.push_back(designOf(s, down));
+      }
+    st.r = ledger.evaluate(phase, designs);
+    return st;
+  };
+  // value(record) of a linear function of the criteria, and its gradient from the stencil.
+  auto gradientOf = [&](const Stencil& st, const std::function<double(const StudyRecord*)>& value, double v0,
+                        std::vector<double>& grad, double divisor) {
+    for (std::size_t j = 0; j < grad.size(); ++j) {
+      const StudyRecord* up = st.r[1 + 2 * j];
+      const StudyRecord* down = st.r[2 + 2 * j];
+      // Central differences, or one-sided ones when a neighbour failed (or is u itself at a bound).
+      const bool useUp = up->result.ok && st.stepUp[j] > 0.0, useDown = down->result.ok && st.stepDown[j] > 0.0;
+      if (useUp && useDown) grad[j] = (value(up) - value(down)) / (st.stepUp[j] + st.stepDown[j]) / divisor;
+      else if (useUp) grad[j] = (value(up) - v0) / st.stepUp[j] / divisor;
+      else if (useDown) grad[j] = (v0 - value(down)) / st.stepDown[j] / divisor;
+      else throw std::runtime_error("both runs of the gradient of " + s.variables[j].name + " failed (runs " +
+                                    std::to_string(up->run) + ", " + std::to_string(down->run) + ")");
+    }
+  };
   auto combine = [&](const StudyRecord* r) {
     double f = 0.0;
     for (std::size_t i = 0; i < weights.size(); ++i)
       if (weights[i] != 0.0) f += weights[i] * r->result.criteria[i];
     return f;
   };
+  auto feasible = [&](const StudyRecord* r) {
+    for (std::size_t i = 0; i < s.criteria.size(); ++i)
+      if (!s.criteria[i].withinLimits(r->result.criteria[i])) return false;
+    return true;
+  };
   std::function<double(const std::vector<double>&, std::vector<double>&)> f =
       [&](const std::vector<double>& u, std::vector<double>& grad) -> double {
     try {
-      std::vector<std::vector<double>> designs{designOf(s, u)};
-      std::vector<double> stepUp(n, 0.0), stepDown(n, 0.0);
-      if (!grad.empty())
-        for (std::size_t j = 0; j < n; ++j) {
-          // Central differences inside, one-sided at a bound (the point itself on the other side).
-          const double d = s.settings.gradientStep;
-          std::vector<double> up = u, down = u;
-          up[j] = std::min(1.0, u[j] + d);
-          down[j] = std::max(0.0, u[j] - d);
-          stepUp[j] = up[j] - u[j];
-          stepDown[j] = u[j] - down[j];
-          designs.push_back(designOf(s, up));
-          designs.push_back(designOf(s, down));
-        }
-      const auto r = ledger.evaluate(phase, designs);
+      const Stencil st = stencil(u, !grad.empty());
+      const auto& r = st.r;
       ++res.evaluations;
       if (!r[0]->result.ok) {
         if (!haveAny) throw std::runtime_error("the start design failed (run " + std::to_string(r[0]->run) + "): " +
@@ -487,27 +533,20 @@ OptimizationResult optimize(const StudyContext& ctx, Ledger& ledger, const std::
       if (!haveAny && value != 0.0) scale = std::abs(value);
       worst = haveAny ? std::max(worst, value) : value;
       haveAny = true;
-      if (!haveBest || value < res.bestObjective) {
+      // The best design meets every limit (the start counts until one does).
+      const bool ok = feasible(r[0]);
+      if (!haveBest || (ok && (!res.bestFeasible || value < res.bestObjective))) {
         res.bestObjective = value;
         res.best = r[0]->values;
         res.bestCriteria = r[0]->result.criteria;
+        res.bestFeasible = ok;
         haveBest = true;
       }
       if (res.evaluations == 1 && res.startCriteria.empty()) {
         res.startObjective = value;
         res.startCriteria = r[0]->result.criteria;
       }
-      for (std::size_t j = 0; j < grad.size(); ++j) {
-        const StudyRecord* up = r[1 + 2 * j];
-        const StudyRecord* down = r[2 + 2 * j];
-        // Central differences, or one-sided ones when a neighbour failed (or is u itself at a bound).
-        const bool useUp = up->result.ok && stepUp[j] > 0.0, useDown = down->result.ok && stepDown[j] > 0.0;
-        if (useUp && useDown) grad[j] = (combine(up) - combine(down)) / (stepUp[j] + stepDown[j]) / scale;
-        else if (useUp) grad[j] = (combine(up) - value) / stepUp[j] / scale;
-        else if (useDown) grad[j] = (value - combine(down)) / stepDown[j] / scale;
-        else throw std::runtime_error("both runs of the gradient of " + s.variables[j].name + " failed (runs " +
-                                      std::to_string(up->run) + ", " + std::to_string(down->run) + ")");
-      }
+      gradientOf(st, combine, value, grad, scale);
       return value / scale;
     } catch (...) {
       failure = std::current_exception();
@@ -515,6 +554,44 @@ OptimizationResult optimize(const StudyContext& ctx, Ledger& ledger, const std::
       return 0.0;
     }
   };
+  // Limits as constraints g(u) <= 0, each divided by its limit's size (at least 1e-300), so that
+  // the optimizer's feasibility tolerance is relative.
+  struct Limit {
+    std::size_t criterion;
+    double limit, sign;  // g = sign (C - limit) / |limit|
+  };
+  std::vector<Limit> limits;
+  for (std::size_t i = 0; i < s.criteria.size(); ++i) {
+    if (s.criteria[i].atMost) limits.push_back({i, *s.criteria[i].atMost, 1.0});
+    if (s.criteria[i].atLeast) limits.push_back({i, *s.criteria[i].atLeast, -1.0});
+  }
+  std::vector<std::function<double(const std::vector<double>&, std::vector<double>&)>> constraints;
+  for (const Limit& l : limits)
+    constraints.push_back([&, l](const std::vector<double>& u, std::vector<double>& grad) -> double {
+      if (failure) return 0.0;
+      try {
+        const Stencil st = stencil(u, !grad.empty());
+        const double norm = std::max(std::abs(l.limit), 1e-300);
+        auto g = [&](const StudyRecord* r) { return l.sign * (r->result.criteria[l.criterion] - l.limit); };
+        if (!st.r[0]->result.ok) {
+          std::fill(grad.begin(), grad.end(), 0.0);
+          return 1.0;  // a failed design counts as violating every limit
+        }
+        const double v = g(st.r[0]);
+        gradientOf(st, g, v, grad, norm);
+        return v / norm;
+      } catch (...) {
+        failure = std::current_exception();
+        opt.force_stop();
+        return 0.0;
+      }
+    });
+  for (auto& c : constraints)
+    opt.add_inequality_constraint(
+        [](const std::vector<double>& u, std::vector<double>& grad, void* data) {
+          return (*static_cast<std::function<double(const std::vector<double>&, std::vector<double>&)>*>(data))(u, grad);
+        },
+        &c, 1e-6);
   opt.set_min_objective(
       [](const std::vector<double>& u, std::vector<double>& grad, void* data) {
         return (*static_cast<std::function<double(const std::vector<double>&, std::vector<double>&)>*>(data))(u, grad);
@@ -548,6 +625,9 @@ OptimizationResult optimize(const StudyContext& ctx, Ledger& ledger, const std::
     case nlopt::SUCCESS: case nlopt::STOPVAL_REACHED: res.stopReason = "converged"; break;
     default: res.stopReason = std::string("the optimizer stopped (") + nlopt_result_to_string(static_cast<nlopt_result>(code)) + ")";
   }
+  if (constrained)
+    res.stopReason += res.bestFeasible ? "; the best design meets every limit"
+                                       : "; no design met every limit (the start is reported)";
   return res;
 }
 

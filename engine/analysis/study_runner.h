@@ -68,6 +68,7 @@ struct OptimizationResult {
   std::string objective;
   std::vector<double> start, best;
   double startObjective = 0.0, bestObjective = 0.0;
+  bool bestFeasible = true;  ///< the best design meets every criterion's limits
   std::vector<double> startCriteria, bestCriteria;
   int evaluations = 0;
   std::string stopReason;

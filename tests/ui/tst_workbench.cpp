@@ -1149,7 +1149,8 @@ class TestWorkbench : public QObject {
         QVERIFY2(x.name == y.name && x.kcMetric == y.kcMetric && x.metric == y.metric && x.wheel == y.wheel &&
                      x.absolute == y.absolute && x.loadCase == y.loadCase && x.channel == y.channel &&
                      x.reference == y.reference && x.referenceAtStart == y.referenceAtStart && x.weight == y.weight &&
-                     x.criterion.kind == y.criterion.kind && x.criterion.from == y.criterion.from,
+                     x.criterion.kind == y.criterion.kind && x.criterion.from == y.criterion.from &&
+                     x.atMost == y.atMost && x.atLeast == y.atLeast,
                  qPrintable(name + ": " + QString::fromStdString(x.name)));
       }
       QCOMPARE(b.study.settings.type, a.study.settings.type);

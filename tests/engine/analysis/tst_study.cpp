@@ -112,6 +112,44 @@ class TestStudy : public QObject {
     }
   }
 
+  void limitsAreConstraints_data() {
+    QTest::addColumn<QString>("method");
+    for (const char* a : {"cobyla", "slsqp"}) QTest::newRow(a) << QString(a);
+  }
+  void limitsAreConstraints() {
+    // Least int (x - xs)^2 dt with int v^2 dt = xs^2 omega / (4 zeta) at most 3.125e-4: zeta >= 0.8,
+    // and as J grows for zeta > 0.5 the optimum is on the limit, c = 2 * 0.8 * sqrt(k m) = 160 N s/m.
+    QFETCH(QString, method);
+    QTemporaryDir dir;
+    StudyContext c = load("oscillator_multi.study.json", dir);
+    c.study.settings.objective = "settling";
+    c.study.settings.algorithm = method.toStdString();
+    c.study.criteria[1].atMost = 3.125e-4;
+    c.study.settings.tolerance = 1e-6;  // SLSQP's steps near the active limit are short
+    ThreadExecutor threads(c, 2);
+    const StudyOutcome out = runStudy(c, threads, {true});
+    const OptimizationResult& r = out.optimizations.at(0);
+    qInfo("%-6s: %2d evaluations, %3lld runs, c = %.6g N s/m (on the limit: 160), int v^2 dt = %.6g (limit 3.125e-4); %s",
+          qPrintable(method), r.evaluations, out.newRuns, r.best[0], r.bestCriteria[1], r.stopReason.c_str());
+    QVERIFY(r.bestFeasible);
+    QVERIFY(r.bestCriteria[1] <= 3.125e-4);
+    QVERIFY(std::abs(r.best[0] / 160.0 - 1) < 0.01);
+    // A method without constraints is refused for a study with limits.
+    const std::string path = dir.filePath("limits.study.json").toStdString();
+    std::ofstream(path) << "{\"project\": \"" + kData + "oscillator.json\", "
+                           "\"variables\": [{\"path\": \"bushings/1/x.damping [N s/m]\", \"lower\": 20, \"upper\": 400}], "
+                           "\"criteria\": [{\"name\": \"a\", \"load case\": \"step\", \"channel\": \"x\", "
+                           "\"kind\": \"rms\", \"at most\": 1, \"at least\": 2}], "
+                           "\"study\": {\"type\": \"optimization\", \"objective\": \"a\"}}";
+    try {
+      (void)loadStudy(path);
+      QFAIL("limits with BOBYQA accepted");
+    } catch (const ModelError& e) {
+      QVERIFY(QString(e.what()).contains("field 'algorithm': the limits of 'a' are constraints, which only 'cobyla' and 'slsqp' handle (not 'bobyqa')"));
+      QVERIFY(QString(e.what()).contains("field 'at least': the limits exclude every value"));
+    }
+  }
+
   void sensitivityIsTheAnalyticDerivative() {
     QTemporaryDir dir;
     StudyContext c = load("oscillator_sensitivity.study.json", dir);
