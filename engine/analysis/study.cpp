@@ -120,7 +120,15 @@ void readVariable(ObjectReader& r, StudyVariable& v) {
                         shortestText(v.upper) + "]");
 }
 
-void readLimits(ObjectReader& r, StudyCriterion& c) {
+/// What every criterion has: weight and optimum (the multi-criterion), limits and absolute value.
+void readCommon(ObjectReader& r, StudyCriterion& c) {
+  c.absolute = r.boolean("absolute", false);
+  c.weight = r.number("weight", 0.0);
+  if (c.weight < 0.0) r.fail("weight", "must not be negative");
+  if (r.has("optimum")) {
+    c.optimum = r.number("optimum");
+    if (*c.optimum <= 0.0) r.fail("optimum", "must be positive (criteria are divided by it)");
+  }
   if (r.has("at most")) c.atMost = r.number("at most");
   if (r.has("at least")) c.atLeast = r.number("at least");
   if (c.atMost && c.atLeast && *c.atLeast > *c.atMost)
@@ -131,7 +139,7 @@ void readLimits(ObjectReader& r, StudyCriterion& c) {
 void readCriterion(ObjectReader& r, StudyCriterion& c) {
   c.name = r.string("name");
   c.kcMetric = r.has("kind") && r.raw("kind").is_string() && r.raw("kind").get<std::string>() == "kc metric";
-  c.absolute = r.boolean("absolute", false);
+  readCommon(r, c);
   if (c.kcMetric) {
     // A figure of the design position: no load case, channel or window.
     c.metric = r.string("metric");
@@ -140,13 +148,6 @@ void readCriterion(ObjectReader& r, StudyCriterion& c) {
     c.reference = r.number("reference", 0.0);
     c.scale = r.number("scale", 1.0);
     if (c.scale == 0.0) r.fail("scale", "must not be zero (the metric is divided by it)");
-    c.weight = r.number("weight", 0.0);
-    if (c.weight < 0.0) r.fail("weight", "must not be negative");
-    if (r.has("optimum")) {
-      c.optimum = r.number("optimum");
-      if (*c.optimum <= 0.0) r.fail("optimum", "must be positive (criteria are divided by it)");
-    }
-    readLimits(r, c);
     return;
   }
   c.loadCase = r.string("load case");
@@ -181,13 +182,6 @@ void readCriterion(ObjectReader& r, StudyCriterion& c) {
   if (k.kind == CriterionKind::ValueAt) k.time = r.number("time [s]");
   k.band = r.number("band", 0.02);
   if (k.band <= 0.0 || k.band >= 1.0) r.fail("band", "must be between 0 and 1 (a share of the range)");
-  c.weight = r.number("weight", 0.0);
-  if (c.weight < 0.0) r.fail("weight", "must not be negative");
-  if (r.has("optimum")) {
-    c.optimum = r.number("optimum");
-    if (*c.optimum <= 0.0) r.fail("optimum", "must be positive (criteria are divided by it)");
-  }
-  readLimits(r, c);
 }
 
 void readSettings(ObjectReader& r, StudySettings& s) {
