@@ -753,6 +753,8 @@ void MainWindow::buildMenus() {
   const std::pair<QString, QString> docs[] = {{tr("&Getting started (README)"), "README.md"},
                                               {tr("&Project format"), "docs/project-format.md"},
                                               {tr("&Analyses (K&&C, frequency response, modes)"), "docs/analyses.md"},
+                                              {tr("Parameter &studies and optimization"), "docs/studies.md"},
+                                              {tr("&Bushing dynamics and identification"), "docs/bushing-identification.md"},
                                               {tr("&Method (equations, LSRT2)"), "docs/method.md"},
                                               {tr("&Validation"), "docs/validation.md"}};
   for (const auto& [label, file] : docs)

@@ -257,8 +257,9 @@ class TestWorkbench : public QObject {
       opened << w.lastDocument();
       QVERIFY2(QFileInfo::exists(w.lastDocument()), qPrintable(w.lastDocument()));
     }
-    QCOMPARE(opened.size(), 5);
+    QCOMPARE(opened.size(), 7);
     QVERIFY(opened.contains(kRoot + "/docs/analyses.md"));
+    QVERIFY(opened.contains(kRoot + "/docs/studies.md"));
   }
 
   // A file with six errors: all six are listed (file named, not navigable) and the open project
