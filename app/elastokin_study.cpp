@@ -138,18 +138,14 @@ int main(int argc, char** argv) {
   ek::StudyContext context;
   try {
     context = ek::loadStudy(studyPath);
-  } catch (const ek::ModelError& e) {
-    if (rank == 0) std::fprintf(stderr, "elastokin-study: %s\n", e.what());
-#ifdef ELASTOKIN_HAVE_MPI
-    if (useMpi) ek::mpi::abort(kBadInput);
-#endif
-    return kBadInput;
   } catch (const std::exception& e) {
+    // A bad study or project (ModelError), or a file that cannot be read.
+    const int code = dynamic_cast<const ek::ModelError*>(&e) ? kBadInput : kIo;
     if (rank == 0) std::fprintf(stderr, "elastokin-study: %s\n", e.what());
 #ifdef ELASTOKIN_HAVE_MPI
-    if (useMpi) ek::mpi::abort(kIo);
+    if (useMpi) ek::mpi::abort(code);
 #endif
-    return kIo;
+    return code;
   }
   if (!resultsPath.empty()) context.study.resultsPath = resultsPath;
   if (!bestPath.empty()) {

@@ -62,27 +62,16 @@ std::string defaultBeside(const std::string& studyPath, const std::string& suffi
   return (p.parent_path() / (p.stem().string() + suffix)).string();
 }
 
-/// The row of entry `index` of a study table: its number from 1 and its name.
-Location entry(const std::string& file, const char* table, std::size_t index, const Json& row) {
-  Location w{file, table, std::to_string(index + 1), ""};
+/// A study table's entry in messages: its number from 1 and its name.
+void nameEntry(const Json& row, std::size_t index, Location& w) {
+  w.row = std::to_string(index + 1);
   if (row.is_object() && row.contains("name") && row["name"].is_string()) w.rowName = row["name"].get<std::string>();
-  return w;
 }
 
-template <class F>
-void forEachEntry(ObjectReader& top, const char* table, bool required, F&& readEntry) {
-  if (!required && !top.has(table)) return;
-  const Json& arr = top.raw(table);
-  if (arr.is_discarded()) return;
-  if (!arr.is_array()) {
-    top.fail(table, "expected an array, found " + ObjectReader::describe(arr));
-    return;
-  }
-  for (std::size_t i = 0; i < arr.size(); ++i) {
-    ObjectReader r(arr[i], entry(top.where().file, table, i, arr[i]), top.diagnostics());
-    readEntry(r, i);
-    r.finish();
-  }
+Location entry(const std::string& file, const char* table, std::size_t index, const Json& row) {
+  Location w{file, table, "", ""};
+  nameEntry(row, index, w);
+  return w;
 }
 
 void readVariable(ObjectReader& r, StudyVariable& v) {
@@ -420,8 +409,8 @@ Study parseStudyWith(const std::string& text, const std::string& path, Project* 
     top.fail("version", "version " + std::to_string(kVersion) + " is the only one known");
   (void)top.string("description", "");
   s.projectPath = given ? resolve(path, top.string("project", given->sourcePath)) : resolve(path, top.string("project"));
-  forEachEntry(top, "variables", true, [&](ObjectReader& r, std::size_t) { readVariable(r, s.variables.emplace_back()); });
-  forEachEntry(top, "criteria", true, [&](ObjectReader& r, std::size_t) { readCriterion(r, s.criteria.emplace_back()); });
+  forEachRow(top, "variables", true, nameEntry, [&](ObjectReader& r) { readVariable(r, s.variables.emplace_back()); });
+  forEachRow(top, "criteria", true, nameEntry, [&](ObjectReader& r) { readCriterion(r, s.criteria.emplace_back()); });
   if (top.has("study")) {
     ObjectReader r(top.raw("study"), {path, "study", "", ""}, diag);
     readSettings(r, s.settings);

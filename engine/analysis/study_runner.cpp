@@ -314,25 +314,19 @@ int nameWidth(const Study& s) {
   return static_cast<int>(std::min<std::size_t>(w, 80));
 }
 
-std::string criteriaText(const Study& s, const std::vector<double>& c) {
+/// One line per value, named by the variables' or criteria's names.
+template <class Named>
+std::string namedValues(const Study& s, const std::vector<Named>& names, const std::vector<double>& values, int digits) {
   std::string t;
-  for (std::size_t i = 0; i < c.size(); ++i) {
+  for (std::size_t k = 0; k < values.size(); ++k) {
     char b[300];
-    std::snprintf(b, sizeof b, "    %-*s %.6g\n", nameWidth(s), s.criteria[i].name.c_str(), c[i]);
+    std::snprintf(b, sizeof b, "    %-*s %.*g\n", nameWidth(s), names[k].name.c_str(), digits, values[k]);
     t += b;
   }
   return t;
 }
-
-std::string designText(const Study& s, const std::vector<double>& x) {
-  std::string t;
-  for (std::size_t j = 0; j < x.size(); ++j) {
-    char b[300];
-    std::snprintf(b, sizeof b, "    %-*s %.8g\n", nameWidth(s), s.variables[j].name.c_str(), x[j]);
-    t += b;
-  }
-  return t;
-}
+std::string criteriaText(const Study& s, const std::vector<double>& c) { return namedValues(s, s.criteria, c, 6); }
+std::string designText(const Study& s, const std::vector<double>& x) { return namedValues(s, s.variables, x, 8); }
 
 void runDoe(const StudyContext& ctx, Ledger& ledger, StudyOutcome& out) {
   const Study& s = ctx.study;

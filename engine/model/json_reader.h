@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
+#include <utility>
 
 #include "engine/core/error.h"
 #include "engine/core/types.h"
@@ -180,10 +181,14 @@ inline void nameRow(const Json& row, std::size_t position, Location& w) {
   }
 }
 
-template <class F>
-void forEachRow(ObjectReader& top, const char* table, F&& readRow) {
-  if (!top.has(table)) return;
+/// Reads every row of an array of objects: `name(row, position, location)` names the row in
+/// messages, `readRow(reader)` reads it; unknown fields are reported after it. A missing table is
+/// reported only when `required`.
+template <class Name, class F>
+void forEachRow(ObjectReader& top, const char* table, bool required, Name&& name, F&& readRow) {
+  if (!required && !top.has(table)) return;
   const Json& arr = top.raw(table);
+  if (arr.is_discarded()) return;
   if (!arr.is_array()) {
     top.fail(table, "expected an array of rows, found " + ObjectReader::describe(arr));
     return;
@@ -191,10 +196,16 @@ void forEachRow(ObjectReader& top, const char* table, F&& readRow) {
   for (std::size_t i = 0; i < arr.size(); ++i) {
     Location w = top.where();
     w.table = table;
-    nameRow(arr[i], i, w);
+    name(arr[i], i, w);
     ObjectReader r(arr[i], w, top.diagnostics());
     readRow(r);
     r.finish();
   }
+}
+
+/// A project table: optional, rows named by id (or name).
+template <class F>
+void forEachRow(ObjectReader& top, const char* table, F&& readRow) {
+  forEachRow(top, table, false, nameRow, std::forward<F>(readRow));
 }
 }  // namespace ek
