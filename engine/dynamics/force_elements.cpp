@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/dynamics/force_elements.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
 #include "engine/core/error.h"
+#include "engine/core/lanes.h"
 #include "engine/core/rotation.h"
 
 namespace ek {
@@ -12,53 +14,6 @@ namespace {
 
 /// Direction k in 3..5 (rx, ry, rz) <-> index of the Cardan angle (psi, theta, phi).
 constexpr int angleIndex(int k) { return 5 - k; }
-
-/// The non-zero 3x3 blocks of an element's (F, tau) partials w.r.t. its markers' (p, theta, v,
-/// w_W). The others follow from them or vanish: F_pJ = -F_pI, F_vJ = -F_vI, F_thI = F_wI = 0,
-/// tau_p = tau_v = 0, tau_wJ = -tau_wI. Without torque (P2P) the tau blocks and F_thJ, F_wJ are zero.
-struct MarkerBlocks {
-  Mat3 FpI, FvI, FthJ, FwJ;
-  Mat3 TthI, TthJ, TwI;
-  bool torque = true;
-};
-
-/// Chain rule through both markers => the partials w.r.t. the bodies' (p, theta, v, w_B), with the
-/// marker maps dp = dp_B - [rho]x dtheta, dv = dv_B - [w x rho]x dtheta - [rho]x R dw_B,
-/// dw = -[w]x dtheta + R dw_B (docs/method.md) applied as cross products.
-void bodyPartials(const MarkerBlocks& m, const MarkerKinematics& mi, const BodyKinematics& bi,
-                  const MarkerKinematics& mj, const BodyKinematics& bj, ElementWrench& w) {
-  if (mi.moves) {
-    Mat6x12& d = w.dW_dA;
-    d.block<3, 3>(0, 0) = m.FpI;
-    d.block<3, 3>(0, 3) = -timesSkew(m.FpI, mi.rho) - timesSkew(m.FvI, mi.w.cross(mi.rho));
-    d.block<3, 3>(0, 6) = m.FvI;
-    d.block<3, 3>(0, 9).noalias() = -timesSkew(m.FvI, mi.rho) * bi.R;
-    d.bottomRows<3>().setZero();
-    if (m.torque) {
-      d.block<3, 3>(3, 3) = m.TthI - timesSkew(m.TwI, mi.w);
-      d.block<3, 3>(3, 9).noalias() = m.TwI * bi.R;
-    }
-  } else {
-    w.dW_dA.setZero();
-  }
-  if (mj.moves) {
-    Mat6x12& d = w.dW_dB;
-    d.block<3, 3>(0, 0) = -m.FpI;
-    d.block<3, 3>(0, 3) = timesSkew(m.FpI, mj.rho) + timesSkew(m.FvI, mj.w.cross(mj.rho));
-    d.block<3, 3>(0, 6) = -m.FvI;
-    d.bottomRows<3>().setZero();
-    if (m.torque) {
-      d.block<3, 3>(0, 3) += m.FthJ - timesSkew(m.FwJ, mj.w);
-      d.block<3, 3>(0, 9).noalias() = (timesSkew(m.FvI, mj.rho) + m.FwJ) * bj.R;
-      d.block<3, 3>(3, 3) = m.TthJ + timesSkew(m.TwI, mj.w);
-      d.block<3, 3>(3, 9).noalias() = -m.TwI * bj.R;
-    } else {
-      d.block<3, 3>(0, 9).noalias() = timesSkew(m.FvI, mj.rho) * bj.R;
-    }
-  } else {
-    w.dW_dB.setZero();
-  }
-}
 
 /// "bushing 3 ('name') between body 1 ('arm') and body 0 ('ground')", for messages.
 std::string describeElement(const SuspensionModel& model, const char* kind, int id, const std::string& name,
@@ -153,189 +108,428 @@ void branchCoupling(int k, const MarkerKinematics& mi, const BodyKinematics& bi,
 
 namespace {
 
-/// One bushing. Never inlined: the serial loop and the parallel step run the same machine code,
-/// so that their results agree bit for bit (inlined copies may fuse multiply-adds differently).
-[[gnu::noinline]] void bushing(const SuspensionModel& model, Workspace& ws, std::size_t e, bool partials) {
-  {
-    const ModelBushing& b = model.bushings[e];
+using lanes::kLanes;
+using lanes::M3;
+using lanes::Pack;
+using lanes::V3;
+
+void setLane(M3& a, int l, const Mat3& A) {
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 3; ++c) a.m[r][c][l] = A(r, c);
+}
+void setLane(V3& a, int l, const Vec3& v) { a.x[l] = v.x(), a.y[l] = v.y(), a.z[l] = v.z(); }
+Mat3 lane(const M3& a, int l) {
+  Mat3 A;
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 3; ++c) A(r, c) = a.m[r][c][l];
+  return A;
+}
+Vec3 lane(const V3& a, int l) { return {a.x[l], a.y[l], a.z[l]}; }
+
+/// The 6x6 block [[tl, tr], [bl, br]] of every lane into slot(*out[l]) (column-major).
+template <class Slot>
+void storeBlock(const M3& tl, const M3& tr, const M3& bl, const M3& br, ElementWrench* const (&out)[kLanes], Slot slot) {
+  Pack e[36];
+  for (int c = 0; c < 3; ++c)
+    for (int r = 0; r < 3; ++r) {
+      e[6 * c + r] = tl.m[r][c];
+      e[6 * c + 3 + r] = bl.m[r][c];
+      e[18 + 6 * c + r] = tr.m[r][c];
+      e[18 + 6 * c + 3 + r] = br.m[r][c];
+    }
+  double* const dst[kLanes] = {slot(*out[0]).data(), slot(*out[1]).data(), slot(*out[2]).data(), slot(*out[3]).data()};
+  lanes::storeLanes(e, dst);
+}
+
+/// The two sides of a batch of elements: their bodies' kinematics, lever arms and outputs.
+struct Sides {
+  M3 Ra, Rb;            ///< R_WB of the bodies of I (side A) and J (side B)
+  V3 rhoI, rhoJ;        ///< the markers' lever arms from their bodies' reference points
+  V3 wI, wJ;            ///< the bodies' angular velocities (global)
+  V3 q;                 ///< p_I - p_b: where the reaction acts, from J's body
+  bool anyA = false, anyB = false;  ///< some lane's side moves
+  bool keep[kLanes];    ///< store the lane's side partials (ElementWrench::Fp .. TwB)
+  ElementWrench* out[kLanes];
+};
+
+Sides gatherSides(const Workspace& ws, const MarkerIndex (&i)[kLanes], const MarkerIndex (&j)[kLanes],
+                  ElementWrench* const (&out)[kLanes]) {
+  Sides s;
+  for (int l = 0; l < kLanes; ++l) {
+    const MarkerKinematics& mi = ws.markers[i[l].value];
+    const MarkerKinematics& mj = ws.markers[j[l].value];
+    setLane(s.Ra, l, ws.bodies[mi.body].R), setLane(s.Rb, l, ws.bodies[mj.body].R);
+    setLane(s.rhoI, l, mi.rho), setLane(s.rhoJ, l, mj.rho);
+    setLane(s.wI, l, mi.w), setLane(s.wJ, l, mj.w);
+    setLane(s.q, l, mi.p - ws.bodies[mj.body].p);
+    s.anyA = s.anyA || mi.moves;
+    s.anyB = s.anyB || mj.moves;
+    s.keep[l] = ws.keepSidePartials || (mi.moves && mi.state < 0) || (mj.moves && mj.state < 0);
+    s.out[l] = out[l];
+  }
+  return s;
+}
+
+/// Marker-level partials of kLanes elements => the partials w.r.t. the bodies' (p, theta, v, w_B)
+/// and, from them, the blocks of the rows they are added to, stored to the elements (lanes l < n;
+/// the free lanes repeat lane n - 1). Marker level: F w.r.t. p_I (FpI; p_J: -FpI), v_I (FvI; v_J:
+/// -FvI), theta_J, w_J (FthJ, FwJ); tau w.r.t. theta_I, theta_J, w_I (TthI, TthJ, TwI; w_J: -TwI).
+/// The bodies' blocks follow with the marker maps dp = dp_B - [rho]x dtheta,
+/// dv = dv_B - [w x rho]x dtheta - [rho]x R dw_B, dw = -[w]x dtheta + R dw_B (docs/method.md) as
+/// cross products. The rows: the A half about a's centre (lever arm rho_I, which turns with body
+/// a), the B half, the reaction at p_I, about b's centre (lever arm q = p_I - p_b, which moves with
+/// p_a and p_b and turns with body a).
+void storePartials(const M3& FpI, const M3& FvI, const M3& FthJ, const M3& FwJ, const M3& TthI, const M3& TthJ,
+                   const M3& TwI, bool torque, const V3& F, const Sides& s, int n) {
+  using namespace lanes;
+  const M3 FthA = -timesSkew(FpI, s.rhoI) - timesSkew(FvI, cross(s.wI, s.rhoI));
+  const M3 FwA = -timesSkew(FvI, s.rhoI) * s.Ra;
+  const M3 TthA = TthI - timesSkew(TwI, s.wI);
+  const M3 TwA = TwI * s.Ra;
+  const M3 FthB = timesSkew(FpI, s.rhoJ) + timesSkew(FvI, cross(s.wJ, s.rhoJ)) + FthJ - timesSkew(FwJ, s.wJ);
+  const M3 FwB = (timesSkew(FvI, s.rhoJ) + FwJ) * s.Rb;
+  const M3 TthB = TthJ + timesSkew(TwI, s.wJ);
+  const M3 TwB = -TwI * s.Rb;
+
+  const V3& rho = s.rhoI;
+  const M3 sF = skew(F), turnA = skewSkew(F, rho);
+  const M3 nFp = -FpI, nFv = -FvI;
+  if (s.anyA) {
+    const M3 qFp = skewTimes(s.q, FpI);
+    storeBlock(FpI, FthA, skewTimes(rho, FpI), TthA + skewTimes(rho, FthA) + turnA, s.out,
+               [](ElementWrench& w) -> Mat6& { return w.aa.r; });
+    storeBlock(FvI, FwA, skewTimes(rho, FvI), TwA + skewTimes(rho, FwA), s.out,
+               [](ElementWrench& w) -> Mat6& { return w.aa.v; });
+    storeBlock(nFp, -FthA, sF - qFp, -(TthA + skewTimes(s.q, FthA)) - turnA, s.out,
+               [](ElementWrench& w) -> Mat6& { return w.ba.r; });
+    storeBlock(nFv, -FwA, -skewTimes(s.q, FvI), -(TwA + skewTimes(s.q, FwA)), s.out,
+               [](ElementWrench& w) -> Mat6& { return w.ba.v; });
+  }
+  if (s.anyB) {
+    const M3 qFp = skewTimes(s.q, FpI);
+    storeBlock(nFp, FthB, -skewTimes(rho, FpI), TthB + skewTimes(rho, FthB), s.out,
+               [](ElementWrench& w) -> Mat6& { return w.ab.r; });
+    storeBlock(nFv, FwB, -skewTimes(rho, FvI), TwB + skewTimes(rho, FwB), s.out,
+               [](ElementWrench& w) -> Mat6& { return w.ab.v; });
+    storeBlock(FpI, -FthB, qFp - sF, -(TthB + skewTimes(s.q, FthB)), s.out,
+               [](ElementWrench& w) -> Mat6& { return w.bb.r; });
+    storeBlock(FvI, -FwB, skewTimes(s.q, FvI), -(TwB + skewTimes(s.q, FwB)), s.out,
+               [](ElementWrench& w) -> Mat6& { return w.bb.v; });
+  }
+  for (int l = 0; l < n; ++l) {
+    ElementWrench& w = *s.out[l];
+    w.torque = torque;
+    if (!s.keep[l]) continue;
+    w.Fp = lane(FpI, l), w.Fv = lane(FvI, l);
+    w.FthA = lane(FthA, l), w.FwA = lane(FwA, l), w.FthB = lane(FthB, l), w.FwB = lane(FwB, l);
+    w.TthA = lane(TthA, l), w.TwA = lane(TwA, l), w.TthB = lane(TthB, l), w.TwB = lane(TwB, l);
+  }
+}
+
+/// Up to kLanes bushings at once: list[0..n), 1 <= n <= kLanes; the free lanes repeat the last
+/// element and are not stored. Lane by lane the arithmetic is that of one bushing (lanes.h), so
+/// an element's results do not depend on the batch it is in: the serial loop and the parallel
+/// step, which batch the elements differently, agree bit for bit. Never inlined (one machine code).
+///
+/// Stages: the marker kinematics gathered into lanes; the relative rotation and the rates; per
+/// lane, the Cardan angles (atan2) and the direction laws (curves, Maxwell branches); the wrench;
+/// the partials (docs/method.md), block by non-zero block:
+///   delta d     = RJ^T (dpI - dpJ) + RJ^T [dW]x dthJ
+///   delta d_dot = RJ^T (dvI - dvJ - [wJ]x (dpI - dpJ) + [dW]x dwJ) + RJ^T [u]x dthJ
+///   delta a     = Ga (dthI - dthJ)
+///   delta a_dot = (Dw Ga + Ga [wRel]x) dthI - Dw Ga dthJ + Ga (dwI - dwJ)
+/// with K = RJ diag(kt) RJ^T and C = RJ diag(ct) RJ^T (stiffness and damping in world axes), then
+/// through both markers' maps to the bodies' (p, theta, v, w_B) and to the rows (storePartials()).
+[[gnu::noinline]] void bushingLanes(const SuspensionModel& model, Workspace& ws, const int* list, int n, bool partials) {
+  using namespace lanes;
+  int e[kLanes];
+  for (int l = 0; l < kLanes; ++l) e[l] = list[l < n ? l : n - 1];
+
+  M3 RI, RJ;
+  V3 pI, pJ, vI, vJ, wI, wJ;
+  for (int l = 0; l < kLanes; ++l) {
+    const ModelBushing& b = model.bushings[e[l]];
     const MarkerKinematics& mi = ws.markers[b.i.value];
     const MarkerKinematics& mj = ws.markers[b.j.value];
-    BushingResult& out = ws.bushings[e];
+    setLane(RI, l, mi.R), setLane(RJ, l, mj.R);
+    setLane(pI, l, mi.p), setLane(pJ, l, mj.p);
+    setLane(vI, l, mi.v), setLane(vJ, l, mj.v);
+    setLane(wI, l, mi.w), setLane(wJ, l, mj.w);
+  }
+  const V3 dW = pI - pJ;
+  const V3 d = transposedTimes(RJ, dW);
+  const M3 Rrel = transposedTimes(RJ, RI);  // R_JI
+  const V3 u = vI - vJ - cross(wJ, dW);
+  const V3 dRate = transposedTimes(RJ, u);
+  const V3 wRel = wI - wJ;
+  const V3 z = transposedTimes(RI, wRel);
 
-    const Mat3 RJt = mj.R.transpose();
-    const Mat3 RIt = mi.R.transpose();
-    const Vec3 dW = mi.p - mj.p;
-    const Vec3 d = RJt * dW;
-    Vec3 a;
-    const rotation::Trig tr = rotation::trigOfMatrix(RJt * mi.R, a);
-    if (std::abs(tr.cth) < 1e-6)
+  // Cardan angles a = (psi, theta, phi) of R_JI and their sines and cosines, lane by lane.
+  V3 a;
+  Pack sth, cth, sph, cph;  // psi's sine and cosine are not needed
+  for (int l = 0; l < kLanes; ++l) {
+    Vec3 al;
+    const rotation::Trig tr = rotation::trigOfMatrix(lane(Rrel, l), al);
+    if (std::abs(tr.cth) < 1e-6) {
+      const ModelBushing& b = model.bushings[e[l]];
       throw SimulationError(describeElement(model, "bushing", b.id, b.name, b.i, b.j) +
                             ": relative rotation reached the Cardan singularity (ry = +-90 deg)");
-    const Mat3 Ti = rotation::bodyToRate(tr);
-    const Mat3 Ga = Ti * RIt;  // d a = Ga (d theta_I - d theta_J)
-    const Vec3 u = mi.v - mj.v - mj.w.cross(dW);
-    const Vec3 dRate = RJt * u;
-    const Vec3 wRel = mi.w - mj.w;
-    const Vec3 z = RIt * wRel;
-    const Vec3 aRate = Ti * z;
+    }
+    setLane(a, l, al);
+    sth[l] = tr.sth, cth[l] = tr.cth, sph[l] = tr.sph, cph[l] = tr.cph;
+  }
+  const Pack ic = splat(1.0) / cth, tth = sth * ic;
+  M3 Ti;  // rotation::bodyToRate()
+  Ti.m[0][0] = Pack{}, Ti.m[0][1] = sph * ic, Ti.m[0][2] = cph * ic;
+  Ti.m[1][0] = Pack{}, Ti.m[1][1] = cph, Ti.m[1][2] = -sph;
+  Ti.m[2][0] = splat(1.0), Ti.m[2][1] = sph * tth, Ti.m[2][2] = cph * tth;
+  const V3 aRate = Ti * z;
 
-    // Direction laws: force on I = preload - S(x) - D(x_dot); slopes for the Jacobian.
-    Vec3 ft, fa, kt, ct, ka, ca;
+  // Direction laws: force on I = preload - S(x) - D(x_dot); slopes for the Jacobian.
+  V3 ft, fa, kt, ct, ka, ca;
+  double scale[kLanes][6], scaleSlope[kLanes][6];
+  for (int l = 0; l < kLanes; ++l) {
+    const ModelBushing& b = model.bushings[e[l]];
+    const Vec3 dl = lane(d, l), dRl = lane(dRate, l), al = lane(a, l), aRl = lane(aRate, l);
+    Vec3 ftl, fal, ktl, ctl, kal, cal;
     for (int k = 0; k < 3; ++k) {
-      const CurveValue s = b.stiffness[k].eval(d[k]);
-      const CurveValue c = b.damping[k].eval(dRate[k]);
-      ft[k] = b.preload[k] - s.y - c.y;
-      kt[k] = s.dydx;
-      ct[k] = c.dydx;
+      const CurveValue sv = b.stiffness[k].eval(dl[k]);
+      const CurveValue cv = b.damping[k].eval(dRl[k]);
+      ftl[k] = b.preload[k] - sv.y - cv.y;
+      ktl[k] = sv.dydx;
+      ctl[k] = cv.dydx;
       const int ai = angleIndex(k + 3);
-      const CurveValue sr = b.stiffness[k + 3].eval(a[ai]);
-      const CurveValue cr = b.damping[k + 3].eval(aRate[ai]);
-      fa[ai] = b.preload[k + 3] - sr.y - cr.y;
-      ka[ai] = sr.dydx;
-      ca[ai] = cr.dydx;
+      const CurveValue sr = b.stiffness[k + 3].eval(al[ai]);
+      const CurveValue cr = b.damping[k + 3].eval(aRl[ai]);
+      fal[ai] = b.preload[k + 3] - sr.y - cr.y;
+      kal[ai] = sr.dydx;
+      cal[ai] = cr.dydx;
     }
     // Maxwell branches: force on I minus sum_i k_i s z_i, s = S'(x) / S'(0) when scaled by the
     // static slope (else 1), whose change with x adds s' sum_i k_i z_i to the stiffness slope.
     // Their elimination from a stage matrix acts on the Jacobian as a damper of
     // c_eff = sum_i k_i s g / (1 + g l_i s) and a stiffness change of
     // -sum_i k_i s g l_i s' z_i / (1 + g l_i s), l_i = k_i / c_i (docs/method.md).
-    double scale[6], scaleSlope[6];
     for (int k = 0; k < 6; ++k) {
       const int bd = b.branchDirection[k];
       if (bd < 0) continue;
       const ModelBranchDirection& dir = model.branchDirections[bd];
       const int ai = k < 3 ? k : angleIndex(k);
-      double& slope = k < 3 ? kt[k] : ka[ai];
-      const double x = k < 3 ? d[k] : a[ai];
-      scale[k] = dir.scaled ? slope / dir.slope0 : 1.0;
-      scaleSlope[k] = dir.scaled ? b.stiffness[k].secondDerivative(x) / dir.slope0 : 0.0;
-      const double s = scale[k], sp = scaleSlope[k];
+      double& slope = k < 3 ? ktl[k] : kal[ai];
+      const double x = k < 3 ? dl[k] : al[ai];
+      scale[l][k] = dir.scaled ? slope / dir.slope0 : 1.0;
+      scaleSlope[l][k] = dir.scaled ? b.stiffness[k].secondDerivative(x) / dir.slope0 : 0.0;
+      const double sc = scale[l][k], sp = scaleSlope[l][k];
       double force = 0.0, cEff = 0.0, kz = 0.0, sEff = 0.0;
       const double g = ws.branchStageGain;
       for (std::size_t i = 0; i < dir.branches.size(); ++i) {
         const MaxwellBranch& br = dir.branches[i];
         const double zi = ws.z[dir.first + static_cast<int>(i)];
-        force += br.k * s * zi;
+        force += br.k * sc * zi;
         kz += br.k * zi;
         if (g > 0.0) {
-          const double denominator = 1.0 + g * br.lambda() * s;
-          cEff += br.k * s * g / denominator;
-          sEff += br.k * s * g * br.lambda() * sp * zi / denominator;
+          const double denominator = 1.0 + g * br.lambda() * sc;
+          cEff += br.k * sc * g / denominator;
+          sEff += br.k * sc * g * br.lambda() * sp * zi / denominator;
         }
       }
       slope += sp * kz - sEff;
-      (k < 3 ? ft[k] : fa[ai]) -= force;
-      (k < 3 ? ct[k] : ca[ai]) += cEff;
+      (k < 3 ? ftl[k] : fal[ai]) -= force;
+      (k < 3 ? ctl[k] : cal[ai]) += cEff;
     }
-    out.deflection << d, a[2], a[1], a[0];
-    out.rate << dRate, aRate[2], aRate[1], aRate[0];
-    out.force << ft, fa[2], fa[1], fa[0];
-    const Vec3 g = Ti.transpose() * fa;
-    ElementWrench& w = out.wrench;
-    w.F = mj.R * ft;
-    w.tau = mi.R * g;
+    setLane(ft, l, ftl), setLane(fa, l, fal), setLane(kt, l, ktl), setLane(ct, l, ctl);
+    setLane(ka, l, kal), setLane(ca, l, cal);
+    if (l < n) {
+      BushingResult& out = ws.bushings[e[l]];
+      out.deflection << dl, al[2], al[1], al[0];
+      out.rate << dRl, aRl[2], aRl[1], aRl[0];
+      out.force << ftl, fal[2], fal[1], fal[0];
+    }
+  }
+  const V3 F = RJ * ft;
+  const V3 tau = RI * transposedTimes(Ti, fa);  // tau = R_I T^-T f_a
+  for (int l = 0; l < n; ++l) {
+    ElementWrench& w = ws.bushings[e[l]].wrench;
+    w.F = lane(F, l);
+    w.tau = lane(tau, l);
+  }
+  if (!partials) return;
 
-    if (!partials) return;
+  // Marker-level blocks (F_pJ = -F_pI, F_vJ = -F_vI, F_thI = F_wI = 0, tau_p = tau_v = 0,
+  // tau_wJ = -tau_wI).
+  const M3 K = timesTransposed(timesDiagonal(RJ, kt), RJ), C = timesTransposed(timesDiagonal(RJ, ct), RJ);
+  const M3 FpI = timesSkew(C, wJ) - K;
+  const M3 FvI = -C;
+  const M3 FthJ = -timesSkew(K, dW) - timesSkew(C, u) - skew(F);
+  const M3 FwJ = timesSkew(FvI, dW);
+  const M3 Ga = timesTransposed(Ti, RI);  // d a = Ga (d theta_I - d theta_J)
+  M3 DwGa;  // rotation::dBodyToRateTimes(z) Ga, the derivative's five non-zero entries
+  {
+    const Pack sz = sph * z.y + cph * z.z, cz = cph * z.y - sph * z.z;
+    const Pack d01 = sz * tth * ic, d21 = sz * ic * ic, d02 = cz * ic, d12 = -sz, d22 = tth * cz;
+    for (int c = 0; c < 3; ++c) {
+      DwGa.m[0][c] = d01 * Ga.m[1][c] + d02 * Ga.m[2][c];
+      DwGa.m[1][c] = d12 * Ga.m[2][c];
+      DwGa.m[2][c] = d21 * Ga.m[1][c] + d22 * Ga.m[2][c];
+    }
+  }
+  M3 B = -transposedTimesDiagonal(Ti, ka);  // rotation::dBodyToRateTransposedTimes(fa) - T^-T diag(ka)
+  {
+    const Pack ic2 = ic * ic, q = (sth * fa.x + fa.z) * ic2;
+    B.m[1][1] += sph * q;
+    B.m[2][1] += cph * q;
+    B.m[1][2] += cph * ic * fa.x - sph * fa.y + cph * tth * fa.z;
+    B.m[2][2] += -sph * ic * fa.x - cph * fa.y - sph * tth * fa.z;
+  }
+  const M3 Cc = transposedTimesDiagonal(Ti, ca);
+  const M3 X = RI * (B * Ga - Cc * DwGa);
+  const M3 TwI = -(RI * (Cc * Ga));
+  const M3 TthI = X + timesSkew(TwI, wRel) - skew(tau);
+  const M3 TthJ = -X;
 
-    // Partials w.r.t. the marker quantities, block by non-zero block (docs/method.md):
-    //   delta d     = RJ^T (dpI - dpJ) + RJ^T [dW]x dthJ
-    //   delta d_dot = RJ^T (dvI - dvJ - [wJ]x (dpI - dpJ) + [dW]x dwJ) + RJ^T [u]x dthJ
-    //   delta a     = Ga (dthI - dthJ)
-    //   delta a_dot = (Dw Ga + Ga [wRel]x) dthI - Dw Ga dthJ + Ga (dwI - dwJ)
-    // With K = RJ diag(kt) RJ^T and C = RJ diag(ct) RJ^T (stiffness and damping in world axes):
-    const Mat3 K = mj.R * kt.asDiagonal() * RJt, C = mj.R * ct.asDiagonal() * RJt;
-    MarkerBlocks m;
-    m.FpI = timesSkew(C, mj.w) - K;
-    m.FvI = -C;
-    m.FthJ = -timesSkew(K, dW) - timesSkew(C, u) - skew(w.F);
-    m.FwJ = timesSkew(m.FvI, dW);
-    const Mat3 DwGa = rotation::dBodyToRateTimes(tr, z) * Ga;
-    const Mat3 B = rotation::dBodyToRateTransposedTimes(tr, fa) - Ti.transpose() * ka.asDiagonal();
-    const Mat3 Cc = Ti.transpose() * ca.asDiagonal();
-    const Mat3 X = mi.R * (B * Ga - Cc * DwGa);
-    m.TwI = -mi.R * (Cc * Ga);
-    m.TthI = X + timesSkew(m.TwI, wRel) - skew(w.tau);
-    m.TthJ = -X;
-    bodyPartials(m, mi, ws.bodies[mi.body], mj, ws.bodies[mj.body], w);
+  MarkerIndex mI[kLanes], mJ[kLanes];
+  ElementWrench* out[kLanes];
+  for (int l = 0; l < kLanes; ++l) {
+    mI[l] = model.bushings[e[l]].i, mJ[l] = model.bushings[e[l]].j;
+    out[l] = &ws.bushings[e[l]].wrench;
+  }
+  storePartials(FpI, FvI, FthJ, FwJ, TthI, TthJ, TwI, true, F, gatherSides(ws, mI, mJ, out), n);
+  for (int l = 0; l < n; ++l) {
+    const ModelBushing& b = model.bushings[e[l]];
+    const MarkerKinematics& mi = ws.markers[b.i.value];
+    const MarkerKinematics& mj = ws.markers[b.j.value];
     for (int k = 0; k < 6; ++k)
       if (b.branchDirection[k] >= 0)
-        branchCoupling(k, mi, ws.bodies[mi.body], mj, ws.bodies[mj.body], u, wRel, Ti, Ga, DwGa, scale[k],
-                       scaleSlope[k], ws.branches[b.branchDirection[k]]);
+        branchCoupling(k, mi, ws.bodies[mi.body], mj, ws.bodies[mj.body], lane(u, l), lane(wRel, l), lane(Ti, l),
+                       lane(Ga, l), lane(DwGa, l), scale[l][k], scaleSlope[l][k], ws.branches[b.branchDirection[k]]);
   }
 }
 
-[[gnu::noinline]] void p2p(const SuspensionModel& model, Workspace& ws, std::size_t e, bool partials) {
-  {
-    const ModelP2P& p = model.p2ps[e];
+/// Up to kLanes P2P elements at once, as bushingLanes() does for bushings.
+[[gnu::noinline]] void p2pLanes(const SuspensionModel& model, Workspace& ws, const int* list, int n, bool partials) {
+  using namespace lanes;
+  int e[kLanes];
+  for (int l = 0; l < kLanes; ++l) e[l] = list[l < n ? l : n - 1];
+  V3 e1, vRel;
+  Pack len, T, dTdl, dTdr;
+  V3 F;
+  for (int l = 0; l < kLanes; ++l) {
+    const ModelP2P& p = model.p2ps[e[l]];
     const MarkerKinematics& mi = ws.markers[p.i.value];
     const MarkerKinematics& mj = ws.markers[p.j.value];
-    P2PResult& out = ws.p2ps[e];
-
     const Vec3 dW = mi.p - mj.p;
-    const double len = dW.norm();
-    if (!std::isfinite(len))
+    const double length = dW.norm();
+    if (!std::isfinite(length))
       throw SimulationError(describeElement(model, "p2p element", p.id, p.name, p.i, p.j) +
                             ": the markers' positions are not finite");
-    if (!(len > 1e-9))
+    if (!(length > 1e-9))
       throw SimulationError(describeElement(model, "p2p element", p.id, p.name, p.i, p.j) +
                             ": the markers coincide, the line of action is undefined");
-    const Vec3 e1 = dW / len;
-    const Vec3 vRel = mi.v - mj.v;
-    const double rate = e1.dot(vRel);
-    const double ext = len - p.freeLength;
-
-    const CurveValue s = p.spring.eval(ext);
-    const CurveValue c = p.damper.eval(rate);
-    double T = p.preload + s.y + c.y;
-    double dT_dl = s.dydx;
-    const double dT_dr = c.dydx;
+    const Vec3 el = dW / length;
+    const Vec3 vl = mi.v - mj.v;
+    const double rate = el.dot(vl);
+    const double ext = length - p.freeLength;
+    // Tension T = preload + S(l - l0) + D(l_dot) - bump + rebound.
+    const CurveValue sv = p.spring.eval(ext);
+    const CurveValue cv = p.damper.eval(rate);
+    double tension = p.preload + sv.y + cv.y;
+    double slope = sv.dydx;
     if (p.bump.active) {
       const double x = -ext - p.bump.clearance;  // penetration in compression
       if (x > 0.0) {
         const CurveValue f = p.bump.law.eval(x);
-        T -= f.y;
-        dT_dl += f.dydx;
+        tension -= f.y;
+        slope += f.dydx;
       }
     }
     if (p.rebound.active) {
       const double x = ext - p.rebound.clearance;  // penetration in extension
       if (x > 0.0) {
         const CurveValue f = p.rebound.law.eval(x);
-        T += f.y;
-        dT_dl += f.dydx;
+        tension += f.y;
+        slope += f.dydx;
       }
     }
-    out.length = len;
-    out.rate = rate;
-    out.tension = T;
-    ElementWrench& w = out.wrench;
-    w.F = -T * e1;
-    w.tau.setZero();
-    if (!partials) return;
-
-    const Mat3 Pe = (Mat3::Identity() - e1 * e1.transpose()) / len;  // d e / d d_W
-    MarkerBlocks m;
-    m.torque = false;
-    m.FpI = -e1 * (dT_dl * e1.transpose() + dT_dr * vRel.transpose() * Pe) - T * Pe;
-    m.FvI = -dT_dr * e1 * e1.transpose();
-    bodyPartials(m, mi, ws.bodies[mi.body], mj, ws.bodies[mj.body], w);
+    setLane(e1, l, el), setLane(vRel, l, vl), setLane(F, l, -tension * el);
+    len[l] = length, T[l] = tension, dTdl[l] = slope, dTdr[l] = cv.dydx;
+    if (l < n) {
+      P2PResult& out = ws.p2ps[e[l]];
+      out.length = length;
+      out.rate = rate;
+      out.tension = tension;
+      out.wrench.F = -tension * el;
+      out.wrench.tau.setZero();
+    }
   }
+  if (!partials) return;
+
+  // F = -T e, e = d_W / |d_W|: dF/dp_I = -e (T_l e^T + T_r vRel^T Pe) - T Pe, dF/dv_I = -T_r e e^T,
+  // with Pe = de/dd_W = (I - e e^T) / l.
+  M3 Pe, FpI, FvI;
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 3; ++c) Pe.m[r][c] = ((r == c ? splat(1.0) : Pack{}) - at(e1, r) * at(e1, c)) / len;
+  const V3 g = dTdl * e1 + dTdr * transposedTimes(Pe, vRel);
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 3; ++c) {
+      FpI.m[r][c] = -at(e1, r) * at(g, c) - T * Pe.m[r][c];
+      FvI.m[r][c] = -dTdr * at(e1, r) * at(e1, c);
+    }
+  MarkerIndex mI[kLanes], mJ[kLanes];
+  ElementWrench* out[kLanes];
+  for (int l = 0; l < kLanes; ++l) {
+    mI[l] = model.p2ps[e[l]].i, mJ[l] = model.p2ps[e[l]].j;
+    out[l] = &ws.p2ps[e[l]].wrench;
+  }
+  const M3 zero{};
+  storePartials(FpI, FvI, zero, zero, zero, zero, zero, false, F, gatherSides(ws, mI, mJ, out), n);
+}
+
+/// Elements list[0..n) in batches of kLanes.
+template <class Kernel>
+void batches(Kernel kernel, const SuspensionModel& model, Workspace& ws, const int* list, int n, bool partials) {
+  for (int k = 0; k < n; k += kLanes) kernel(model, ws, list + k, std::min(kLanes, n - k), partials);
 }
 
 }  // namespace
 
-void calcBushing(const SuspensionModel& model, Workspace& ws, std::size_t e, bool partials) {
-  bushing(model, ws, e, partials);
+std::vector<int> batchOrder(const SuspensionModel& model, std::vector<int> elements, bool bushings) {
+  auto moves = [&](MarkerIndex m) {
+    const ModelBody& b = model.bodies[model.markers[m.value].body.value];
+    return b.state >= 0 || b.driven();
+  };
+  auto key = [&](int e) {
+    const MarkerIndex i = bushings ? model.bushings[e].i : model.p2ps[e].i;
+    const MarkerIndex j = bushings ? model.bushings[e].j : model.p2ps[e].j;
+    return 2 * !moves(i) + !moves(j);
+  };
+  std::stable_sort(elements.begin(), elements.end(), [&](int x, int y) { return key(x) < key(y); });
+  return elements;
 }
 
-void calcP2P(const SuspensionModel& model, Workspace& ws, std::size_t e, bool partials) { p2p(model, ws, e, partials); }
+void calcBushing(const SuspensionModel& model, Workspace& ws, std::size_t e, bool partials) {
+  const int one = static_cast<int>(e);
+  bushingLanes(model, ws, &one, 1, partials);
+}
+
+void calcP2P(const SuspensionModel& model, Workspace& ws, std::size_t e, bool partials) {
+  const int one = static_cast<int>(e);
+  p2pLanes(model, ws, &one, 1, partials);
+}
+
+void calcBushingList(const SuspensionModel& model, Workspace& ws, const std::vector<int>& list, bool partials) {
+  batches(bushingLanes, model, ws, list.data(), static_cast<int>(list.size()), partials);
+}
+
+void calcP2PList(const SuspensionModel& model, Workspace& ws, const std::vector<int>& list, bool partials) {
+  batches(p2pLanes, model, ws, list.data(), static_cast<int>(list.size()), partials);
+}
 
 void calcBushings(const SuspensionModel& model, Workspace& ws, bool partials) {
-  for (std::size_t e = 0; e < model.bushings.size(); ++e) bushing(model, ws, e, partials);
+  calcBushingList(model, ws, ws.bushingOrder, partials);
 }
 
 void calcP2Ps(const SuspensionModel& model, Workspace& ws, bool partials) {
-  for (std::size_t e = 0; e < model.p2ps.size(); ++e) p2p(model, ws, e, partials);
+  calcP2PList(model, ws, ws.p2pOrder, partials);
 }
 
 }  // namespace ek

@@ -14,6 +14,8 @@
 /// P2P: along e = d_W/|d_W|; tension T = preload + S(l - l0) + D(l_dot) - bump + rebound,
 /// force on I is -T e, on J +T e.
 
+#include <vector>
+
 #include "engine/dynamics/workspace.h"
 
 namespace ek {
@@ -31,6 +33,16 @@ void calcP2Ps(const SuspensionModel& model, Workspace& ws, bool partials = true)
 
 /// One bushing (index e), as calcBushings() does for each; elements are independent of each other.
 void calcBushing(const SuspensionModel& model, Workspace& ws, std::size_t e, bool partials = true);
+/// The bushings of `list` (indices), kLanes at a time (engine/core/lanes.h): the results are those
+/// of calcBushing() for each, bit for bit, whatever the list.
+void calcBushingList(const SuspensionModel& model, Workspace& ws, const std::vector<int>& list, bool partials = true);
+/// The P2P elements of `list`, as calcBushingList() does for bushings.
+void calcP2PList(const SuspensionModel& model, Workspace& ws, const std::vector<int>& list, bool partials = true);
+
+/// `elements` (bushings or P2P elements) reordered, stably, so that elements whose bodies move
+/// alike (both, only I's, only J's) follow each other: a batch then stores the row blocks of the
+/// moving sides only. The order does not change any result.
+std::vector<int> batchOrder(const SuspensionModel& model, std::vector<int> elements, bool bushings);
 /// One P2P element (index e).
 void calcP2P(const SuspensionModel& model, Workspace& ws, std::size_t e, bool partials = true);
 

@@ -92,7 +92,8 @@ void calcBodyKinematics(const SuspensionModel& model, const State& state, Worksp
 void markerKinematics(const ModelMarker& m, const BodyKinematics& b, MarkerKinematics& mk) {
   mk.rho = b.R * m.s;
   mk.p = b.p + mk.rho;
-  mk.R = b.R * m.R_BM;
+  if (m.aligned) mk.R = b.R;  // equal to b.R * I bit for bit, without the product
+  else mk.R.noalias() = b.R * m.R_BM;
   mk.w = b.w_W;
   mk.v = b.v + b.w_W.cross(mk.rho);
 }

@@ -18,20 +18,6 @@ Mat6x12 shiftToCentre(const Mat6x12& d, const Vec3& rho) {
   return out;
 }
 
-/// Adds sign * the partials of (F, tau + rho x F) to the position and velocity blocks of a slot,
-/// column by column, without a temporary (sign is +-1, so the sums are those of shiftToCentre()).
-void addShifted(Workspace& ws, int slot, const Mat6x12& d, const Vec3& rho, double sign) {
-  Mat6& R = ws.Jw_r[slot];
-  Mat6& V = ws.Jw_v[slot];
-  for (int c = 0; c < 6; ++c) {
-    const Vec3 fr = d.col(c).head<3>(), fv = d.col(6 + c).head<3>();
-    R.col(c).head<3>() += sign * fr;
-    R.col(c).tail<3>() += sign * (d.col(c).tail<3>() + rho.cross(fr));
-    V.col(c).head<3>() += sign * fv;
-    V.col(c).tail<3>() += sign * (d.col(6 + c).tail<3>() + rho.cross(fv));
-  }
-}
-
 /// Partials of a free body's world wrench w.r.t. a driven body's (p, theta, v, w_B) => the
 /// columns of its motion inputs and their rates.
 void addDriven(const SuspensionModel& model, Workspace& ws, int state, int drivenBody, const Mat6x12& d) {
@@ -46,15 +32,16 @@ void addDriven(const SuspensionModel& model, Workspace& ws, int state, int drive
 void scatterA(const SuspensionModel& model, const ElementWrench& w, const MarkerKinematics& mi,
               const MarkerKinematics& mj, const BlockSlots& blocks, Workspace& ws) {
   const int stateA = mi.state, stateB = mj.state;
-  const bool drivenB = stateB < 0 && mj.moves;
-  {
-    const Vec3& rho = mi.rho;
-    ws.wrench[stateA].head<3>() += w.F;
-    ws.wrench[stateA].tail<3>() += w.tau + rho.cross(w.F);
-    addShifted(ws, blocks.aa, w.dW_dA, rho, 1.0);
-    ws.Jw_r[blocks.aa].block<3, 3>(3, 3) += skewSkew(w.F, rho);  // the lever arm turns with body a
-    if (stateB >= 0) addShifted(ws, blocks.ab, w.dW_dB, rho, 1.0);
-    if (drivenB) addDriven(model, ws, stateA, mj.body, shiftToCentre(w.dW_dB, rho));
+  const Vec3& rho = mi.rho;
+  ws.wrench[stateA].head<3>() += w.F;
+  ws.wrench[stateA].tail<3>() += w.tau + rho.cross(w.F);
+  ws.Jw_r[blocks.aa] += w.aa.r;
+  ws.Jw_v[blocks.aa] += w.aa.v;
+  if (stateB >= 0) {
+    ws.Jw_r[blocks.ab] += w.ab.r;
+    ws.Jw_v[blocks.ab] += w.ab.v;
+  } else if (mj.moves) {  // a driven body
+    addDriven(model, ws, stateA, mj.body, shiftToCentre(sidePartials(w, false), rho));
   }
 }
 
@@ -62,24 +49,19 @@ void scatterA(const SuspensionModel& model, const ElementWrench& w, const Marker
 void scatterB(const SuspensionModel& model, const ElementWrench& w, const MarkerKinematics& mi,
               const MarkerKinematics& mj, const BlockSlots& blocks, const Vec3& pCb, Workspace& ws) {
   const int stateA = mi.state, stateB = mj.state;
-  const bool drivenA = stateA < 0 && mi.moves;
-  {
-    const Vec3 q = mi.p - pCb;  // the reaction acts at p_I
-    ws.wrench[stateB].head<3>() -= w.F;
-    ws.wrench[stateB].tail<3>() -= w.tau + q.cross(w.F);
-    addShifted(ws, blocks.bb, w.dW_dB, q, -1.0);
-    ws.Jw_r[blocks.bb].block<3, 3>(3, 0) -= skew(w.F);  // d q / d p_b = -I
-    if (stateA >= 0) {
-      Mat6& BA = ws.Jw_r[blocks.ba];
-      addShifted(ws, blocks.ba, w.dW_dA, q, -1.0);
-      BA.block<3, 3>(3, 0) += skew(w.F);                 // p_I moves with p_a
-      BA.block<3, 3>(3, 3) -= skewSkew(w.F, mi.rho);     // and turns with body a
-    } else if (drivenA) {
-      Mat6x12 dBA = -shiftToCentre(w.dW_dA, q);
-      dBA.block<3, 3>(3, 0) += skew(w.F);
-      dBA.block<3, 3>(3, 3) -= skewSkew(w.F, mi.rho);
-      addDriven(model, ws, stateB, mi.body, dBA);
-    }
+  const Vec3 q = mi.p - pCb;  // the reaction acts at p_I
+  ws.wrench[stateB].head<3>() -= w.F;
+  ws.wrench[stateB].tail<3>() -= w.tau + q.cross(w.F);
+  ws.Jw_r[blocks.bb] += w.bb.r;
+  ws.Jw_v[blocks.bb] += w.bb.v;
+  if (stateA >= 0) {
+    ws.Jw_r[blocks.ba] += w.ba.r;
+    ws.Jw_v[blocks.ba] += w.ba.v;
+  } else if (mi.moves) {  // a driven body
+    Mat6x12 dBA = -shiftToCentre(sidePartials(w, true), q);
+    dBA.block<3, 3>(3, 0) += skew(w.F);
+    dBA.block<3, 3>(3, 3) -= skewSkew(w.F, mi.rho);
+    addDriven(model, ws, stateB, mi.body, dBA);
   }
 }
 

@@ -67,19 +67,24 @@ ParallelLinearizer::ParallelLinearizer(const SuspensionModel& model, WorkerPool&
   std::vector<double> crossLoad(T, 0.0);
   auto place = [&](ElementRef e, MarkerIndex i, MarkerIndex j) {
     const int a = sideThread(i), b = sideThread(j);
-    if (a < 0 || b < 0 || a == b) {
-      local_[std::max(0, std::max(a, b))].push_back(e);
-      return;
-    }
-    const int t = static_cast<int>(std::min_element(crossLoad.begin(), crossLoad.end()) - crossLoad.begin());
-    cross_[t].push_back(e);
-    crossLoad[t] += e.kind == ElementRef::Bushing ? 3.0 : 1.0;  // a bushing costs about three P2Ps
+    const bool local = a < 0 || b < 0 || a == b;
+    const int t = local ? std::max(0, std::max(a, b))
+                        : static_cast<int>(std::min_element(crossLoad.begin(), crossLoad.end()) - crossLoad.begin());
+    ElementLists& lists = local ? local_[t] : cross_[t];
+    (e.kind == ElementRef::Bushing ? lists.bushings : lists.p2ps).push_back(e.index);
+    if (!local) crossLoad[t] += e.kind == ElementRef::Bushing ? 3.0 : 1.0;  // a bushing costs about three P2Ps
   };
   for (std::size_t e = 0; e < model.bushings.size(); ++e)
     place({ElementRef::Bushing, static_cast<int>(e)}, model.bushings[e].i, model.bushings[e].j);
   for (std::size_t e = 0; e < model.p2ps.size(); ++e)
     place({ElementRef::P2P, static_cast<int>(e)}, model.p2ps[e].i, model.p2ps[e].j);
-  for (int t = 0; t < T; ++t) hasCross_ = hasCross_ || !cross_[t].empty();
+  for (int t = 0; t < T; ++t) {
+    hasCross_ = hasCross_ || !cross_[t].bushings.empty() || !cross_[t].p2ps.empty();
+    for (ElementLists* lists : {&local_[t], &cross_[t]}) {
+      lists->bushings = batchOrder(model, lists->bushings, true);
+      lists->p2ps = batchOrder(model, lists->p2ps, false);
+    }
+  }
 
   // Element halves by the thread of their rows, elements in the serial order.
   scatter_.assign(T, {});
@@ -98,9 +103,10 @@ ParallelLinearizer::ParallelLinearizer(const SuspensionModel& model, WorkerPool&
 }
 
 namespace {
-void calcElement(const SuspensionModel& model, Workspace& ws, const ElementRef& e) {
-  if (e.kind == ElementRef::Bushing) calcBushing(model, ws, static_cast<std::size_t>(e.index));
-  else calcP2P(model, ws, static_cast<std::size_t>(e.index));
+void calcElements(const SuspensionModel& model, Workspace& ws, const std::vector<int>& bushings,
+                  const std::vector<int>& p2ps) {
+  calcBushingList(model, ws, bushings);
+  calcP2PList(model, ws, p2ps);
 }
 }  // namespace
 
@@ -112,12 +118,12 @@ void ParallelLinearizer::linearize(const State& state, const VecX& u, const VecX
     if (t == 0) calcDrivenBodyKinematics(model_, ws);
     for (int l : rows_[t]) calcFreeBodyKinematics(model_, state, l, ws);
     for (int k : markers_[t]) markerKinematics(model_.markers[k], ws.bodies[ws.markers[k].body], ws.markers[k]);
-    for (const ElementRef& e : local_[t]) calcElement(model_, ws, e);
+    calcElements(model_, ws, local_[t].bushings, local_[t].p2ps);
   };
   pool_.run(local);
   if (hasCross_) {
     auto cross = [&](int t) {
-      for (const ElementRef& e : cross_[t]) calcElement(model_, ws, e);
+      calcElements(model_, ws, cross_[t].bushings, cross_[t].p2ps);
     };
     pool_.run(cross);
   }

@@ -48,7 +48,12 @@ class ParallelLinearizer {
   const SuspensionModel& model_;
   WorkerPool& pool_;
   std::vector<std::vector<int>> rows_, markers_;
-  std::vector<std::vector<ElementRef>> local_, cross_;
+  /// Per thread, the elements it computes after its kinematics (local) and in the second region
+  /// (cross): bushings (batched, calcBushingList()) and P2P elements, by index.
+  struct ElementLists {
+    std::vector<int> bushings, p2ps;
+  };
+  std::vector<ElementLists> local_, cross_;
   bool hasCross_ = false;
   std::vector<std::vector<ScatterItem>> scatter_;
 };

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/dynamics/workspace.h"
 
+#include <numeric>
+
 #include "engine/core/rotation.h"
+#include "engine/dynamics/force_elements.h"
 #include "engine/dynamics/kinematics.h"
 
 namespace ek {
@@ -52,6 +55,12 @@ Workspace::Workspace(const SuspensionModel& m)
     mk.moves = b.state >= 0 || b.driven();
     markerKinematics(m.markers[k], bodies[mk.body], mk);
   }
+  std::vector<int> all(m.bushings.size());
+  std::iota(all.begin(), all.end(), 0);
+  bushingOrder = batchOrder(m, all, true);
+  all.resize(m.p2ps.size());
+  std::iota(all.begin(), all.end(), 0);
+  p2pOrder = batchOrder(m, all, false);
 }
 
 }  // namespace ek

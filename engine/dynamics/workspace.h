@@ -45,11 +45,42 @@ struct MarkerKinematics {
 
 /// What a force element produces: the wrench (F, tau) it applies, in global coordinates, to the
 /// body of marker I at p_I, the opposite wrench at p_I on the body of marker J, and the partials of
-/// (F, tau) with respect to the (p, theta, v, w_B) of the bodies of I (dW_dA) and J (dW_dB).
+/// (F, tau) with respect to the (p, theta, v, w_B) of the bodies of I (side A) and J (side B),
+/// theta the global rotation vector, as their 3x3 blocks that can be non-zero: F depends on the
+/// positions and velocities through p_A - p_B and v_A - v_B only (dF/dp_B = -Fp, dF/dv_B = -Fv),
+/// tau on neither. Without torque (P2P) the T blocks are zero and not written (`torque` false).
+/// The blocks of a side whose body does not move are not written either. sidePartials() gives a
+/// side as a dense 6x12 matrix.
 struct ElementWrench {
   Vec3 F = Vec3::Zero(), tau = Vec3::Zero();
-  Mat6x12 dW_dA = Mat6x12::Zero(), dW_dB = Mat6x12::Zero();
+  Mat3 Fp = Mat3::Zero(), Fv = Mat3::Zero();
+  Mat3 FthA = Mat3::Zero(), FwA = Mat3::Zero(), FthB = Mat3::Zero(), FwB = Mat3::Zero();
+  Mat3 TthA = Mat3::Zero(), TwA = Mat3::Zero(), TthB = Mat3::Zero(), TwB = Mat3::Zero();
+  bool torque = true;
+  /// The same partials for the rows they are added to, ready for the slots of Jw_r and Jw_v: the
+  /// wrench about the row body's centre, the lever arm's own partials included. The A half in the
+  /// rows of I's body (slots aa, ab), the B half, the reaction at p_I, in the rows of J's body
+  /// (slots bb, ba). Written for the slots of moving bodies only.
+  struct Slot {
+    Mat6 r = Mat6::Zero(), v = Mat6::Zero();
+  };
+  Slot aa, ab, bb, ba;
 };
+
+/// d(F, tau)/d(p, theta, v, w_B) of the body of side A (or B) as one dense matrix.
+inline Mat6x12 sidePartials(const ElementWrench& w, bool sideA) {
+  Mat6x12 d = Mat6x12::Zero();
+  const double s = sideA ? 1.0 : -1.0;
+  d.block<3, 3>(0, 0) = s * w.Fp;
+  d.block<3, 3>(0, 3) = sideA ? w.FthA : w.FthB;
+  d.block<3, 3>(0, 6) = s * w.Fv;
+  d.block<3, 3>(0, 9) = sideA ? w.FwA : w.FwB;
+  if (w.torque) {
+    d.block<3, 3>(3, 3) = sideA ? w.TthA : w.TthB;
+    d.block<3, 3>(3, 9) = sideA ? w.TwA : w.TwB;
+  }
+  return d;
+}
 
 struct BushingResult {
   Vec6 deflection = Vec6::Zero();  ///< x, y, z [m] (J frame), rx, ry, rz [rad] (relative Cardan)
@@ -117,6 +148,11 @@ struct Workspace {
   std::vector<BranchCoupling> branches;  ///< per model.branchDirections, with the partials
   std::vector<BushingResult> bushings;
   std::vector<P2PResult> p2ps;
+  /// The order calcBushings() and calcP2Ps() take the elements in (batchOrder()).
+  std::vector<int> bushingOrder, p2pOrder;
+  /// Also store every element's side partials (ElementWrench::Fp .. TwB); by default only those
+  /// of elements on driven bodies are (the rows' blocks are what the linearization adds).
+  bool keepSidePartials = false;
   // calcGeneralizedForces: world wrenches about each free body's centre of mass and their
   // partials w.r.t. (p, theta) [Jw_r] and (v, w_B) [Jw_v] in the block pattern.
   std::vector<Vec6> wrench;  ///< nFree

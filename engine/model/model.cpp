@@ -82,6 +82,7 @@ std::shared_ptr<const SuspensionModel> SuspensionModel::build(const Project& p) 
     const ModelBody& body = m->bodies[mm.body.value];
     mm.s = mk.position - (body.fixed ? Vec3::Zero() : body.com);
     mm.R_BM = rotation::matrix(mk.orientation);
+    mm.aligned = mm.R_BM == Mat3::Identity();
     m->markers.push_back(mm);
   }
 

@@ -49,6 +49,7 @@ struct ModelMarker {
   BodyIndex body;
   Vec3 s = Vec3::Zero();          ///< position relative to the body's reference point, body axes
   Mat3 R_BM = Mat3::Identity();   ///< orientation relative to the body frame
+  bool aligned = true;            ///< R_BM is the identity (the marker's axes are its body's)
 };
 
 /// A Maxwell branch (MaxwellBranchRow): spring k in series with damper c, relaxation rate k / c.

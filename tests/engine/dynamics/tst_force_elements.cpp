@@ -27,18 +27,19 @@ VecX wrenchOf(const SuspensionModel& m, const State& s, Kind kind, std::size_t e
   return out;
 }
 
-/// Analytic partials of one element's wrench w.r.t. (r, v) of all bodies, from dW_dA/dW_dB.
+/// Analytic partials of one element's wrench w.r.t. (r, v) of all bodies, from its sides' blocks.
 void analytic(const SuspensionModel& m, const Workspace& ws, const ElementWrench& w, MarkerIndex i, MarkerIndex j,
               MatX& dR, MatX& dV) {
   dR = MatX::Zero(6, m.nDof());
   dV = MatX::Zero(6, m.nDof());
-  for (auto [mi, d] : {std::pair{i, &w.dW_dA}, std::pair{j, &w.dW_dB}}) {
+  for (auto [mi, sideA] : {std::pair{i, true}, std::pair{j, false}}) {
     const int l = ws.markers[mi.value].state;
     if (l < 0) continue;
+    const Mat6x12 d = sidePartials(w, sideA);
     const Mat3& RT = ws.bodies[m.freeBodies[l]].RT;
-    dR.middleCols<3>(6 * l) += d->middleCols<3>(0);
-    dR.middleCols<3>(6 * l + 3) += d->middleCols<3>(3) * RT;
-    dV.middleCols<6>(6 * l) += d->rightCols<6>();
+    dR.middleCols<3>(6 * l) += d.middleCols<3>(0);
+    dR.middleCols<3>(6 * l + 3) += d.middleCols<3>(3) * RT;
+    dV.middleCols<6>(6 * l) += d.rightCols<6>();
   }
 }
 
@@ -61,6 +62,7 @@ class TestForceElements : public QObject {
     State s;
     m->initialState(s.r, s.v);
     Workspace ws(*m);
+    ws.keepSidePartials = true;
     calcBodyKinematics(*m, s, ws);
     calcMarkerKinematics(*m, ws);
     calcBushings(*m, ws);

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+/// @file lanes.h
+/// 3-vectors and 3x3 matrices whose every entry is a pack of kLanes doubles: one kernel runs the
+/// same arithmetic for kLanes independent elements at once (structure of arrays), one SIMD
+/// instruction per scalar operation. Lane l of every result depends on lane l of the inputs
+/// only, with the same instruction sequence in every lane: an element's result does not depend
+/// on which elements share its pack, nor on its lane.
+///
+/// Packs are GCC/Clang vector extensions; the compiler maps them to the widest registers of the
+/// target (AVX2: one register) or splits them. Eigen is not used here: its 3x3 products
+/// vectorize across the entries of one matrix, which leaves most lanes of a register empty.
+
+#include <cstring>
+
+namespace ek::lanes {
+
+constexpr int kLanes = 4;
+using Pack = double __attribute__((vector_size(kLanes * sizeof(double))));
+
+inline Pack splat(double s) { return Pack{} + s; }
+
+struct V3 {
+  Pack x, y, z;
+};
+/// Row-major: m[r][c].
+struct M3 {
+  Pack m[3][3];
+};
+
+inline V3 operator+(const V3& a, const V3& b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
+inline V3 operator-(const V3& a, const V3& b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
+inline V3 operator*(const Pack& s, const V3& a) { return {s * a.x, s * a.y, s * a.z}; }
+inline V3 cross(const V3& a, const V3& b) {
+  return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
+}
+inline Pack at(const V3& v, int i) { return i == 0 ? v.x : (i == 1 ? v.y : v.z); }
+
+inline M3 operator+(const M3& a, const M3& b) {
+  M3 o;
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 3; ++c) o.m[r][c] = a.m[r][c] + b.m[r][c];
+  return o;
+}
+inline M3 operator-(const M3& a, const M3& b) {
+  M3 o;
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 3; ++c) o.m[r][c] = a.m[r][c] - b.m[r][c];
+  return o;
+}
+inline M3 operator-(const M3& a) {
+  M3 o;
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 3; ++c) o.m[r][c] = -a.m[r][c];
+  return o;
+}
+/// a b
+inline M3 operator*(const M3& a, const M3& b) {
+  M3 o;
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 3; ++c) o.m[r][c] = a.m[r][0] * b.m[0][c] + a.m[r][1] * b.m[1][c] + a.m[r][2] * b.m[2][c];
+  return o;
+}
+/// a b^T
+inline M3 timesTransposed(const M3& a, const M3& b) {
+  M3 o;
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 3; ++c) o.m[r][c] = a.m[r][0] * b.m[c][0] + a.m[r][1] * b.m[c][1] + a.m[r][2] * b.m[c][2];
+  return o;
+}
+/// a^T b
+inline M3 transposedTimes(const M3& a, const M3& b) {
+  M3 o;
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 3; ++c) o.m[r][c] = a.m[0][r] * b.m[0][c] + a.m[1][r] * b.m[1][c] + a.m[2][r] * b.m[2][c];
+  return o;
+}
+/// a v
+inline V3 operator*(const M3& a, const V3& v) {
+  return {a.m[0][0] * v.x + a.m[0][1] * v.y + a.m[0][2] * v.z, a.m[1][0] * v.x + a.m[1][1] * v.y + a.m[1][2] * v.z,
+          a.m[2][0] * v.x + a.m[2][1] * v.y + a.m[2][2] * v.z};
+}
+/// a^T v
+inline V3 transposedTimes(const M3& a, const V3& v) {
+  return {a.m[0][0] * v.x + a.m[1][0] * v.y + a.m[2][0] * v.z, a.m[0][1] * v.x + a.m[1][1] * v.y + a.m[2][1] * v.z,
+          a.m[0][2] * v.x + a.m[1][2] * v.y + a.m[2][2] * v.z};
+}
+/// a diag(d)
+inline M3 timesDiagonal(const M3& a, const V3& d) {
+  M3 o;
+  for (int r = 0; r < 3; ++r) o.m[r][0] = a.m[r][0] * d.x, o.m[r][1] = a.m[r][1] * d.y, o.m[r][2] = a.m[r][2] * d.z;
+  return o;
+}
+/// a^T diag(d)
+inline M3 transposedTimesDiagonal(const M3& a, const V3& d) {
+  M3 o;
+  for (int r = 0; r < 3; ++r) o.m[r][0] = a.m[0][r] * d.x, o.m[r][1] = a.m[1][r] * d.y, o.m[r][2] = a.m[2][r] * d.z;
+  return o;
+}
+/// M [a]x without forming [a]x: row i is m_i x a.
+inline M3 timesSkew(const M3& M, const V3& a) {
+  M3 o;
+  for (int i = 0; i < 3; ++i) {
+    o.m[i][0] = M.m[i][1] * a.z - M.m[i][2] * a.y;
+    o.m[i][1] = M.m[i][2] * a.x - M.m[i][0] * a.z;
+    o.m[i][2] = M.m[i][0] * a.y - M.m[i][1] * a.x;
+  }
+  return o;
+}
+/// Stores N packs lane by lane: out[l][i] = e[i][l]. Groups of four packs are transposed in
+/// registers and written as one vector per lane (the structure-of-arrays results of a kernel
+/// into each element's own storage).
+template <int N>
+inline void storeLanes(const Pack (&e)[N], double* const (&out)[kLanes]) {
+  static_assert(kLanes == 4 && N % 4 == 0, "groups of four packs of four lanes");
+  for (int g = 0; g < N; g += 4) {
+#if defined(__clang__)
+    const Pack t0 = __builtin_shufflevector(e[g], e[g + 1], 0, 4, 2, 6);
+    const Pack t1 = __builtin_shufflevector(e[g], e[g + 1], 1, 5, 3, 7);
+    const Pack t2 = __builtin_shufflevector(e[g + 2], e[g + 3], 0, 4, 2, 6);
+    const Pack t3 = __builtin_shufflevector(e[g + 2], e[g + 3], 1, 5, 3, 7);
+    const Pack r[4] = {__builtin_shufflevector(t0, t2, 0, 1, 4, 5), __builtin_shufflevector(t1, t3, 0, 1, 4, 5),
+                       __builtin_shufflevector(t0, t2, 2, 3, 6, 7), __builtin_shufflevector(t1, t3, 2, 3, 6, 7)};
+#else
+    using Mask = long long __attribute__((vector_size(kLanes * sizeof(long long))));
+    const Pack t0 = __builtin_shuffle(e[g], e[g + 1], Mask{0, 4, 2, 6});
+    const Pack t1 = __builtin_shuffle(e[g], e[g + 1], Mask{1, 5, 3, 7});
+    const Pack t2 = __builtin_shuffle(e[g + 2], e[g + 3], Mask{0, 4, 2, 6});
+    const Pack t3 = __builtin_shuffle(e[g + 2], e[g + 3], Mask{1, 5, 3, 7});
+    const Pack r[4] = {__builtin_shuffle(t0, t2, Mask{0, 1, 4, 5}), __builtin_shuffle(t1, t3, Mask{0, 1, 4, 5}),
+                       __builtin_shuffle(t0, t2, Mask{2, 3, 6, 7}), __builtin_shuffle(t1, t3, Mask{2, 3, 6, 7})};
+#endif
+    for (int l = 0; l < kLanes; ++l) std::memcpy(out[l] + g, &r[l], sizeof(Pack));
+  }
+}
+
+/// [a]x M without forming [a]x: column j is a x m_j.
+inline M3 skewTimes(const V3& a, const M3& M) {
+  M3 o;
+  for (int j = 0; j < 3; ++j) {
+    o.m[0][j] = a.y * M.m[2][j] - a.z * M.m[1][j];
+    o.m[1][j] = a.z * M.m[0][j] - a.x * M.m[2][j];
+    o.m[2][j] = a.x * M.m[1][j] - a.y * M.m[0][j];
+  }
+  return o;
+}
+/// [a]x [b]x = b a^T - (a . b) I
+inline M3 skewSkew(const V3& a, const V3& b) {
+  const Pack ab = a.x * b.x + a.y * b.y + a.z * b.z;
+  M3 o;
+  for (int r = 0; r < 3; ++r) {
+    const Pack br = at(b, r);
+    o.m[r][0] = br * a.x, o.m[r][1] = br * a.y, o.m[r][2] = br * a.z;
+    o.m[r][r] -= ab;
+  }
+  return o;
+}
+/// [a]x
+inline M3 skew(const V3& a) {
+  const Pack z{};
+  M3 o;
+  o.m[0][0] = z, o.m[0][1] = -a.z, o.m[0][2] = a.y;
+  o.m[1][0] = a.z, o.m[1][1] = z, o.m[1][2] = -a.x;
+  o.m[2][0] = -a.y, o.m[2][1] = a.x, o.m[2][2] = z;
+  return o;
+}
+
+}  // namespace ek::lanes
