@@ -18,19 +18,19 @@ namespace flops {
 constexpr double kBody = 85;            ///< R, T^-1, R T, w_W, N from one set of sines and cosines
 constexpr double kMarker = 75;          ///< rho, p, R_WM, v of a moving marker
 constexpr double kBushingValues = 368;  ///< deflections, rates, 12 curve laws, F, tau
-constexpr double kBushingPartials = 640;  ///< K, C and the marker blocks (force_elements.cpp)
+constexpr double kBushingPartials = 640;  ///< K, C and the marker blocks (force_elements.cpp, in lanes)
 constexpr double kP2PValues = 55;       ///< length, direction, rate, 2-4 curve laws, F
 constexpr double kP2PPartials = 90;     ///< the two marker blocks
-constexpr double kSideA = 225, kSideB = 270;  ///< bodyPartials() per moving side (with torque)
+constexpr double kSideA = 225, kSideB = 279;  ///< storePartials(): the body blocks per moving side
 constexpr double kSideNoTorque = 144;         ///< the same for a P2P element
+constexpr double kRowHalfA = 296, kRowHalfB = 261;  ///< storePartials(): the row blocks of a half
 constexpr double kWrench = 20;          ///< adding F, tau + rho x F to a body's wrench
-constexpr double kShift = 369;          ///< addShifted(): one block pair (position, velocity)
-constexpr double kLever = 26;           ///< a [F]x or [F]x[rho]x lever term
+constexpr double kSlotAdd = 72;         ///< adding a half's position and velocity blocks to a slot
 constexpr double kAssembleBlock = 270;  ///< J_r, J_v of one block from the world partials
 constexpr double kAssembleBody = 105;   ///< h, gyroscopic term
 constexpr double kMatrixBlock = 198;    ///< A = M - dt g J_v - (dt g)^2 J_r Kt, one block
 constexpr double kMatrixBody = 140;     ///< P = (I - dt g N)^-1, Kt = P T^-1, mass terms
-constexpr double kInvert6 = 792;        ///< Gauss-Jordan on [D | I], 6 columns x (12 + 5 x 24)
+constexpr double kInvertPivot = 410;    ///< 6x6 pivot inverse by 3x3 blocks (two cofactor inverses, six products)
 constexpr double kBlockProduct = 432;   ///< 6x6 times 6x6 (216 multiply-adds)
 constexpr double kBlockVector = 72;     ///< 6x6 times a vector, accumulated
 constexpr double kStageBody = 80;       ///< G, y, dr of one body in one stage
@@ -59,20 +59,26 @@ inline StepFlops countStepFlops(const ek::SuspensionModel& model, const ek::Topo
   f.transcendentals = 6 * nFree + 3 * static_cast<int>(model.bushings.size());
   for (std::size_t k = 0; k < model.markers.size(); ++k)
     if (moves(ek::MarkerIndex{static_cast<int>(k)})) f.kinematics += kMarker;
-  // Scatter of one element: the wrench and two block pairs per free side, the lever terms.
+  // The row blocks of the halves of moving sides; the scatter adds the wrench and a half's
+  // blocks to one slot per free side.
+  auto rows = [&](ek::MarkerIndex i, ek::MarkerIndex j) {
+    return (moves(i) ? kRowHalfA : 0) + (moves(j) ? kRowHalfB : 0);
+  };
   auto scatter = [&](ek::MarkerIndex i, ek::MarkerIndex j) {
     const bool a = free(i), b = free(j);
     double s = 0;
-    if (a) s += kWrench + kShift * (b ? 2 : 1) + kLever;
-    if (b) s += kWrench + kShift * (a ? 2 : 1) + kLever * (a ? 3 : 1);
+    if (a) s += kWrench + kSlotAdd * (b ? 2 : 1);
+    if (b) s += kWrench + kSlotAdd * (a ? 2 : 1);
     return s;
   };
   for (const auto& e : model.bushings) {
-    f.elements += kBushingValues + kBushingPartials + (moves(e.i) ? kSideA : 0) + (moves(e.j) ? kSideB : 0);
+    f.elements += kBushingValues + kBushingPartials + (moves(e.i) ? kSideA : 0) + (moves(e.j) ? kSideB : 0) +
+                  rows(e.i, e.j);
     f.scatter += scatter(e.i, e.j);
   }
   for (const auto& e : model.p2ps) {
-    f.elements += kP2PValues + kP2PPartials + kSideNoTorque * ((moves(e.i) ? 1 : 0) + (moves(e.j) ? 1 : 0));
+    f.elements += kP2PValues + kP2PPartials + kSideNoTorque * ((moves(e.i) ? 1 : 0) + (moves(e.j) ? 1 : 0)) +
+                  rows(e.i, e.j);
     f.scatter += scatter(e.i, e.j);
   }
   f.assemble = kAssembleBlock * nBlocks + kAssembleBody * nFree;
@@ -82,7 +88,7 @@ inline StepFlops countStepFlops(const ek::SuspensionModel& model, const ek::Topo
   f.stages = 3 * kBlockVector * nBlocks + 2 * (kStageBody * nFree + inputs) + 4.0 * model.nDof();
   if (topology) {
     const int offDiagonal = topology->factorBlocks() - nFree;  // L and U blocks
-    f.factorization = kInvert6 * nFree + kBlockProduct * (offDiagonal / 2 + topology->updateOperations());
+    f.factorization = kInvertPivot * nFree + kBlockProduct * (offDiagonal / 2 + topology->updateOperations());
     f.stages += 2 * kBlockVector * (offDiagonal + nFree);  // forward and back substitution
   } else {
     const double n = model.nDof();  // dense LU with partial pivoting

@@ -13,6 +13,13 @@
 
 #include <cstring>
 
+// Without AVX the packs are returned in memory instead of registers, and GCC warns that this
+// ABI differs from an AVX build's. The packs never cross a library boundary (every function here
+// is inline, the kernels that use them are internal), so the note does not apply.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wpsabi"
+#endif
+
 namespace ek::lanes {
 
 constexpr int kLanes = 4;

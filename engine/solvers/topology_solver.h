@@ -7,8 +7,9 @@
 /// - symbolic, once per model: a minimum-degree elimination order of the body graph (bodies
 ///   coupled by force elements; ties broken by index), the fill-in it causes, and a flat list of
 ///   6x6 block operations (the "plan");
-/// - numeric, per linearization: each pivot's diagonal block (the Schur complement left after the
-///   previous eliminations) is LU-factorized with partial pivoting, the off-diagonal blocks
+/// - numeric, per linearization: each pivot's diagonal block D_k (the Schur complement left after
+///   the previous eliminations) is inverted by its 3x3 blocks (translations and rotations;
+///   Gauss-Jordan with partial pivoting where they are ill-conditioned), the off-diagonal blocks
 ///   become L_ik = A_ik D_k^-1, and the trailing blocks are updated A_ij -= L_ik A_kj;
 /// - solve: block forward and back substitution.
 ///
