@@ -114,6 +114,30 @@ inline M3 timesSkew(const M3& M, const V3& a) {
   }
   return o;
 }
+/// The 4x4 transpose of four packs: t[l][i] = e[i][l].
+inline void transpose4(const Pack* e, Pack* t) {
+#if defined(__clang__)
+  const Pack t0 = __builtin_shufflevector(e[0], e[1], 0, 4, 2, 6);
+  const Pack t1 = __builtin_shufflevector(e[0], e[1], 1, 5, 3, 7);
+  const Pack t2 = __builtin_shufflevector(e[2], e[3], 0, 4, 2, 6);
+  const Pack t3 = __builtin_shufflevector(e[2], e[3], 1, 5, 3, 7);
+  t[0] = __builtin_shufflevector(t0, t2, 0, 1, 4, 5);
+  t[1] = __builtin_shufflevector(t1, t3, 0, 1, 4, 5);
+  t[2] = __builtin_shufflevector(t0, t2, 2, 3, 6, 7);
+  t[3] = __builtin_shufflevector(t1, t3, 2, 3, 6, 7);
+#else
+  using Mask = long long __attribute__((vector_size(kLanes * sizeof(long long))));
+  const Pack t0 = __builtin_shuffle(e[0], e[1], Mask{0, 4, 2, 6});
+  const Pack t1 = __builtin_shuffle(e[0], e[1], Mask{1, 5, 3, 7});
+  const Pack t2 = __builtin_shuffle(e[2], e[3], Mask{0, 4, 2, 6});
+  const Pack t3 = __builtin_shuffle(e[2], e[3], Mask{1, 5, 3, 7});
+  t[0] = __builtin_shuffle(t0, t2, Mask{0, 1, 4, 5});
+  t[1] = __builtin_shuffle(t1, t3, Mask{0, 1, 4, 5});
+  t[2] = __builtin_shuffle(t0, t2, Mask{2, 3, 6, 7});
+  t[3] = __builtin_shuffle(t1, t3, Mask{2, 3, 6, 7});
+#endif
+}
+
 /// Stores N packs lane by lane: out[l][i] = e[i][l]. Groups of four packs are transposed in
 /// registers and written as one vector per lane (the structure-of-arrays results of a kernel
 /// into each element's own storage).
@@ -121,23 +145,21 @@ template <int N>
 inline void storeLanes(const Pack (&e)[N], double* const (&out)[kLanes]) {
   static_assert(kLanes == 4 && N % 4 == 0, "groups of four packs of four lanes");
   for (int g = 0; g < N; g += 4) {
-#if defined(__clang__)
-    const Pack t0 = __builtin_shufflevector(e[g], e[g + 1], 0, 4, 2, 6);
-    const Pack t1 = __builtin_shufflevector(e[g], e[g + 1], 1, 5, 3, 7);
-    const Pack t2 = __builtin_shufflevector(e[g + 2], e[g + 3], 0, 4, 2, 6);
-    const Pack t3 = __builtin_shufflevector(e[g + 2], e[g + 3], 1, 5, 3, 7);
-    const Pack r[4] = {__builtin_shufflevector(t0, t2, 0, 1, 4, 5), __builtin_shufflevector(t1, t3, 0, 1, 4, 5),
-                       __builtin_shufflevector(t0, t2, 2, 3, 6, 7), __builtin_shufflevector(t1, t3, 2, 3, 6, 7)};
-#else
-    using Mask = long long __attribute__((vector_size(kLanes * sizeof(long long))));
-    const Pack t0 = __builtin_shuffle(e[g], e[g + 1], Mask{0, 4, 2, 6});
-    const Pack t1 = __builtin_shuffle(e[g], e[g + 1], Mask{1, 5, 3, 7});
-    const Pack t2 = __builtin_shuffle(e[g + 2], e[g + 3], Mask{0, 4, 2, 6});
-    const Pack t3 = __builtin_shuffle(e[g + 2], e[g + 3], Mask{1, 5, 3, 7});
-    const Pack r[4] = {__builtin_shuffle(t0, t2, Mask{0, 1, 4, 5}), __builtin_shuffle(t1, t3, Mask{0, 1, 4, 5}),
-                       __builtin_shuffle(t0, t2, Mask{2, 3, 6, 7}), __builtin_shuffle(t1, t3, Mask{2, 3, 6, 7})};
-#endif
+    Pack r[4];
+    transpose4(e + g, r);
     for (int l = 0; l < kLanes; ++l) std::memcpy(out[l] + g, &r[l], sizeof(Pack));
+  }
+}
+
+/// Loads N packs lane by lane: e[i][l] = src[l][i] (the inverse of storeLanes()): each lane's
+/// values are read as vectors of four and transposed in registers.
+template <int N>
+inline void loadLanes(const double* const (&src)[kLanes], Pack (&e)[N]) {
+  static_assert(kLanes == 4 && N % 4 == 0, "groups of four packs of four lanes");
+  for (int g = 0; g < N; g += 4) {
+    Pack r[4];
+    for (int l = 0; l < kLanes; ++l) std::memcpy(&r[l], src[l] + g, sizeof(Pack));
+    transpose4(r, e + g);
   }
 }
 

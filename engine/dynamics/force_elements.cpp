@@ -113,10 +113,6 @@ using lanes::M3;
 using lanes::Pack;
 using lanes::V3;
 
-void setLane(M3& a, int l, const Mat3& A) {
-  for (int r = 0; r < 3; ++r)
-    for (int c = 0; c < 3; ++c) a.m[r][c][l] = A(r, c);
-}
 void setLane(V3& a, int l, const Vec3& v) { a.x[l] = v.x(), a.y[l] = v.y(), a.z[l] = v.z(); }
 Mat3 lane(const M3& a, int l) {
   Mat3 A;
@@ -141,6 +137,42 @@ void storeBlock(const M3& tl, const M3& tr, const M3& bl, const M3& br, ElementW
   lanes::storeLanes(e, dst);
 }
 
+// MarkerKinematics holds p, v, w, R, rho and BodyKinematics p, angles, v, w_B, R as consecutive
+// doubles (Eigen's fixed 3-vectors and 3x3 matrices are plain arrays): they are read as vectors.
+static_assert(sizeof(Vec3) == 3 * sizeof(double) && alignof(Vec3) == alignof(double) &&
+              sizeof(Mat3) == 9 * sizeof(double) && alignof(Mat3) == alignof(double));
+
+/// The kinematics of kLanes markers, in lanes.
+struct MarkerLanes {
+  V3 p, v, w, rho;
+  M3 R;
+};
+
+MarkerLanes gatherMarkers(const Workspace& ws, const MarkerIndex (&m)[kLanes]) {
+  const double* src[kLanes];
+  for (int l = 0; l < kLanes; ++l) src[l] = ws.markers[m[l].value].p.data();
+  Pack e[20];  // p, v, w, R (column-major), rho.x, rho.y
+  lanes::loadLanes(src, e);
+  MarkerLanes o;
+  o.p = {e[0], e[1], e[2]}, o.v = {e[3], e[4], e[5]}, o.w = {e[6], e[7], e[8]};
+  for (int c = 0; c < 3; ++c)
+    for (int r = 0; r < 3; ++r) o.R.m[r][c] = e[9 + 3 * c + r];
+  o.rho.x = e[18], o.rho.y = e[19];
+  for (int l = 0; l < kLanes; ++l) o.rho.z[l] = ws.markers[m[l].value].rho.z();
+  return o;
+}
+
+/// p and R of the bodies of kLanes markers, in lanes.
+void gatherBodies(const Workspace& ws, const MarkerIndex (&m)[kLanes], V3& p, M3& R) {
+  const double* src[kLanes];
+  for (int l = 0; l < kLanes; ++l) src[l] = ws.bodies[ws.markers[m[l].value].body].p.data();
+  Pack e[20];  // p, angles, v, w_B, R (column-major, without R(2, 2))
+  lanes::loadLanes(src, e);
+  p = {e[0], e[1], e[2]};
+  for (int k = 0; k < 8; ++k) R.m[k % 3][k / 3] = e[12 + k];
+  for (int l = 0; l < kLanes; ++l) R.m[2][2][l] = ws.bodies[ws.markers[m[l].value].body].R(2, 2);
+}
+
 /// The two sides of a batch of elements: their bodies' kinematics, lever arms and outputs.
 struct Sides {
   M3 Ra, Rb;            ///< R_WB of the bodies of I (side A) and J (side B)
@@ -153,15 +185,16 @@ struct Sides {
 };
 
 Sides gatherSides(const Workspace& ws, const MarkerIndex (&i)[kLanes], const MarkerIndex (&j)[kLanes],
-                  ElementWrench* const (&out)[kLanes]) {
+                  const MarkerLanes& I, const MarkerLanes& J, ElementWrench* const (&out)[kLanes]) {
   Sides s;
+  V3 pa, pb;
+  gatherBodies(ws, i, pa, s.Ra);
+  gatherBodies(ws, j, pb, s.Rb);
+  s.rhoI = I.rho, s.rhoJ = J.rho, s.wI = I.w, s.wJ = J.w;
+  s.q = I.p - pb;
   for (int l = 0; l < kLanes; ++l) {
     const MarkerKinematics& mi = ws.markers[i[l].value];
     const MarkerKinematics& mj = ws.markers[j[l].value];
-    setLane(s.Ra, l, ws.bodies[mi.body].R), setLane(s.Rb, l, ws.bodies[mj.body].R);
-    setLane(s.rhoI, l, mi.rho), setLane(s.rhoJ, l, mj.rho);
-    setLane(s.wI, l, mi.w), setLane(s.wJ, l, mj.w);
-    setLane(s.q, l, mi.p - ws.bodies[mj.body].p);
     s.anyA = s.anyA || mi.moves;
     s.anyB = s.anyB || mj.moves;
     s.keep[l] = ws.keepSidePartials || (mi.moves && mi.state < 0) || (mj.moves && mj.state < 0);
@@ -245,17 +278,16 @@ void storePartials(const M3& FpI, const M3& FvI, const M3& FthJ, const M3& FwJ, 
   int e[kLanes];
   for (int l = 0; l < kLanes; ++l) e[l] = list[l < n ? l : n - 1];
 
-  M3 RI, RJ;
-  V3 pI, pJ, vI, vJ, wI, wJ;
+  MarkerIndex mI[kLanes], mJ[kLanes];
+  ElementWrench* out[kLanes];
   for (int l = 0; l < kLanes; ++l) {
-    const ModelBushing& b = model.bushings[e[l]];
-    const MarkerKinematics& mi = ws.markers[b.i.value];
-    const MarkerKinematics& mj = ws.markers[b.j.value];
-    setLane(RI, l, mi.R), setLane(RJ, l, mj.R);
-    setLane(pI, l, mi.p), setLane(pJ, l, mj.p);
-    setLane(vI, l, mi.v), setLane(vJ, l, mj.v);
-    setLane(wI, l, mi.w), setLane(wJ, l, mj.w);
+    mI[l] = model.bushings[e[l]].i, mJ[l] = model.bushings[e[l]].j;
+    out[l] = &ws.bushings[e[l]].wrench;
   }
+  const MarkerLanes I = gatherMarkers(ws, mI), J = gatherMarkers(ws, mJ);
+  const M3& RI = I.R;
+  const M3& RJ = J.R;
+  const V3 &pI = I.p, &pJ = J.p, &vI = I.v, &vJ = J.v, &wI = I.w, &wJ = J.w;
   const V3 dW = pI - pJ;
   const V3 d = transposedTimes(RJ, dW);
   const M3 Rrel = transposedTimes(RJ, RI);  // R_JI
@@ -387,13 +419,7 @@ void storePartials(const M3& FpI, const M3& FvI, const M3& FthJ, const M3& FwJ, 
   const M3 TthI = X + timesSkew(TwI, wRel) - skew(tau);
   const M3 TthJ = -X;
 
-  MarkerIndex mI[kLanes], mJ[kLanes];
-  ElementWrench* out[kLanes];
-  for (int l = 0; l < kLanes; ++l) {
-    mI[l] = model.bushings[e[l]].i, mJ[l] = model.bushings[e[l]].j;
-    out[l] = &ws.bushings[e[l]].wrench;
-  }
-  storePartials(FpI, FvI, FthJ, FwJ, TthI, TthJ, TwI, true, F, gatherSides(ws, mI, mJ, out), n);
+  storePartials(FpI, FvI, FthJ, FwJ, TthI, TthJ, TwI, true, F, gatherSides(ws, mI, mJ, I, J, out), n);
   for (int l = 0; l < n; ++l) {
     const ModelBushing& b = model.bushings[e[l]];
     const MarkerKinematics& mi = ws.markers[b.i.value];
@@ -481,7 +507,8 @@ void storePartials(const M3& FpI, const M3& FvI, const M3& FthJ, const M3& FwJ, 
     out[l] = &ws.p2ps[e[l]].wrench;
   }
   const M3 zero{};
-  storePartials(FpI, FvI, zero, zero, zero, zero, zero, false, F, gatherSides(ws, mI, mJ, out), n);
+  storePartials(FpI, FvI, zero, zero, zero, zero, zero, false, F,
+                gatherSides(ws, mI, mJ, gatherMarkers(ws, mI), gatherMarkers(ws, mJ), out), n);
 }
 
 /// Elements list[0..n) in batches of kLanes.
