@@ -11,12 +11,18 @@
 /// target (AVX2: one register) or splits them. Eigen is not used here: its 3x3 products
 /// vectorize across the entries of one matrix, which leaves most lanes of a register empty.
 
+#include <cmath>
 #include <cstring>
+#if defined(__AVX__)
+#include <immintrin.h>
+#endif
 
 // Without AVX the packs are returned in memory instead of registers, and GCC warns that this
 // ABI differs from an AVX build's. The packs never cross a library boundary (every function here
 // is inline, the kernels that use them are internal), so the note does not apply.
-#if defined(__GNUC__) && !defined(__clang__)
+#if defined(__clang__)
+#pragma clang diagnostic ignored "-Wpsabi"
+#elif defined(__GNUC__)
 #pragma GCC diagnostic ignored "-Wpsabi"
 #endif
 
@@ -26,6 +32,41 @@ constexpr int kLanes = 4;
 using Pack = double __attribute__((vector_size(kLanes * sizeof(double))));
 
 inline Pack splat(double s) { return Pack{} + s; }
+
+/// Lane-wise square root (IEEE, correctly rounded: equal to std::sqrt bit for bit).
+inline Pack sqrt(Pack a) {
+#if defined(__AVX__)
+  return _mm256_sqrt_pd(a);
+#else
+  Pack r;
+  for (int l = 0; l < kLanes; ++l) r[l] = std::sqrt(a[l]);
+  return r;
+#endif
+}
+
+/// Lane-wise atan2(y, x) in (-pi, pi], within a few units in the last place of std::atan2
+/// (tst_lanes). The ratio t = min(|x|, |y|) / max(|x|, |y|) in [0, 1] is reduced to
+/// |u| <= tan(pi/12) by atan(t) = pi/6 + atan((sqrt(3) t - 1) / (t + sqrt(3))) where t > tan(pi/12),
+/// and atan(u) summed as its Taylor series u sum_k (-1)^k u^2k / (2k + 1) up to k = 13 (the next
+/// term is below 3.5e-18 of the result); the octant follows from the signs and the swap. NaN in,
+/// NaN out; atan2(0, 0) = 0.
+inline Pack atan2(Pack y, Pack x) {
+  const double kPi = 3.141592653589793, kSqrt3 = 1.7320508075688772, kTanPi12 = 0.2679491924311227;
+  const Pack ax = x < 0.0 ? -x : x, ay = y < 0.0 ? -y : y;
+  const auto swap = ay > ax;
+  const Pack num = swap ? ax : ay, den = swap ? ay : ax;
+  const Pack t = den == 0.0 ? Pack{} : num / den;
+  const auto reduced = t > kTanPi12;
+  const Pack u = reduced ? (t * kSqrt3 - 1.0) / (t + kSqrt3) : t;
+  const Pack z = u * u;
+  Pack p = splat(-1.0 / 27.0);  // Horner from k = 13
+  for (int k = 12; k >= 0; --k) p = (k % 2 ? -1.0 : 1.0) / (2 * k + 1) + z * p;
+  Pack r = u * p;
+  r = reduced ? r + kPi / 6.0 : r;
+  r = swap ? kPi / 2.0 - r : r;
+  r = x < 0.0 ? kPi - r : r;
+  return y < 0.0 ? -r : r;
+}
 
 struct V3 {
   Pack x, y, z;

@@ -296,20 +296,21 @@ void storePartials(const M3& FpI, const M3& FvI, const M3& FthJ, const M3& FwJ, 
   const V3 wRel = wI - wJ;
   const V3 z = transposedTimes(RI, wRel);
 
-  // Cardan angles a = (psi, theta, phi) of R_JI and their sines and cosines, lane by lane.
-  V3 a;
-  Pack sth, cth, sph, cph;  // psi's sine and cosine are not needed
-  for (int l = 0; l < kLanes; ++l) {
-    Vec3 al;
-    const rotation::Trig tr = rotation::trigOfMatrix(lane(Rrel, l), al);
-    if (std::abs(tr.cth) < 1e-6) {
+  // Cardan angles a = (psi, theta, phi) of R_JI and their sines and cosines from its entries
+  // (rotation::trigOfMatrix(), in lanes).
+  const M3& Q = Rrel;
+  const Pack c = lanes::sqrt(Q.m[2][1] * Q.m[2][1] + Q.m[2][2] * Q.m[2][2]);  // cos(theta) >= 0
+  const V3 a = {lanes::atan2(Q.m[1][0], Q.m[0][0]), lanes::atan2(-Q.m[2][0], c), lanes::atan2(Q.m[2][1], Q.m[2][2])};
+  const Pack nth = lanes::sqrt(Q.m[2][0] * Q.m[2][0] + c * c);  // 1 to round-off
+  const Pack sth = -Q.m[2][0] / nth, cth = c / nth;
+  const auto tilted = c > 0.0;
+  const Pack sph = tilted ? Q.m[2][1] / c : Pack{}, cph = tilted ? Q.m[2][2] / c : splat(1.0);
+  for (int l = 0; l < kLanes; ++l)
+    if (std::abs(cth[l]) < 1e-6) {
       const ModelBushing& b = model.bushings[e[l]];
       throw SimulationError(describeElement(model, "bushing", b.id, b.name, b.i, b.j) +
                             ": relative rotation reached the Cardan singularity (ry = +-90 deg)");
     }
-    setLane(a, l, al);
-    sth[l] = tr.sth, cth[l] = tr.cth, sph[l] = tr.sph, cph[l] = tr.cph;
-  }
   const Pack ic = splat(1.0) / cth, tth = sth * ic;
   M3 Ti;  // rotation::bodyToRate()
   Ti.m[0][0] = Pack{}, Ti.m[0][1] = sph * ic, Ti.m[0][2] = cph * ic;
