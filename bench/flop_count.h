@@ -17,7 +17,7 @@ namespace bench {
 namespace flops {
 constexpr double kBody = 85;            ///< R, T^-1, R T, w_W, N from one set of sines and cosines
 constexpr double kMarker = 75;          ///< rho, p, R_WM, v of a moving marker
-constexpr double kBushingValues = 368;  ///< deflections, rates, 12 curve laws, F, tau
+constexpr double kBushingValues = 503;  ///< deflections, rates, 3 lanes::atan2 (45 each), 12 curve laws, F, tau
 constexpr double kBushingPartials = 640;  ///< K, C and the marker blocks (force_elements.cpp, in lanes)
 constexpr double kP2PValues = 55;       ///< length, direction, rate, 2-4 curve laws, F
 constexpr double kP2PPartials = 90;     ///< the two marker blocks
@@ -56,7 +56,7 @@ inline StepFlops countStepFlops(const ek::SuspensionModel& model, const ek::Topo
   };
   auto free = [&](ek::MarkerIndex m) { return model.bodies[model.markers[m.value].body.value].state >= 0; };
   f.kinematics = kBody * nFree;
-  f.transcendentals = 6 * nFree + 3 * static_cast<int>(model.bushings.size());
+  f.transcendentals = 6 * nFree;  // the bushings' arc tangents are polynomials (lanes::atan2), counted as flops
   for (std::size_t k = 0; k < model.markers.size(); ++k)
     if (moves(ek::MarkerIndex{static_cast<int>(k)})) f.kinematics += kMarker;
   // The row blocks of the halves of moving sides; the scatter adds the wrench and a half's
