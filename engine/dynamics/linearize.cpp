@@ -28,6 +28,12 @@ void addDriven(const SuspensionModel& model, Workspace& ws, int state, int drive
   }
 }
 
+/// Adds a half's position and velocity blocks to slot s.
+void addSlot(Workspace& ws, int s, const ElementWrench::Slot& blocks) {
+  ws.Jw_r[s] += blocks.r;
+  ws.Jw_v[s] += blocks.v;
+}
+
 /// The element's wrench and partials in the rows of the body of marker I (its "A half").
 void scatterA(const SuspensionModel& model, const ElementWrench& w, const MarkerKinematics& mi,
               const MarkerKinematics& mj, const BlockSlots& blocks, Workspace& ws) {
@@ -35,11 +41,9 @@ void scatterA(const SuspensionModel& model, const ElementWrench& w, const Marker
   const Vec3& rho = mi.rho;
   ws.wrench[stateA].head<3>() += w.F;
   ws.wrench[stateA].tail<3>() += w.tau + rho.cross(w.F);
-  ws.Jw_r[blocks.aa] += w.aa.r;
-  ws.Jw_v[blocks.aa] += w.aa.v;
+  addSlot(ws, blocks.aa, w.aa);
   if (stateB >= 0) {
-    ws.Jw_r[blocks.ab] += w.ab.r;
-    ws.Jw_v[blocks.ab] += w.ab.v;
+    addSlot(ws, blocks.ab, w.ab);
   } else if (mj.moves) {  // a driven body
     addDriven(model, ws, stateA, mj.body, shiftToCentre(sidePartials(w, false), rho));
   }
@@ -52,11 +56,9 @@ void scatterB(const SuspensionModel& model, const ElementWrench& w, const Marker
   const Vec3 q = mi.p - pCb;  // the reaction acts at p_I
   ws.wrench[stateB].head<3>() -= w.F;
   ws.wrench[stateB].tail<3>() -= w.tau + q.cross(w.F);
-  ws.Jw_r[blocks.bb] += w.bb.r;
-  ws.Jw_v[blocks.bb] += w.bb.v;
+  addSlot(ws, blocks.bb, w.bb);
   if (stateA >= 0) {
-    ws.Jw_r[blocks.ba] += w.ba.r;
-    ws.Jw_v[blocks.ba] += w.ba.v;
+    addSlot(ws, blocks.ba, w.ba);
   } else if (mi.moves) {  // a driven body
     Mat6x12 dBA = -shiftToCentre(sidePartials(w, true), q);
     dBA.block<3, 3>(3, 0) += skew(w.F);
