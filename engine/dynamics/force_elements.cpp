@@ -530,7 +530,8 @@ std::vector<int> batchOrder(const SuspensionModel& model, std::vector<int> eleme
     const MarkerIndex j = bushings ? model.bushings[e].j : model.p2ps[e].j;
     return 2 * !moves(i) + !moves(j);
   };
-  std::stable_sort(elements.begin(), elements.end(), [&](int x, int y) { return key(x) < key(y); });
+  // By key, then by index (std::sort with a total order: no temporary buffer, unlike stable_sort).
+  std::sort(elements.begin(), elements.end(), [&](int x, int y) { return key(x) != key(y) ? key(x) < key(y) : x < y; });
   return elements;
 }
 

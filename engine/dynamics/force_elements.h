@@ -39,9 +39,9 @@ void calcBushingList(const SuspensionModel& model, Workspace& ws, const std::vec
 /// The P2P elements of `list`, as calcBushingList() does for bushings.
 void calcP2PList(const SuspensionModel& model, Workspace& ws, const std::vector<int>& list, bool partials = true);
 
-/// `elements` (bushings or P2P elements) reordered, stably, so that elements whose bodies move
-/// alike (both, only I's, only J's) follow each other: a batch then stores the row blocks of the
-/// moving sides only. The order does not change any result.
+/// `elements` (bushings or P2P elements) reordered so that elements whose bodies move alike
+/// (both, only I's, only J's) follow each other, ascending within each group: a batch then stores
+/// the row blocks of the moving sides only. The order does not change any result.
 std::vector<int> batchOrder(const SuspensionModel& model, std::vector<int> elements, bool bushings);
 /// One P2P element (index e).
 void calcP2P(const SuspensionModel& model, Workspace& ws, std::size_t e, bool partials = true);
