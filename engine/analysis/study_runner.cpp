@@ -510,44 +510,51 @@ OptimizationResult optimize(const StudyContext& ctx, Ledger& ledger, const std::
       if (!s.criteria[i].withinLimits(r->result.criteria[i])) return false;
     return true;
   };
-  std::function<double(const std::vector<double>&, std::vector<double>&)> f =
-      [&](const std::vector<double>& u, std::vector<double>& grad) -> double {
-    try {
-      const Stencil st = stencil(u, !grad.empty());
-      const auto& r = st.r;
-      ++res.evaluations;
-      if (!r[0]->result.ok) {
-        if (!haveAny) throw std::runtime_error("the start design failed (run " + std::to_string(r[0]->run) + "): " +
-                                               r[0]->result.message);
-        // A failed design: worse than anything seen, so the optimizer turns away from it.
-        std::fill(grad.begin(), grad.end(), 0.0);
-        return (worst + std::abs(worst) + 1.0) / scale;
+  // NLopt calls back through C: an exception must not cross it. The first one stops the optimizer
+  // and is rethrown after it (failure).
+  using Function = std::function<double(const std::vector<double>&, std::vector<double>&)>;
+  auto guarded = [&](auto body) -> Function {
+    return [&failure, &opt, body](const std::vector<double>& u, std::vector<double>& grad) -> double {
+      try {
+        return body(u, grad);
+      } catch (...) {
+        failure = std::current_exception();
+        opt.force_stop();
+        return 0.0;
       }
-      const double value = combine(r[0]);
-      if (!haveAny && value != 0.0) scale = std::abs(value);
-      worst = haveAny ? std::max(worst, value) : value;
-      haveAny = true;
-      // The best design meets every limit (the start counts until one does).
-      const bool ok = feasible(r[0]);
-      if (!haveBest || (ok && (!res.bestFeasible || value < res.bestObjective))) {
-        res.bestObjective = value;
-        res.best = r[0]->values;
-        res.bestCriteria = r[0]->result.criteria;
-        res.bestFeasible = ok;
-        haveBest = true;
-      }
-      if (res.evaluations == 1 && res.startCriteria.empty()) {
-        res.startObjective = value;
-        res.startCriteria = r[0]->result.criteria;
-      }
-      gradientOf(st, combine, value, grad, scale);
-      return value / scale;
-    } catch (...) {
-      failure = std::current_exception();
-      opt.force_stop();
-      return 0.0;
-    }
+    };
   };
+  Function f = guarded([&](const std::vector<double>& u, std::vector<double>& grad) -> double {
+    const Stencil st = stencil(u, !grad.empty());
+    const auto& r = st.r;
+    ++res.evaluations;
+    if (!r[0]->result.ok) {
+      if (!haveAny) throw std::runtime_error("the start design failed (run " + std::to_string(r[0]->run) + "): " +
+                                             r[0]->result.message);
+      // A failed design: worse than anything seen, so the optimizer turns away from it.
+      std::fill(grad.begin(), grad.end(), 0.0);
+      return (worst + std::abs(worst) + 1.0) / scale;
+    }
+    const double value = combine(r[0]);
+    if (!haveAny && value != 0.0) scale = std::abs(value);
+    worst = haveAny ? std::max(worst, value) : value;
+    haveAny = true;
+    // The best design meets every limit (the start counts until one does).
+    const bool ok = feasible(r[0]);
+    if (!haveBest || (ok && (!res.bestFeasible || value < res.bestObjective))) {
+      res.bestObjective = value;
+      res.best = r[0]->values;
+      res.bestCriteria = r[0]->result.criteria;
+      res.bestFeasible = ok;
+      haveBest = true;
+    }
+    if (res.evaluations == 1 && res.startCriteria.empty()) {
+      res.startObjective = value;
+      res.startCriteria = r[0]->result.criteria;
+    }
+    gradientOf(st, combine, value, grad, scale);
+    return value / scale;
+  });
   // Limits as constraints g(u) <= 0, each divided by its limit's size (at least 1e-300), so that
   // the optimizer's feasibility tolerance is relative.
   struct Limit {
@@ -559,38 +566,26 @@ OptimizationResult optimize(const StudyContext& ctx, Ledger& ledger, const std::
     if (s.criteria[i].atMost) limits.push_back({i, *s.criteria[i].atMost, 1.0});
     if (s.criteria[i].atLeast) limits.push_back({i, *s.criteria[i].atLeast, -1.0});
   }
-  std::vector<std::function<double(const std::vector<double>&, std::vector<double>&)>> constraints;
+  std::vector<Function> constraints;
   for (const Limit& l : limits)
-    constraints.push_back([&, l](const std::vector<double>& u, std::vector<double>& grad) -> double {
+    constraints.push_back(guarded([&, l](const std::vector<double>& u, std::vector<double>& grad) -> double {
       if (failure) return 0.0;
-      try {
-        const Stencil st = stencil(u, !grad.empty());
-        const double norm = std::max(std::abs(l.limit), 1e-300);
-        auto g = [&](const StudyRecord* r) { return l.sign * (r->result.criteria[l.criterion] - l.limit); };
-        if (!st.r[0]->result.ok) {
-          std::fill(grad.begin(), grad.end(), 0.0);
-          return 1.0;  // a failed design counts as violating every limit
-        }
-        const double v = g(st.r[0]);
-        gradientOf(st, g, v, grad, norm);
-        return v / norm;
-      } catch (...) {
-        failure = std::current_exception();
-        opt.force_stop();
-        return 0.0;
+      const Stencil st = stencil(u, !grad.empty());
+      const double norm = std::max(std::abs(l.limit), 1e-300);
+      auto g = [&](const StudyRecord* r) { return l.sign * (r->result.criteria[l.criterion] - l.limit); };
+      if (!st.r[0]->result.ok) {
+        std::fill(grad.begin(), grad.end(), 0.0);
+        return 1.0;  // a failed design counts as violating every limit
       }
-    });
-  for (auto& c : constraints)
-    opt.add_inequality_constraint(
-        [](const std::vector<double>& u, std::vector<double>& grad, void* data) {
-          return (*static_cast<std::function<double(const std::vector<double>&, std::vector<double>&)>*>(data))(u, grad);
-        },
-        &c, 1e-6);
-  opt.set_min_objective(
-      [](const std::vector<double>& u, std::vector<double>& grad, void* data) {
-        return (*static_cast<std::function<double(const std::vector<double>&, std::vector<double>&)>*>(data))(u, grad);
-      },
-      &f);
+      const double v = g(st.r[0]);
+      gradientOf(st, g, v, grad, norm);
+      return v / norm;
+    }));
+  auto call = [](const std::vector<double>& u, std::vector<double>& grad, void* data) {
+    return (*static_cast<Function*>(data))(u, grad);
+  };
+  for (auto& c : constraints) opt.add_inequality_constraint(call, &c, 1e-6);
+  opt.set_min_objective(call, &f);
   std::vector<double> u(n);
   for (std::size_t j = 0; j < n; ++j) u[j] = std::clamp(toUnit(s.variables[j], ctx.startValues[j]), 0.0, 1.0);
   // The start design first (a global method does not begin there): the before of the summary, and

@@ -226,9 +226,8 @@ void storePartials(const M3& FpI, const M3& FvI, const M3& FthJ, const M3& FwJ, 
 
   const V3& rho = s.rhoI;
   const M3 sF = skew(F), turnA = skewSkew(F, rho);
-  const M3 nFp = -FpI, nFv = -FvI;
+  const M3 nFp = -FpI, nFv = -FvI, qFp = skewTimes(s.q, FpI);
   if (s.anyA) {
-    const M3 qFp = skewTimes(s.q, FpI);
     storeBlock(FpI, FthA, skewTimes(rho, FpI), TthA + skewTimes(rho, FthA) + turnA, s.out,
                [](ElementWrench& w) -> Mat6& { return w.aa.r; });
     storeBlock(FvI, FwA, skewTimes(rho, FvI), TwA + skewTimes(rho, FwA), s.out,
@@ -239,7 +238,6 @@ void storePartials(const M3& FpI, const M3& FvI, const M3& FthJ, const M3& FwJ, 
                [](ElementWrench& w) -> Mat6& { return w.ba.v; });
   }
   if (s.anyB) {
-    const M3 qFp = skewTimes(s.q, FpI);
     storeBlock(nFp, FthB, -skewTimes(rho, FpI), TthB + skewTimes(rho, FthB), s.out,
                [](ElementWrench& w) -> Mat6& { return w.ab.r; });
     storeBlock(nFv, FwB, -skewTimes(rho, FvI), TwB + skewTimes(rho, FwB), s.out,
@@ -533,16 +531,6 @@ std::vector<int> batchOrder(const SuspensionModel& model, std::vector<int> eleme
   // By key, then by index (std::sort with a total order: no temporary buffer, unlike stable_sort).
   std::sort(elements.begin(), elements.end(), [&](int x, int y) { return key(x) != key(y) ? key(x) < key(y) : x < y; });
   return elements;
-}
-
-void calcBushing(const SuspensionModel& model, Workspace& ws, std::size_t e, bool partials) {
-  const int one = static_cast<int>(e);
-  bushingLanes(model, ws, &one, 1, partials);
-}
-
-void calcP2P(const SuspensionModel& model, Workspace& ws, std::size_t e, bool partials) {
-  const int one = static_cast<int>(e);
-  p2pLanes(model, ws, &one, 1, partials);
 }
 
 void calcBushingList(const SuspensionModel& model, Workspace& ws, const std::vector<int>& list, bool partials) {

@@ -31,10 +31,9 @@ void calcBushings(const SuspensionModel& model, Workspace& ws, bool partials = t
 /// @throws SimulationError when the two markers coincide (no line of action).
 void calcP2Ps(const SuspensionModel& model, Workspace& ws, bool partials = true);
 
-/// One bushing (index e), as calcBushings() does for each; elements are independent of each other.
-void calcBushing(const SuspensionModel& model, Workspace& ws, std::size_t e, bool partials = true);
-/// The bushings of `list` (indices), kLanes at a time (engine/core/lanes.h): the results are those
-/// of calcBushing() for each, bit for bit, whatever the list.
+/// The bushings of `list` (indices), kLanes at a time (engine/core/lanes.h), as calcBushings()
+/// does for all: elements are independent of each other, and each one's results are the same bit
+/// for bit whatever the list.
 void calcBushingList(const SuspensionModel& model, Workspace& ws, const std::vector<int>& list, bool partials = true);
 /// The P2P elements of `list`, as calcBushingList() does for bushings.
 void calcP2PList(const SuspensionModel& model, Workspace& ws, const std::vector<int>& list, bool partials = true);
@@ -43,7 +42,5 @@ void calcP2PList(const SuspensionModel& model, Workspace& ws, const std::vector<
 /// (both, only I's, only J's) follow each other, ascending within each group: a batch then stores
 /// the row blocks of the moving sides only. The order does not change any result.
 std::vector<int> batchOrder(const SuspensionModel& model, std::vector<int> elements, bool bushings);
-/// One P2P element (index e).
-void calcP2P(const SuspensionModel& model, Workspace& ws, std::size_t e, bool partials = true);
 
 }  // namespace ek
