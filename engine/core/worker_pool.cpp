@@ -18,13 +18,14 @@ constexpr int kPauseSpins = 4096;  ///< polls with a pause instruction before yi
 WorkerPool::WorkerPool(int threads, std::chrono::microseconds sleepAfter) : sleepAfter_(sleepAfter) {
   if (threads < 1) throw std::invalid_argument("the number of threads must be at least 1");
   errors_.resize(static_cast<std::size_t>(threads));
+  done_ = std::make_unique<Done[]>(static_cast<std::size_t>(threads));
   workers_.reserve(static_cast<std::size_t>(threads - 1));
   for (int t = 1; t < threads; ++t) workers_.emplace_back([this, t] { workerLoop(t); });
 }
 
 WorkerPool::~WorkerPool() {
   stop_.store(true);
-  epoch_.fetch_add(1);
+  job_.epoch.store(++published_);
   {
     std::lock_guard<std::mutex> lock(mutex_);
   }
@@ -37,23 +38,30 @@ void WorkerPool::runRaw(Fn fn, void* ctx) {
     fn(ctx, 0);
     return;
   }
-  fn_ = fn;
-  ctx_ = ctx;
-  pending_.store(static_cast<int>(workers_.size()), std::memory_order_relaxed);
-  epoch_.fetch_add(1);  // seq_cst: publishes the job; ordered before the sleepers_ read below
-  if (sleepers_.load() > 0) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    wake_.notify_all();
-  }
+  job_.fn = fn;
+  job_.ctx = ctx;
+  const std::uint64_t epoch = ++published_;
+  // A plain release store: the caller goes on with its own part while the line travels (a
+  // read-modify-write would wait for it). Sleeping workers are woken after the caller's part:
+  // the fence orders the store before the sleepers_ read (a worker increments sleepers_ before
+  // its last look at the epoch), and a sleeper is rare (idle for sleepAfter before).
+  job_.epoch.store(epoch, std::memory_order_release);
   try {
     fn(ctx, 0);
   } catch (...) {
     errors_[0] = std::current_exception();
   }
-  int spins = 0;
-  while (pending_.load(std::memory_order_acquire) != 0) {
-    if (++spins < kPauseSpins) EK_PAUSE();
-    else std::this_thread::yield();
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (sleepers_.load() > 0) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    wake_.notify_all();
+  }
+  for (std::size_t w = 0; w < workers_.size(); ++w) {
+    int spins = 0;
+    while (done_[w].epoch.load(std::memory_order_acquire) != epoch) {
+      if (++spins < kPauseSpins) EK_PAUSE();
+      else std::this_thread::yield();
+    }
   }
   for (auto& e : errors_)
     if (e) {
@@ -69,7 +77,7 @@ void WorkerPool::workerLoop(int t) {
     // Wait for a new epoch: spin, then yield, then sleep.
     int spins = 0;
     auto idleSince = std::chrono::steady_clock::time_point{};
-    while (epoch_.load(std::memory_order_acquire) == seen) {
+    while (job_.epoch.load(std::memory_order_acquire) == seen) {
       if (++spins < kPauseSpins) {
         EK_PAUSE();
         continue;
@@ -82,17 +90,19 @@ void WorkerPool::workerLoop(int t) {
       }
       std::unique_lock<std::mutex> lock(mutex_);
       sleepers_.fetch_add(1);  // seq_cst: ordered before the re-check of the epoch
-      wake_.wait(lock, [&] { return epoch_.load() != seen; });
+      wake_.wait(lock, [&] { return job_.epoch.load() != seen; });
       sleepers_.fetch_sub(1);
     }
-    seen = epoch_.load(std::memory_order_acquire);
-    if (stop_.load()) return;
+    seen = job_.epoch.load(std::memory_order_acquire);
+    if (stop_.load(std::memory_order_relaxed)) return;
+    const Fn fn = job_.fn;
+    void* const ctx = job_.ctx;
     try {
-      fn_(ctx_, t);
+      fn(ctx, t);
     } catch (...) {
       errors_[static_cast<std::size_t>(t)] = std::current_exception();
     }
-    pending_.fetch_sub(1, std::memory_order_release);
+    done_[t - 1].epoch.store(seen, std::memory_order_release);
   }
 }
 

@@ -15,6 +15,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <exception>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -42,13 +43,26 @@ class WorkerPool {
   void runRaw(Fn fn, void* ctx);
   void workerLoop(int t);
 
+  /// The job and its epoch in one cache line: a worker's poll that sees the new epoch has the
+  /// job too (one transfer between the cores, not two).
+  struct alignas(64) Job {
+    std::atomic<std::uint64_t> epoch{0};
+    Fn fn = nullptr;
+    void* ctx = nullptr;
+  };
+  /// A worker's "done with epoch e", written only by that worker, in a line of its own: the
+  /// caller's poll costs one transfer per worker and the worker never waits for the line (a
+  /// shared counter would need two transfers: the worker's read for ownership, the caller's read).
+  struct alignas(64) Done {
+    std::atomic<std::uint64_t> epoch{0};
+  };
+
   std::vector<std::thread> workers_;
   std::vector<std::exception_ptr> errors_;  ///< per thread, sized once
+  std::unique_ptr<Done[]> done_;            ///< per worker (index t - 1)
   std::chrono::microseconds sleepAfter_;
-  Fn fn_ = nullptr;
-  void* ctx_ = nullptr;
-  alignas(64) std::atomic<std::uint64_t> epoch_{0};
-  alignas(64) std::atomic<int> pending_{0};
+  Job job_;
+  std::uint64_t published_ = 0;  ///< the last epoch published (the caller's copy)
   alignas(64) std::atomic<int> sleepers_{0};
   std::atomic<bool> stop_{false};
   std::mutex mutex_;

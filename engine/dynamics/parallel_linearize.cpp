@@ -9,9 +9,8 @@
 
 namespace ek {
 
-ParallelLinearizer::ParallelLinearizer(const SuspensionModel& model, WorkerPool& pool, const std::vector<int>& preferred)
-    : model_(model), pool_(pool) {
-  const int T = pool.size(), m = model.nFreeBodies();
+std::vector<int> ParallelLinearizer::contiguousRanges(const SuspensionModel& model, int threads) {
+  const int m = model.nFreeBodies();
   // Work per body row: the element halves acting on it.
   std::vector<double> rowCost(m, 1.0);
   auto countHalves = [&](MarkerIndex i, MarkerIndex j) {
@@ -21,30 +20,22 @@ ParallelLinearizer::ParallelLinearizer(const SuspensionModel& model, WorkerPool&
   };
   for (const auto& b : model.bushings) countHalves(b.i, b.j);
   for (const auto& p : model.p2ps) countHalves(p.i, p.j);
+  std::vector<int> owner(m);
+  double total = 0.0, done = 0.0;
+  for (double c : rowCost) total += c;
+  for (int l = 0; l < m; ++l) {
+    owner[l] = std::min(threads - 1, static_cast<int>((done + 0.5 * rowCost[l]) / total * threads));
+    done += rowCost[l];
+  }
+  return owner;
+}
 
-  std::vector<int> owner(m, -1);
-  std::vector<double> load(T, 0.0);
-  if (preferred.empty()) {  // contiguous ranges of state slots of about equal cost
-    double total = 0.0, done = 0.0;
-    for (double c : rowCost) total += c;
-    for (int l = 0; l < m; ++l) {
-      owner[l] = std::min(T - 1, static_cast<int>((done + 0.5 * rowCost[l]) / total * T));
-      done += rowCost[l];
-    }
-  }
+ParallelLinearizer::ParallelLinearizer(const SuspensionModel& model, WorkerPool& pool, const std::vector<int>& preferred)
+    : model_(model), pool_(pool) {
+  const int T = pool.size(), m = model.nFreeBodies();
+  std::vector<int> owner = contiguousRanges(model, T);
   for (int l = 0; l < m; ++l)
-    if (l < static_cast<int>(preferred.size()) && preferred[l] >= 0 && preferred[l] < T) {
-      owner[l] = preferred[l];
-      load[owner[l]] += rowCost[l];
-    }
-  std::vector<int> rest;
-  for (int l = 0; l < m; ++l)
-    if (owner[l] < 0) rest.push_back(l);
-  std::stable_sort(rest.begin(), rest.end(), [&](int a, int b) { return rowCost[a] > rowCost[b]; });
-  for (int l : rest) {
-    owner[l] = static_cast<int>(std::min_element(load.begin(), load.end()) - load.begin());
-    load[owner[l]] += rowCost[l];
-  }
+    if (l < static_cast<int>(preferred.size()) && preferred[l] >= 0 && preferred[l] < T) owner[l] = preferred[l];
   rows_.assign(T, {});
   for (int l = 0; l < m; ++l) rows_[owner[l]].push_back(l);
 

@@ -5,8 +5,9 @@
 /// serial one, bit for bit: every quantity is computed by exactly one thread with the serial
 /// code, and every sum receives its terms in the serial order.
 ///
-/// Each free body belongs to one thread: by default contiguous ranges of state slots of about
-/// equal cost (element halves per row), or a given preference. What matters on two cores is
+/// Each free body belongs to one thread: a given preference (the parallel LSRT2 step passes the
+/// topology solver's subtrees, labelled to agree with the ranges), else contiguous ranges of
+/// state slots of about equal cost (element halves per row). What matters on two cores is
 /// locality: data written by one core and read by the other costs more than the arithmetic
 /// saved, and rows of different threads that share cache lines cost most (measured, median
 /// linearization, two threads against one, blocks of 500 alternating: splitting every stage
@@ -31,8 +32,13 @@ namespace ek {
 
 class ParallelLinearizer {
  public:
-  /// @param preferred thread of each free body (state slot), -1 for "any"; empty: no preference.
+  /// @param preferred thread of each free body (state slot), -1 for "any" (then the thread of
+  /// its contiguous range); empty: no preference.
   ParallelLinearizer(const SuspensionModel& model, WorkerPool& pool, const std::vector<int>& preferred = {});
+
+  /// The thread of each free body when the state slots are cut into `threads` contiguous ranges
+  /// of about equal cost (element halves per row).
+  static std::vector<int> contiguousRanges(const SuspensionModel& model, int threads);
 
   /// linearize(model, state, u, uDot, ws) on the pool.
   void linearize(const State& state, const VecX& u, const VecX& uDot, Workspace& ws);

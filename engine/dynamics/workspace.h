@@ -21,7 +21,7 @@ struct State {
   VecX z;  ///< element states: the Maxwell branch deflections (model.nElementStates(); empty: relaxed)
 };
 
-struct BodyKinematics {
+struct alignas(64) BodyKinematics {
   Vec3 p, angles, v, w_B;  ///< the body's slices of r and v
   Mat3 R;                  ///< R_WB
   Mat3 Tinv;               ///< T(alpha)^-1: K_l's rotational block (eq. 2a)
@@ -34,7 +34,7 @@ struct BodyKinematics {
 /// where theta is the global rotation vector of a virtual rotation (d theta = R T d alpha), are
 /// the cross-product maps of markerPartials() (kinematics.h); the stages apply them as cross
 /// products instead of storing them. Markers on fixed bodies are set once by the Workspace.
-struct MarkerKinematics {
+struct alignas(64) MarkerKinematics {
   int state = -1;  ///< the body's state slot, -1 on a fixed body
   int body = -1;   ///< the body's index
   bool moves = false;  ///< on a free or a driven body (partials are needed)

@@ -42,25 +42,16 @@ Lsrt2::Lsrt2(const SuspensionModel& model, Lsrt2Options options, std::unique_ptr
   if (options_.threads < 1) throw std::invalid_argument("the number of threads must be at least 1");
   if (options_.threads > 1) {
     pool_ = std::make_unique<WorkerPool>(options_.threads);
-    solver_->usePool(pool_.get());
+    solver_->usePool(pool_.get(), ParallelLinearizer::contiguousRanges(model, pool_->size()));
     topology_ = dynamic_cast<TopologySolver*>(solver_.get());
-    // The linearization splits the bodies into contiguous ranges (ParallelLinearizer: locality of
-    // the workspace rows); the rows of A and of the stage vectors follow the solver's subtrees,
-    // so that a thread's forward and back substitution read and write only its own rows (the
-    // separator's bodies go to any thread: the separator is solved after the join).
-    linearizer_ = std::make_unique<ParallelLinearizer>(model, *pool_);
+    // Every stage by the solver's subtrees: a thread's bodies, from kinematics to its part of the
+    // factorization and the substitutions, so that what one core writes the same core reads.
+    // The solver labels its subtrees' threads to agree with contiguous ranges of bodies, and
+    // the separator's bodies stay in those ranges (rows of different threads interleaved in the
+    // workspace share cache lines).
+    linearizer_ = std::make_unique<ParallelLinearizer>(model, *pool_, solver_->bodyThreads());
     for (int t = 0; t < pool_->size(); ++t) linRows_.push_back(linearizer_->rowsOf(t));
-    const std::vector<int> bt = solver_->bodyThreads();
-    if (bt.empty()) {
-      for (int t = 0; t < pool_->size(); ++t) rows_.push_back(linearizer_->rowsOf(t));
-    } else {
-      rows_.assign(pool_->size(), {});
-      int next = 0;
-      for (int l = 0; l < m; ++l)
-        if (bt[l] >= 0) rows_[bt[l]].push_back(l);
-        else rows_[next++ % pool_->size()].push_back(l);
-      for (auto& r : rows_) std::sort(r.begin(), r.end());
-    }
+    rows_ = linRows_;
   } else {
     rows_.emplace_back(m);
     std::iota(rows_[0].begin(), rows_[0].end(), 0);

@@ -25,8 +25,10 @@ class LinearSolver {
   virtual void solve(const VecX& b, VecX& x) = 0;
   virtual std::string name() const = 0;
   /// Lets the solver run parts of factorize() on the pool's threads (the pool outlives the
-  /// solver's use of it). Default: serial.
-  virtual void usePool(WorkerPool*) {}
+  /// solver's use of it). Default: serial. @param hint a thread per free body (state slot) that
+  /// the solver's split should agree with where it can (its threads' labels are chosen so), or
+  /// empty.
+  virtual void usePool(WorkerPool*, const std::vector<int>& hint = {}) { (void)hint; }
   /// The thread each free body (state slot) is best linearized on in the parallel step, for
   /// locality with the solver's own split; -1 where any thread will do. Empty: no preference.
   virtual std::vector<int> bodyThreads() const { return {}; }

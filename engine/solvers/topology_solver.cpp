@@ -169,7 +169,7 @@ TopologySolver::TopologySolver(const SuspensionModel& model) : model_(model), n_
       }
   }
   y_.setZero(model.nDof());
-  buildSchedule(1);
+  buildSchedule(1, {});
 }
 
 int TopologySolver::slot(int i, int j) const {
@@ -256,12 +256,12 @@ void TopologySolver::backSubstituteSubtrees(int t, VecX& x) {
   for (int k : p) x.segment<6>(6 * order_[k]) = y_.segment<6>(6 * k);
 }
 
-void TopologySolver::usePool(WorkerPool* pool) {
+void TopologySolver::usePool(WorkerPool* pool, const std::vector<int>& hint) {
   pool_ = pool && pool->size() > 1 ? pool : nullptr;
-  buildSchedule(pool_ ? pool_->size() : 1);
+  buildSchedule(pool_ ? pool_->size() : 1, hint);
 }
 
-void TopologySolver::buildSchedule(int threads) {
+void TopologySolver::buildSchedule(int threads, const std::vector<int>& hint) {
   // Elimination tree and the cost of each pivot in 6x6 block products.
   std::vector<int> parent(n_, -1);
   std::vector<std::vector<int>> children(n_);
@@ -311,6 +311,30 @@ void TopologySolver::buildSchedule(int threads) {
   }
   std::vector<int> rootThread;
   assign(bestRoots, &rootThread);
+  // The subtrees' thread labels are arbitrary: take those that agree with the hint on the most
+  // bodies (every permutation up to 6 threads), so that a caller splitting other work by the
+  // hint finds a thread's subtree data on the same core.
+  if (threads > 1 && threads <= 6 && static_cast<int>(hint.size()) == n_) {
+    std::vector<int> subtreeOf(n_, -1);  // the thread of each pivot's subtree root
+    for (int k = n_ - 1; k >= 0; --k)
+      if (rootThread[k] >= 0) subtreeOf[k] = rootThread[k];
+      else if (parent[k] >= 0) subtreeOf[k] = subtreeOf[parent[k]];
+    std::vector<std::vector<int>> agree(threads, std::vector<int>(threads, 0));
+    for (int k = 0; k < n_; ++k) {
+      const int h = hint[order_[k]];
+      if (subtreeOf[k] >= 0 && h >= 0 && h < threads) ++agree[subtreeOf[k]][h];
+    }
+    std::vector<int> perm(threads), best(threads);
+    for (int t = 0; t < threads; ++t) perm[t] = best[t] = t;
+    int bestScore = -1;
+    do {
+      int score = 0;
+      for (int t = 0; t < threads; ++t) score += agree[t][perm[t]];
+      if (score > bestScore) bestScore = score, best = perm;
+    } while (std::next_permutation(perm.begin(), perm.end()));
+    for (int& t : rootThread)
+      if (t >= 0) t = best[t];
+  }
   threadOfPivot_.assign(n_, -1);
   for (int k = n_ - 1; k >= 0; --k)  // parents come after their children: top down
     if (rootThread[k] >= 0) threadOfPivot_[k] = rootThread[k];

@@ -29,7 +29,7 @@ class TopologySolver final : public LinearSolver {
   void factorize(const std::vector<Mat6>& blocks) override;
   void solve(const VecX& b, VecX& x) override;
   std::string name() const override { return "topology"; }
-  void usePool(WorkerPool* pool) override;
+  void usePool(WorkerPool* pool, const std::vector<int>& hint = {}) override;
   std::vector<int> bodyThreads() const override;
 
   /// Split solve for the parallel step, the same operations as solve(): every thread t calls
@@ -64,7 +64,7 @@ class TopologySolver final : public LinearSolver {
     int target, l, u;
   };
   int slot(int i, int j) const;  // factor slot of (i, j) in elimination positions, -1 if none
-  void buildSchedule(int threads);
+  void buildSchedule(int threads, const std::vector<int>& hint);
   void copyIn(const std::vector<Mat6>& blocks, int part);  // part: thread, or threads() for the separator
   /// Pivot k: invert, L blocks, and its updates: all, those of private targets, or those of shared ones.
   enum class Updates { All, Private, Shared };

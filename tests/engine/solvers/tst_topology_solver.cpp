@@ -137,6 +137,41 @@ class TestTopologySolver : public QObject {
     }
   }
 
+  // The subtrees' thread labels follow a hint (the parallel step's contiguous ranges of bodies):
+  // on the full vehicle the front axle's subtree goes to the hint's thread of the front bodies,
+  // whichever that is, and the split itself (which bodies share a thread) does not change.
+  void threadLabelsFollowTheHint() {
+    const auto m = SuspensionModel::build(readProject(std::string(ELASTOKIN_SOURCE_DIR) + "/projects/full_vehicle.json"));
+    const int n = m->nFreeBodies();
+    std::vector<int> front(n), rear(n);  // thread 0 or 1 for the first half of the bodies
+    for (int l = 0; l < n; ++l) front[l] = l < n / 2 ? 0 : 1, rear[l] = 1 - front[l];
+    WorkerPool pool(2);
+    TopologySolver a(*m), b(*m);
+    a.usePool(&pool, front);
+    b.usePool(&pool, rear);
+    const std::vector<int> ta = a.bodyThreads(), tb = b.bodyThreads();
+    int agreeA = 0, agreeB = 0, subtreeBodies = 0;
+    for (int l = 0; l < n; ++l) {
+      QCOMPARE(ta[l] < 0, tb[l] < 0);  // the same separator
+      if (ta[l] < 0) continue;
+      ++subtreeBodies;
+      QCOMPARE(tb[l], 1 - ta[l]);  // the same split, labels swapped
+      agreeA += ta[l] == front[l];
+      agreeB += tb[l] == rear[l];
+    }
+    QVERIFY2(agreeA >= 0.9 * subtreeBodies && agreeB >= 0.9 * subtreeBodies,
+             qPrintable(QString("%1 and %2 of %3 bodies agree").arg(agreeA).arg(agreeB).arg(subtreeBodies)));
+    // The factor does not depend on the labels.
+    const auto A = coefficientMatrix(*m, 1e-3);
+    const VecX rhs = VecX::Random(m->nDof());
+    VecX xa(m->nDof()), xb(m->nDof());
+    a.factorize(A);
+    a.solve(rhs, xa);
+    b.factorize(A);
+    b.solve(rhs, xb);
+    QVERIFY(xa == xb);
+  }
+
   // A chain needs no fill when eliminated from its ends (minimum degree finds that).
   // Pivot blocks are inverted by their 3x3 blocks; where the translational block or its Schur
   // complement is ill-conditioned, by Gauss-Jordan with partial pivoting. The shipped axle's A
