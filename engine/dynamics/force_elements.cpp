@@ -316,11 +316,24 @@ void storePartials(const M3& FpI, const M3& FvI, const M3& FthJ, const M3& FwJ, 
   Ti.m[2][0] = splat(1.0), Ti.m[2][1] = sph * tth, Ti.m[2][2] = cph * tth;
   const V3 aRate = Ti * z;
 
-  // Direction laws: force on I = preload - S(x) - D(x_dot); slopes for the Jacobian.
-  V3 ft, fa, kt, ct, ka, ca;
+  // Direction laws: force on I = preload - S(x) - D(x_dot); slopes for the Jacobian. Constant
+  // coefficients for all lanes at once; the lanes of bushings with a curve or Maxwell branches
+  // again lane by lane. Either way a lane's numbers depend on its own bushing only.
+  Pack law[20];
+  {
+    const double* src[kLanes];
+    for (int l = 0; l < kLanes; ++l) src[l] = model.bushings[e[l]].coefficients.data();
+    lanes::loadLanes(src, law);
+  }
+  auto times = [](const V3& x, const V3& y) { return V3{x.x * y.x, x.y * y.y, x.z * y.z}; };
+  V3 kt = {law[0], law[1], law[2]}, ka = {law[3], law[4], law[5]};
+  V3 ct = {law[6], law[7], law[8]}, ca = {law[9], law[10], law[11]};
+  V3 ft = V3{law[12], law[13], law[14]} - times(kt, d) - times(ct, dRate);
+  V3 fa = V3{law[15], law[16], law[17]} - times(ka, a) - times(ca, aRate);
   double scale[kLanes][6], scaleSlope[kLanes][6];
   for (int l = 0; l < kLanes; ++l) {
     const ModelBushing& b = model.bushings[e[l]];
+    if (!b.nonlinear) continue;
     const Vec3 dl = lane(d, l), dRl = lane(dRate, l), al = lane(a, l), aRl = lane(aRate, l);
     Vec3 ftl, fal, ktl, ctl, kal, cal;
     for (int k = 0; k < 3; ++k) {
@@ -370,12 +383,12 @@ void storePartials(const M3& FpI, const M3& FvI, const M3& FthJ, const M3& FwJ, 
     }
     setLane(ft, l, ftl), setLane(fa, l, fal), setLane(kt, l, ktl), setLane(ct, l, ctl);
     setLane(ka, l, kal), setLane(ca, l, cal);
-    if (l < n) {
-      BushingResult& out = ws.bushings[e[l]];
-      out.deflection << dl, al[2], al[1], al[0];
-      out.rate << dRl, aRl[2], aRl[1], aRl[0];
-      out.force << ftl, fal[2], fal[1], fal[0];
-    }
+  }
+  for (int l = 0; l < n; ++l) {
+    BushingResult& out = ws.bushings[e[l]];
+    out.deflection << d.x[l], d.y[l], d.z[l], a.z[l], a.y[l], a.x[l];
+    out.rate << dRate.x[l], dRate.y[l], dRate.z[l], aRate.z[l], aRate.y[l], aRate.x[l];
+    out.force << ft.x[l], ft.y[l], ft.z[l], fa.z[l], fa.y[l], fa.x[l];
   }
   const V3 F = RJ * ft;
   const V3 tau = RI * transposedTimes(Ti, fa);  // tau = R_I T^-T f_a

@@ -150,6 +150,16 @@ std::shared_ptr<const SuspensionModel> SuspensionModel::build(const Project& p) 
       }
     }
     mb.blocks = blockSlots(b.markerI, b.markerJ);
+    for (int k = 0; k < 6; ++k) {
+      const int slot = k < 3 ? k : 8 - k;  // rx, ry, rz -> the angles phi, theta, psi (slots 5, 4, 3)
+      mb.coefficients[slot] = mb.stiffness[k].coefficient;
+      mb.coefficients[6 + slot] = mb.damping[k].coefficient;
+      mb.coefficients[12 + slot] = mb.preload[k];
+      if (mb.stiffness[k].curve || mb.damping[k].curve || mb.branchDirection[k] >= 0) {
+        mb.nonlinear = true;
+        mb.coefficients[slot] = mb.coefficients[6 + slot] = 0.0;
+      }
+    }
     m->bushings.push_back(mb);
   }
   VecX r0, v0;

@@ -66,6 +66,11 @@ struct ModelBushing {
   std::array<double, 6> preload{};
   std::array<int, 6> branchDirection{-1, -1, -1, -1, -1, -1};  ///< index into branchDirections, -1: none
   BlockSlots blocks;
+  /// The constant coefficients in the order the element kernel reads them as vectors: stiffness
+  /// of x, y, z, then of the Cardan angles psi (rz), theta (ry), phi (rx); damping and preload
+  /// in the same order; two zeros (20 numbers). A direction with a curve has 0 here.
+  std::array<double, 20> coefficients{};
+  bool nonlinear = false;  ///< some direction has a curve or Maxwell branches
 };
 
 /// A bushing direction with Maxwell branches: their deflections are the element states

@@ -43,6 +43,18 @@ void analytic(const SuspensionModel& m, const Workspace& ws, const ElementWrench
   }
 }
 
+/// Every other bushing with constant coefficients only (the element kernel's vector path for the
+/// laws); the others keep their curves (its lane-by-lane path), so batches mix both.
+void withLinearLaws(Project& p) {
+  for (std::size_t e = 0; e < p.bushings.size(); e += 2)
+    for (int d = 0; d < 6; ++d) {
+      LawRow& k = p.bushings[e].directions[d].stiffness;
+      LawRow& c = p.bushings[e].directions[d].damping;
+      if (k.curve) k.curve.reset(), k.coefficient = d < 3 ? 3e5 : 4e3;
+      if (c.curve) c.curve.reset(), c.coefficient = d < 3 ? 700.0 : 3.0;
+    }
+}
+
 }  // namespace
 
 class TestForceElements : public QObject {
@@ -51,14 +63,19 @@ class TestForceElements : public QObject {
   void partials_data() {
     QTest::addColumn<unsigned>("seed");
     QTest::addColumn<bool>("ground");
-    QTest::newRow("grounded A") << 41u << true;
-    QTest::newRow("grounded B") << 43u << true;
-    QTest::newRow("free floating") << 47u << false;
+    QTest::addColumn<bool>("someLinear");
+    QTest::newRow("grounded A") << 41u << true << false;
+    QTest::newRow("grounded B") << 43u << true << false;
+    QTest::newRow("free floating") << 47u << false << false;
+    QTest::newRow("linear and curve laws in a batch") << 53u << true << true;
   }
   void partials() {
     QFETCH(unsigned, seed);
     QFETCH(bool, ground);
-    const auto m = SuspensionModel::build(test::randomProject(seed, 4, 8, 4, ground));
+    QFETCH(bool, someLinear);
+    Project p = test::randomProject(seed, 4, 8, 4, ground);
+    if (someLinear) withLinearLaws(p);
+    const auto m = SuspensionModel::build(p);
     State s;
     m->initialState(s.r, s.v);
     Workspace ws(*m);
@@ -86,6 +103,38 @@ class TestForceElements : public QObject {
     for (std::size_t e = 0; e < m->p2ps.size(); ++e)
       check(Kind::P2P, e, ws.p2ps[e].wrench, m->p2ps[e].i, m->p2ps[e].j);
     qInfo("worst relative error of element partials: %.2e", worst);
+  }
+
+  // A bushing's results do not depend on the batch it is computed in: alone, or with the others
+  // in the serial order (linear and curve laws mixed), bit for bit.
+  void resultsDoNotDependOnTheBatch() {
+    Project p = test::randomProject(59, 5, 11, 0, true);
+    withLinearLaws(p);
+    const auto m = SuspensionModel::build(p);
+    State s;
+    m->initialState(s.r, s.v);
+    for (int i = 0; i < s.v.size(); ++i) s.v[i] = 0.05 * std::sin(1.0 + i);
+    Workspace all(*m), one(*m);
+    for (Workspace* ws : {&all, &one}) {
+      calcBodyKinematics(*m, s, *ws);
+      calcMarkerKinematics(*m, *ws);
+    }
+    calcBushings(*m, all);
+    int linear = 0;
+    for (std::size_t e = 0; e < m->bushings.size(); ++e) {
+      linear += !m->bushings[e].nonlinear;
+      calcBushingList(*m, one, {static_cast<int>(e)});
+      const BushingResult &a = all.bushings[e], &b = one.bushings[e];
+      QVERIFY2(a.deflection == b.deflection && a.rate == b.rate && a.force == b.force, qPrintable(QString::number(e)));
+      QVERIFY(a.wrench.F == b.wrench.F && a.wrench.tau == b.wrench.tau);
+      // The halves the scatter reads: those in the rows of a free body.
+      const bool freeI = one.markers[m->bushings[e].i.value].state >= 0;
+      const bool freeJ = one.markers[m->bushings[e].j.value].state >= 0;
+      if (freeI) QVERIFY(a.wrench.aa.r == b.wrench.aa.r && a.wrench.aa.v == b.wrench.aa.v);
+      if (freeI && freeJ) QVERIFY(a.wrench.ab.r == b.wrench.ab.r && a.wrench.ba.v == b.wrench.ba.v);
+      if (freeJ) QVERIFY(a.wrench.bb.r == b.wrench.bb.r && a.wrench.bb.v == b.wrench.bb.v);
+    }
+    QVERIFY(linear >= 3 && linear < static_cast<int>(m->bushings.size()));
   }
 
   // Hand-derived: a linear bushing displaced by d along J's x reacts with -k d on I.
