@@ -92,6 +92,8 @@ class Simulation {
   /// at t; a body whose state is not finite or beyond the limits.
   std::string inputCause(double t) const;
   std::string bodyCause() const;
+  enum class BodyLimit { Within, NotFinite, Displacement, Speed, AngularSpeed, Pitch };
+  BodyLimit bodyLimit(int l) const;  ///< free body l against `limits`
 
   std::shared_ptr<const SuspensionModel> model_;
   const LoadCaseRow* loadCase_;

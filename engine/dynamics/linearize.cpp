@@ -165,6 +165,9 @@ namespace {
     const Vec3 Iw = body.inertia * bl.w_B;
     ws.h.segment<3>(6 * l) = ws.wrench[l].head<3>();
     ws.h.segment<3>(6 * l + 3) = Rt * tau - bl.w_B.cross(Iw);
+    ws.Kinv[l] = bl.Tinv;
+    ws.N[l] = bl.N;
+    if (!ws.jacobians) return;
     for (int s = bp.rowStart[l]; s < bp.rowStart[l + 1]; ++s) {
       const BodyKinematics& bk = ws.bodies[model.freeBodies[bp.col[s]]];
       const Mat6& Wr = ws.Jw_r[s];
@@ -182,8 +185,6 @@ namespace {
     }
     // Gyroscopic term -w x I w (h_w of eq. 2b) depends on w_B only.
     ws.Jv[bp.diag[l]].block<3, 3>(3, 3) -= skew(bl.w_B) * body.inertia - skew(Iw);
-    ws.Kinv[l] = bl.Tinv;
-    ws.N[l] = bl.N;
   }
 }
 

@@ -171,6 +171,10 @@ struct Workspace {
   /// read from; set by the simulation before it records (zero at the start of a run).
   LocalErrorEstimate stepError;
   std::vector<Mat6> Jr, Jv;        ///< dh/dr, dh/dv in the block pattern (nBlocks)
+  /// Whether the assembly writes Jr and Jv. LSRT2 clears it while it linearizes: it builds its
+  /// stage matrix and products from Jw_r, Jw_v (stage_system.h), and the two arrays would be
+  /// written and read back for nothing.
+  bool jacobians = true;
   /// dh/du and dh/du_dot in the slots of model.inputPattern (inputColumn() gives a dense column);
   /// J_udot is non-zero for motion inputs only.
   std::vector<Vec6> Ju, Judot;

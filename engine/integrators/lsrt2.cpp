@@ -29,7 +29,7 @@ double since(Clock::time_point& t0) {
 Lsrt2::Lsrt2(const SuspensionModel& model, Lsrt2Options options, std::unique_ptr<LinearSolver> solver)
     : model_(model), options_(options), solver_(std::move(solver)) {
   const int n = model.nDof(), m = model.nFreeBodies(), nu = model.nInputs();
-  for (VecX* v : {&rLin_, &vLin_, &rBar_, &vBar_, &G_, &y_, &rhs_, &dr1_, &dv1_, &dr2_, &dv2_, &tmp_})
+  for (VecX* v : {&rLin_, &vLin_, &rBar_, &vBar_, &G_, &y_, &rhs_, &dr1_, &dv1_, &dr2_, &dv2_, &tmp_, &yW_})
     v->setZero(n);
   for (VecX* v : {&uLin_, &uK_, &uNext_, &uHalf_, &uDot_, &udDiff_, &uBar_, &udLin_, &udK_, &udNext_, &udHalf_, &udBar_})
     v->setZero(nu);
@@ -38,6 +38,7 @@ Lsrt2::Lsrt2(const SuspensionModel& model, Lsrt2Options options, std::unique_ptr
   for (VecX* v : {&rateLin_, &branchForce_, &branchRate_, &branchDeflection_}) v->setZero(nd);
   P_.assign(m, Mat3::Identity());
   Kt_.assign(m, Mat3::Identity());
+  RTKt_.assign(m, Mat3::Identity());
   A_.assign(model.pattern.nBlocks(), Mat6::Zero());
   if (options_.threads < 1) throw std::invalid_argument("the number of threads must be at least 1");
   if (options_.threads > 1) {
@@ -76,10 +77,17 @@ void Lsrt2::forRows(const std::vector<std::vector<int>>& rows, RowFn&& f) {
 void Lsrt2::relinearize(const State& state, Workspace& ws) {
   auto t0 = Clock::now();
   const double hg = options_.dt * kGamma;
-  ws.branchStageGain = hg;  // the Maxwell branches eliminated from A (docs/method.md)
-  if (linearizer_) linearizer_->linearize(state, uLin_, udLin_, ws);
-  else linearize(model_, state, uLin_, udLin_, ws);
-  ws.branchStageGain = 0.0;
+  {
+    // The Maxwell branches eliminated from A (docs/method.md); no J_r, J_v: A and the stage
+    // products are built from the world-wrench partials (stage_system.h).
+    struct Settings {
+      Workspace& ws;
+      Settings(Workspace& w, double gain) : ws(w) { ws.branchStageGain = gain, ws.jacobians = false; }
+      ~Settings() { ws.branchStageGain = 0.0, ws.jacobians = true; }
+    } settings(ws, hg);
+    if (linearizer_) linearizer_->linearize(state, uLin_, udLin_, ws);
+    else linearize(model_, state, uLin_, udLin_, ws);
+  }
   if (timing_) times_.linearize += since(t0);
   rLin_ = state.r;
   vLin_ = state.v;
@@ -87,8 +95,11 @@ void Lsrt2::relinearize(const State& state, Workspace& ws) {
     zLin_ = state.z;
     branchRates(model_, ws, rateLin_);
   }
-  forRows(linRows_, [&](int l) { stageKinematicsRow(ws, l, hg, options_.kinematicsDerivative, P_[l], Kt_[l]); });
-  forRows(linRows_, [&](int l) { assembleStageMatrixRow(model_, ws, l, hg, hg * hg, Kt_, A_); });
+  forRows(linRows_, [&](int l) {
+    stageKinematicsRow(ws, l, hg, options_.kinematicsDerivative, P_[l], Kt_[l]);
+    RTKt_[l].noalias() = ws.bodies[model_.freeBodies[l]].RT * Kt_[l];
+  });
+  forRows(linRows_, [&](int l) { assembleStageMatrixRowFromWrenches(model_, ws, l, hg, hg * hg, RTKt_, A_); });
   if (timing_) times_.assemble += since(t0);
   solver_->factorize(A_);
   if (timing_) {
@@ -118,11 +129,10 @@ void Lsrt2::stage(const VecX& rbar, const VecX& vbar, const VecX& zbar, const Ve
       y_.segment<6>(6 * l) = rbar.segment<6>(6 * l) - rLin_.segment<6>(6 * l) + hg * G_.segment<6>(6 * l);
       tmp_.segment<6>(6 * l) = vbar.segment<6>(6 * l) - vLin_.segment<6>(6 * l);
     }
+    toWrenchCoordinatesRow(model_, ws, l, y_, yW_);
   });
   auto rhsRow = [&](int l) {
-    rhs_.segment<6>(6 * l) = ws.h.segment<6>(6 * l);
-    blockMultiplyAddRow(model_.pattern, ws.Jr, l, y_, rhs_);
-    if (!atLinearization) blockMultiplyAddRow(model_.pattern, ws.Jv, l, tmp_, rhs_);
+    stageProductRow(model_, ws, l, yW_, atLinearization ? nullptr : &tmp_, rhs_);
     inputMultiplyAddRow(model_, ws, l, uDot_, udDiff_, motion, rhs_);
   };
   auto drRow = [&](int l) {
@@ -131,11 +141,7 @@ void Lsrt2::stage(const VecX& rbar, const VecX& vbar, const VecX& zbar, const Ve
   };
   Clock::time_point t0;
   if (!pool_) {
-    // One thread: the same sums as rhsRow() for every row, as whole-vector kernels.
-    rhs_ = ws.h;
-    blockMultiplyAdd(model_.pattern, ws.Jr, y_, rhs_);
-    if (!atLinearization) blockMultiplyAdd(model_.pattern, ws.Jv, tmp_, rhs_);
-    for (int l = 0, m = model_.nFreeBodies(); l < m; ++l) inputMultiplyAddRow(model_, ws, l, uDot_, udDiff_, motion, rhs_);
+    for (int l = 0, m = model_.nFreeBodies(); l < m; ++l) rhsRow(l);
     const bool branches = model_.nElementStates() > 0;
     if (branches) branchForcesOfStage(zbar, hg, ws);
     t0 = Clock::now();

@@ -97,12 +97,14 @@ class Lsrt2 final : public Integrator {
   // Linearization point and per-body matrices of the linear model.
   VecX rLin_, vLin_, uLin_;
   std::vector<Mat3> P_, Kt_;
+  std::vector<Mat3> RTKt_;  ///< per body R T Kt: Kt in the world-wrench partials' coordinates
   std::vector<Mat6> A_;
   // Step buffers (sized once).
   VecX uK_, uNext_, uHalf_, uDot_, udDiff_, uBar_;
   // Rates of the inputs (driven bodies only): at the linearization point, the stage values.
   VecX udLin_, udK_, udNext_, udHalf_, udBar_;
   VecX rBar_, vBar_, G_, y_, rhs_, dr1_, dv1_, dr2_, dv2_, tmp_;
+  VecX yW_;  ///< y in the world-wrench partials' coordinates (toWrenchCoordinatesRow())
   // Maxwell branches: element states at the linearization, their directions' rates there, the
   // stage values and increments, per-direction scratch (force changes, rate changes).
   VecX zLin_, rateLin_, zBar_, dz1_, dz2_, branchForce_, branchRate_, branchDeflection_;

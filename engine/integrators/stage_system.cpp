@@ -30,6 +30,57 @@ void assembleStageMatrixRow(const SuspensionModel& model, const Workspace& ws, i
   D.bottomRightCorner<3, 3>() += body.inertia;
 }
 
+void assembleStageMatrixRowFromWrenches(const SuspensionModel& model, const Workspace& ws, int l, double cv,
+                                        double cr, const std::vector<Mat3>& RTKt, std::vector<Mat6>& A) {
+  const BlockPattern& bp = model.pattern;
+  const ModelBody& body = model.bodies[model.freeBodies[l]];
+  const BodyKinematics& bl = ws.bodies[model.freeBodies[l]];
+  const Mat3 Rt = bl.R.transpose();
+  for (int s = bp.rowStart[l]; s < bp.rowStart[l + 1]; ++s) {
+    const Mat6& Wr = ws.Jw_r[s];
+    const Mat6& Wv = ws.Jw_v[s];
+    const Mat3& M = RTKt[bp.col[s]];
+    Mat3 tauTheta = Wr.block<3, 3>(3, 3);
+    if (s == bp.diag[l]) tauTheta += skew(ws.wrench[l].tail<3>());  // d(R^T tau) = R^T (d tau + [tau]x d theta)
+    Eigen::Matrix<double, 3, 6> bottom;
+    bottom.leftCols<3>() = -cv * Wv.block<3, 3>(3, 0) - cr * Wr.block<3, 3>(3, 0);
+    bottom.rightCols<3>() = -cv * Wv.block<3, 3>(3, 3) - cr * tauTheta * M;
+    Mat6& a = A[s];
+    a.topLeftCorner<3, 3>() = -cv * Wv.block<3, 3>(0, 0) - cr * Wr.block<3, 3>(0, 0);
+    a.topRightCorner<3, 3>() = -cv * Wv.block<3, 3>(0, 3) - cr * Wr.block<3, 3>(0, 3) * M;
+    a.bottomRows<3>() = Rt * bottom;
+  }
+  // M, and -cv times J_v's gyroscopic block -(w x I w)' = -([w]x I - [I w]x).
+  Mat6& D = A[bp.diag[l]];
+  D.topLeftCorner<3, 3>().diagonal().array() += body.mass;
+  D.bottomRightCorner<3, 3>() += body.inertia + cv * (skew(bl.w_B) * body.inertia - skew(body.inertia * bl.w_B));
+}
+
+void toWrenchCoordinatesRow(const SuspensionModel& model, const Workspace& ws, int k, const VecX& y, VecX& yW) {
+  yW.segment<3>(6 * k) = y.segment<3>(6 * k);
+  yW.segment<3>(6 * k + 3) = ws.bodies[model.freeBodies[k]].RT * y.segment<3>(6 * k + 3);
+}
+
+void stageProductRow(const SuspensionModel& model, const Workspace& ws, int l, const VecX& yW, const VecX* dv,
+                     VecX& out) {
+  const BlockPattern& bp = model.pattern;
+  Vec6 acc = Vec6::Zero();
+  for (int s = bp.rowStart[l]; s < bp.rowStart[l + 1]; ++s) {
+    acc.noalias() += ws.Jw_r[s] * yW.segment<6>(6 * bp.col[s]);
+    if (dv) acc.noalias() += ws.Jw_v[s] * dv->segment<6>(6 * bp.col[s]);
+  }
+  acc.tail<3>() += ws.wrench[l].tail<3>().cross(yW.segment<3>(6 * l + 3));  // [tau]x of J_r's diagonal block
+  const ModelBody& body = model.bodies[model.freeBodies[l]];
+  const BodyKinematics& bl = ws.bodies[model.freeBodies[l]];
+  Vec3 torque = bl.R.transpose() * acc.tail<3>();
+  if (dv) {  // J_v's gyroscopic block
+    const Vec3 dw = dv->segment<3>(6 * l + 3);
+    torque -= bl.w_B.cross(body.inertia * dw) - (body.inertia * bl.w_B).cross(dw);
+  }
+  out.segment<3>(6 * l) = ws.h.segment<3>(6 * l) + acc.head<3>();
+  out.segment<3>(6 * l + 3) = ws.h.segment<3>(6 * l + 3) + torque;
+}
+
 void massTimes(const SuspensionModel& model, const VecX& x, VecX& out) {
   for (int l = 0, m = model.nFreeBodies(); l < m; ++l) {
     const ModelBody& body = model.bodies[model.freeBodies[l]];

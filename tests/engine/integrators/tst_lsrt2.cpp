@@ -5,6 +5,9 @@
 
 #include <cmath>
 
+#include "engine/dynamics/linearize.h"
+#include "engine/integrators/stage_system.h"
+#include "engine/model/project_io.h"
 #include "support/runs.h"
 #include "support/test_models.h"
 
@@ -26,6 +29,56 @@ class TestLsrt2 : public QObject {
   Q_OBJECT
  private slots:
   void initTestCase() { ref_ = test::runProject(test::spinningBody(), "free", 1e-5)->state(); }
+
+  // LSRT2 builds its stage matrix A and the products J_r y + J_v dv from the world-wrench
+  // partials (J_r, J_v folded in); both equal the ones from J_r, J_v to round-off, on the shipped
+  // axle and a random model, with spinning bodies (gyroscopic terms) and torques.
+  void stageSystemFromWrenchPartials_data() {
+    QTest::addColumn<int>("model");
+    QTest::newRow("double wishbone") << 0;
+    QTest::newRow("random model") << 1;
+  }
+  void stageSystemFromWrenchPartials() {
+    QFETCH(int, model);
+    const auto m = SuspensionModel::build(
+        model == 0 ? readProject(std::string(ELASTOKIN_SOURCE_DIR) + "/projects/double_wishbone.json")
+                   : test::randomProject(61, 6, 12, 4, true));
+    State s;
+    m->initialState(s.r, s.v);
+    for (int i = 0; i < s.v.size(); ++i) s.v[i] = (i % 6 < 3 ? 0.3 : 4.0) * std::sin(0.7 + i);
+    for (int i = 0; i < s.r.size(); ++i) s.r[i] += 1e-3 * std::cos(1.3 * i);
+    Workspace ws(*m);
+    const VecX u = VecX::Constant(m->nInputs(), 0.01);
+    linearize(*m, s, u, ws);
+    const int nb = m->nFreeBodies();
+    const double hg = 1e-3 * 0.2928932188134524;
+    std::vector<Mat3> P(nb), Kt(nb), RTKt(nb);
+    for (int l = 0; l < nb; ++l) {
+      stageKinematicsRow(ws, l, hg, true, P[l], Kt[l]);
+      RTKt[l] = ws.bodies[m->freeBodies[l]].RT * Kt[l];
+    }
+    std::vector<Mat6> A(m->pattern.nBlocks()), Aw(m->pattern.nBlocks());
+    for (int l = 0; l < nb; ++l) {
+      assembleStageMatrixRow(*m, ws, l, hg, hg * hg, Kt, A);
+      assembleStageMatrixRowFromWrenches(*m, ws, l, hg, hg * hg, RTKt, Aw);
+    }
+    double worstA = 0.0;
+    for (int s2 = 0; s2 < m->pattern.nBlocks(); ++s2)
+      worstA = std::max(worstA, (A[s2] - Aw[s2]).norm() / std::max(A[s2].norm(), 1e-300));
+    const VecX y = VecX::Random(m->nDof()), dv = VecX::Random(m->nDof());
+    VecX ref = ws.h, yW(m->nDof()), out(m->nDof()), outR(m->nDof());
+    blockMultiplyAdd(m->pattern, ws.Jr, y, ref);
+    VecX refV = ref;
+    blockMultiplyAdd(m->pattern, ws.Jv, dv, refV);
+    for (int l = 0; l < nb; ++l) toWrenchCoordinatesRow(*m, ws, l, y, yW);
+    for (int l = 0; l < nb; ++l) {
+      stageProductRow(*m, ws, l, yW, nullptr, outR);
+      stageProductRow(*m, ws, l, yW, &dv, out);
+    }
+    const double eR = (outR - ref).norm() / ref.norm(), eV = (out - refV).norm() / refV.norm();
+    qInfo("largest relative difference: A blocks %.1e, J_r y %.1e, J_r y + J_v dv %.1e", worstA, eR, eV);
+    QVERIFY2(worstA <= 1e-12 && eR <= 1e-12 && eV <= 1e-12, "A or the stage products differ beyond round-off");
+  }
 
   void secondOrderConvergence() {
     const Errors e4 = errorsAt(4e-3, ref_, true), e2 = errorsAt(2e-3, ref_, true), e1 = errorsAt(1e-3, ref_, true);
