@@ -101,13 +101,17 @@ void calcElements(const SuspensionModel& model, Workspace& ws, const std::vector
 }
 }  // namespace
 
-void ParallelLinearizer::linearize(const State& state, const VecX& u, const VecX& uDot, Workspace& ws) {
+void ParallelLinearizer::linearize(const State& state, const VecX& u, const VecX& uDot, Workspace& ws,
+                                   const RowHooks& hooks) {
   ws.u = u;
   ws.uDot = uDot;
   setElementStates(model_, state, ws);
   auto local = [&](int t) {
     if (t == 0) calcDrivenBodyKinematics(model_, ws);
-    for (int l : rows_[t]) calcFreeBodyKinematics(model_, state, l, ws);
+    for (int l : rows_[t]) {
+      calcFreeBodyKinematics(model_, state, l, ws);
+      if (hooks.body) hooks.body(hooks.ctx, l);
+    }
     for (int k : markers_[t]) markerKinematics(model_.markers[k], ws.bodies[ws.markers[k].body], ws.markers[k]);
     calcElements(model_, ws, local_[t].bushings, local_[t].p2ps);
   };
@@ -128,13 +132,17 @@ void ParallelLinearizer::linearize(const State& state, const VecX& u, const VecX
     for (int l : rows_[t]) {
       addBodyForcesRow(model_, l, ws);
       assembleLinearizationRow(model_, l, ws);
+      if (hooks.row) hooks.row(hooks.ctx, l);
     }
   };
   pool_.run(rows);
   if (!wheelLoads) return;
   calcBodyForces(model_, ws);
   auto assemble = [&](int t) {
-    for (int l : rows_[t]) assembleLinearizationRow(model_, l, ws);
+    for (int l : rows_[t]) {
+      assembleLinearizationRow(model_, l, ws);
+      if (hooks.row) hooks.row(hooks.ctx, l);
+    }
   };
   pool_.run(assemble);
 }

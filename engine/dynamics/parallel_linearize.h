@@ -30,6 +30,15 @@
 
 namespace ek {
 
+/// A caller's own work per free body, run on the body's thread inside the linearization's
+/// regions (no extra handoff): body(ctx, l) right after body l's kinematics, row(ctx, l) right
+/// after row l is assembled (when every body's hook has run).
+struct RowHooks {
+  void (*body)(void* ctx, int l) = nullptr;
+  void (*row)(void* ctx, int l) = nullptr;
+  void* ctx = nullptr;
+};
+
 class ParallelLinearizer {
  public:
   /// @param preferred thread of each free body (state slot), -1 for "any" (then the thread of
@@ -40,8 +49,8 @@ class ParallelLinearizer {
   /// of about equal cost (element halves per row).
   static std::vector<int> contiguousRanges(const SuspensionModel& model, int threads);
 
-  /// linearize(model, state, u, uDot, ws) on the pool.
-  void linearize(const State& state, const VecX& u, const VecX& uDot, Workspace& ws);
+  /// linearize(model, state, u, uDot, ws) on the pool, with the caller's hooks.
+  void linearize(const State& state, const VecX& u, const VecX& uDot, Workspace& ws, const RowHooks& hooks = {});
 
   /// The free bodies (state slots, increasing) whose rows thread t computes.
   const std::vector<int>& rowsOf(int t) const { return rows_[t]; }

@@ -51,12 +51,10 @@ Lsrt2::Lsrt2(const SuspensionModel& model, Lsrt2Options options, std::unique_ptr
     // the separator's bodies stay in those ranges (rows of different threads interleaved in the
     // workspace share cache lines).
     linearizer_ = std::make_unique<ParallelLinearizer>(model, *pool_, solver_->bodyThreads());
-    for (int t = 0; t < pool_->size(); ++t) linRows_.push_back(linearizer_->rowsOf(t));
-    rows_ = linRows_;
+    for (int t = 0; t < pool_->size(); ++t) rows_.push_back(linearizer_->rowsOf(t));
   } else {
     rows_.emplace_back(m);
     std::iota(rows_[0].begin(), rows_[0].end(), 0);
-    linRows_ = rows_;
   }
 }
 
@@ -85,8 +83,27 @@ void Lsrt2::relinearize(const State& state, Workspace& ws) {
       Settings(Workspace& w, double gain) : ws(w) { ws.branchStageGain = gain, ws.jacobians = false; }
       ~Settings() { ws.branchStageGain = 0.0, ws.jacobians = true; }
     } settings(ws, hg);
-    if (linearizer_) linearizer_->linearize(state, uLin_, udLin_, ws);
-    else linearize(model_, state, uLin_, udLin_, ws);
+    if (linearizer_) {
+      // The bodies' stage kinematics and the rows of A inside the linearization's regions.
+      struct Context {
+        Lsrt2& self;
+        Workspace& ws;
+        double hg;
+      } context{*this, ws, hg};
+      RowHooks hooks;
+      hooks.body = [](void* c, int l) {
+        auto& x = *static_cast<Context*>(c);
+        x.self.stageKinematicsOfBody(x.ws, l, x.hg);
+      };
+      hooks.row = [](void* c, int l) {
+        auto& x = *static_cast<Context*>(c);
+        assembleStageMatrixRowFromWrenches(x.self.model_, x.ws, l, x.hg, x.hg * x.hg, x.self.RTKt_, x.self.A_);
+      };
+      hooks.ctx = &context;
+      linearizer_->linearize(state, uLin_, udLin_, ws, hooks);
+    } else {
+      linearize(model_, state, uLin_, udLin_, ws);
+    }
   }
   if (timing_) times_.linearize += since(t0);
   rLin_ = state.r;
@@ -95,17 +112,23 @@ void Lsrt2::relinearize(const State& state, Workspace& ws) {
     zLin_ = state.z;
     branchRates(model_, ws, rateLin_);
   }
-  forRows(linRows_, [&](int l) {
-    stageKinematicsRow(ws, l, hg, options_.kinematicsDerivative, P_[l], Kt_[l]);
-    RTKt_[l].noalias() = ws.bodies[model_.freeBodies[l]].RT * Kt_[l];
-  });
-  forRows(linRows_, [&](int l) { assembleStageMatrixRowFromWrenches(model_, ws, l, hg, hg * hg, RTKt_, A_); });
+  if (!linearizer_) {
+    for (int l = 0, m = model_.nFreeBodies(); l < m; ++l) stageKinematicsOfBody(ws, l, hg);
+    for (int l = 0, m = model_.nFreeBodies(); l < m; ++l)
+      assembleStageMatrixRowFromWrenches(model_, ws, l, hg, hg * hg, RTKt_, A_);
+  }
   if (timing_) times_.assemble += since(t0);
   solver_->factorize(A_);
   if (timing_) {
     times_.factorize += since(t0);
     ++times_.linearizations;
   }
+}
+
+void Lsrt2::stageKinematicsOfBody(const Workspace& ws, int l, double hg) {
+  const BodyKinematics& b = ws.bodies[model_.freeBodies[l]];
+  stageKinematics(b.N, b.Tinv, hg, options_.kinematicsDerivative, P_[l], Kt_[l]);
+  RTKt_[l].noalias() = b.RT * Kt_[l];
 }
 
 void Lsrt2::stage(const VecX& rbar, const VecX& vbar, const VecX& zbar, const VecX& ubar, const VecX& udotbar,

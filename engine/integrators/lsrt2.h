@@ -89,7 +89,7 @@ class Lsrt2 final : public Integrator {
   TopologySolver* topology_ = nullptr;  ///< the solver, if it splits its solves over the pool
   /// Free bodies by thread (one list on one thread): for A as the linearization split them, for
   /// the stage vectors as the solver's subtrees.
-  std::vector<std::vector<int>> linRows_, rows_;
+  std::vector<std::vector<int>> rows_;
   long long steps_ = 0;
   bool linearizedLast_ = false;
   bool timing_ = false;
@@ -97,7 +97,8 @@ class Lsrt2 final : public Integrator {
   // Linearization point and per-body matrices of the linear model.
   VecX rLin_, vLin_, uLin_;
   std::vector<Mat3> P_, Kt_;
-  std::vector<Mat3> RTKt_;  ///< per body R T Kt: Kt in the world-wrench partials' coordinates
+  std::vector<Mat3> RTKt_;
+  void stageKinematicsOfBody(const Workspace& ws, int l, double hg);  ///< P_, Kt_, RTKt_ of body l  ///< per body R T Kt: Kt in the world-wrench partials' coordinates
   std::vector<Mat6> A_;
   // Step buffers (sized once).
   VecX uK_, uNext_, uHalf_, uDot_, udDiff_, uBar_;

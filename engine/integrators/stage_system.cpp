@@ -8,9 +8,13 @@
 
 namespace ek {
 
+void stageKinematics(const Mat3& N, const Mat3& Kinv, double hg, bool kinematicsDerivative, Mat3& P, Mat3& Kt) {
+  P = kinematicsDerivative ? Mat3((Mat3::Identity() - hg * N).inverse()) : Mat3::Identity();
+  Kt = P * Kinv;
+}
+
 void stageKinematicsRow(const Workspace& ws, int l, double hg, bool kinematicsDerivative, Mat3& P, Mat3& Kt) {
-  P = kinematicsDerivative ? Mat3((Mat3::Identity() - hg * ws.N[l]).inverse()) : Mat3::Identity();
-  Kt = P * ws.Kinv[l];
+  stageKinematics(ws.N[l], ws.Kinv[l], hg, kinematicsDerivative, P, Kt);
 }
 
 void assembleStageMatrixRow(const SuspensionModel& model, const Workspace& ws, int l, double cv, double cr,

@@ -26,6 +26,8 @@ namespace ek {
 
 /// Body l's P = (I - hg N)^-1 (identity with the frozen kinematics) and Kt = P K, from ws.
 void stageKinematicsRow(const Workspace& ws, int l, double hg, bool kinematicsDerivative, Mat3& P, Mat3& Kt);
+/// The same from a body's N and K = T^-1 (what stageKinematicsRow() reads from ws.N, ws.Kinv).
+void stageKinematics(const Mat3& N, const Mat3& Kinv, double hg, bool kinematicsDerivative, Mat3& P, Mat3& Kt);
 /// Block row l of A = M - cv J_v - cr J_r Kt (the stage systems: cv = hg, cr = hg^2), from the
 /// Jacobians in ws and every body's Kt.
 void assembleStageMatrixRow(const SuspensionModel& model, const Workspace& ws, int l, double cv, double cr,
