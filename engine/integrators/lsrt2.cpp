@@ -40,6 +40,8 @@ Lsrt2::Lsrt2(const SuspensionModel& model, Lsrt2Options options, std::unique_ptr
   Kt_.assign(m, Mat3::Identity());
   RTKt_.assign(m, Mat3::Identity());
   A_.assign(model.pattern.nBlocks(), Mat6::Zero());
+  inPlace_ = solver_->blockStorage(0) != nullptr;
+  for (int s = 0; s < model.pattern.nBlocks(); ++s) Aslot_.push_back(inPlace_ ? solver_->blockStorage(s) : &A_[s]);
   if (options_.threads < 1) throw std::invalid_argument("the number of threads must be at least 1");
   if (options_.threads > 1) {
     pool_ = std::make_unique<WorkerPool>(options_.threads);
@@ -97,7 +99,7 @@ void Lsrt2::relinearize(const State& state, Workspace& ws) {
       };
       hooks.row = [](void* c, int l) {
         auto& x = *static_cast<Context*>(c);
-        assembleStageMatrixRowFromWrenches(x.self.model_, x.ws, l, x.hg, x.hg * x.hg, x.self.RTKt_, x.self.A_);
+        assembleStageMatrixRowFromWrenches(x.self.model_, x.ws, l, x.hg, x.hg * x.hg, x.self.RTKt_, x.self.Aslot_.data());
       };
       hooks.ctx = &context;
       linearizer_->linearize(state, uLin_, udLin_, ws, hooks);
@@ -115,10 +117,11 @@ void Lsrt2::relinearize(const State& state, Workspace& ws) {
   if (!linearizer_) {
     for (int l = 0, m = model_.nFreeBodies(); l < m; ++l) stageKinematicsOfBody(ws, l, hg);
     for (int l = 0, m = model_.nFreeBodies(); l < m; ++l)
-      assembleStageMatrixRowFromWrenches(model_, ws, l, hg, hg * hg, RTKt_, A_);
+      assembleStageMatrixRowFromWrenches(model_, ws, l, hg, hg * hg, RTKt_, Aslot_.data());
   }
   if (timing_) times_.assemble += since(t0);
-  solver_->factorize(A_);
+  if (inPlace_) solver_->factorizeInPlace();
+  else solver_->factorize(A_);
   if (timing_) {
     times_.factorize += since(t0);
     ++times_.linearizations;

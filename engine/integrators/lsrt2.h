@@ -100,6 +100,9 @@ class Lsrt2 final : public Integrator {
   std::vector<Mat3> RTKt_;
   void stageKinematicsOfBody(const Workspace& ws, int l, double hg);  ///< P_, Kt_, RTKt_ of body l  ///< per body R T Kt: Kt in the world-wrench partials' coordinates
   std::vector<Mat6> A_;
+  /// Where A's blocks are assembled: the solver's own storage (factorized in place), else A_.
+  std::vector<Mat6*> Aslot_;
+  bool inPlace_ = false;
   // Step buffers (sized once).
   VecX uK_, uNext_, uHalf_, uDot_, udDiff_, uBar_;
   // Rates of the inputs (driven bodies only): at the linearization point, the stage values.

@@ -35,7 +35,7 @@ void assembleStageMatrixRow(const SuspensionModel& model, const Workspace& ws, i
 }
 
 void assembleStageMatrixRowFromWrenches(const SuspensionModel& model, const Workspace& ws, int l, double cv,
-                                        double cr, const std::vector<Mat3>& RTKt, std::vector<Mat6>& A) {
+                                        double cr, const std::vector<Mat3>& RTKt, Mat6* const* A) {
   const BlockPattern& bp = model.pattern;
   const ModelBody& body = model.bodies[model.freeBodies[l]];
   const BodyKinematics& bl = ws.bodies[model.freeBodies[l]];
@@ -49,13 +49,13 @@ void assembleStageMatrixRowFromWrenches(const SuspensionModel& model, const Work
     Eigen::Matrix<double, 3, 6> bottom;
     bottom.leftCols<3>() = -cv * Wv.block<3, 3>(3, 0) - cr * Wr.block<3, 3>(3, 0);
     bottom.rightCols<3>() = -cv * Wv.block<3, 3>(3, 3) - cr * tauTheta * M;
-    Mat6& a = A[s];
+    Mat6& a = *A[s];
     a.topLeftCorner<3, 3>() = -cv * Wv.block<3, 3>(0, 0) - cr * Wr.block<3, 3>(0, 0);
     a.topRightCorner<3, 3>() = -cv * Wv.block<3, 3>(0, 3) - cr * Wr.block<3, 3>(0, 3) * M;
     a.bottomRows<3>() = Rt * bottom;
   }
   // M, and -cv times J_v's gyroscopic block -(w x I w)' = -([w]x I - [I w]x).
-  Mat6& D = A[bp.diag[l]];
+  Mat6& D = *A[bp.diag[l]];
   D.topLeftCorner<3, 3>().diagonal().array() += body.mass;
   D.bottomRightCorner<3, 3>() += body.inertia + cv * (skew(bl.w_B) * body.inertia - skew(body.inertia * bl.w_B));
 }

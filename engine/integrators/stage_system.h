@@ -37,9 +37,10 @@ void assembleStageMatrixRow(const SuspensionModel& model, const Workspace& ws, i
 /// uses; ws.jacobians may be false): with T_l = diag(I, R_l^T) and RTKt_k = R_k T_k Kt_k,
 ///   A_lk = M_lk - T_l (cv Jw_v + cr Jw_r diag(I, RTKt_k))   (+ T_l [0, 0; 0, [tau_l]x RTKt_l]
 /// and cv's gyroscopic block on the diagonal): J_r = T_l Jw_r diag(I, R_k T_k) and J_v = T_l Jw_v
-/// folded in, half the 3x3 products of assembling J_r, J_v and then A.
+/// folded in, half the 3x3 products of assembling J_r, J_v and then A. A[s] is where block s
+/// goes (a solver's own storage, LinearSolver::blockStorage()).
 void assembleStageMatrixRowFromWrenches(const SuspensionModel& model, const Workspace& ws, int l, double cv,
-                                        double cr, const std::vector<Mat3>& RTKt, std::vector<Mat6>& A);
+                                        double cr, const std::vector<Mat3>& RTKt, Mat6* const* A);
 /// yW_k = (y_p, R_k T_k y_alpha) for body k: a change of the state in the world-wrench partials'
 /// coordinates (position, rotation vector).
 void toWrenchCoordinatesRow(const SuspensionModel& model, const Workspace& ws, int k, const VecX& y, VecX& yW);

@@ -5,6 +5,7 @@
 /// 6x6 block pattern: factorize once per linearization, solve once per stage.
 
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,11 @@ class LinearSolver {
   virtual ~LinearSolver() = default;
   /// Numeric factorization of A (blocks in model.pattern). @throws SimulationError if singular.
   virtual void factorize(const std::vector<Mat6>& blocks) = 0;
+  /// Where the solver keeps block s of A (model.pattern) for factorizeInPlace(), or null when it
+  /// has no such storage (then use factorize()).
+  virtual Mat6* blockStorage(int s) { (void)s; return nullptr; }
+  /// Factorizes the A written through blockStorage() (every block, since the last factorization).
+  virtual void factorizeInPlace() { throw std::logic_error(name() + " solver: no in-place factorization"); }
   /// x = A^-1 b. @pre factorize() ran. b and x must not alias.
   virtual void solve(const VecX& b, VecX& x) = 0;
   virtual std::string name() const = 0;

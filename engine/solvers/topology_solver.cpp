@@ -198,12 +198,17 @@ void TopologySolver::eliminate(int k, Updates which) {
   }
 }
 
-void TopologySolver::copyIn(const std::vector<Mat6>& blocks, int part) {
+void TopologySolver::copyIn(const std::vector<Mat6>* blocks, int part) {
   for (int s : fillOf_[part]) F_[s].setZero();
-  for (const auto& [a, f] : copies_[part]) F_[f] = blocks[a];
+  if (blocks)
+    for (const auto& [a, f] : copies_[part]) F_[f] = (*blocks)[a];
 }
 
-void TopologySolver::factorize(const std::vector<Mat6>& blocks) {
+void TopologySolver::factorize(const std::vector<Mat6>& blocks) { factorizeParts(&blocks); }
+
+void TopologySolver::factorizeInPlace() { factorizeParts(nullptr); }
+
+void TopologySolver::factorizeParts(const std::vector<Mat6>* blocks) {
   if (!pool_) {
     for (int part = 0; part <= threads(); ++part) copyIn(blocks, part);
     for (int k = 0; k < n_; ++k) eliminate(k, Updates::All);

@@ -27,6 +27,8 @@ class TopologySolver final : public LinearSolver {
  public:
   explicit TopologySolver(const SuspensionModel& model);
   void factorize(const std::vector<Mat6>& blocks) override;
+  Mat6* blockStorage(int s) override { return &F_[fromPattern_[s]]; }
+  void factorizeInPlace() override;
   void solve(const VecX& b, VecX& x) override;
   std::string name() const override { return "topology"; }
   void usePool(WorkerPool* pool, const std::vector<int>& hint = {}) override;
@@ -65,7 +67,9 @@ class TopologySolver final : public LinearSolver {
   };
   int slot(int i, int j) const;  // factor slot of (i, j) in elimination positions, -1 if none
   void buildSchedule(int threads, const std::vector<int>& hint);
-  void copyIn(const std::vector<Mat6>& blocks, int part);  // part: thread, or threads() for the separator
+  /// Zeroes a part's fill blocks and copies its blocks of A in (blocks null: A is in place).
+  void copyIn(const std::vector<Mat6>* blocks, int part);  // part: thread, or threads() for the separator
+  void factorizeParts(const std::vector<Mat6>* blocks);
   /// Pivot k: invert, L blocks, and its updates: all, those of private targets, or those of shared ones.
   enum class Updates { All, Private, Shared };
   void eliminate(int k, Updates which);

@@ -58,9 +58,11 @@ class TestLsrt2 : public QObject {
       RTKt[l] = ws.bodies[m->freeBodies[l]].RT * Kt[l];
     }
     std::vector<Mat6> A(m->pattern.nBlocks()), Aw(m->pattern.nBlocks());
+    std::vector<Mat6*> AwSlots;
+    for (Mat6& b : Aw) AwSlots.push_back(&b);
     for (int l = 0; l < nb; ++l) {
       assembleStageMatrixRow(*m, ws, l, hg, hg * hg, Kt, A);
-      assembleStageMatrixRowFromWrenches(*m, ws, l, hg, hg * hg, RTKt, Aw);
+      assembleStageMatrixRowFromWrenches(*m, ws, l, hg, hg * hg, RTKt, AwSlots.data());
     }
     double worstA = 0.0;
     for (int s2 = 0; s2 < m->pattern.nBlocks(); ++s2)
