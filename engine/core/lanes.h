@@ -68,6 +68,46 @@ inline Pack atan2(Pack y, Pack x) {
   return y < 0.0 ? -r : r;
 }
 
+/// Lane-wise sin and cos of x, within a few units in the last place of std::sin/std::cos
+/// (tst_lanes): x = k pi/2 + r with pi/2 in three parts (33, 33 and 53 bits: k pi/2's first two
+/// products are exact for |k| < 2^20), |r| <= pi/4, sin r and cos r as their Taylor series up to
+/// r^17 and r^18 (the next terms are below 1e-19), the quadrant k mod 4 choosing signs and
+/// roles. Lanes with |x| > 1e5 (or not finite) take std::sin and std::cos.
+inline void sincos(Pack x, Pack& s, Pack& c) {
+  constexpr double kTwoOverPi = 0.6366197723675814;
+  constexpr double kP1 = 1.5707963267341256, kP2 = 6.077100506303966e-11, kP3 = 2.0222662487959506e-21;
+  using Int = long long __attribute__((vector_size(kLanes * sizeof(long long))));
+  const Pack ax = x < 0.0 ? -x : x;
+  const auto large = !(ax <= 1e5);  // NaN too
+  const Pack xs = large ? Pack{} : x;
+  Pack k = xs * kTwoOverPi;
+#if defined(__AVX__)
+  k = _mm256_round_pd(k, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+#else
+  for (int l = 0; l < kLanes; ++l) k[l] = std::nearbyint(k[l]);
+#endif
+  const Pack r = ((xs - k * kP1) - k * kP2) - k * kP3;
+  const Pack z = r * r;
+  // sin r = r + r z (-1/3! + z/5! - ... + z^7/17!), cos r = 1 + z (-1/2! + z/4! - ... - z^8/18!).
+  Pack ps = splat(1.0 / 355687428096000.0);
+  for (double cf : {-1.0 / 1307674368000.0, 1.0 / 6227020800.0, -1.0 / 39916800.0, 1.0 / 362880.0, -1.0 / 5040.0,
+                    1.0 / 120.0, -1.0 / 6.0})
+    ps = ps * z + cf;
+  const Pack sr = r + r * z * ps;
+  Pack pc = splat(-1.0 / 6402373705728000.0);
+  for (double cf : {1.0 / 20922789888000.0, -1.0 / 87178291200.0, 1.0 / 479001600.0, -1.0 / 3628800.0, 1.0 / 40320.0,
+                    -1.0 / 720.0, 1.0 / 24.0, -0.5})
+    pc = pc * z + cf;
+  const Pack cr = 1.0 + z * pc;
+  const Int q = __builtin_convertvector(k, Int) & 3;
+  s = (q & 1) != 0 ? cr : sr;
+  c = (q & 1) != 0 ? sr : cr;
+  s = (q & 2) != 0 ? -s : s;
+  c = ((q + 1) & 2) != 0 ? -c : c;
+  for (int l = 0; l < kLanes; ++l)
+    if (large[l]) s[l] = std::sin(x[l]), c[l] = std::cos(x[l]);
+}
+
 struct V3 {
   Pack x, y, z;
 };

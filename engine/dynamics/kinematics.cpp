@@ -2,9 +2,11 @@
 #include "engine/dynamics/kinematics.h"
 
 #include <Eigen/Geometry>
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
+#include "engine/core/lanes.h"
 #include "engine/core/rotation.h"
 
 namespace ek {
@@ -49,15 +51,16 @@ void calcDrivenBodyKinematics(const SuspensionModel& model, Workspace& ws) {
 }
 
 namespace {
-/// One free body (never inlined: one machine code for the serial and the parallel step).
-[[gnu::noinline]] void freeBody(const SuspensionModel& model, const State& state, int s, Workspace& ws) {
+/// One free body from its angles' sines and cosines (never inlined: one machine code for the
+/// serial and the parallel step).
+[[gnu::noinline]] void freeBody(const SuspensionModel& model, const State& state, int s, const rotation::Trig& t,
+                                Workspace& ws) {
   {
     BodyKinematics& b = ws.bodies[model.freeBodies[s]];
     b.p = state.r.segment<3>(6 * s);
     b.angles = state.r.segment<3>(6 * s + 3);
     b.v = state.v.segment<3>(6 * s);
     b.w_B = state.v.segment<3>(6 * s + 3);
-    const rotation::Trig t = rotation::trig(b.angles);
     b.R = rotation::matrix(t);
     b.Tinv = rotation::bodyToRate(t);
     b.RT = rotation::rateToWorld(t);
@@ -68,8 +71,22 @@ namespace {
 
 }  // namespace
 
-void calcFreeBodyKinematics(const SuspensionModel& model, const State& state, int s, Workspace& ws) {
-  freeBody(model, state, s, ws);
+void calcFreeBodyKinematics(const SuspensionModel& model, const State& state, const int* slots, int n, Workspace& ws) {
+  using lanes::kLanes;
+  for (int first = 0; first < n; first += kLanes) {
+    const int count = std::min(kLanes, n - first);
+    lanes::Pack a[3], sn[3], cs[3];  // psi, theta, phi of up to four bodies (free lanes: zero)
+    for (int k = 0; k < 3; ++k) {
+      a[k] = lanes::Pack{};
+      for (int l = 0; l < count; ++l) a[k][l] = state.r[6 * slots[first + l] + 3 + k];
+      lanes::sincos(a[k], sn[k], cs[k]);
+    }
+    for (int l = 0; l < count; ++l) {
+      rotation::Trig t;
+      t.sps = sn[0][l], t.cps = cs[0][l], t.sth = sn[1][l], t.cth = cs[1][l], t.sph = sn[2][l], t.cph = cs[2][l];
+      freeBody(model, state, slots[first + l], t, ws);
+    }
+  }
 }
 
 void setElementStates(const SuspensionModel& model, const State& state, Workspace& ws) {
@@ -85,7 +102,12 @@ void setElementStates(const SuspensionModel& model, const State& state, Workspac
 
 void calcBodyKinematics(const SuspensionModel& model, const State& state, Workspace& ws) {
   setElementStates(model, state, ws);
-  for (int s = 0; s < model.nFreeBodies(); ++s) freeBody(model, state, s, ws);
+  for (int first = 0, n = model.nFreeBodies(); first < n; first += lanes::kLanes) {
+    int slots[lanes::kLanes];
+    const int count = std::min(lanes::kLanes, n - first);
+    for (int l = 0; l < count; ++l) slots[l] = first + l;
+    calcFreeBodyKinematics(model, state, slots, count, ws);
+  }
   calcDrivenBodyKinematics(model, ws);
 }
 

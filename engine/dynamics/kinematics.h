@@ -16,8 +16,10 @@ void calcBodyKinematics(const SuspensionModel& model, const State& state, Worksp
 /// ws.z = state.z, or zero (relaxed branches) when the state has none.
 /// @throws std::logic_error when the state holds a wrong number of element states.
 void setElementStates(const SuspensionModel& model, const State& state, Workspace& ws);
-/// The free body of state slot s, as calcBodyKinematics() does for each.
-void calcFreeBodyKinematics(const SuspensionModel& model, const State& state, int s, Workspace& ws);
+/// The free bodies of state slots slots[0..n), as calcBodyKinematics() does for each: their
+/// angles' sines and cosines four bodies at a time (lanes::sincos()); a body's results do not
+/// depend on the others in the list.
+void calcFreeBodyKinematics(const SuspensionModel& model, const State& state, const int* slots, int n, Workspace& ws);
 /// Every driven body, as calcBodyKinematics() does after the free ones.
 void calcDrivenBodyKinematics(const SuspensionModel& model, Workspace& ws);
 

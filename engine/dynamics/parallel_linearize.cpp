@@ -108,10 +108,9 @@ void ParallelLinearizer::linearize(const State& state, const VecX& u, const VecX
   setElementStates(model_, state, ws);
   auto local = [&](int t) {
     if (t == 0) calcDrivenBodyKinematics(model_, ws);
-    for (int l : rows_[t]) {
-      calcFreeBodyKinematics(model_, state, l, ws);
-      if (hooks.body) hooks.body(hooks.ctx, l);
-    }
+    calcFreeBodyKinematics(model_, state, rows_[t].data(), static_cast<int>(rows_[t].size()), ws);
+    if (hooks.body)
+      for (int l : rows_[t]) hooks.body(hooks.ctx, l);
     for (int k : markers_[t]) markerKinematics(model_.markers[k], ws.bodies[ws.markers[k].body], ws.markers[k]);
     calcElements(model_, ws, local_[t].bushings, local_[t].p2ps);
   };

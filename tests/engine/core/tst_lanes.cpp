@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// engine/core/lanes.h: the lane-wise atan2 against std::atan2 (units in the last place over all
+// engine/core/lanes.h: the lane-wise sin/cos against std::sin/std::cos, atan2 against std::atan2 (units in the last place over all
 // octants, the reduction's boundary, magnitudes from 1e-6 to 1e6, zeros, NaN), the square root
 // against std::sqrt bit for bit, the transposing loads and stores, and lane independence.
 #include <QtTest>
@@ -40,6 +40,46 @@ class TestLanes : public QObject {
     }
     qInfo("largest difference from std::atan2: %.1f units in the last place", worst);
     QVERIFY(worst <= 8.0);
+  }
+
+  // sin and cos for the bodies' angles: |x| from 1e-8 to 1e5, near multiples of pi/4 (quadrant
+  // edges and the reduction's limit), against std::sin and std::cos; beyond 1e5, NaN and Inf the
+  // library's own values.
+  void sincosMatchesTheLibrary() {
+    std::mt19937_64 gen(11);
+    std::uniform_real_distribution<double> unit(-1.0, 1.0);
+    double worstS = 0.0, worstC = 0.0;
+    for (int i = 0; i < 200000; ++i) {
+      Pack x;
+      for (int l = 0; l < kLanes; ++l) {
+        x[l] = unit(gen) * std::pow(10.0, 6.5 * unit(gen) - 1.5);
+        if (i % 3 == 1) x[l] = std::round(400.0 * unit(gen)) * M_PI / 4.0 * (1.0 + 1e-12 * unit(gen));
+        if (i % 3 == 2) x[l] = 4.0 * unit(gen);  // the Cardan angles' range
+      }
+      Pack s, c;
+      ek::lanes::sincos(x, s, c);
+      for (int l = 0; l < kLanes; ++l) {
+        // Units of the last place of the larger of |sin|, |cos| (both are computed from one r).
+        const double ref = std::max(std::abs(std::sin(x[l])), std::abs(std::cos(x[l])));
+        const double ulp = std::nextafter(ref, INFINITY) - ref;
+        worstS = std::max(worstS, std::abs(s[l] - std::sin(x[l])) / ulp);
+        worstC = std::max(worstC, std::abs(c[l] - std::cos(x[l])) / ulp);
+        if (std::abs(x[l]) < 0.7) {  // small angles: relative to the value itself
+          worstS = std::max(worstS, ulps(s[l], std::sin(x[l])));
+          worstC = std::max(worstC, ulps(c[l], std::cos(x[l])));
+        }
+      }
+    }
+    qInfo("largest difference from std::sin / std::cos: %.1f / %.1f units in the last place", worstS, worstC);
+    QVERIFY(worstS <= 2.0 && worstC <= 2.0);
+    const double nan = std::nan("");
+    Pack s, c;
+    ek::lanes::sincos(Pack{nan, INFINITY, 3e7, 0.0}, s, c);
+    QVERIFY(std::isnan(s[0]) && std::isnan(c[0]) && std::isnan(s[1]) && std::isnan(c[1]));
+    QCOMPARE(s[2], std::sin(3e7));
+    QCOMPARE(c[2], std::cos(3e7));
+    QCOMPARE(s[3], 0.0);
+    QCOMPARE(c[3], 1.0);
   }
 
   void atan2SpecialValues() {
