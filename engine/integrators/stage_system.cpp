@@ -68,11 +68,19 @@ void toWrenchCoordinatesRow(const SuspensionModel& model, const Workspace& ws, i
 void stageProductRow(const SuspensionModel& model, const Workspace& ws, int l, const VecX& yW, const VecX* dv,
                      VecX& out) {
   const BlockPattern& bp = model.pattern;
-  Vec6 acc = Vec6::Zero();
+  // Column by column into six sums (Eigen leaves its 6x6 times 6-vector product out of line).
+  double sum[6] = {};
+  auto multiplyAdd = [&sum](const Mat6& W, const double* x) {
+    const double* w = W.data();
+    for (int j = 0; j < 6; ++j)
+      for (int i = 0; i < 6; ++i) sum[i] += w[6 * j + i] * x[j];
+  };
   for (int s = bp.rowStart[l]; s < bp.rowStart[l + 1]; ++s) {
-    acc.noalias() += ws.Jw_r[s] * yW.segment<6>(6 * bp.col[s]);
-    if (dv) acc.noalias() += ws.Jw_v[s] * dv->segment<6>(6 * bp.col[s]);
+    multiplyAdd(ws.Jw_r[s], yW.data() + 6 * bp.col[s]);
+    if (dv) multiplyAdd(ws.Jw_v[s], dv->data() + 6 * bp.col[s]);
   }
+  Vec6 acc;
+  for (int i = 0; i < 6; ++i) acc[i] = sum[i];
   acc.tail<3>() += ws.wrench[l].tail<3>().cross(yW.segment<3>(6 * l + 3));  // [tau]x of J_r's diagonal block
   const ModelBody& body = model.bodies[model.freeBodies[l]];
   const BodyKinematics& bl = ws.bodies[model.freeBodies[l]];
