@@ -16,6 +16,7 @@ namespace bench {
 /// 3x3 times 3x3 = 45, 3x3 times a vector = 15, a cross product = 9, M [a]x = 27.
 namespace flops {
 constexpr double kBody = 85;            ///< R, T^-1, R T, w_W, N from one set of sines and cosines
+constexpr double kBodyTrig = 150;       ///< three angles' sine and cosine (lanes::sincos: reduction, two series)
 constexpr double kMarker = 75;          ///< rho, p, R_WM, v of a moving marker
 constexpr double kBushingValues = 503;  ///< deflections, rates, 3 lanes::atan2 (45 each), 12 curve laws, F, tau
 constexpr double kBushingPartials = 640;  ///< K, C and the marker blocks (force_elements.cpp, in lanes)
@@ -26,14 +27,16 @@ constexpr double kSideNoTorque = 144;         ///< the same for a P2P element
 constexpr double kRowHalfA = 296, kRowHalfB = 261;  ///< storePartials(): the row blocks of a half
 constexpr double kWrench = 20;          ///< adding F, tau + rho x F to a body's wrench
 constexpr double kSlotAdd = 72;         ///< adding a half's position and velocity blocks to a slot
-constexpr double kAssembleBlock = 270;  ///< J_r, J_v of one block from the world partials
-constexpr double kAssembleBody = 105;   ///< h, gyroscopic term
-constexpr double kMatrixBlock = 198;    ///< A = M - dt g J_v - (dt g)^2 J_r Kt, one block
-constexpr double kMatrixBody = 140;     ///< P = (I - dt g N)^-1, Kt = P T^-1, mass terms
+constexpr double kAssembleBody = 60;    ///< h (LSRT2 assembles no J_r, J_v)
+/// A = M - T_l (dt g Jw_v + (dt g)^2 Jw_r diag(I, R T Kt)), one block from the world partials
+/// (stage_system.cpp, assembleStageMatrixRowFromWrenches()).
+constexpr double kMatrixBlock = 288;
+constexpr double kMatrixBody = 265;     ///< P = (I - dt g N)^-1, Kt = P T^-1, R T Kt, mass and gyroscopic terms
 constexpr double kInvertPivot = 410;    ///< 6x6 pivot inverse by 3x3 blocks (two cofactor inverses, six products)
 constexpr double kBlockProduct = 432;   ///< 6x6 times 6x6 (216 multiply-adds)
 constexpr double kBlockVector = 72;     ///< 6x6 times a vector, accumulated
-constexpr double kStageBody = 80;       ///< G, y, dr of one body in one stage
+constexpr double kStageBody = 122;      ///< G, y, dr, y in world coordinates, R^T and [tau]x of one body in one stage
+constexpr double kStageGyro = 51;       ///< J_v's gyroscopic block times (v - v_lin), stage 2
 }  // namespace flops
 
 struct StepFlops {
@@ -55,8 +58,8 @@ inline StepFlops countStepFlops(const ek::SuspensionModel& model, const ek::Topo
     return b.state >= 0 || !b.drives.empty() || b.rotation >= 0;
   };
   auto free = [&](ek::MarkerIndex m) { return model.bodies[model.markers[m.value].body.value].state >= 0; };
-  f.kinematics = kBody * nFree;
-  f.transcendentals = 6 * nFree;  // the bushings' arc tangents are polynomials (lanes::atan2), counted as flops
+  f.kinematics = (kBody + kBodyTrig) * nFree;
+  f.transcendentals = 0;  // sines, cosines and arc tangents are polynomials in lanes, counted as flops
   for (std::size_t k = 0; k < model.markers.size(); ++k)
     if (moves(ek::MarkerIndex{static_cast<int>(k)})) f.kinematics += kMarker;
   // The row blocks of the halves of moving sides; the scatter adds the wrench and a half's
@@ -81,11 +84,11 @@ inline StepFlops countStepFlops(const ek::SuspensionModel& model, const ek::Topo
                   rows(e.i, e.j);
     f.scatter += scatter(e.i, e.j);
   }
-  f.assemble = kAssembleBlock * nBlocks + kAssembleBody * nFree;
+  f.assemble = kAssembleBody * nFree;
   f.matrix = kMatrixBlock * nBlocks + kMatrixBody * nFree;
   // Two stages: J_r y (and J_v (v - v_lin) in stage 2), two block solves, the input columns.
   const double inputs = 2.0 * model.nDof() * model.nInputs();
-  f.stages = 3 * kBlockVector * nBlocks + 2 * (kStageBody * nFree + inputs) + 4.0 * model.nDof();
+  f.stages = 3 * kBlockVector * nBlocks + 2 * (kStageBody * nFree + inputs) + kStageGyro * nFree + 4.0 * model.nDof();
   if (topology) {
     const int offDiagonal = topology->factorBlocks() - nFree;  // L and U blocks
     f.factorization = kInvertPivot * nFree + kBlockProduct * (offDiagonal / 2 + topology->updateOperations());
