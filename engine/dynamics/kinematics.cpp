@@ -69,24 +69,26 @@ namespace {
   }
 }
 
+/// Up to kLanes free bodies (slots[0..count)), their sines and cosines in lanes (free lanes: zero).
+void freeBodyBatch(const SuspensionModel& model, const State& state, const int* slots, int count, Workspace& ws) {
+  lanes::Pack a[3], sn[3], cs[3];  // psi, theta, phi
+  for (int k = 0; k < 3; ++k) {
+    a[k] = lanes::Pack{};
+    for (int l = 0; l < count; ++l) a[k][l] = state.r[6 * slots[l] + 3 + k];
+    lanes::sincos(a[k], sn[k], cs[k]);
+  }
+  for (int l = 0; l < count; ++l) {
+    rotation::Trig t;
+    t.sps = sn[0][l], t.cps = cs[0][l], t.sth = sn[1][l], t.cth = cs[1][l], t.sph = sn[2][l], t.cph = cs[2][l];
+    freeBody(model, state, slots[l], t, ws);
+  }
+}
+
 }  // namespace
 
 void calcFreeBodyKinematics(const SuspensionModel& model, const State& state, const int* slots, int n, Workspace& ws) {
-  using lanes::kLanes;
-  for (int first = 0; first < n; first += kLanes) {
-    const int count = std::min(kLanes, n - first);
-    lanes::Pack a[3], sn[3], cs[3];  // psi, theta, phi of up to four bodies (free lanes: zero)
-    for (int k = 0; k < 3; ++k) {
-      a[k] = lanes::Pack{};
-      for (int l = 0; l < count; ++l) a[k][l] = state.r[6 * slots[first + l] + 3 + k];
-      lanes::sincos(a[k], sn[k], cs[k]);
-    }
-    for (int l = 0; l < count; ++l) {
-      rotation::Trig t;
-      t.sps = sn[0][l], t.cps = cs[0][l], t.sth = sn[1][l], t.cth = cs[1][l], t.sph = sn[2][l], t.cph = cs[2][l];
-      freeBody(model, state, slots[first + l], t, ws);
-    }
-  }
+  for (int first = 0; first < n; first += lanes::kLanes)
+    freeBodyBatch(model, state, slots + first, std::min(lanes::kLanes, n - first), ws);
 }
 
 void setElementStates(const SuspensionModel& model, const State& state, Workspace& ws) {
@@ -106,7 +108,7 @@ void calcBodyKinematics(const SuspensionModel& model, const State& state, Worksp
     int slots[lanes::kLanes];
     const int count = std::min(lanes::kLanes, n - first);
     for (int l = 0; l < count; ++l) slots[l] = first + l;
-    calcFreeBodyKinematics(model, state, slots, count, ws);
+    freeBodyBatch(model, state, slots, count, ws);
   }
   calcDrivenBodyKinematics(model, ws);
 }

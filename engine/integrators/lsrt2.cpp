@@ -39,8 +39,8 @@ Lsrt2::Lsrt2(const SuspensionModel& model, Lsrt2Options options, std::unique_ptr
   P_.assign(m, Mat3::Identity());
   Kt_.assign(m, Mat3::Identity());
   RTKt_.assign(m, Mat3::Identity());
-  A_.assign(model.pattern.nBlocks(), Mat6::Zero());
   inPlace_ = solver_->blockStorage(0) != nullptr;
+  if (!inPlace_) A_.assign(model.pattern.nBlocks(), Mat6::Zero());
   for (int s = 0; s < model.pattern.nBlocks(); ++s) Aslot_.push_back(inPlace_ ? solver_->blockStorage(s) : &A_[s]);
   if (options_.threads < 1) throw std::invalid_argument("the number of threads must be at least 1");
   if (options_.threads > 1) {

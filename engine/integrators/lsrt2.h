@@ -87,8 +87,8 @@ class Lsrt2 final : public Integrator {
   std::unique_ptr<WorkerPool> pool_;  ///< threads > 1 only
   std::unique_ptr<ParallelLinearizer> linearizer_;
   TopologySolver* topology_ = nullptr;  ///< the solver, if it splits its solves over the pool
-  /// Free bodies by thread (one list on one thread): for A as the linearization split them, for
-  /// the stage vectors as the solver's subtrees.
+  /// Free bodies by thread (one list on one thread): the solver's subtrees, as the parallel
+  /// linearization splits them too.
   std::vector<std::vector<int>> rows_;
   long long steps_ = 0;
   bool linearizedLast_ = false;
@@ -97,9 +97,9 @@ class Lsrt2 final : public Integrator {
   // Linearization point and per-body matrices of the linear model.
   VecX rLin_, vLin_, uLin_;
   std::vector<Mat3> P_, Kt_;
-  std::vector<Mat3> RTKt_;
-  void stageKinematicsOfBody(const Workspace& ws, int l, double hg);  ///< P_, Kt_, RTKt_ of body l  ///< per body R T Kt: Kt in the world-wrench partials' coordinates
-  std::vector<Mat6> A_;
+  std::vector<Mat3> RTKt_;  ///< per body R T Kt: Kt in the world-wrench partials' coordinates
+  void stageKinematicsOfBody(const Workspace& ws, int l, double hg);  ///< P_, Kt_, RTKt_ of body l
+  std::vector<Mat6> A_;  ///< A, for a solver without storage of its own (empty otherwise)
   /// Where A's blocks are assembled: the solver's own storage (factorized in place), else A_.
   std::vector<Mat6*> Aslot_;
   bool inPlace_ = false;
