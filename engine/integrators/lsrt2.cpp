@@ -29,7 +29,7 @@ double since(Clock::time_point& t0) {
 Lsrt2::Lsrt2(const SuspensionModel& model, Lsrt2Options options, std::unique_ptr<LinearSolver> solver)
     : model_(model), options_(options), solver_(std::move(solver)) {
   const int n = model.nDof(), m = model.nFreeBodies(), nu = model.nInputs();
-  for (VecX* v : {&rLin_, &vLin_, &rBar_, &vBar_, &G_, &y_, &rhs_, &dr1_, &dv1_, &dr2_, &dv2_, &tmp_, &yW_})
+  for (VecX* v : {&rLin_, &vLin_, &rBar_, &vBar_, &G_, &y_, &rhs_, &dr1_, &dv1_, &dr2_, &dv2_, &tmp_, &yW_, &q_})
     v->setZero(n);
   for (VecX* v : {&uLin_, &uK_, &uNext_, &uHalf_, &uDot_, &udDiff_, &uBar_, &udLin_, &udK_, &udNext_, &udHalf_, &udBar_})
     v->setZero(nu);
@@ -135,41 +135,57 @@ void Lsrt2::stageKinematicsOfBody(const Workspace& ws, int l, double hg) {
 }
 
 void Lsrt2::stage(const VecX& rbar, const VecX& vbar, const VecX& zbar, const VecX& ubar, const VecX& udotbar,
-                  bool atLinearization, const Workspace& ws, VecX& dr, VecX& dv, VecX& dz) {
+                  StageProducts products, const Workspace& ws, VecX& dr, VecX& dv, VecX& dz) {
   // At the linearization point, rbar - r_lin and vbar - v_lin are exactly zero: their products
-  // are left out (adding them would add exact zeros). Everything is computed by body rows, on
-  // the pool's threads in the parallel step (the same operations as on one thread).
+  // are left out (adding them would add exact zeros). After a first stage there, the second
+  // stage's c (J_r dr1 + J_v dv1) is c (M dv1 - q1) / hg by the first stage's equation, which
+  // leaves J_r (hg G) as the only product (docs/method.md, "LSRT2's second stage"). Everything
+  // is computed by body rows, on the pool's threads in the parallel step (the same operations as
+  // on one thread); the rows go to A's world-torque rows last (torqueRowToWorld()).
   const double hg = options_.dt * kGamma;
   const bool motion = model_.hasMotionInputs();
+  const bool general = products == StageProducts::General;
+  const double fromFirst = options_.dt * (0.5 - kGamma) / hg;  // c / hg
   uDot_ = ubar - uLin_;
   if (motion) udDiff_ = udotbar - udLin_;
   forRows(rows_, [&](int l) {
     G_.segment<3>(6 * l) = vbar.segment<3>(6 * l);
     Vec3 g = ws.Kinv[l] * vbar.segment<3>(6 * l + 3);
-    if (options_.kinematicsDerivative && !atLinearization)
+    if (options_.kinematicsDerivative && products != StageProducts::AtLinearization)
       g += ws.N[l] * (rbar.segment<3>(6 * l + 3) - rLin_.segment<3>(6 * l + 3));
     G_.segment<3>(6 * l + 3) = P_[l] * g;
-    if (atLinearization) {
-      y_.segment<6>(6 * l) = hg * G_.segment<6>(6 * l);
-    } else {
+    if (general) {
       y_.segment<6>(6 * l) = rbar.segment<6>(6 * l) - rLin_.segment<6>(6 * l) + hg * G_.segment<6>(6 * l);
       tmp_.segment<6>(6 * l) = vbar.segment<6>(6 * l) - vLin_.segment<6>(6 * l);
+    } else {
+      y_.segment<6>(6 * l) = hg * G_.segment<6>(6 * l);
     }
     toWrenchCoordinatesRow(model_, ws, l, y_, yW_);
   });
   auto rhsRow = [&](int l) {
-    stageProductRow(model_, ws, l, yW_, atLinearization ? nullptr : &tmp_, rhs_);
-    inputMultiplyAddRow(model_, ws, l, uDot_, udDiff_, motion, rhs_);
+    if (products == StageProducts::FromFirstStage) {
+      const ModelBody& body = model_.bodies[model_.freeBodies[l]];
+      const Vec6 q1 = q_.segment<6>(6 * l);
+      q_.segment<3>(6 * l) = ws.h.segment<3>(6 * l) + fromFirst * (body.mass * dv1_.segment<3>(6 * l) - q1.head<3>());
+      q_.segment<3>(6 * l + 3) =
+          ws.h.segment<3>(6 * l + 3) + fromFirst * (body.inertia * dv1_.segment<3>(6 * l + 3) - q1.tail<3>());
+    } else {
+      q_.segment<6>(6 * l) = ws.h.segment<6>(6 * l);
+    }
+    inputMultiplyAddRow(model_, ws, l, uDot_, udDiff_, motion, q_);
+    stageProductRow(model_, ws, l, yW_, general ? &tmp_ : nullptr, q_, rhs_);
   };
+  auto toWorld = [&](int l) { torqueRowToWorld(model_, ws, l, rhs_); };
   auto drRow = [&](int l) {
     dr.segment<3>(6 * l) = G_.segment<3>(6 * l) + hg * dv.segment<3>(6 * l);
     dr.segment<3>(6 * l + 3) = G_.segment<3>(6 * l + 3) + hg * Kt_[l] * dv.segment<3>(6 * l + 3);
   };
+  const bool branches = model_.nElementStates() > 0;
   Clock::time_point t0;
   if (!pool_) {
     for (int l = 0, m = model_.nFreeBodies(); l < m; ++l) rhsRow(l);
-    const bool branches = model_.nElementStates() > 0;
     if (branches) branchForcesOfStage(zbar, hg, ws);
+    for (int l = 0, m = model_.nFreeBodies(); l < m; ++l) toWorld(l);
     t0 = Clock::now();
     solver_->solve(rhs_, dv);
     if (timing_) times_.solve += since(t0);
@@ -177,7 +193,6 @@ void Lsrt2::stage(const VecX& rbar, const VecX& vbar, const VecX& zbar, const Ve
     if (branches) branchIncrements(rbar, vbar, zbar, dr, dv, hg, ws, dz);
     return;
   }
-  const bool branches = model_.nElementStates() > 0;
   if (branches) {
     // The branch forces reach rows of other threads: the rows first, the forces on one thread,
     // then the forward substitution (one more handoff, only with branches).
@@ -187,12 +202,13 @@ void Lsrt2::stage(const VecX& rbar, const VecX& vbar, const VecX& zbar, const Ve
     pool_->run(rowsJob);
     branchForcesOfStage(zbar, hg, ws);
     auto forwardOnly = [&](int t) {
+      for (int l : rows_[t]) toWorld(l);
       if (topology_) topology_->forwardSubtrees(t, rhs_);
     };
     pool_->run(forwardOnly);
   } else {
     auto forwardJob = [&](int t) {
-      for (int l : rows_[t]) rhsRow(l);
+      for (int l : rows_[t]) rhsRow(l), toWorld(l);
       if (topology_) topology_->forwardSubtrees(t, rhs_);
     };
     pool_->run(forwardJob);
@@ -268,12 +284,15 @@ void Lsrt2::step(State& state, const InputSignals& inputs, Workspace& ws) {
     inputs.evaluateRate(tHalf, udHalf_);
     udBar_ = udK_ + kGamma * (udNext_ - udK_);
   }
-  stage(state.r, state.v, state.z, uBar_, udBar_, linearizedLast_, ws, dr1_, dv1_, dz1_);
+  stage(state.r, state.v, state.z, uBar_, udBar_,
+        linearizedLast_ ? StageProducts::AtLinearization : StageProducts::General, ws, dr1_, dv1_, dz1_);
   const double c = dt * (0.5 - kGamma);  // dt (a21 + gamma21), eq. (16a/b)
   rBar_ = state.r + c * dr1_;
   vBar_ = state.v + c * dv1_;
   if (model_.nElementStates() > 0) zBar_ = state.z + c * dz1_;
-  stage(rBar_, vBar_, zBar_, uHalf_, udHalf_, false, ws, dr2_, dv2_, dz2_);
+  const bool fromFirst = linearizedLast_ && model_.nElementStates() == 0;
+  stage(rBar_, vBar_, zBar_, uHalf_, udHalf_, fromFirst ? StageProducts::FromFirstStage : StageProducts::General, ws,
+        dr2_, dv2_, dz2_);
   state.r += dt * dr2_;  // b = (0, 1), eq. (10)
   state.v += dt * dv2_;
   if (model_.nElementStates() > 0) state.z += dt * dz2_;

@@ -77,8 +77,15 @@ class Lsrt2 final : public Integrator {
   /// Calls f(l) for every free body l: on one thread, or on the pool by the threads' rows.
   template <class RowFn>
   void forRows(const std::vector<std::vector<int>>& rows, RowFn&& f);
+  /// How a stage's J_r y + J_v (vbar - v_lin) is formed (docs/method.md, "LSRT2's second stage"):
+  enum class StageProducts {
+    AtLinearization,  ///< rbar, vbar at the linearization point: J_r hg G only
+    General,          ///< both products
+    FromFirstStage,   ///< the second stage after a first at the linearization (no branches):
+                      ///< J_r hg G plus c (M dv1 - q1) / hg, q1 the first stage's rows without J_r
+  };
   void stage(const VecX& rbar, const VecX& vbar, const VecX& zbar, const VecX& ubar, const VecX& udotbar,
-             bool atLinearization, const Workspace& ws, VecX& dr, VecX& dv, VecX& dz);
+             StageProducts products, const Workspace& ws, VecX& dr, VecX& dv, VecX& dz);
 
   const SuspensionModel& model_;
   LocalErrorEstimate error_;
@@ -109,6 +116,7 @@ class Lsrt2 final : public Integrator {
   VecX udLin_, udK_, udNext_, udHalf_, udBar_;
   VecX rBar_, vBar_, G_, y_, rhs_, dr1_, dv1_, dr2_, dv2_, tmp_;
   VecX yW_;  ///< y in the world-wrench partials' coordinates (toWrenchCoordinatesRow())
+  VecX q_;   ///< a stage's rows without the J_r, J_v products: h plus the inputs' part
   // Maxwell branches: element states at the linearization, their directions' rates there, the
   // stage values and increments, per-direction scratch (force changes, rate changes).
   VecX zLin_, rateLin_, zBar_, dz1_, dz2_, branchForce_, branchRate_, branchDeflection_;

@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "engine/core/block6.h"
 #include "engine/dynamics/linearize.h"
 
 namespace ek {
@@ -36,28 +37,41 @@ void assembleStageMatrixRow(const SuspensionModel& model, const Workspace& ws, i
 
 void assembleStageMatrixRowFromWrenches(const SuspensionModel& model, const Workspace& ws, int l, double cv,
                                         double cr, const std::vector<Mat3>& RTKt, Mat6* const* A) {
+  // Column by column as 6-vectors: a_j = -cv Wv_j - cr Wr_j (translations), and for the rotation
+  // columns -cv Wv_j - cr sum_k Wr_k M_kj with M = RTKt of the column's body. The rows stay in
+  // world coordinates (no T_l: diag(I, R_l) A), so no product from the left.
   const BlockPattern& bp = model.pattern;
   const ModelBody& body = model.bodies[model.freeBodies[l]];
   const BodyKinematics& bl = ws.bodies[model.freeBodies[l]];
-  const Mat3 Rt = bl.R.transpose();
+  const Vec3& tau = ws.wrench[l].tail<3>();
   for (int s = bp.rowStart[l]; s < bp.rowStart[l + 1]; ++s) {
-    const Mat6& Wr = ws.Jw_r[s];
-    const Mat6& Wv = ws.Jw_v[s];
-    const Mat3& M = RTKt[bp.col[s]];
-    Mat3 tauTheta = Wr.block<3, 3>(3, 3);
-    if (s == bp.diag[l]) tauTheta += skew(ws.wrench[l].tail<3>());  // d(R^T tau) = R^T (d tau + [tau]x d theta)
-    Eigen::Matrix<double, 3, 6> bottom;
-    bottom.leftCols<3>() = -cv * Wv.block<3, 3>(3, 0) - cr * Wr.block<3, 3>(3, 0);
-    bottom.rightCols<3>() = -cv * Wv.block<3, 3>(3, 3) - cr * tauTheta * M;
-    Mat6& a = *A[s];
-    a.topLeftCorner<3, 3>() = -cv * Wv.block<3, 3>(0, 0) - cr * Wr.block<3, 3>(0, 0);
-    a.topRightCorner<3, 3>() = -cv * Wv.block<3, 3>(0, 3) - cr * Wr.block<3, 3>(0, 3) * M;
-    a.bottomRows<3>() = Rt * bottom;
+    const double* wr = ws.Jw_r[s].data();
+    const double* wv = ws.Jw_v[s].data();
+    const double* M = RTKt[bp.col[s]].data();
+    double* a = A[s]->data();
+    for (int i = 0; i < 18; ++i) a[i] = -cv * wv[i] - cr * wr[i];
+    double rot[18];  // Wr's rotation columns; on the diagonal d tau = ... + [tau]x d theta
+    for (int i = 0; i < 18; ++i) rot[i] = wr[18 + i];
+    if (s == bp.diag[l]) {
+      rot[4] += tau.z(), rot[5] -= tau.y();    // column x of [tau]x: (0, tau_z, -tau_y)
+      rot[9] -= tau.z(), rot[11] += tau.x();   // column y: (-tau_z, 0, tau_x)
+      rot[15] += tau.y(), rot[16] -= tau.x();  // column z: (tau_y, -tau_x, 0)
+    }
+    for (int c = 0; c < 3; ++c) {
+      const double m0 = cr * M[3 * c], m1 = cr * M[3 * c + 1], m2 = cr * M[3 * c + 2];
+      for (int i = 0; i < 6; ++i)
+        a[18 + 6 * c + i] = -cv * wv[18 + 6 * c + i] - (m0 * rot[i] + m1 * rot[6 + i] + m2 * rot[12 + i]);
+    }
   }
-  // M, and -cv times J_v's gyroscopic block -(w x I w)' = -([w]x I - [I w]x).
+  // M, and -cv times J_v's gyroscopic block -(w x I w)' = -([w]x I - [I w]x), in world rows.
   Mat6& D = *A[bp.diag[l]];
   D.topLeftCorner<3, 3>().diagonal().array() += body.mass;
-  D.bottomRightCorner<3, 3>() += body.inertia + cv * (skew(bl.w_B) * body.inertia - skew(body.inertia * bl.w_B));
+  D.bottomRightCorner<3, 3>() +=
+      bl.R * (body.inertia + cv * (skew(bl.w_B) * body.inertia - skew(body.inertia * bl.w_B)));
+}
+
+void torqueRowToWorld(const SuspensionModel& model, const Workspace& ws, int l, VecX& b) {
+  b.segment<3>(6 * l + 3) = ws.bodies[model.freeBodies[l]].R * b.segment<3>(6 * l + 3);
 }
 
 void toWrenchCoordinatesRow(const SuspensionModel& model, const Workspace& ws, int k, const VecX& y, VecX& yW) {
@@ -66,21 +80,15 @@ void toWrenchCoordinatesRow(const SuspensionModel& model, const Workspace& ws, i
 }
 
 void stageProductRow(const SuspensionModel& model, const Workspace& ws, int l, const VecX& yW, const VecX* dv,
-                     VecX& out) {
+                     const VecX& base, VecX& out) {
   const BlockPattern& bp = model.pattern;
-  // Column by column into six sums (Eigen leaves its 6x6 times 6-vector product out of line).
-  double sum[6] = {};
-  auto multiplyAdd = [&sum](const Mat6& W, const double* x) {
-    const double* w = W.data();
-    for (int j = 0; j < 6; ++j)
-      for (int i = 0; i < 6; ++i) sum[i] += w[6 * j + i] * x[j];
-  };
+  block6::Sums sum;
   for (int s = bp.rowStart[l]; s < bp.rowStart[l + 1]; ++s) {
-    multiplyAdd(ws.Jw_r[s], yW.data() + 6 * bp.col[s]);
-    if (dv) multiplyAdd(ws.Jw_v[s], dv->data() + 6 * bp.col[s]);
+    sum.add(ws.Jw_r[s].data(), yW.data() + 6 * bp.col[s]);
+    if (dv) sum.add(ws.Jw_v[s].data(), dv->data() + 6 * bp.col[s]);
   }
   Vec6 acc;
-  for (int i = 0; i < 6; ++i) acc[i] = sum[i];
+  sum.get(acc.data());
   acc.tail<3>() += ws.wrench[l].tail<3>().cross(yW.segment<3>(6 * l + 3));  // [tau]x of J_r's diagonal block
   const ModelBody& body = model.bodies[model.freeBodies[l]];
   const BodyKinematics& bl = ws.bodies[model.freeBodies[l]];
@@ -89,8 +97,8 @@ void stageProductRow(const SuspensionModel& model, const Workspace& ws, int l, c
     const Vec3 dw = dv->segment<3>(6 * l + 3);
     torque -= bl.w_B.cross(body.inertia * dw) - (body.inertia * bl.w_B).cross(dw);
   }
-  out.segment<3>(6 * l) = ws.h.segment<3>(6 * l) + acc.head<3>();
-  out.segment<3>(6 * l + 3) = ws.h.segment<3>(6 * l + 3) + torque;
+  out.segment<3>(6 * l) = base.segment<3>(6 * l) + acc.head<3>();
+  out.segment<3>(6 * l + 3) = base.segment<3>(6 * l + 3) + torque;
 }
 
 void massTimes(const SuspensionModel& model, const VecX& x, VecX& out) {

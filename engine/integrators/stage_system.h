@@ -34,20 +34,25 @@ void assembleStageMatrixRow(const SuspensionModel& model, const Workspace& ws, i
                             const std::vector<Mat3>& Kt, std::vector<Mat6>& A);
 
 /// The same row of A from the world-wrench partials Jw_r, Jw_v instead of J_r, J_v (what LSRT2
-/// uses; ws.jacobians may be false): with T_l = diag(I, R_l^T) and RTKt_k = R_k T_k Kt_k,
-///   A_lk = M_lk - T_l (cv Jw_v + cr Jw_r diag(I, RTKt_k))   (+ T_l [0, 0; 0, [tau_l]x RTKt_l]
-/// and cv's gyroscopic block on the diagonal): J_r = T_l Jw_r diag(I, R_k T_k) and J_v = T_l Jw_v
-/// folded in, half the 3x3 products of assembling J_r, J_v and then A. A[s] is where block s
-/// goes (a solver's own storage, LinearSolver::blockStorage()).
+/// uses; ws.jacobians may be false), with its torque rows in world axes: with
+/// T_l = diag(I, R_l^T) and RTKt_k = R_k T_k Kt_k,
+///   A_lk = T_l^-1 M_lk - (cv Jw_v + cr Jw_r diag(I, RTKt_k))   (+ [0, 0; 0, [tau_l]x RTKt_l]
+/// and cv's gyroscopic block on the diagonal), which is T_l^-1 times the block of
+/// assembleStageMatrixRow(): J_r = T_l Jw_r diag(I, R_k T_k) and J_v = T_l Jw_v folded in, and
+/// no product with T_l at all (a right-hand side goes to the same rows with torqueRowToWorld()).
+/// A[s] is where block s goes (a solver's own storage, LinearSolver::blockStorage()).
 void assembleStageMatrixRowFromWrenches(const SuspensionModel& model, const Workspace& ws, int l, double cv,
                                         double cr, const std::vector<Mat3>& RTKt, Mat6* const* A);
+/// b_l's torque rows from body to world axes (R_l times them): a right-hand side for the A of
+/// assembleStageMatrixRowFromWrenches().
+void torqueRowToWorld(const SuspensionModel& model, const Workspace& ws, int l, VecX& b);
 /// yW_k = (y_p, R_k T_k y_alpha) for body k: a change of the state in the world-wrench partials'
 /// coordinates (position, rotation vector).
 void toWrenchCoordinatesRow(const SuspensionModel& model, const Workspace& ws, int k, const VecX& y, VecX& yW);
-/// out_l = h_l + (J_r y + J_v dv)_l from Jw_r, Jw_v: yW from toWrenchCoordinatesRow(); dv null
-/// for no velocity change.
+/// out_l = base_l + (J_r y + J_v dv)_l from Jw_r, Jw_v: yW from toWrenchCoordinatesRow(); dv null
+/// for no velocity change; base is h, or h plus other terms of a stage.
 void stageProductRow(const SuspensionModel& model, const Workspace& ws, int l, const VecX& yW, const VecX* dv,
-                     VecX& out);
+                     const VecX& base, VecX& out);
 
 /// out = M x (mass on the translations, the inertia tensor on the body-axis rotations).
 void massTimes(const SuspensionModel& model, const VecX& x, VecX& out);

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <set>
 
+#include "engine/core/block6.h"
 #include "engine/core/error.h"
 #include "engine/core/worker_pool.h"
 
@@ -187,14 +188,15 @@ void TopologySolver::eliminate(int k, Updates which) {
                             model_.bodies[model_.freeBodies[order_[k]]].name + "'");
     // L_ik = F_ik D_k^-1
     for (int li : lowerOf_[k]) {
-      const Mat6 t = F_[li] * Dinv_[k];
+      Mat6 t;
+      block6::product(t.data(), F_[li].data(), Dinv_[k].data());
       F_[li] = t;
     }
   }
   for (int u = updateStart_[k]; u < updateStart_[k + 1]; ++u) {
     if ((which == Updates::Private && shared_[u]) || (which == Updates::Shared && !shared_[u])) continue;
     const Update& op = updates_[u];
-    F_[op.target].noalias() -= F_[op.l] * F_[op.u];
+    block6::subtractProduct(F_[op.target].data(), F_[op.l].data(), F_[op.u].data());
   }
 }
 
@@ -227,16 +229,23 @@ void TopologySolver::factorizeParts(const std::vector<Mat6>* blocks) {
 
 void TopologySolver::forward(int k, const VecX& b) {
   // y_k = b_k - sum_{i<k} L_ki y_i (in elimination positions).
-  Vec6 acc = b.segment<6>(6 * order_[k]);
-  for (int s = rowStart_[k]; s < rowStart_[k + 1] && col_[s] < k; ++s) acc.noalias() -= F_[s] * y_.segment<6>(6 * col_[s]);
-  y_.segment<6>(6 * k) = acc;
+  block6::Sums sum;
+  for (int s = rowStart_[k]; s < rowStart_[k + 1] && col_[s] < k; ++s) sum.add(F_[s].data(), y_.data() + 6 * col_[s]);
+  double acc[6];
+  sum.get(acc);
+  for (int i = 0; i < 6; ++i) y_[6 * k + i] = b[6 * order_[k] + i] - acc[i];
 }
 
 void TopologySolver::backward(int k) {
   // x_k = D_k^-1 (y_k - sum_{j>k} U_kj x_j).
-  Vec6 acc = y_.segment<6>(6 * k);
-  for (int s : upperOf_[k]) acc.noalias() -= F_[s] * y_.segment<6>(6 * col_[s]);
-  y_.segment<6>(6 * k).noalias() = Dinv_[k] * acc;
+  block6::Sums sum;
+  for (int s : upperOf_[k]) sum.add(F_[s].data(), y_.data() + 6 * col_[s]);
+  double acc[6];
+  sum.get(acc);
+  for (int i = 0; i < 6; ++i) acc[i] = y_[6 * k + i] - acc[i];
+  block6::Sums x;
+  x.add(Dinv_[k].data(), acc);
+  x.get(y_.data() + 6 * k);
 }
 
 void TopologySolver::solve(const VecX& b, VecX& x) {

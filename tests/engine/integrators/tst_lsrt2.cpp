@@ -64,9 +64,14 @@ class TestLsrt2 : public QObject {
       assembleStageMatrixRow(*m, ws, l, hg, hg * hg, Kt, A);
       assembleStageMatrixRowFromWrenches(*m, ws, l, hg, hg * hg, RTKt, AwSlots.data());
     }
-    double worstA = 0.0;
-    for (int s2 = 0; s2 < m->pattern.nBlocks(); ++s2)
-      worstA = std::max(worstA, (A[s2] - Aw[s2]).norm() / std::max(A[s2].norm(), 1e-300));
+    double worstA = 0.0;  // Aw has its torque rows in world axes: diag(I, R_l) A
+    for (int l = 0; l < nb; ++l)
+      for (int s2 = m->pattern.rowStart[l]; s2 < m->pattern.rowStart[l + 1]; ++s2) {
+        Mat6 rowsToWorld = Mat6::Identity();
+        rowsToWorld.bottomRightCorner<3, 3>() = ws.bodies[m->freeBodies[l]].R;
+        const Mat6 ref = rowsToWorld * A[s2];
+        worstA = std::max(worstA, (ref - Aw[s2]).norm() / std::max(ref.norm(), 1e-300));
+      }
     const VecX y = VecX::Random(m->nDof()), dv = VecX::Random(m->nDof());
     VecX ref = ws.h, yW(m->nDof()), out(m->nDof()), outR(m->nDof());
     blockMultiplyAdd(m->pattern, ws.Jr, y, ref);
@@ -74,8 +79,8 @@ class TestLsrt2 : public QObject {
     blockMultiplyAdd(m->pattern, ws.Jv, dv, refV);
     for (int l = 0; l < nb; ++l) toWrenchCoordinatesRow(*m, ws, l, y, yW);
     for (int l = 0; l < nb; ++l) {
-      stageProductRow(*m, ws, l, yW, nullptr, outR);
-      stageProductRow(*m, ws, l, yW, &dv, out);
+      stageProductRow(*m, ws, l, yW, nullptr, ws.h, outR);
+      stageProductRow(*m, ws, l, yW, &dv, ws.h, out);
     }
     const double eR = (outR - ref).norm() / ref.norm(), eV = (out - refV).norm() / refV.norm();
     qInfo("largest relative difference: A blocks %.1e, J_r y %.1e, J_r y + J_v dv %.1e", worstA, eR, eV);

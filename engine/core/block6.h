@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+/// @file block6.h
+/// Kernels on 6x6 blocks (column-major, 36 contiguous doubles) and 6-vectors that the step runs
+/// hundreds of times: block times vector into running sums, and block products. A column of six
+/// is one 4-wide and one 2-wide vector (GCC/Clang vector extensions, as lanes.h); the compiler
+/// keeps them in registers and fuses the multiply-adds. Over Eigen's expressions this adds the
+/// order of the sums: a 6x6 times a vector summed column after column is a chain of six
+/// dependent multiply-adds per block (their latency, not the core's throughput, bounds it);
+/// here the columns go into three independent sums.
+
+#include <cstring>
+
+namespace ek::block6 {
+
+using V4 = double __attribute__((vector_size(32)));
+using V2 = double __attribute__((vector_size(16)));
+
+/// A column of six: rows 0-3 and rows 4-5.
+struct Column {
+  V4 lo;
+  V2 hi;
+};
+
+inline Column load(const double* p) {
+  Column c;
+  std::memcpy(&c.lo, p, sizeof c.lo);
+  std::memcpy(&c.hi, p + 4, sizeof c.hi);
+  return c;
+}
+inline void store(double* p, const Column& c) {
+  std::memcpy(p, &c.lo, sizeof c.lo);
+  std::memcpy(p + 4, &c.hi, sizeof c.hi);
+}
+/// c + a x
+inline Column multiplyAdd(const Column& c, const Column& a, double x) {
+  return {c.lo + a.lo * V4{x, x, x, x}, c.hi + a.hi * V2{x, x}};
+}
+/// c - a x
+inline Column multiplySubtract(const Column& c, const Column& a, double x) {
+  return {c.lo - a.lo * V4{x, x, x, x}, c.hi - a.hi * V2{x, x}};
+}
+
+/// Running sums of blocks times vectors: s += W x, the columns of W spread over three partial
+/// sums (columns j and j + 3 into the same one).
+struct Sums {
+  Column s[3] = {};
+  /// s += W x (W column-major 6x6, x six doubles).
+  void add(const double* W, const double* x) {
+    for (int j = 0; j < 6; ++j) s[j % 3] = multiplyAdd(s[j % 3], load(W + 6 * j), x[j]);
+  }
+  /// The sum, into out[0..6).
+  void get(double* out) const {
+    store(out, {(s[0].lo + s[1].lo) + s[2].lo, (s[0].hi + s[1].hi) + s[2].hi});
+  }
+};
+
+/// C -= A B (6x6, column-major; C must not alias A or B).
+inline void subtractProduct(double* C, const double* A, const double* B) {
+  for (int j = 0; j < 6; ++j) {
+    Column c = load(C + 6 * j);
+    for (int k = 0; k < 6; ++k) c = multiplySubtract(c, load(A + 6 * k), B[6 * j + k]);
+    store(C + 6 * j, c);
+  }
+}
+
+/// C = A B (6x6, column-major; C must not alias A or B).
+inline void product(double* C, const double* A, const double* B) {
+  for (int j = 0; j < 6; ++j) {
+    Column c = multiplyAdd(Column{}, load(A), B[6 * j]);
+    for (int k = 1; k < 6; ++k) c = multiplyAdd(c, load(A + 6 * k), B[6 * j + k]);
+    store(C + 6 * j, c);
+  }
+}
+
+}  // namespace ek::block6
