@@ -32,6 +32,9 @@ inline void store(double* p, const Column& c) {
   std::memcpy(p, &c.lo, sizeof c.lo);
   std::memcpy(p + 4, &c.hi, sizeof c.hi);
 }
+inline Column operator+(const Column& a, const Column& b) { return {a.lo + b.lo, a.hi + b.hi}; }
+inline Column operator-(const Column& a, const Column& b) { return {a.lo - b.lo, a.hi - b.hi}; }
+inline Column operator*(const Column& a, double x) { return {a.lo * V4{x, x, x, x}, a.hi * V2{x, x}}; }
 /// c + a x
 inline Column multiplyAdd(const Column& c, const Column& a, double x) {
   return {c.lo + a.lo * V4{x, x, x, x}, c.hi + a.hi * V2{x, x}};

@@ -290,7 +290,7 @@ void Lsrt2::step(State& state, const InputSignals& inputs, Workspace& ws) {
   rBar_ = state.r + c * dr1_;
   vBar_ = state.v + c * dv1_;
   if (model_.nElementStates() > 0) zBar_ = state.z + c * dz1_;
-  const bool fromFirst = linearizedLast_ && model_.nElementStates() == 0;
+  const bool fromFirst = options_.secondStageFromFirst && linearizedLast_ && model_.nElementStates() == 0;
   stage(rBar_, vBar_, zBar_, uHalf_, udHalf_, fromFirst ? StageProducts::FromFirstStage : StageProducts::General, ws,
         dr2_, dv2_, dz2_);
   state.r += dt * dr2_;  // b = (0, 1), eq. (10)

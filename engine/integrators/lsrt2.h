@@ -38,6 +38,10 @@ struct Lsrt2Options {
   bool kinematicsDerivative = true;
   /// Threads of the parallel step (1: serial). Results are identical for every count.
   int threads = 1;
+  /// After a first stage at the linearization, take the second stage's J_r dr1 + J_v dv1 from
+  /// the first stage's equation (one block product less; docs/method.md). Off: both products
+  /// (the same results to round-off; for verification).
+  bool secondStageFromFirst = true;
 };
 
 /// Wall time spent per phase, accumulated over steps (when enabled).

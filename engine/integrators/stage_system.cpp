@@ -44,23 +44,23 @@ void assembleStageMatrixRowFromWrenches(const SuspensionModel& model, const Work
   const ModelBody& body = model.bodies[model.freeBodies[l]];
   const BodyKinematics& bl = ws.bodies[model.freeBodies[l]];
   const Vec3& tau = ws.wrench[l].tail<3>();
+  using block6::Column;
   for (int s = bp.rowStart[l]; s < bp.rowStart[l + 1]; ++s) {
     const double* wr = ws.Jw_r[s].data();
     const double* wv = ws.Jw_v[s].data();
     const double* M = RTKt[bp.col[s]].data();
     double* a = A[s]->data();
-    for (int i = 0; i < 18; ++i) a[i] = -cv * wv[i] - cr * wr[i];
-    double rot[18];  // Wr's rotation columns; on the diagonal d tau = ... + [tau]x d theta
-    for (int i = 0; i < 18; ++i) rot[i] = wr[18 + i];
+    for (int c = 0; c < 3; ++c) block6::store(a + 6 * c, block6::load(wv + 6 * c) * -cv - block6::load(wr + 6 * c) * cr);
+    // Wr's rotation columns; on the diagonal d tau = ... + [tau]x d theta (rows 3-5: lo[3], hi).
+    Column r[3] = {block6::load(wr + 18), block6::load(wr + 24), block6::load(wr + 30)};
     if (s == bp.diag[l]) {
-      rot[4] += tau.z(), rot[5] -= tau.y();    // column x of [tau]x: (0, tau_z, -tau_y)
-      rot[9] -= tau.z(), rot[11] += tau.x();   // column y: (-tau_z, 0, tau_x)
-      rot[15] += tau.y(), rot[16] -= tau.x();  // column z: (tau_y, -tau_x, 0)
+      r[0].hi[0] += tau.z(), r[0].hi[1] -= tau.y();  // [tau]x e_x = (0, tau_z, -tau_y)
+      r[1].lo[3] -= tau.z(), r[1].hi[1] += tau.x();  // [tau]x e_y = (-tau_z, 0, tau_x)
+      r[2].lo[3] += tau.y(), r[2].hi[0] -= tau.x();  // [tau]x e_z = (tau_y, -tau_x, 0)
     }
     for (int c = 0; c < 3; ++c) {
-      const double m0 = cr * M[3 * c], m1 = cr * M[3 * c + 1], m2 = cr * M[3 * c + 2];
-      for (int i = 0; i < 6; ++i)
-        a[18 + 6 * c + i] = -cv * wv[18 + 6 * c + i] - (m0 * rot[i] + m1 * rot[6 + i] + m2 * rot[12 + i]);
+      const Column wrM = r[0] * (cr * M[3 * c]) + r[1] * (cr * M[3 * c + 1]) + r[2] * (cr * M[3 * c + 2]);
+      block6::store(a + 18 + 6 * c, block6::load(wv + 18 + 6 * c) * -cv - wrM);
     }
   }
   // M, and -cv times J_v's gyroscopic block -(w x I w)' = -([w]x I - [I w]x), in world rows.

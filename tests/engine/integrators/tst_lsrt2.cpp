@@ -6,7 +6,10 @@
 #include <cmath>
 
 #include "engine/dynamics/linearize.h"
+#include "engine/integrators/lsrt2.h"
 #include "engine/integrators/stage_system.h"
+#include "engine/model/signal.h"
+#include "engine/solvers/linear_solver.h"
 #include "engine/model/project_io.h"
 #include "support/runs.h"
 #include "support/test_models.h"
@@ -85,6 +88,42 @@ class TestLsrt2 : public QObject {
     const double eR = (outR - ref).norm() / ref.norm(), eV = (out - refV).norm() / refV.norm();
     qInfo("largest relative difference: A blocks %.1e, J_r y %.1e, J_r y + J_v dv %.1e", worstA, eR, eV);
     QVERIFY2(worstA <= 1e-12 && eR <= 1e-12 && eV <= 1e-12, "A or the stage products differ beyond round-off");
+  }
+
+  // After a first stage at the linearization, the second stage takes c (J_r dr1 + J_v dv1)
+  // from the first stage's equation, c (M dv1 - q1) / hg: the steps equal those with both
+  // products to round-off. The full vehicle (motion inputs: the wheel pads on the bump) and a
+  // random model, with spinning bodies (gyroscopic terms).
+  void secondStageFromTheFirstStageEquation_data() {
+    QTest::addColumn<int>("model");
+    QTest::newRow("full vehicle, bump") << 0;
+    QTest::newRow("random model") << 1;
+  }
+  void secondStageFromTheFirstStageEquation() {
+    QFETCH(int, model);
+    Project p = model == 0 ? readProject(std::string(ELASTOKIN_SOURCE_DIR) + "/projects/full_vehicle.json")
+                           : test::randomProject(61, 6, 12, 4, true);
+    if (model == 1) test::addFreeLoadCase(p, 1.0);
+    const auto m = SuspensionModel::build(p);
+    const LoadCaseRow& lc = model == 0 ? p.loadCases.front() : p.loadCases.back();
+    const InputSignals inputs(*m, lc);
+    State s0;
+    m->initialState(s0.r, s0.v);
+    for (int i = 0; i < s0.v.size(); ++i) s0.v[i] = (i % 6 < 3 ? 0.3 : 4.0) * std::sin(0.7 + i);
+    s0.t = model == 0 ? 0.05 : 0.0;  // the front pads on the bump
+    Lsrt2Options on, off;
+    off.secondStageFromFirst = false;
+    Lsrt2 a(*m, on, makeLinearSolver("topology", *m)), b(*m, off, makeLinearSolver("topology", *m));
+    Workspace wa(*m), wb(*m);
+    State sa = s0, sb = s0;
+    for (int k = 0; k < 20; ++k) {
+      a.step(sa, inputs, wa);
+      b.step(sb, inputs, wb);
+    }
+    const double dr = (sa.r - sb.r).norm() / (sb.r - s0.r).norm(), dv = (sa.v - sb.v).norm() / (sb.v - s0.v).norm();
+    qInfo("20 steps: relative difference of the changes of r %.1e, of v %.1e", dr, dv);
+    QVERIFY2(dr <= 1e-10 && dv <= 1e-10, "the second stage from the first stage's equation differs beyond round-off");
+    QVERIFY(dr > 0.0 || dv > 0.0);  // the two paths did run different arithmetic
   }
 
   void secondOrderConvergence() {
