@@ -28,24 +28,32 @@ constexpr double kRowHalfA = 296, kRowHalfB = 261;  ///< storePartials(): the ro
 constexpr double kWrench = 20;          ///< adding F, tau + rho x F to a body's wrench
 constexpr double kSlotAdd = 72;         ///< adding a half's position and velocity blocks to a slot
 constexpr double kAssembleBody = 60;    ///< h (LSRT2 assembles no J_r, J_v)
-/// A = M - T_l (dt g Jw_v + (dt g)^2 Jw_r diag(I, R T Kt)), one block from the world partials
-/// (stage_system.cpp, assembleStageMatrixRowFromWrenches()).
-constexpr double kMatrixBlock = 288;
-constexpr double kMatrixBody = 265;     ///< P = (I - dt g N)^-1, Kt = P T^-1, R T Kt, mass and gyroscopic terms
+/// A = T_l^-1 M - (dt g Jw_v + (dt g)^2 Jw_r diag(I, R T Kt)), one block from the world partials
+/// in world-torque rows, as 6-vector columns (stage_system.cpp, assembleStageMatrixRowFromWrenches()).
+constexpr double kMatrixBlock = 153;
+constexpr double kMatrixBody = 310;     ///< P = (I - dt g N)^-1, Kt = P T^-1, R T Kt, mass, R (I + gyroscopic terms)
 constexpr double kInvertPivot = 410;    ///< 6x6 pivot inverse by 3x3 blocks (two cofactor inverses, six products)
 constexpr double kBlockProduct = 432;   ///< 6x6 times 6x6 (216 multiply-adds)
 constexpr double kBlockVector = 72;     ///< 6x6 times a vector, accumulated
 constexpr double kStageBody = 122;      ///< G, y, dr, y in world coordinates, R^T and [tau]x of one body in one stage
 constexpr double kStageGyro = 51;       ///< J_v's gyroscopic block times (v - v_lin), stage 2
+constexpr double kStageRotate = 15;     ///< a body's torque rows to world axes (torqueRowToWorld()), per stage
+/// The second stage's c (M dv1 - q1) / hg of one body, after a first stage at the linearization.
+constexpr double kStageFromFirst = 36;
 }  // namespace flops
 
 struct StepFlops {
   double kinematics = 0, elements = 0, scatter = 0, assemble = 0;  ///< linearization
   double matrix = 0, factorization = 0;                            ///< relinearization
-  double stages = 0;                                               ///< two stages incl. solves
+  double stages = 0;  ///< two stages incl. solves, of a step that did not linearize
+  /// The same of a step that linearized: its second stage takes J_r dr1 + J_v dv1 from the first
+  /// stage's equation (no Maxwell branches), one block product less.
+  double stagesLinearized = 0;
   int transcendentals = 0;  ///< sin/cos/atan2 calls per linearization
   double total(int linearizeEvery) const {
-    return (kinematics + elements + scatter + assemble + matrix + factorization) / linearizeEvery + stages;
+    return (kinematics + elements + scatter + assemble + matrix + factorization + stagesLinearized +
+            (linearizeEvery - 1) * stages) /
+           linearizeEvery;
   }
 };
 
@@ -88,15 +96,20 @@ inline StepFlops countStepFlops(const ek::SuspensionModel& model, const ek::Topo
   f.matrix = kMatrixBlock * nBlocks + kMatrixBody * nFree;
   // Two stages: J_r y (and J_v (v - v_lin) in stage 2), two block solves, the input columns.
   const double inputs = 2.0 * model.nDof() * model.nInputs();
-  f.stages = 3 * kBlockVector * nBlocks + 2 * (kStageBody * nFree + inputs) + kStageGyro * nFree + 4.0 * model.nDof();
+  const double common = 2 * ((kStageBody + kStageRotate) * nFree + inputs) + 4.0 * model.nDof();
+  f.stages = common + 3 * kBlockVector * nBlocks + kStageGyro * nFree;
+  f.stagesLinearized = model.nElementStates() > 0 ? f.stages
+                                                  : common + 2 * kBlockVector * nBlocks + kStageFromFirst * nFree;
   if (topology) {
     const int offDiagonal = topology->factorBlocks() - nFree;  // L and U blocks
     f.factorization = kInvertPivot * nFree + kBlockProduct * (offDiagonal / 2 + topology->updateOperations());
     f.stages += 2 * kBlockVector * (offDiagonal + nFree);  // forward and back substitution
+    f.stagesLinearized += 2 * kBlockVector * (offDiagonal + nFree);
   } else {
     const double n = model.nDof();  // dense LU with partial pivoting
     f.factorization = 2.0 / 3.0 * n * n * n;
     f.stages += 2 * 2.0 * n * n;
+    f.stagesLinearized += 2 * 2.0 * n * n;
   }
   return f;
 }

@@ -226,9 +226,11 @@ Simulation::BodyLimit Simulation::bodyLimit(int l) const {
   const auto r = state_.r.segment<6>(6 * l);
   const auto v = state_.v.segment<6>(6 * l);
   if (!r.allFinite() || !v.allFinite()) return BodyLimit::NotFinite;
-  if ((r.head<3>() - r0_.segment<3>(6 * l)).norm() > limits.maxDisplacement) return BodyLimit::Displacement;
-  if (v.head<3>().norm() > limits.maxSpeed) return BodyLimit::Speed;
-  if (v.tail<3>().norm() > limits.maxAngularSpeed) return BodyLimit::AngularSpeed;
+  // |x| > limit compared in squares (no square roots in the every-step check).
+  auto beyond = [](double squared, double limit) { return limit >= 0.0 ? squared > limit * limit : !std::isnan(limit); };
+  if (beyond((r.head<3>() - r0_.segment<3>(6 * l)).squaredNorm(), limits.maxDisplacement)) return BodyLimit::Displacement;
+  if (beyond(v.head<3>().squaredNorm(), limits.maxSpeed)) return BodyLimit::Speed;
+  if (beyond(v.tail<3>().squaredNorm(), limits.maxAngularSpeed)) return BodyLimit::AngularSpeed;
   if (std::abs(r[4]) > limits.maxPitch) return BodyLimit::Pitch;
   return BodyLimit::Within;
 }

@@ -51,8 +51,9 @@ bool invert3(const Mat3& m, Mat3& out) {
   const double c00 = m(1, 1) * m(2, 2) - m(1, 2) * m(2, 1), c01 = m(1, 2) * m(2, 0) - m(1, 0) * m(2, 2),
                c02 = m(1, 0) * m(2, 1) - m(1, 1) * m(2, 0);
   const double det = m(0, 0) * c00 + m(0, 1) * c01 + m(0, 2) * c02;
-  const double bound = m.row(0).norm() * m.row(1).norm() * m.row(2).norm();
-  if (!(std::abs(det) >= 1e-6 * bound) || !std::isfinite(det) || bound < 1e-300) return false;
+  // In squares (no square roots): det^2 >= 1e-12 |row 0|^2 |row 1|^2 |row 2|^2.
+  const double bound2 = m.row(0).squaredNorm() * m.row(1).squaredNorm() * m.row(2).squaredNorm();
+  if (!(det * det >= 1e-12 * bound2) || !std::isfinite(det) || !(bound2 > 0.0)) return false;
   const double s = 1.0 / det;
   out << c00 * s, (m(0, 2) * m(2, 1) - m(0, 1) * m(2, 2)) * s, (m(0, 1) * m(1, 2) - m(0, 2) * m(1, 1)) * s,  //
       c01 * s, (m(0, 0) * m(2, 2) - m(0, 2) * m(2, 0)) * s, (m(0, 2) * m(1, 0) - m(0, 0) * m(1, 2)) * s,     //
