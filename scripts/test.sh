@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Set up, build and run every test (CTest). GUI tests, when present, run under xvfb-run.
 # Then the robustness builds: the engine and CLI tests under AddressSanitizer and
-# UndefinedBehaviorSanitizer (scripts/sanitize.sh) and each fuzz target for 35 s
+# UndefinedBehaviorSanitizer (scripts/sanitize.sh) and each fuzz target for 20 s
 # (scripts/fuzz.sh); docs/robustness.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,4 +17,4 @@ bash scripts/build.sh
   fi
 )
 bash scripts/sanitize.sh
-bash scripts/fuzz.sh 35
+bash scripts/fuzz.sh 20
