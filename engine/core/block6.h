@@ -4,7 +4,7 @@
 /// Kernels on 6x6 blocks (column-major, 36 contiguous doubles) and 6-vectors that the step runs
 /// hundreds of times: block times vector into running sums, and block products. A column of six
 /// is one 4-wide and one 2-wide vector (GCC/Clang vector extensions, as lanes.h); the compiler
-/// keeps them in registers and fuses the multiply-adds. Over Eigen's expressions this adds the
+/// keeps them in registers and fuses `c + a * x` into multiply-adds. Over Eigen's expressions this adds the
 /// order of the sums: a 6x6 times a vector summed column after column is a chain of six
 /// dependent multiply-adds per block (their latency, not the core's throughput, bounds it);
 /// here the columns go into three independent sums.
@@ -35,14 +35,6 @@ inline void store(double* p, const Column& c) {
 inline Column operator+(const Column& a, const Column& b) { return {a.lo + b.lo, a.hi + b.hi}; }
 inline Column operator-(const Column& a, const Column& b) { return {a.lo - b.lo, a.hi - b.hi}; }
 inline Column operator*(const Column& a, double x) { return {a.lo * V4{x, x, x, x}, a.hi * V2{x, x}}; }
-/// c + a x
-inline Column multiplyAdd(const Column& c, const Column& a, double x) {
-  return {c.lo + a.lo * V4{x, x, x, x}, c.hi + a.hi * V2{x, x}};
-}
-/// c - a x
-inline Column multiplySubtract(const Column& c, const Column& a, double x) {
-  return {c.lo - a.lo * V4{x, x, x, x}, c.hi - a.hi * V2{x, x}};
-}
 
 /// Running sums of blocks times vectors: s += W x, the columns of W spread over three partial
 /// sums (columns j and j + 3 into the same one).
@@ -50,7 +42,7 @@ struct Sums {
   Column s[3] = {};
   /// s += W x (W column-major 6x6, x six doubles).
   void add(const double* W, const double* x) {
-    for (int j = 0; j < 6; ++j) s[j % 3] = multiplyAdd(s[j % 3], load(W + 6 * j), x[j]);
+    for (int j = 0; j < 6; ++j) s[j % 3] = s[j % 3] + load(W + 6 * j) * x[j];
   }
   /// The sum, into out[0..6).
   void get(double* out) const {
@@ -62,7 +54,7 @@ struct Sums {
 inline void subtractProduct(double* C, const double* A, const double* B) {
   for (int j = 0; j < 6; ++j) {
     Column c = load(C + 6 * j);
-    for (int k = 0; k < 6; ++k) c = multiplySubtract(c, load(A + 6 * k), B[6 * j + k]);
+    for (int k = 0; k < 6; ++k) c = c - load(A + 6 * k) * B[6 * j + k];
     store(C + 6 * j, c);
   }
 }
@@ -70,8 +62,8 @@ inline void subtractProduct(double* C, const double* A, const double* B) {
 /// C = A B (6x6, column-major; C must not alias A or B).
 inline void product(double* C, const double* A, const double* B) {
   for (int j = 0; j < 6; ++j) {
-    Column c = multiplyAdd(Column{}, load(A), B[6 * j]);
-    for (int k = 1; k < 6; ++k) c = multiplyAdd(c, load(A + 6 * k), B[6 * j + k]);
+    Column c = load(A) * B[6 * j];
+    for (int k = 1; k < 6; ++k) c = c + load(A + 6 * k) * B[6 * j + k];
     store(C + 6 * j, c);
   }
 }

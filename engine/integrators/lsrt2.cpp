@@ -145,7 +145,7 @@ void Lsrt2::stage(const VecX& rbar, const VecX& vbar, const VecX& zbar, const Ve
   const double hg = options_.dt * kGamma;
   const bool motion = model_.hasMotionInputs();
   const bool general = products == StageProducts::General;
-  const double fromFirst = options_.dt * (0.5 - kGamma) / hg;  // c / hg
+  const double cOverHg = options_.dt * (0.5 - kGamma) / hg;  // c = dt (a21 + gamma21), step()
   uDot_ = ubar - uLin_;
   if (motion) udDiff_ = udotbar - udLin_;
   forRows(rows_, [&](int l) {
@@ -166,9 +166,9 @@ void Lsrt2::stage(const VecX& rbar, const VecX& vbar, const VecX& zbar, const Ve
     if (products == StageProducts::FromFirstStage) {
       const ModelBody& body = model_.bodies[model_.freeBodies[l]];
       const Vec6 q1 = q_.segment<6>(6 * l);
-      q_.segment<3>(6 * l) = ws.h.segment<3>(6 * l) + fromFirst * (body.mass * dv1_.segment<3>(6 * l) - q1.head<3>());
+      q_.segment<3>(6 * l) = ws.h.segment<3>(6 * l) + cOverHg * (body.mass * dv1_.segment<3>(6 * l) - q1.head<3>());
       q_.segment<3>(6 * l + 3) =
-          ws.h.segment<3>(6 * l + 3) + fromFirst * (body.inertia * dv1_.segment<3>(6 * l + 3) - q1.tail<3>());
+          ws.h.segment<3>(6 * l + 3) + cOverHg * (body.inertia * dv1_.segment<3>(6 * l + 3) - q1.tail<3>());
     } else {
       q_.segment<6>(6 * l) = ws.h.segment<6>(6 * l);
     }

@@ -26,6 +26,11 @@ Errors errorsAt(double dt, const State& ref, bool kinDeriv) {
   return {(sim->state().r - ref.r).norm(), (sim->state().v - ref.v).norm()};
 }
 
+/// Velocities of every body, the rotations fast (gyroscopic terms matter).
+void spin(State& s) {
+  for (int i = 0; i < s.v.size(); ++i) s.v[i] = (i % 6 < 3 ? 0.3 : 4.0) * std::sin(0.7 + i);
+}
+
 }  // namespace
 
 class TestLsrt2 : public QObject {
@@ -48,7 +53,7 @@ class TestLsrt2 : public QObject {
                    : test::randomProject(61, 6, 12, 4, true));
     State s;
     m->initialState(s.r, s.v);
-    for (int i = 0; i < s.v.size(); ++i) s.v[i] = (i % 6 < 3 ? 0.3 : 4.0) * std::sin(0.7 + i);
+    spin(s);
     for (int i = 0; i < s.r.size(); ++i) s.r[i] += 1e-3 * std::cos(1.3 * i);
     Workspace ws(*m);
     const VecX u = VecX::Constant(m->nInputs(), 0.01);
@@ -109,7 +114,7 @@ class TestLsrt2 : public QObject {
     const InputSignals inputs(*m, lc);
     State s0;
     m->initialState(s0.r, s0.v);
-    for (int i = 0; i < s0.v.size(); ++i) s0.v[i] = (i % 6 < 3 ? 0.3 : 4.0) * std::sin(0.7 + i);
+    spin(s0);
     s0.t = model == 0 ? 0.05 : 0.0;  // the front pads on the bump
     Lsrt2Options on, off;
     off.secondStageFromFirst = false;
