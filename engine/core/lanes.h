@@ -195,6 +195,13 @@ inline M3 timesSkew(const M3& M, const V3& a) {
   }
   return o;
 }
+/// A pack at any address aligned for double. Vector types alias their element type only: a store
+/// through one cannot change a pointer, so the compiler keeps destinations read from arrays in
+/// registers across stores (std::memcpy, which may write any object, makes it reload them).
+using UnalignedPack = double __attribute__((vector_size(kLanes * sizeof(double)), aligned(alignof(double))));
+inline Pack loadPack(const double* p) { return *reinterpret_cast<const UnalignedPack*>(p); }
+inline void storePack(double* p, Pack x) { *reinterpret_cast<UnalignedPack*>(p) = x; }
+
 /// The 4x4 transpose of four packs: t[l][i] = e[i][l].
 inline void transpose4(const Pack* e, Pack* t) {
 #if defined(__clang__)
@@ -228,7 +235,20 @@ inline void storeLanes(const Pack (&e)[N], double* const (&out)[kLanes]) {
   for (int g = 0; g < N; g += 4) {
     Pack r[4];
     transpose4(e + g, r);
-    for (int l = 0; l < kLanes; ++l) std::memcpy(out[l] + g, &r[l], sizeof(Pack));
+    for (int l = 0; l < kLanes; ++l) storePack(out[l] + g, r[l]);
+  }
+}
+
+/// Adds N packs lane by lane: out[l][i] += e[i][l]. The lanes are added one after the other, so
+/// two lanes may add to the same destination (two elements between the same bodies): it receives
+/// the lower lane's values first.
+template <int N>
+inline void addLanes(const Pack (&e)[N], double* const (&out)[kLanes]) {
+  static_assert(kLanes == 4 && N % 4 == 0, "groups of four packs of four lanes");
+  for (int g = 0; g < N; g += 4) {
+    Pack r[4];
+    transpose4(e + g, r);
+    for (int l = 0; l < kLanes; ++l) storePack(out[l] + g, loadPack(out[l] + g) + r[l]);
   }
 }
 
@@ -239,7 +259,7 @@ inline void loadLanes(const double* const (&src)[kLanes], Pack (&e)[N]) {
   static_assert(kLanes == 4 && N % 4 == 0, "groups of four packs of four lanes");
   for (int g = 0; g < N; g += 4) {
     Pack r[4];
-    for (int l = 0; l < kLanes; ++l) std::memcpy(&r[l], src[l] + g, sizeof(Pack));
+    for (int l = 0; l < kLanes; ++l) r[l] = loadPack(src[l] + g);
     transpose4(r, e + g);
   }
 }

@@ -122,9 +122,9 @@ Mat3 lane(const M3& a, int l) {
 }
 Vec3 lane(const V3& a, int l) { return {a.x[l], a.y[l], a.z[l]}; }
 
-/// The 6x6 block [[tl, tr], [bl, br]] of every lane into slot(*out[l]) (column-major).
-template <class Slot>
-void storeBlock(const M3& tl, const M3& tr, const M3& bl, const M3& br, ElementWrench* const (&out)[kLanes], Slot slot) {
+/// The 6x6 block [[tl, tr], [bl, br]] of every lane (column-major) written to dst[l], or added to it.
+template <bool Add>
+void putBlock(const M3& tl, const M3& tr, const M3& bl, const M3& br, double* const (&dst)[kLanes]) {
   Pack e[36];
   for (int c = 0; c < 3; ++c)
     for (int r = 0; r < 3; ++r) {
@@ -133,8 +133,8 @@ void storeBlock(const M3& tl, const M3& tr, const M3& bl, const M3& br, ElementW
       e[18 + 6 * c + r] = tr.m[r][c];
       e[18 + 6 * c + 3 + r] = br.m[r][c];
     }
-  double* const dst[kLanes] = {slot(*out[0]).data(), slot(*out[1]).data(), slot(*out[2]).data(), slot(*out[3]).data()};
-  lanes::storeLanes(e, dst);
+  if constexpr (Add) lanes::addLanes(e, dst);
+  else lanes::storeLanes(e, dst);
 }
 
 // MarkerKinematics holds p, v, w, R, rho and BodyKinematics p, angles, v, w_B, R as consecutive
@@ -173,45 +173,74 @@ void gatherBodies(const Workspace& ws, const MarkerIndex (&m)[kLanes], V3& p, M3
   for (int l = 0; l < kLanes; ++l) R.m[2][2][l] = ws.bodies[ws.markers[m[l].value].body].R(2, 2);
 }
 
+static_assert(kElementBatch == kLanes, "a batch is one kernel's lanes");
+
 /// The two sides of a batch of elements: their bodies' kinematics, lever arms and outputs.
 struct Sides {
   M3 Ra, Rb;            ///< R_WB of the bodies of I (side A) and J (side B)
   V3 rhoI, rhoJ;        ///< the markers' lever arms from their bodies' reference points
   V3 wI, wJ;            ///< the bodies' angular velocities (global)
   V3 q;                 ///< p_I - p_b: where the reaction acts, from J's body
-  bool anyA = false, anyB = false;  ///< some lane's side moves
   bool keep[kLanes];    ///< store the lane's side partials (ElementWrench::Fp .. TwB)
   ElementWrench* out[kLanes];
+  /// Where lane l's row blocks go (r: position, v: velocity partials) and whether some lane has
+  /// them. Stored to the elements (RowBlocks::InElements): every lane's blocks of a moving side
+  /// (a free lane repeats lane n - 1). Added to the rows (RowBlocks::AddToRows): a lane's blocks
+  /// whose row and column bodies are free, the others (a fixed or driven side, a free lane) to
+  /// `scratch`, which nothing reads (no branch per lane).
+  double* r[4][kLanes];
+  double* v[4][kLanes];
+  bool any[4] = {false, false, false, false};
+  bool add = false;
+  alignas(32) double scratch[36];
 };
 
-Sides gatherSides(const Workspace& ws, const MarkerIndex (&i)[kLanes], const MarkerIndex (&j)[kLanes],
-                  const MarkerLanes& I, const MarkerLanes& J, ElementWrench* const (&out)[kLanes]) {
-  Sides s;
+/// The sides of a batch into s (which holds the scratch its destinations may point to).
+void gatherSides(Workspace& ws, const MarkerIndex (&i)[kLanes], const MarkerIndex (&j)[kLanes], const MarkerLanes& I,
+                 const MarkerLanes& J, ElementWrench* const (&out)[kLanes], const BlockSlots* const (&slots)[kLanes],
+                 int n, RowBlocks target, Sides& s) {
   V3 pa, pb;
   gatherBodies(ws, i, pa, s.Ra);
   gatherBodies(ws, j, pb, s.Rb);
   s.rhoI = I.rho, s.rhoJ = J.rho, s.wI = I.w, s.wJ = J.w;
   s.q = I.p - pb;
+  s.add = target == RowBlocks::AddToRows;
   for (int l = 0; l < kLanes; ++l) {
     const MarkerKinematics& mi = ws.markers[i[l].value];
     const MarkerKinematics& mj = ws.markers[j[l].value];
-    s.anyA = s.anyA || mi.moves;
-    s.anyB = s.anyB || mj.moves;
     s.keep[l] = ws.keepSidePartials || (mi.moves && mi.state < 0) || (mj.moves && mj.state < 0);
     s.out[l] = out[l];
+    const bool a = l < n && mi.state >= 0, b = l < n && mj.state >= 0;
+    // By RowBlock: aa, ba, ab, bb.
+    const bool has[4] = {a, a && b, a && b, b};  // in the rows: the row and column bodies are free
+    const bool moves[4] = {mi.moves, mi.moves, mj.moves, mj.moves};  // the column body moves
+    const int slot[4] = {slots[l]->aa, slots[l]->ba, slots[l]->ab, slots[l]->bb};
+    ElementWrench::Slot* const own[4] = {&out[l]->aa, &out[l]->ba, &out[l]->ab, &out[l]->bb};
+    for (int h = 0; h < 4; ++h) {
+      if (s.add) {
+        s.any[h] = s.any[h] || has[h];
+        s.r[h][l] = has[h] ? ws.Jw_r[slot[h]].data() : s.scratch;
+        s.v[h][l] = has[h] ? ws.Jw_v[slot[h]].data() : s.scratch;
+      } else {
+        s.any[h] = s.any[h] || moves[h];
+        s.r[h][l] = own[h]->r.data();
+        s.v[h][l] = own[h]->v.data();
+      }
+    }
   }
-  return s;
 }
 
 /// Marker-level partials of kLanes elements => the partials w.r.t. the bodies' (p, theta, v, w_B)
-/// and, from them, the blocks of the rows they are added to, stored to the elements (lanes l < n;
-/// the free lanes repeat lane n - 1). Marker level: F w.r.t. p_I (FpI; p_J: -FpI), v_I (FvI; v_J:
+/// and, from them, the blocks of the rows they are added to, stored to the elements or added to
+/// the rows (Add, s.add; lanes l < n, the free lanes repeat lane n - 1). Marker level: F w.r.t.
+/// p_I (FpI; p_J: -FpI), v_I (FvI; v_J:
 /// -FvI), theta_J, w_J (FthJ, FwJ); tau w.r.t. theta_I, theta_J, w_I (TthI, TthJ, TwI; w_J: -TwI).
 /// The bodies' blocks follow with the marker maps dp = dp_B - [rho]x dtheta,
 /// dv = dv_B - [w x rho]x dtheta - [rho]x R dw_B, dw = -[w]x dtheta + R dw_B (docs/method.md) as
 /// cross products. The rows: the A half about a's centre (lever arm rho_I, which turns with body
 /// a), the B half, the reaction at p_I, about b's centre (lever arm q = p_I - p_b, which moves with
 /// p_a and p_b and turns with body a).
+template <bool Add>
 void storePartials(const M3& FpI, const M3& FvI, const M3& FthJ, const M3& FwJ, const M3& TthI, const M3& TthJ,
                    const M3& TwI, bool torque, const V3& F, const Sides& s, int n) {
   using namespace lanes;
@@ -227,25 +256,21 @@ void storePartials(const M3& FpI, const M3& FvI, const M3& FthJ, const M3& FwJ, 
   const V3& rho = s.rhoI;
   const M3 sF = skew(F), turnA = skewSkew(F, rho);
   const M3 nFp = -FpI, nFv = -FvI, qFp = skewTimes(s.q, FpI);
-  if (s.anyA) {
-    storeBlock(FpI, FthA, skewTimes(rho, FpI), TthA + skewTimes(rho, FthA) + turnA, s.out,
-               [](ElementWrench& w) -> Mat6& { return w.aa.r; });
-    storeBlock(FvI, FwA, skewTimes(rho, FvI), TwA + skewTimes(rho, FwA), s.out,
-               [](ElementWrench& w) -> Mat6& { return w.aa.v; });
-    storeBlock(nFp, -FthA, sF - qFp, -(TthA + skewTimes(s.q, FthA)) - turnA, s.out,
-               [](ElementWrench& w) -> Mat6& { return w.ba.r; });
-    storeBlock(nFv, -FwA, -skewTimes(s.q, FvI), -(TwA + skewTimes(s.q, FwA)), s.out,
-               [](ElementWrench& w) -> Mat6& { return w.ba.v; });
+  if (s.any[kBlockAA]) {
+    putBlock<Add>(FpI, FthA, skewTimes(rho, FpI), TthA + skewTimes(rho, FthA) + turnA, s.r[kBlockAA]);
+    putBlock<Add>(FvI, FwA, skewTimes(rho, FvI), TwA + skewTimes(rho, FwA), s.v[kBlockAA]);
   }
-  if (s.anyB) {
-    storeBlock(nFp, FthB, -skewTimes(rho, FpI), TthB + skewTimes(rho, FthB), s.out,
-               [](ElementWrench& w) -> Mat6& { return w.ab.r; });
-    storeBlock(nFv, FwB, -skewTimes(rho, FvI), TwB + skewTimes(rho, FwB), s.out,
-               [](ElementWrench& w) -> Mat6& { return w.ab.v; });
-    storeBlock(FpI, -FthB, qFp - sF, -(TthB + skewTimes(s.q, FthB)), s.out,
-               [](ElementWrench& w) -> Mat6& { return w.bb.r; });
-    storeBlock(FvI, -FwB, skewTimes(s.q, FvI), -(TwB + skewTimes(s.q, FwB)), s.out,
-               [](ElementWrench& w) -> Mat6& { return w.bb.v; });
+  if (s.any[kBlockBA]) {
+    putBlock<Add>(nFp, -FthA, sF - qFp, -(TthA + skewTimes(s.q, FthA)) - turnA, s.r[kBlockBA]);
+    putBlock<Add>(nFv, -FwA, -skewTimes(s.q, FvI), -(TwA + skewTimes(s.q, FwA)), s.v[kBlockBA]);
+  }
+  if (s.any[kBlockAB]) {
+    putBlock<Add>(nFp, FthB, -skewTimes(rho, FpI), TthB + skewTimes(rho, FthB), s.r[kBlockAB]);
+    putBlock<Add>(nFv, FwB, -skewTimes(rho, FvI), TwB + skewTimes(rho, FwB), s.v[kBlockAB]);
+  }
+  if (s.any[kBlockBB]) {
+    putBlock<Add>(FpI, -FthB, qFp - sF, -(TthB + skewTimes(s.q, FthB)), s.r[kBlockBB]);
+    putBlock<Add>(FvI, -FwB, skewTimes(s.q, FvI), -(TwB + skewTimes(s.q, FwB)), s.v[kBlockBB]);
   }
   for (int l = 0; l < n; ++l) {
     ElementWrench& w = *s.out[l];
@@ -271,7 +296,8 @@ void storePartials(const M3& FpI, const M3& FvI, const M3& FthJ, const M3& FwJ, 
 ///   delta a_dot = (Dw Ga + Ga [wRel]x) dthI - Dw Ga dthJ + Ga (dwI - dwJ)
 /// with K = RJ diag(kt) RJ^T and C = RJ diag(ct) RJ^T (stiffness and damping in world axes), then
 /// through both markers' maps to the bodies' (p, theta, v, w_B) and to the rows (storePartials()).
-[[gnu::noinline]] void bushingLanes(const SuspensionModel& model, Workspace& ws, const int* list, int n, bool partials) {
+[[gnu::noinline]] void bushingLanes(const SuspensionModel& model, Workspace& ws, const int* list, int n, bool partials,
+                                    RowBlocks target) {
   using namespace lanes;
   int e[kLanes];
   for (int l = 0; l < kLanes; ++l) e[l] = list[l < n ? l : n - 1];
@@ -431,7 +457,12 @@ void storePartials(const M3& FpI, const M3& FvI, const M3& FthJ, const M3& FwJ, 
   const M3 TthI = X + timesSkew(TwI, wRel) - skew(tau);
   const M3 TthJ = -X;
 
-  storePartials(FpI, FvI, FthJ, FwJ, TthI, TthJ, TwI, true, F, gatherSides(ws, mI, mJ, I, J, out), n);
+  const BlockSlots* slots[kLanes];
+  for (int l = 0; l < kLanes; ++l) slots[l] = &model.bushings[e[l]].blocks;
+  Sides sides;
+  gatherSides(ws, mI, mJ, I, J, out, slots, n, target, sides);
+  if (sides.add) storePartials<true>(FpI, FvI, FthJ, FwJ, TthI, TthJ, TwI, true, F, sides, n);
+  else storePartials<false>(FpI, FvI, FthJ, FwJ, TthI, TthJ, TwI, true, F, sides, n);
   for (int l = 0; l < n; ++l) {
     const ModelBushing& b = model.bushings[e[l]];
     const MarkerKinematics& mi = ws.markers[b.i.value];
@@ -444,7 +475,8 @@ void storePartials(const M3& FpI, const M3& FvI, const M3& FthJ, const M3& FwJ, 
 }
 
 /// Up to kLanes P2P elements at once, as bushingLanes() does for bushings.
-[[gnu::noinline]] void p2pLanes(const SuspensionModel& model, Workspace& ws, const int* list, int n, bool partials) {
+[[gnu::noinline]] void p2pLanes(const SuspensionModel& model, Workspace& ws, const int* list, int n, bool partials,
+                                RowBlocks target) {
   using namespace lanes;
   int e[kLanes];
   for (int l = 0; l < kLanes; ++l) e[l] = list[l < n ? l : n - 1];
@@ -514,19 +546,24 @@ void storePartials(const M3& FpI, const M3& FvI, const M3& FthJ, const M3& FwJ, 
     }
   MarkerIndex mI[kLanes], mJ[kLanes];
   ElementWrench* out[kLanes];
+  const BlockSlots* slots[kLanes];
   for (int l = 0; l < kLanes; ++l) {
     mI[l] = model.p2ps[e[l]].i, mJ[l] = model.p2ps[e[l]].j;
     out[l] = &ws.p2ps[e[l]].wrench;
+    slots[l] = &model.p2ps[e[l]].blocks;
   }
   const M3 zero{};
-  storePartials(FpI, FvI, zero, zero, zero, zero, zero, false, F,
-                gatherSides(ws, mI, mJ, gatherMarkers(ws, mI), gatherMarkers(ws, mJ), out), n);
+  Sides sides;
+  gatherSides(ws, mI, mJ, gatherMarkers(ws, mI), gatherMarkers(ws, mJ), out, slots, n, target, sides);
+  if (sides.add) storePartials<true>(FpI, FvI, zero, zero, zero, zero, zero, false, F, sides, n);
+  else storePartials<false>(FpI, FvI, zero, zero, zero, zero, zero, false, F, sides, n);
 }
 
 /// Elements list[0..n) in batches of kLanes.
 template <class Kernel>
-void batches(Kernel kernel, const SuspensionModel& model, Workspace& ws, const int* list, int n, bool partials) {
-  for (int k = 0; k < n; k += kLanes) kernel(model, ws, list + k, std::min(kLanes, n - k), partials);
+void batches(Kernel kernel, const SuspensionModel& model, Workspace& ws, const int* list, int n, bool partials,
+             RowBlocks target) {
+  for (int k = 0; k < n; k += kLanes) kernel(model, ws, list + k, std::min(kLanes, n - k), partials, target);
 }
 
 }  // namespace
@@ -546,12 +583,14 @@ std::vector<int> batchOrder(const SuspensionModel& model, std::vector<int> eleme
   return elements;
 }
 
-void calcBushingList(const SuspensionModel& model, Workspace& ws, const std::vector<int>& list, bool partials) {
-  batches(bushingLanes, model, ws, list.data(), static_cast<int>(list.size()), partials);
+void calcBushingList(const SuspensionModel& model, Workspace& ws, const std::vector<int>& list, bool partials,
+                     RowBlocks target) {
+  batches(bushingLanes, model, ws, list.data(), static_cast<int>(list.size()), partials, target);
 }
 
-void calcP2PList(const SuspensionModel& model, Workspace& ws, const std::vector<int>& list, bool partials) {
-  batches(p2pLanes, model, ws, list.data(), static_cast<int>(list.size()), partials);
+void calcP2PList(const SuspensionModel& model, Workspace& ws, const std::vector<int>& list, bool partials,
+                 RowBlocks target) {
+  batches(p2pLanes, model, ws, list.data(), static_cast<int>(list.size()), partials, target);
 }
 
 void calcBushings(const SuspensionModel& model, Workspace& ws, bool partials) {

@@ -31,12 +31,45 @@ void calcBushings(const SuspensionModel& model, Workspace& ws, bool partials = t
 /// @throws SimulationError when the two markers coincide (no line of action).
 void calcP2Ps(const SuspensionModel& model, Workspace& ws, bool partials = true);
 
+/// The elements a kernel computes at once (lanes::kLanes): the batches of a list are its
+/// consecutive groups of kElementBatch.
+constexpr int kElementBatch = 4;
+
+/// An element's row blocks (ElementWrench::Slot, BlockSlots; a = body of marker I, b = body of
+/// marker J): the A half in a's rows (aa, ab), the B half, the reaction, in b's rows (ba, bb).
+/// Numbered in the order the kernels add them.
+enum RowBlock { kBlockAA, kBlockBA, kBlockAB, kBlockBB };
+
+/// The order in which the row blocks (and with them the wrenches) of the elements of `list` are
+/// added to the rows: batch after batch, in a batch every element's aa, then every element's ba,
+/// ab and bb (what a kernel adding to the rows does). f(element, block) for each.
+template <class F>
+void forEachRowBlock(const std::vector<int>& list, F&& f) {
+  const int n = static_cast<int>(list.size());
+  for (int first = 0; first < n; first += kElementBatch)
+    for (int b = kBlockAA; b <= kBlockBB; ++b)
+      for (int k = first; k < n && k < first + kElementBatch; ++k) f(list[k], static_cast<RowBlock>(b));
+}
+
+/// Where the element kernels put the row blocks of their partials (ElementWrench::Slot).
+enum class RowBlocks {
+  /// In the elements (ws.bushings[e].wrench.aa ...), for scatterElementHalves() to add.
+  InElements,
+  /// Added straight to the slots of ws.Jw_r and ws.Jw_v they belong to, in the order of
+  /// forEachRowBlock(): the serial linearization, which clears the rows before
+  /// (clearSurfaceForces()) and scatters the wrenches after. The elements' blocks are not written.
+  AddToRows,
+};
+
 /// The bushings of `list` (indices), kLanes at a time (engine/core/lanes.h), as calcBushings()
 /// does for all: elements are independent of each other, and each one's results are the same bit
-/// for bit whatever the list.
-void calcBushingList(const SuspensionModel& model, Workspace& ws, const std::vector<int>& list, bool partials = true);
+/// for bit whatever the list. A block is written (or added) only where its row and column bodies
+/// are free: the A half's blocks aa (and ab, ba, where J's body is free too), the B half's bb.
+void calcBushingList(const SuspensionModel& model, Workspace& ws, const std::vector<int>& list, bool partials = true,
+                     RowBlocks target = RowBlocks::InElements);
 /// The P2P elements of `list`, as calcBushingList() does for bushings.
-void calcP2PList(const SuspensionModel& model, Workspace& ws, const std::vector<int>& list, bool partials = true);
+void calcP2PList(const SuspensionModel& model, Workspace& ws, const std::vector<int>& list, bool partials = true,
+                 RowBlocks target = RowBlocks::InElements);
 
 /// `elements` (bushings or P2P elements) reordered so that elements whose bodies move alike
 /// (both, only I's, only J's) follow each other, ascending within each group: a batch then stores

@@ -3,6 +3,7 @@
 
 #include <Eigen/Geometry>
 #include <algorithm>
+#include <cstddef>
 #include <stdexcept>
 #include <string>
 
@@ -122,11 +123,65 @@ void markerKinematics(const ModelMarker& m, const BodyKinematics& b, MarkerKinem
   mk.v = b.v + b.w_W.cross(mk.rho);
 }
 
-void calcMarkerKinematics(const SuspensionModel& model, Workspace& ws) {
-  for (std::size_t k = 0; k < model.markers.size(); ++k) {
-    MarkerKinematics& mk = ws.markers[k];
-    if (mk.moves) markerKinematics(model.markers[k], ws.bodies[mk.body], mk);
+namespace {
+
+// BodyKinematics holds p, angles, v, w_B, R, ..., w_W, MarkerKinematics p, v, w, R, rho and
+// ModelMarker s, R_BM as consecutive doubles (Eigen's fixed 3-vectors and 3x3 matrices are plain
+// arrays): they are read and written as vectors.
+static_assert(sizeof(Vec3) == 3 * sizeof(double) && sizeof(Mat3) == 9 * sizeof(double));
+static_assert(offsetof(BodyKinematics, R) == offsetof(BodyKinematics, p) + 12 * sizeof(double));
+static_assert(offsetof(ModelMarker, R_BM) == offsetof(ModelMarker, s) + 3 * sizeof(double));
+static_assert(offsetof(MarkerKinematics, rho) == offsetof(MarkerKinematics, p) + 18 * sizeof(double));
+
+/// Up to kLanes markers (list[0..n), the free lanes repeat the last), markerKinematics() in lanes:
+/// rho = R s, p = p_B + rho, R_WM = R R_BM (R itself where R_BM is the identity: the products
+/// by ones and zeros are exact), w = w_W, v = v_B + w x rho. Never inlined: one machine code for
+/// the serial and the parallel step, and a marker's results do not depend on its batch.
+[[gnu::noinline]] void markerBatch(const SuspensionModel& model, Workspace& ws, const int* list, int n) {
+  using namespace lanes;
+  int k[kLanes];
+  for (int l = 0; l < kLanes; ++l) k[l] = list[l < n ? l : n - 1];
+  const double *body[kLanes], *marker[kLanes], *wW[kLanes];
+  for (int l = 0; l < kLanes; ++l) {
+    const BodyKinematics& b = ws.bodies[ws.markers[k[l]].body];
+    body[l] = b.p.data();
+    wW[l] = b.w_W.data();
+    marker[l] = model.markers[k[l]].s.data();
   }
+  Pack e[24];  // p, angles, v, w_B, R (column-major), Tinv's first column
+  loadLanes(body, e);
+  Pack q[12];  // s, R_BM (column-major)
+  loadLanes(marker, q);
+  M3 R, Rbm;
+  for (int c = 0; c < 3; ++c)
+    for (int r = 0; r < 3; ++r) R.m[r][c] = e[12 + 3 * c + r], Rbm.m[r][c] = q[3 + 3 * c + r];
+  V3 w;
+  for (int l = 0; l < kLanes; ++l) w.x[l] = wW[l][0], w.y[l] = wW[l][1], w.z[l] = wW[l][2];
+  const V3 rho = R * V3{q[0], q[1], q[2]};
+  const V3 p = V3{e[0], e[1], e[2]} + rho;
+  const V3 v = V3{e[6], e[7], e[8]} + cross(w, rho);
+  const M3 Rm = R * Rbm;
+  Pack o[20];  // p, v, w, R_WM (column-major), rho.x, rho.y
+  o[0] = p.x, o[1] = p.y, o[2] = p.z, o[3] = v.x, o[4] = v.y, o[5] = v.z, o[6] = w.x, o[7] = w.y, o[8] = w.z;
+  for (int c = 0; c < 3; ++c)
+    for (int r = 0; r < 3; ++r) o[9 + 3 * c + r] = Rm.m[r][c];
+  o[18] = rho.x, o[19] = rho.y;
+  double* out[kLanes];
+  alignas(32) double scratch[20];
+  for (int l = 0; l < kLanes; ++l) out[l] = l < n ? ws.markers[k[l]].p.data() : scratch;
+  storeLanes(o, out);
+  for (int l = 0; l < n; ++l) ws.markers[k[l]].rho.z() = rho.z[l];
+}
+
+}  // namespace
+
+void calcMarkerList(const SuspensionModel& model, Workspace& ws, const int* markers, int n) {
+  for (int first = 0; first < n; first += lanes::kLanes)
+    markerBatch(model, ws, markers + first, std::min(lanes::kLanes, n - first));
+}
+
+void calcMarkerKinematics(const SuspensionModel& model, Workspace& ws) {
+  calcMarkerList(model, ws, ws.movingMarkers.data(), static_cast<int>(ws.movingMarkers.size()));
 }
 
 MarkerPartials markerPartials(const MarkerKinematics& mk, const BodyKinematics& b) {

@@ -28,7 +28,11 @@ void calcDrivenBodyKinematics(const SuspensionModel& model, Workspace& ws);
 /// @pre calcBodyKinematics() ran.
 void calcMarkerKinematics(const SuspensionModel& model, Workspace& ws);
 
-/// One marker's global kinematics from its body's.
+/// The markers markers[0..n) (on moving bodies), as calcMarkerKinematics() does for each, four at
+/// a time (engine/core/lanes.h); a marker's results do not depend on the others in the list.
+void calcMarkerList(const SuspensionModel& model, Workspace& ws, const int* markers, int n);
+
+/// One marker's global kinematics from its body's (the Workspace's markers on fixed bodies).
 void markerKinematics(const ModelMarker& marker, const BodyKinematics& body, MarkerKinematics& mk);
 
 /// Partials of a marker's (p, v, w_W) with respect to its body's theta and w_B (those w.r.t. p

@@ -34,36 +34,50 @@ void addSlot(Workspace& ws, int s, const ElementWrench::Slot& blocks) {
   ws.Jw_v[s] += blocks.v;
 }
 
-/// The element's wrench and partials in the rows of the body of marker I (its "A half").
-void scatterA(const SuspensionModel& model, const ElementWrench& w, const MarkerKinematics& mi,
-              const MarkerKinematics& mj, const BlockSlots& blocks, Workspace& ws) {
+/// One row block of an element (forEachRowBlock()) with what goes along with it into the same
+/// rows: aa with the wrench in the rows of the body of marker I (the "A half") and its partials
+/// w.r.t. a driven J side; bb with the reaction, which acts at p_I, in the rows of J's body (the
+/// "B half") and its partials w.r.t. a driven I side. The block itself if `addBlocks` (else the
+/// kernel added it).
+void scatterBlock(const SuspensionModel& model, ElementRef e, RowBlock block, bool addBlocks, Workspace& ws) {
+  const bool bushing = e.kind == ElementRef::Bushing;
+  const ElementWrench& w = bushing ? ws.bushings[e.index].wrench : ws.p2ps[e.index].wrench;
+  const MarkerIndex i = bushing ? model.bushings[e.index].i : model.p2ps[e.index].i;
+  const MarkerIndex j = bushing ? model.bushings[e.index].j : model.p2ps[e.index].j;
+  const BlockSlots& blocks = bushing ? model.bushings[e.index].blocks : model.p2ps[e.index].blocks;
+  const MarkerKinematics& mi = ws.markers[i.value];
+  const MarkerKinematics& mj = ws.markers[j.value];
   const int stateA = mi.state, stateB = mj.state;
-  const Vec3& rho = mi.rho;
-  ws.wrench[stateA].head<3>() += w.F;
-  ws.wrench[stateA].tail<3>() += w.tau + rho.cross(w.F);
-  addSlot(ws, blocks.aa, w.aa);
-  if (stateB >= 0) {
-    addSlot(ws, blocks.ab, w.ab);
-  } else if (mj.moves) {  // a driven body
-    addDriven(model, ws, stateA, mj.body, shiftToCentre(sidePartials(w, false), rho));
-  }
-}
-
-/// The reaction in the rows of the body of marker J (the "B half"); it acts at p_I.
-void scatterB(const SuspensionModel& model, const ElementWrench& w, const MarkerKinematics& mi,
-              const MarkerKinematics& mj, const BlockSlots& blocks, const Vec3& pCb, Workspace& ws) {
-  const int stateA = mi.state, stateB = mj.state;
-  const Vec3 q = mi.p - pCb;  // the reaction acts at p_I
-  ws.wrench[stateB].head<3>() -= w.F;
-  ws.wrench[stateB].tail<3>() -= w.tau + q.cross(w.F);
-  addSlot(ws, blocks.bb, w.bb);
-  if (stateA >= 0) {
-    addSlot(ws, blocks.ba, w.ba);
-  } else if (mi.moves) {  // a driven body
-    Mat6x12 dBA = -shiftToCentre(sidePartials(w, true), q);
-    dBA.block<3, 3>(3, 0) += skew(w.F);
-    dBA.block<3, 3>(3, 3) -= skewSkew(w.F, mi.rho);
-    addDriven(model, ws, stateB, mi.body, dBA);
+  switch (block) {
+    case kBlockAA: {
+      if (stateA < 0) return;
+      const Vec3& rho = mi.rho;
+      ws.wrench[stateA].head<3>() += w.F;
+      ws.wrench[stateA].tail<3>() += w.tau + rho.cross(w.F);
+      if (addBlocks) addSlot(ws, blocks.aa, w.aa);
+      if (stateB < 0 && mj.moves) addDriven(model, ws, stateA, mj.body, shiftToCentre(sidePartials(w, false), rho));
+      return;
+    }
+    case kBlockBA:
+      if (addBlocks && stateA >= 0 && stateB >= 0) addSlot(ws, blocks.ba, w.ba);
+      return;
+    case kBlockAB:
+      if (addBlocks && stateA >= 0 && stateB >= 0) addSlot(ws, blocks.ab, w.ab);
+      return;
+    case kBlockBB: {
+      if (stateB < 0) return;
+      const Vec3 q = mi.p - ws.bodies[mj.body].p;  // the reaction acts at p_I
+      ws.wrench[stateB].head<3>() -= w.F;
+      ws.wrench[stateB].tail<3>() -= w.tau + q.cross(w.F);
+      if (addBlocks) addSlot(ws, blocks.bb, w.bb);
+      if (stateA < 0 && mi.moves) {  // a driven body
+        Mat6x12 dBA = -shiftToCentre(sidePartials(w, true), q);
+        dBA.block<3, 3>(3, 0) += skew(w.F);
+        dBA.block<3, 3>(3, 3) -= skewSkew(w.F, mi.rho);
+        addDriven(model, ws, stateB, mi.body, dBA);
+      }
+      return;
+    }
   }
 }
 
@@ -83,19 +97,11 @@ void clearSurfaceForceRow(const SuspensionModel& model, int l, Workspace& ws) {
     }
 }
 
-void scatterElementHalves(const SuspensionModel& model, ElementRef e, bool a, bool b, Workspace& ws) {
-  const bool bushing = e.kind == ElementRef::Bushing;
-  const ElementWrench& w = bushing ? ws.bushings[e.index].wrench : ws.p2ps[e.index].wrench;
-  const MarkerIndex i = bushing ? model.bushings[e.index].i : model.p2ps[e.index].i;
-  const MarkerIndex j = bushing ? model.bushings[e.index].j : model.p2ps[e.index].j;
-  const BlockSlots& blocks = bushing ? model.bushings[e.index].blocks : model.p2ps[e.index].blocks;
-  const MarkerKinematics& mi = ws.markers[i.value];
-  const MarkerKinematics& mj = ws.markers[j.value];
-  if (a && mi.state >= 0) scatterA(model, w, mi, mj, blocks, ws);
-  if (b && mj.state >= 0) scatterB(model, w, mi, mj, blocks, ws.bodies[mj.body].p, ws);
+void scatterElementBlock(const SuspensionModel& model, ElementRef e, RowBlock block, Workspace& ws) {
+  scatterBlock(model, e, block, true, ws);
 }
 
-void calcSurfaceForces(const SuspensionModel& model, Workspace& ws) {
+void clearSurfaceForces(const SuspensionModel& model, Workspace& ws) {
   // All rows at once (what clearSurfaceForceRow() does row by row, as one sweep).
   for (auto& w : ws.wrench) w.setZero();
   for (auto& b : ws.Jw_r) b.setZero();
@@ -104,10 +110,18 @@ void calcSurfaceForces(const SuspensionModel& model, Workspace& ws) {
     for (auto& b : ws.Jw_u) b.setZero();
     for (auto& b : ws.Jw_udot) b.setZero();
   }
-  for (std::size_t e = 0; e < model.bushings.size(); ++e)
-    scatterElementHalves(model, {ElementRef::Bushing, static_cast<int>(e)}, true, true, ws);
-  for (std::size_t e = 0; e < model.p2ps.size(); ++e)
-    scatterElementHalves(model, {ElementRef::P2P, static_cast<int>(e)}, true, true, ws);
+}
+
+void calcSurfaceForces(const SuspensionModel& model, Workspace& ws, RowBlocks blocks) {
+  const bool addBlocks = blocks == RowBlocks::InElements;
+  if (addBlocks) clearSurfaceForces(model, ws);
+  // Without the blocks, only aa and bb carry something (the wrenches, driven sides).
+  forEachRowBlock(ws.bushingOrder, [&](int e, RowBlock b) {
+    if (addBlocks || b == kBlockAA || b == kBlockBB) scatterBlock(model, {ElementRef::Bushing, e}, b, addBlocks, ws);
+  });
+  forEachRowBlock(ws.p2pOrder, [&](int e, RowBlock b) {
+    if (addBlocks || b == kBlockAA || b == kBlockBB) scatterBlock(model, {ElementRef::P2P, e}, b, addBlocks, ws);
+  });
 }
 void addBodyForcesRow(const SuspensionModel& model, int l, Workspace& ws) {
   ws.wrench[l].head<3>() += model.bodies[model.freeBodies[l]].mass * model.gravity;
@@ -203,9 +217,11 @@ void runStages(const SuspensionModel& model, const State& state, const VecX& u, 
   ws.u = u;
   calcBodyKinematics(model, state, ws);
   calcMarkerKinematics(model, ws);
-  calcBushings(model, ws);
-  calcP2Ps(model, ws);
-  calcSurfaceForces(model, ws);
+  // The element kernels add their blocks to the cleared rows (no copy through the elements).
+  clearSurfaceForces(model, ws);
+  calcBushingList(model, ws, ws.bushingOrder, true, RowBlocks::AddToRows);
+  calcP2PList(model, ws, ws.p2pOrder, true, RowBlocks::AddToRows);
+  calcSurfaceForces(model, ws, RowBlocks::AddToRows);
   calcBodyForces(model, ws);
   assembleLinearization(model, ws);
 }
@@ -234,22 +250,25 @@ void evaluateRhs(const SuspensionModel& model, const State& state, const VecX& u
   calcP2Ps(model, ws, false);
   // Element wrenches as scatterA() / scatterB() sum them (I's body at p_I, the reaction on J's).
   for (auto& w : ws.wrench) w.setZero();
-  auto scatter = [&](const ElementWrench& w, MarkerIndex i, MarkerIndex j) {
+  auto scatter = [&](const ElementWrench& w, MarkerIndex i, MarkerIndex j, RowBlock b) {
     const MarkerKinematics& mi = ws.markers[i.value];
     const MarkerKinematics& mj = ws.markers[j.value];
-    if (mi.state >= 0) {
+    if (b == kBlockAA && mi.state >= 0) {
       ws.wrench[mi.state].head<3>() += w.F;
       ws.wrench[mi.state].tail<3>() += w.tau + mi.rho.cross(w.F);
     }
-    if (mj.state >= 0) {
+    if (b == kBlockBB && mj.state >= 0) {
       const Vec3 q = mi.p - ws.bodies[mj.body].p;
       ws.wrench[mj.state].head<3>() -= w.F;
       ws.wrench[mj.state].tail<3>() -= w.tau + q.cross(w.F);
     }
   };
-  for (std::size_t e = 0; e < model.bushings.size(); ++e)
-    scatter(ws.bushings[e].wrench, model.bushings[e].i, model.bushings[e].j);
-  for (std::size_t e = 0; e < model.p2ps.size(); ++e) scatter(ws.p2ps[e].wrench, model.p2ps[e].i, model.p2ps[e].j);
+  forEachRowBlock(ws.bushingOrder, [&](int e, RowBlock b) {
+    if (b == kBlockAA || b == kBlockBB) scatter(ws.bushings[e].wrench, model.bushings[e].i, model.bushings[e].j, b);
+  });
+  forEachRowBlock(ws.p2pOrder, [&](int e, RowBlock b) {
+    if (b == kBlockAA || b == kBlockBB) scatter(ws.p2ps[e].wrench, model.p2ps[e].i, model.p2ps[e].j, b);
+  });
   // Gravity and the loads of the inputs (addBodyForcesRow() without its partials).
   const InputPattern& ip = model.inputPattern;
   for (int l = 0; l < model.nFreeBodies(); ++l) {

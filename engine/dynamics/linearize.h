@@ -4,14 +4,25 @@
 /// Stages 4-6 of the online linearization (paper 003 Sect. 4, Fig. 5) and the function that runs
 /// all stages in order.
 
+#include "engine/dynamics/force_elements.h"
 #include "engine/dynamics/workspace.h"
 
 namespace ek {
 
 /// Force elements => world wrenches about each free body's centre of mass (ws.wrench) and their
 /// partials w.r.t. (p, theta, v, w_B) in the block pattern (ws.Jw_r, ws.Jw_v), lever arms included.
-/// @pre calcBushings() and calcP2Ps() ran.
-void calcSurfaceForces(const SuspensionModel& model, Workspace& ws);
+/// Elements in the kernels' order: the row blocks of ws.bushingOrder, then of ws.p2pOrder, each
+/// in the order of forEachRowBlock().
+///   blocks = RowBlocks::InElements: clears the rows, then adds each element's wrench and blocks.
+///     @pre calcBushings() and calcP2Ps() ran.
+///   blocks = RowBlocks::AddToRows: the kernels added the blocks already; adds the wrenches and
+///     the partials w.r.t. driven bodies (Jw_u, Jw_udot).
+///     @pre clearSurfaceForces(), then calcBushingList(ws.bushingOrder) and
+///     calcP2PList(ws.p2pOrder) with RowBlocks::AddToRows ran.
+/// Either way every block receives the same sums in the same order.
+void calcSurfaceForces(const SuspensionModel& model, Workspace& ws, RowBlocks blocks = RowBlocks::InElements);
+/// Sets the world wrenches and all their partials (ws.wrench, Jw_r, Jw_v, Jw_u, Jw_udot) to zero.
+void clearSurfaceForces(const SuspensionModel& model, Workspace& ws);
 
 /// A force element by kind and index, for the work lists of the parallel step.
 struct ElementRef {
@@ -20,12 +31,14 @@ struct ElementRef {
 };
 
 /// What calcSurfaceForces() does, split by the rows of one free body l (state slot), for the
-/// parallel step: clear row l, then add the element halves whose rows are l, elements in the
-/// order of calcSurfaceForces() (so every block receives the same sums in the same order).
+/// parallel step: clear row l, then add the element blocks whose rows are l (scatterElementBlock()),
+/// in the order of calcSurfaceForces() (so every block receives the same sums in the same order).
 void clearSurfaceForceRow(const SuspensionModel& model, int l, Workspace& ws);
-/// Adds an element's wrench and partials to the rows of the body of its marker I (a) and/or of
-/// its marker J (b); a half on a fixed or driven body adds nothing.
-void scatterElementHalves(const SuspensionModel& model, ElementRef e, bool a, bool b, Workspace& ws);
+/// Adds one row block of an element (RowBlocks::InElements) to the rows: aa with the element's
+/// wrench and its partials w.r.t. a driven J side to the rows of the body of its marker I; bb with
+/// the reaction and its partials w.r.t. a driven I side to the rows of J's body; ab and ba where
+/// both bodies are free. A block in the rows of a fixed or driven body adds nothing.
+void scatterElementBlock(const SuspensionModel& model, ElementRef e, RowBlock block, Workspace& ws);
 
 /// Adds gravity and the input wrenches for ws.u (h_g, h_u of eq. 2b) to the world wrenches and
 /// their partials; fills J_u and J_udot (motion inputs: from the element partials that

@@ -77,20 +77,25 @@ ParallelLinearizer::ParallelLinearizer(const SuspensionModel& model, WorkerPool&
     }
   }
 
-  // Element halves by the thread of their rows, elements in the serial order.
+  // Element row blocks by the thread of their rows, in the serial order (calcSurfaceForces():
+  // the kernels' order, batchOrder() and forEachRowBlock()).
   scatter_.assign(T, {});
-  auto addScatter = [&](ElementRef e, MarkerIndex i, MarkerIndex j) {
+  auto addScatter = [&](ElementRef e, MarkerIndex i, MarkerIndex j, RowBlock block) {
     const int a = model.bodies[model.markers[i.value].body.value].state;
     const int b = model.bodies[model.markers[j.value].body.value].state;
-    for (int t = 0; t < T; ++t) {
-      const bool ha = a >= 0 && owner[a] == t, hb = b >= 0 && owner[b] == t;
-      if (ha || hb) scatter_[t].push_back({e, ha, hb});
-    }
+    const int l = block == kBlockAA || block == kBlockAB ? a : b;  // the row
+    const bool both = block == kBlockAA || block == kBlockBB || (a >= 0 && b >= 0);  // ab, ba: free columns only
+    if (l >= 0 && both) scatter_[owner[l]].push_back({e, block});
   };
-  for (std::size_t e = 0; e < model.bushings.size(); ++e)
-    addScatter({ElementRef::Bushing, static_cast<int>(e)}, model.bushings[e].i, model.bushings[e].j);
-  for (std::size_t e = 0; e < model.p2ps.size(); ++e)
-    addScatter({ElementRef::P2P, static_cast<int>(e)}, model.p2ps[e].i, model.p2ps[e].j);
+  std::vector<int> bushings(model.bushings.size()), p2ps(model.p2ps.size());
+  std::iota(bushings.begin(), bushings.end(), 0);
+  std::iota(p2ps.begin(), p2ps.end(), 0);
+  forEachRowBlock(batchOrder(model, bushings, true), [&](int e, RowBlock b) {
+    addScatter({ElementRef::Bushing, e}, model.bushings[e].i, model.bushings[e].j, b);
+  });
+  forEachRowBlock(batchOrder(model, p2ps, false), [&](int e, RowBlock b) {
+    addScatter({ElementRef::P2P, e}, model.p2ps[e].i, model.p2ps[e].j, b);
+  });
 }
 
 namespace {
@@ -111,7 +116,7 @@ void ParallelLinearizer::linearize(const State& state, const VecX& u, const VecX
     calcFreeBodyKinematics(model_, state, rows_[t].data(), static_cast<int>(rows_[t].size()), ws);
     if (hooks.body)
       for (int l : rows_[t]) hooks.body(hooks.ctx, l);
-    for (int k : markers_[t]) markerKinematics(model_.markers[k], ws.bodies[ws.markers[k].body], ws.markers[k]);
+    calcMarkerList(model_, ws, markers_[t].data(), static_cast<int>(markers_[t].size()));
     calcElements(model_, ws, local_[t].bushings, local_[t].p2ps);
   };
   pool_.run(local);
@@ -126,7 +131,7 @@ void ParallelLinearizer::linearize(const State& state, const VecX& u, const VecX
   const bool wheelLoads = ws.wheelLoads.size() > 0 && !ws.wheelLoads.isZero(0.0);
   auto rows = [&](int t) {
     for (int l : rows_[t]) clearSurfaceForceRow(model_, l, ws);
-    for (const ScatterItem& it : scatter_[t]) scatterElementHalves(model_, it.element, it.a, it.b, ws);
+    for (const ScatterItem& it : scatter_[t]) scatterElementBlock(model_, it.element, it.block, ws);
     if (wheelLoads) return;
     for (int l : rows_[t]) {
       addBodyForcesRow(model_, l, ws);

@@ -58,7 +58,7 @@ class ParallelLinearizer {
  private:
   struct ScatterItem {
     ElementRef element;
-    bool a, b;  ///< which halves fall in this thread's rows
+    RowBlock block;  ///< in this thread's rows
   };
   const SuspensionModel& model_;
   WorkerPool& pool_;

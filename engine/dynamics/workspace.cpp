@@ -54,6 +54,7 @@ Workspace::Workspace(const SuspensionModel& m)
     mk.body = m.markers[k].body.value;
     mk.moves = b.state >= 0 || b.driven();
     markerKinematics(m.markers[k], bodies[mk.body], mk);
+    if (mk.moves) movingMarkers.push_back(static_cast<int>(k));
   }
   std::vector<int> all(m.bushings.size());
   std::iota(all.begin(), all.end(), 0);

@@ -148,6 +148,8 @@ struct Workspace {
   std::vector<BranchCoupling> branches;  ///< per model.branchDirections, with the partials
   std::vector<BushingResult> bushings;
   std::vector<P2PResult> p2ps;
+  /// The markers on moving (free or driven) bodies, ascending: those calcMarkerKinematics() updates.
+  std::vector<int> movingMarkers;
   /// The order calcBushings() and calcP2Ps() take the elements in (batchOrder()).
   std::vector<int> bushingOrder, p2pOrder;
   /// Also store every element's side partials (ElementWrench::Fp .. TwB); by default only those

@@ -118,6 +118,21 @@ class TestLanes : public QObject {
       for (int l = 0; l < kLanes; ++l) QCOMPARE(back[i][l], e[i][l]);
   }
 
+  // addLanes() adds lane l to out[l], lanes that share a destination one after the other.
+  void addingLanes() {
+    Pack e[4];
+    for (int i = 0; i < 4; ++i)
+      for (int l = 0; l < kLanes; ++l) e[i][l] = 100.0 * i + l;
+    double a[4] = {1, 2, 3, 4}, b[4] = {0.5, 0.5, 0.5, 0.5}, c[4] = {0, 0, 0, 0};
+    double* const out[kLanes] = {a, c, b, b};
+    ek::lanes::addLanes(e, out);
+    for (int i = 0; i < 4; ++i) {
+      QCOMPARE(a[i], 1.0 + i + 100.0 * i);
+      QCOMPARE(c[i], 100.0 * i + 1);
+      QCOMPARE(b[i], 0.5 + (100.0 * i + 2) + (100.0 * i + 3));
+    }
+  }
+
   // A lane's result depends on its own inputs only: the same value in any lane, next to any
   // other values, gives the same bits (what the element kernels' batches rely on).
   void lanesAreIndependent() {

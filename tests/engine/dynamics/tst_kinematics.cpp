@@ -58,6 +58,34 @@ class TestKinematics : public QObject {
     QVERIFY(checked > 10);
   }
 
+  // The markers in batches of four (calcMarkerKinematics()) equal markerKinematics() one by one to
+  // round-off, and each marker's results do not depend on its batch: alone, bit for bit.
+  void markerBatchesEqualOneByOne() {
+    Project p = test::randomProject(43, 5, 9, 3);
+    p.markers[1].orientation = Vec3(0.3, -0.2, 0.1);  // a marker turned against its body
+    const auto m = SuspensionModel::build(p);
+    State s;
+    m->initialState(s.r, s.v);
+    for (int i = 0; i < s.v.size(); ++i) s.v[i] = 0.3 * std::cos(1.0 + i);
+    Workspace all(*m), one(*m);
+    for (Workspace* ws : {&all, &one}) calcBodyKinematics(*m, s, *ws);
+    calcMarkerKinematics(*m, all);
+    QVERIFY(all.movingMarkers.size() > 8);
+    bool turned = false;
+    for (int k : all.movingMarkers) {
+      turned = turned || !m->markers[k].aligned;
+      calcMarkerList(*m, one, &k, 1);
+      const MarkerKinematics &a = all.markers[k], &b = one.markers[k];
+      QVERIFY2(a.p == b.p && a.v == b.v && a.w == b.w && a.R == b.R && a.rho == b.rho, qPrintable(QString::number(k)));
+      MarkerKinematics ref = a;
+      markerKinematics(m->markers[k], all.bodies[a.body], ref);
+      const double scale = 1.0 + ref.p.norm() + ref.v.norm();
+      QVERIFY((a.p - ref.p).norm() <= 1e-15 * scale && (a.v - ref.v).norm() <= 1e-15 * scale);
+      QVERIFY((a.R - ref.R).norm() <= 1e-15 && (a.rho - ref.rho).norm() <= 1e-15 * scale && a.w == ref.w);
+    }
+    QVERIFY(turned);
+  }
+
   void bodyKinematicsOfState() {
     const auto m = SuspensionModel::build(test::randomProject(2, 3, 2, 1));
     State s;

@@ -6,6 +6,8 @@
 #include <random>
 
 #include "engine/core/rotation.h"
+#include "engine/dynamics/force_elements.h"
+#include "engine/dynamics/kinematics.h"
 #include "engine/dynamics/linearize.h"
 #include "support/fd.h"
 #include "support/test_models.h"
@@ -79,6 +81,43 @@ class TestLinearize : public QObject {
     // The pattern is complete: blocks outside it are zero in the finite differences too.
     const MatX outside = (fdR - Jr).cwiseAbs();
     QVERIFY(outside.maxCoeff() <= 1e-6 * fdR.cwiseAbs().maxCoeff());
+  }
+
+  // linearize() lets the element kernels add their row blocks to the rows (RowBlocks::AddToRows);
+  // storing them in the elements and scattering them (RowBlocks::InElements, the parallel step's
+  // way) gives the same wrenches and blocks bit for bit, also where two elements of one batch add
+  // to the same block.
+  void rowBlocksAddedByTheKernelsEqualTheScatteredOnes() {
+    const Fixture f = make(59, 4, 14, 6, true);
+    const SuspensionModel& m = *f.model;
+    State s = f.state;
+    for (int i = 0; i < s.v.size(); ++i) s.v[i] = 0.1 * std::sin(2.0 + i);
+    Workspace added(m), scattered(m);
+    linearize(m, s, f.u, added);
+    scattered.u = f.u;
+    scattered.uDot.setZero();
+    calcBodyKinematics(m, s, scattered);
+    calcMarkerKinematics(m, scattered);
+    calcBushings(m, scattered);
+    calcP2Ps(m, scattered);
+    calcSurfaceForces(m, scattered, RowBlocks::InElements);
+    calcBodyForces(m, scattered);
+    assembleLinearization(m, scattered);
+    // Some batch of four bushings has two that add to the same diagonal block.
+    bool shared = false;
+    for (std::size_t k = 0; k + 1 < added.bushingOrder.size(); ++k)
+      for (std::size_t q = k + 1; q < added.bushingOrder.size() && q / 4 == k / 4; ++q)
+        shared = shared || (m.bushings[added.bushingOrder[k]].blocks.aa >= 0 &&
+                            m.bushings[added.bushingOrder[k]].blocks.aa == m.bushings[added.bushingOrder[q]].blocks.aa);
+    QVERIFY(shared);
+    for (int l = 0; l < m.nFreeBodies(); ++l) QVERIFY(added.wrench[l] == scattered.wrench[l]);
+    for (int b = 0; b < m.pattern.nBlocks(); ++b) {
+      QVERIFY2(added.Jw_r[b] == scattered.Jw_r[b], qPrintable(QString("Jw_r block %1").arg(b)));
+      QVERIFY2(added.Jw_v[b] == scattered.Jw_v[b], qPrintable(QString("Jw_v block %1").arg(b)));
+      QVERIFY(added.Jr[b] == scattered.Jr[b] && added.Jv[b] == scattered.Jv[b]);
+    }
+    QVERIFY(added.h == scattered.h);
+    QVERIFY(!added.Jw_r[0].isZero(0.0));
   }
 
   // Driven rig bodies (docs/method.md): a fixed body moved by a rotation and two translations
