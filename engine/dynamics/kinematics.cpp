@@ -52,36 +52,52 @@ void calcDrivenBodyKinematics(const SuspensionModel& model, Workspace& ws) {
 }
 
 namespace {
-/// One free body from its angles' sines and cosines (never inlined: one machine code for the
-/// serial and the parallel step).
-[[gnu::noinline]] void freeBody(const SuspensionModel& model, const State& state, int s, const rotation::Trig& t,
-                                Workspace& ws) {
-  {
-    BodyKinematics& b = ws.bodies[model.freeBodies[s]];
-    b.p = state.r.segment<3>(6 * s);
-    b.angles = state.r.segment<3>(6 * s + 3);
-    b.v = state.v.segment<3>(6 * s);
-    b.w_B = state.v.segment<3>(6 * s + 3);
-    b.R = rotation::matrix(t);
-    b.Tinv = rotation::bodyToRate(t);
-    b.RT = rotation::rateToWorld(t);
-    b.w_W = b.R * b.w_B;
-    b.N = rotation::dBodyToRateTimes(t, b.w_B);
-  }
-}
 
-/// Up to kLanes free bodies (slots[0..count)), their sines and cosines in lanes (free lanes: zero).
-void freeBodyBatch(const SuspensionModel& model, const State& state, const int* slots, int count, Workspace& ws) {
-  lanes::Pack a[3], sn[3], cs[3];  // psi, theta, phi
-  for (int k = 0; k < 3; ++k) {
-    a[k] = lanes::Pack{};
-    for (int l = 0; l < count; ++l) a[k][l] = state.r[6 * slots[l] + 3 + k];
-    lanes::sincos(a[k], sn[k], cs[k]);
-  }
+// BodyKinematics holds p, angles, v, w_B, R, Tinv, RT, w_W, N as 51 consecutive doubles.
+static_assert(offsetof(BodyKinematics, N) == offsetof(BodyKinematics, p) + 42 * sizeof(double));
+
+/// Up to kLanes free bodies (slots[0..count)) in lanes, from their angles' sines and cosines
+/// (rotation::matrix(), bodyToRate(), rateToWorld(), dBodyToRateTimes() of the same Trig): R,
+/// T^-1, R T, w_W = R w_B and N = d(T^-1 w_B)/d(alpha). The free lanes compute a body at rest
+/// and are not stored. Never inlined: one machine code for the serial and the parallel step, and a
+/// body's results do not depend on its batch.
+[[gnu::noinline]] void freeBodyBatch(const SuspensionModel& model, const State& state, const int* slots, int count,
+                                     Workspace& ws) {
+  using namespace lanes;
+  Pack x[12];  // p, angles, v, w_B
+  for (int k = 0; k < 12; ++k) x[k] = Pack{};
+  for (int l = 0; l < count; ++l)
+    for (int k = 0; k < 6; ++k) x[k][l] = state.r[6 * slots[l] + k], x[6 + k][l] = state.v[6 * slots[l] + k];
+  Pack sn[3], cs[3];  // psi, theta, phi
+  for (int k = 0; k < 3; ++k) lanes::sincos(x[3 + k], sn[k], cs[k]);
+  const Pack &sps = sn[0], &cps = cs[0], &sth = sn[1], &cth = cs[1], &sph = sn[2], &cph = cs[2];
+  const Pack ic = splat(1.0) / cth, tth = sth * ic;
+  const Pack zero{}, one = splat(1.0);
+  Pack o[52];
+  for (int k = 0; k < 12; ++k) o[k] = x[k];
+  M3 R;
+  R.m[0][0] = cps * cth, R.m[0][1] = cps * sth * sph - sps * cph, R.m[0][2] = cps * sth * cph + sps * sph;
+  R.m[1][0] = sps * cth, R.m[1][1] = sps * sth * sph + cps * cph, R.m[1][2] = sps * sth * cph - cps * sph;
+  R.m[2][0] = -sth, R.m[2][1] = cth * sph, R.m[2][2] = cth * cph;
+  const Pack Ti[9] = {zero, zero, one, sph * ic, cph, sph * tth, cph * ic, -sph, cph * tth};  // column-major
+  const Pack RT[9] = {zero, zero, one, -sps, cps, zero, cps * cth, sps * cth, -sth};
+  const V3 wB = {x[9], x[10], x[11]};
+  const V3 wW = R * wB;
+  const Pack sz = sph * wB.y + cph * wB.z, cz = cph * wB.y - sph * wB.z;
+  const Pack N[9] = {zero, zero, zero, sz * tth * ic, zero, sz * ic * ic, cz * ic, -sz, tth * cz};
+  for (int c = 0; c < 3; ++c)
+    for (int r = 0; r < 3; ++r) o[12 + 3 * c + r] = R.m[r][c];
+  for (int k = 0; k < 9; ++k) o[21 + k] = Ti[k], o[30 + k] = RT[k], o[42 + k] = N[k];
+  o[39] = wW.x, o[40] = wW.y, o[41] = wW.z, o[51] = zero;
+  double* out[kLanes];
+  alignas(32) double scratch[48];
+  for (int l = 0; l < kLanes; ++l) out[l] = l < count ? ws.bodies[model.freeBodies[slots[l]]].p.data() : scratch;
+  Pack head[48];
+  for (int k = 0; k < 48; ++k) head[k] = o[k];
+  storeLanes(head, out);
   for (int l = 0; l < count; ++l) {
-    rotation::Trig t;
-    t.sps = sn[0][l], t.cps = cs[0][l], t.sth = sn[1][l], t.cth = cs[1][l], t.sph = sn[2][l], t.cph = cs[2][l];
-    freeBody(model, state, slots[l], t, ws);
+    Mat3& n = ws.bodies[model.freeBodies[slots[l]]].N;
+    n(0, 2) = o[48][l], n(1, 2) = o[49][l], n(2, 2) = o[50][l];
   }
 }
 
