@@ -198,7 +198,9 @@ inline M3 timesSkew(const M3& M, const V3& a) {
 /// A pack at any address aligned for double. Vector types alias their element type only: a store
 /// through one cannot change a pointer, so the compiler keeps destinations read from arrays in
 /// registers across stores (std::memcpy, which may write any object, makes it reload them).
-using UnalignedPack = double __attribute__((vector_size(kLanes * sizeof(double)), aligned(alignof(double))));
+/// (The alignment is lowered on a typedef of Pack: given together with vector_size, it is not.)
+typedef Pack UnalignedPack __attribute__((aligned(alignof(double))));
+static_assert(alignof(UnalignedPack) == alignof(double));
 inline Pack loadPack(const double* p) { return *reinterpret_cast<const UnalignedPack*>(p); }
 inline void storePack(double* p, Pack x) { *reinterpret_cast<UnalignedPack*>(p) = x; }
 
