@@ -12,7 +12,6 @@
 /// vectorize across the entries of one matrix, which leaves most lanes of a register empty.
 
 #include <cmath>
-#include <cstring>
 #if defined(__AVX__)
 #include <immintrin.h>
 #endif

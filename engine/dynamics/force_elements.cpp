@@ -191,7 +191,6 @@ struct Sides {
   double* r[4][kLanes];
   double* v[4][kLanes];
   bool any[4] = {false, false, false, false};
-  bool add = false;
   alignas(32) double scratch[36];
 };
 
@@ -204,7 +203,7 @@ void gatherSides(Workspace& ws, const MarkerIndex (&i)[kLanes], const MarkerInde
   gatherBodies(ws, j, pb, s.Rb);
   s.rhoI = I.rho, s.rhoJ = J.rho, s.wI = I.w, s.wJ = J.w;
   s.q = I.p - pb;
-  s.add = target == RowBlocks::AddToRows;
+  const bool add = target == RowBlocks::AddToRows;
   for (int l = 0; l < kLanes; ++l) {
     const MarkerKinematics& mi = ws.markers[i[l].value];
     const MarkerKinematics& mj = ws.markers[j[l].value];
@@ -217,7 +216,7 @@ void gatherSides(Workspace& ws, const MarkerIndex (&i)[kLanes], const MarkerInde
     const int slot[4] = {slots[l]->aa, slots[l]->ba, slots[l]->ab, slots[l]->bb};
     ElementWrench::Slot* const own[4] = {&out[l]->aa, &out[l]->ba, &out[l]->ab, &out[l]->bb};
     for (int h = 0; h < 4; ++h) {
-      if (s.add) {
+      if (add) {
         s.any[h] = s.any[h] || has[h];
         s.r[h][l] = has[h] ? ws.Jw_r[slot[h]].data() : s.scratch;
         s.v[h][l] = has[h] ? ws.Jw_v[slot[h]].data() : s.scratch;
@@ -232,7 +231,7 @@ void gatherSides(Workspace& ws, const MarkerIndex (&i)[kLanes], const MarkerInde
 
 /// Marker-level partials of kLanes elements => the partials w.r.t. the bodies' (p, theta, v, w_B)
 /// and, from them, the blocks of the rows they are added to, stored to the elements or added to
-/// the rows (Add, s.add; lanes l < n, the free lanes repeat lane n - 1). Marker level: F w.r.t.
+/// the rows (Add: RowBlocks::AddToRows; lanes l < n, the free lanes repeat lane n - 1). Marker level: F w.r.t.
 /// p_I (FpI; p_J: -FpI), v_I (FvI; v_J:
 /// -FvI), theta_J, w_J (FthJ, FwJ); tau w.r.t. theta_I, theta_J, w_I (TthI, TthJ, TwI; w_J: -TwI).
 /// The bodies' blocks follow with the marker maps dp = dp_B - [rho]x dtheta,
@@ -461,7 +460,7 @@ void storePartials(const M3& FpI, const M3& FvI, const M3& FthJ, const M3& FwJ, 
   for (int l = 0; l < kLanes; ++l) slots[l] = &model.bushings[e[l]].blocks;
   Sides sides;
   gatherSides(ws, mI, mJ, I, J, out, slots, n, target, sides);
-  if (sides.add) storePartials<true>(FpI, FvI, FthJ, FwJ, TthI, TthJ, TwI, true, F, sides, n);
+  if (target == RowBlocks::AddToRows) storePartials<true>(FpI, FvI, FthJ, FwJ, TthI, TthJ, TwI, true, F, sides, n);
   else storePartials<false>(FpI, FvI, FthJ, FwJ, TthI, TthJ, TwI, true, F, sides, n);
   for (int l = 0; l < n; ++l) {
     const ModelBushing& b = model.bushings[e[l]];
@@ -555,7 +554,7 @@ void storePartials(const M3& FpI, const M3& FvI, const M3& FthJ, const M3& FwJ, 
   const M3 zero{};
   Sides sides;
   gatherSides(ws, mI, mJ, gatherMarkers(ws, mI), gatherMarkers(ws, mJ), out, slots, n, target, sides);
-  if (sides.add) storePartials<true>(FpI, FvI, zero, zero, zero, zero, zero, false, F, sides, n);
+  if (target == RowBlocks::AddToRows) storePartials<true>(FpI, FvI, zero, zero, zero, zero, zero, false, F, sides, n);
   else storePartials<false>(FpI, FvI, zero, zero, zero, zero, zero, false, F, sides, n);
 }
 

@@ -73,7 +73,7 @@ static_assert(offsetof(BodyKinematics, N) == offsetof(BodyKinematics, p) + 42 * 
   const Pack &sps = sn[0], &cps = cs[0], &sth = sn[1], &cth = cs[1], &sph = sn[2], &cph = cs[2];
   const Pack ic = splat(1.0) / cth, tth = sth * ic;
   const Pack zero{}, one = splat(1.0);
-  Pack o[52];
+  Pack o[48];  // p .. w_W and N's first two columns; its third column is stored on its own
   for (int k = 0; k < 12; ++k) o[k] = x[k];
   M3 R;
   R.m[0][0] = cps * cth, R.m[0][1] = cps * sth * sph - sps * cph, R.m[0][2] = cps * sth * cph + sps * sph;
@@ -87,17 +87,16 @@ static_assert(offsetof(BodyKinematics, N) == offsetof(BodyKinematics, p) + 42 * 
   const Pack N[9] = {zero, zero, zero, sz * tth * ic, zero, sz * ic * ic, cz * ic, -sz, tth * cz};
   for (int c = 0; c < 3; ++c)
     for (int r = 0; r < 3; ++r) o[12 + 3 * c + r] = R.m[r][c];
-  for (int k = 0; k < 9; ++k) o[21 + k] = Ti[k], o[30 + k] = RT[k], o[42 + k] = N[k];
-  o[39] = wW.x, o[40] = wW.y, o[41] = wW.z, o[51] = zero;
+  for (int k = 0; k < 9; ++k) o[21 + k] = Ti[k], o[30 + k] = RT[k];
+  for (int k = 0; k < 6; ++k) o[42 + k] = N[k];
+  o[39] = wW.x, o[40] = wW.y, o[41] = wW.z;
   double* out[kLanes];
   alignas(32) double scratch[48];
   for (int l = 0; l < kLanes; ++l) out[l] = l < count ? ws.bodies[model.freeBodies[slots[l]]].p.data() : scratch;
-  Pack head[48];
-  for (int k = 0; k < 48; ++k) head[k] = o[k];
-  storeLanes(head, out);
+  storeLanes(o, out);
   for (int l = 0; l < count; ++l) {
     Mat3& n = ws.bodies[model.freeBodies[slots[l]]].N;
-    n(0, 2) = o[48][l], n(1, 2) = o[49][l], n(2, 2) = o[50][l];
+    n(0, 2) = N[6][l], n(1, 2) = N[7][l], n(2, 2) = N[8][l];
   }
 }
 
