@@ -12,6 +12,7 @@
 #include <cstdlib>
 
 #include "engine/model/project_io.h"
+#include "engine/core/text.h"
 #include "ui/analyses_panel.h"
 #include "ui/main_window.h"
 #include "ui/vtk_widget.h"
@@ -30,7 +31,7 @@ int main(int argc, char** argv) {
       bool ok = false;
       runSeconds = QString::fromLocal8Bit(argv[++k]).toDouble(&ok);
       if (!ok || !std::isfinite(runSeconds) || runSeconds <= 0.0) {
-        std::fprintf(stderr, "elastokin: --run needs a positive finite number of seconds, not '%s'\n", argv[k]);
+        ek::cfprintf(stderr, "elastokin: --run needs a positive finite number of seconds, not '%s'\n", argv[k]);
         return 2;
       }
     }
@@ -39,7 +40,7 @@ int main(int argc, char** argv) {
     else if (a == "--table" && k + 1 < argc) table = QString::fromLocal8Bit(argv[++k]);
     else if (a == "--analysis" && k + 1 < argc) analysis = QString::fromLocal8Bit(argv[++k]);
     else if (a == "-h" || a == "--help") {
-      std::printf("usage: elastokin [PROJECT.json] [--run SECONDS] [--realtime] [--tab 3D|Plots|...] [--table Bodies|Signals|...] [--analysis NAME] [--screenshot FILE.png]\n"
+      ek::cprintf("usage: elastokin [PROJECT.json] [--run SECONDS] [--realtime] [--tab 3D|Plots|...] [--table Bodies|Signals|...] [--analysis NAME] [--screenshot FILE.png]\n"
                   "  --run S          start the first load case for S simulated seconds after opening\n"
                   "  --realtime       tick the toolbar's real-time box (runs paced to the wall clock)\n"
                   "  --analysis NAME  run this analysis in the Analyses tab after opening (parallel-travel, steering,\n"
@@ -60,7 +61,7 @@ int main(int argc, char** argv) {
     } catch (const std::exception&) {
       // elastokin-sim reports the project's errors
     }
-    std::fprintf(stderr, "elastokin: no display; running the headless job (elastokin-sim, load case %s) instead\n",
+    ek::cfprintf(stderr, "elastokin: no display; running the headless job (elastokin-sim, load case %s) instead\n",
                  qPrintable(loadCase));
     const QString sim = QFileInfo(QString::fromLocal8Bit(argv[0])).absolutePath() + "/elastokin-sim";
     QDir().mkpath("results");
@@ -84,7 +85,7 @@ int main(int argc, char** argv) {
     if (screenshot.isEmpty()) return;
     QTimer::singleShot(500, &w, [&] {
       w.grab().save(screenshot);
-      std::printf("screenshot -> %s\n", qPrintable(screenshot));
+      ek::cprintf("screenshot -> %s\n", qPrintable(screenshot));
       app.quit();
     });
   };
@@ -92,7 +93,7 @@ int main(int argc, char** argv) {
     w.showTab("Analyses");
     w.analyses()->setAnalysis(analysis);
     QObject::connect(w.analyses(), &ek::ui::AnalysesPanel::finished, &w, [&](bool ok, const QString& msg) {
-      std::printf("%s: %s\n", ok ? "analysis done" : "analysis stopped", qPrintable(msg));
+      ek::cprintf("%s: %s\n", ok ? "analysis done" : "analysis stopped", qPrintable(msg));
       shoot();
     });
     QTimer::singleShot(300, &w, [&] { w.analyses()->run(); });

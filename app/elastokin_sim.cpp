@@ -22,9 +22,11 @@
 #include "engine/analysis/realtime.h"
 #include "engine/analysis/simulation.h"
 #include "engine/core/error.h"
+#include "engine/core/output_file.h"
 #include "engine/model/adams_import.h"
 #include "engine/model/project_io.h"
 #include "engine/model/validate.h"
+#include "engine/core/text.h"
 #ifdef ELASTOKIN_HAVE_REPORT
 #include <QApplication>
 
@@ -138,25 +140,16 @@ void installSignalHandlers() {
 }
 
 int usageError(const std::string& what) {
-  std::fprintf(stderr, "elastokin-sim: %s\n\n%s", what.c_str(), kUsage);
+  ek::cfprintf(stderr, "elastokin-sim: %s\n\n%s", what.c_str(), kUsage);
   return kUsageError;
 }
 
 /// A whole-field finite decimal number ("inf", "nan" and hex are refused).
-bool parseDouble(const std::string& s, double& out) {
-  if (s.empty() || s.find_first_not_of("0123456789+-.eE") != std::string::npos) return false;
-  char* end = nullptr;
-  errno = 0;
-  out = std::strtod(s.c_str(), &end);
-  return end && *end == '\0' && errno != ERANGE && std::isfinite(out);
-}
+bool parseDouble(const std::string& s, double& out) { return ek::parseDecimal(s, out); }
 /// A whole-field decimal integer that fits an int (checked before the conversion, no wrap-around).
 bool parseInt(const std::string& s, int& out) {
-  if (s.empty() || s.find_first_not_of("0123456789+-") != std::string::npos) return false;
-  char* end = nullptr;
-  errno = 0;
-  const long long v = std::strtoll(s.c_str(), &end, 10);
-  if (!end || *end != '\0' || errno == ERANGE || v < INT_MIN || v > INT_MAX) return false;
+  long long v = 0;
+  if (!ek::parseInteger(s, v, INT_MIN, INT_MAX)) return false;
   out = static_cast<int>(v);
   return true;
 }
@@ -179,12 +172,12 @@ class ProgressBar {
     if (elapsed < 1.0 && fraction < 1.0) return;  // short runs stay silent
     shown_ = true;
     const int width = 40, filled = static_cast<int>(fraction * width);
-    std::fprintf(stderr, "\r[%.*s%*s] %3.0f %%  %.1f s", filled, "########################################",
+    ek::cfprintf(stderr, "\r[%.*s%*s] %3.0f %%  %.1f s", filled, "########################################",
                  width - filled, "", 100.0 * fraction, elapsed);
     std::fflush(stderr);
   }
   void finish() {
-    if (shown_) std::fprintf(stderr, "\n");
+    if (shown_) ek::cfprintf(stderr, "\n");
   }
   double seconds() const {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
@@ -204,24 +197,23 @@ int stiffnessReport(const std::shared_ptr<const ek::SuspensionModel>& model, con
   ek::VecX u(model->nInputs());
   ek::InputSignals(*model, *model->loadCase(loadCase)).evaluate(0.0, u);
   const ek::ModalReport rep = ek::analyzeModes(*model, sim.state(), u);
-  std::printf("linearized at the initial state of load case %s (%d DOF, %zu eigenvalues)\n", loadCase.c_str(),
+  ek::cprintf("linearized at the initial state of load case %s (%d DOF, %zu eigenvalues)\n", loadCase.c_str(),
               model->nDof(), rep.eigenvalues.size());
-  std::printf("zero eigenvalues (|lambda| < %.2e, free directions)  %d\n", rep.zeroThreshold, rep.zeroEigenvalues);
-  std::printf("largest |lambda|    %.4e 1/s\n", rep.maxMagnitude);
-  std::printf("smallest |lambda|   %.4e 1/s (non-zero)\n", rep.minMagnitude);
-  std::printf("stiffness ratio     %.4e\n", rep.stiffnessRatio);
-  std::printf("largest real part   %.4e 1/s (%s)\n", rep.maxRealPart, rep.maxRealPart < 0 ? "all decay" : "NOT all decay");
+  ek::cprintf("zero eigenvalues (|lambda| < %.2e, free directions)  %d\n", rep.zeroThreshold, rep.zeroEigenvalues);
+  ek::cprintf("largest |lambda|    %.4e 1/s\n", rep.maxMagnitude);
+  ek::cprintf("smallest |lambda|   %.4e 1/s (non-zero)\n", rep.minMagnitude);
+  ek::cprintf("stiffness ratio     %.4e\n", rep.stiffnessRatio);
+  ek::cprintf("largest real part   %.4e 1/s (%s)\n", rep.maxRealPart, rep.maxRealPart < 0 ? "all decay" : "NOT all decay");
   const auto& f = rep.undampedFrequencies;
-  std::printf("undamped eigenfrequencies: %zu, lowest:", f.size());
-  for (std::size_t k = 0; k < std::min<std::size_t>(12, f.size()); ++k) std::printf(" %.3f", f[k]);
-  std::printf(" Hz\n                           highest: %.1f Hz\n", f.empty() ? 0.0 : f.back());
+  ek::cprintf("undamped eigenfrequencies: %zu, lowest:", f.size());
+  for (std::size_t k = 0; k < std::min<std::size_t>(12, f.size()); ++k) ek::cprintf(" %.3f", f[k]);
+  ek::cprintf(" Hz\n                           highest: %.1f Hz\n", f.empty() ? 0.0 : f.back());
   if (!outPath.empty()) {
-    std::FILE* out = std::fopen(outPath.c_str(), "w");
-    if (!out) throw ek::IoError(outPath + ": cannot write");
-    std::fprintf(out, "real [1/s],imag [1/s],magnitude [1/s]\n");
-    for (const auto& l : rep.eigenvalues) std::fprintf(out, "%.10g,%.10g,%.10g\n", l.real(), l.imag(), std::abs(l));
-    std::fclose(out);
-    std::printf("eigenvalues -> %s\n", outPath.c_str());
+    std::string csv = "real [1/s],imag [1/s],magnitude [1/s]\n";
+    for (const auto& l : rep.eigenvalues)
+      csv += ek::significant(l.real(), 10) + "," + ek::significant(l.imag(), 10) + "," + ek::significant(std::abs(l), 10) + "\n";
+    ek::writeFile(outPath, csv, "eigenvalue file");
+    ek::cprintf("eigenvalues -> %s\n", outPath.c_str());
   }
   return 0;
 }
@@ -259,7 +251,7 @@ int pdfReport(const ek::SuspensionModel& model, const AnalysisArgs& a, const ek:
   // directory of its own (XDG_RUNTIME_DIR unset, as under cron or in a container).
   qInstallMessageHandler([](QtMsgType, const QMessageLogContext&, const QString& text) {
     if (!text.startsWith("QStandardPaths: XDG_RUNTIME_DIR not set"))
-      std::fprintf(stderr, "elastokin-sim: Qt: %s\n", text.toLocal8Bit().constData());
+      ek::cfprintf(stderr, "elastokin-sim: Qt: %s\n", text.toLocal8Bit().constData());
   });
   static int argc = 1;
   static char name[] = "elastokin-sim";
@@ -287,10 +279,10 @@ int pdfReport(const ek::SuspensionModel& model, const AnalysisArgs& a, const ek:
   ek::ui::ReportPages pages;
   const QString error = ek::ui::writeAnalysisReport(QString::fromStdString(a.reportPath), content, &pages);
   if (!error.isEmpty()) {
-    std::fprintf(stderr, "elastokin-sim: %s\n", error.toStdString().c_str());
+    ek::cfprintf(stderr, "elastokin-sim: %s\n", error.toStdString().c_str());
     return kIoOrResources;
   }
-  std::printf("report         %d pages (%d with plots) -> %s\n", pages.total, pages.plots, a.reportPath.c_str());
+  ek::cprintf("report         %d pages (%d with plots) -> %s\n", pages.total, pages.plots, a.reportPath.c_str());
   return kDone;
 #else
   (void)model, (void)a, (void)kc, (void)frequency, (void)modes, (void)point, (void)modesFrom, (void)modesTo;
@@ -311,29 +303,29 @@ int modesReport(const std::shared_ptr<const ek::SuspensionModel>& model, const A
     return usageError("modes takes --from, --to (Hz) and --loadcase only");
   const double from = a.haveFrom ? a.from : 0.0, to = a.haveTo ? a.to : 100.0;
   if (!(to > from) || from < 0) return usageError("--from and --to need 0 <= from < to (Hz)");
-  ek::checkWritable(outPath);
-  if (!a.reportPath.empty()) ek::checkWritable(a.reportPath);
+  ek::checkWritable(outPath, "results file");
+  if (!a.reportPath.empty()) ek::checkWritable(a.reportPath, "PDF report");
   const auto t0 = std::chrono::steady_clock::now();
   const ek::OperatingPoint point = operatingPoint(model, a);
   const auto t1 = std::chrono::steady_clock::now();
   const ek::ModesResult r = ek::computeModes(*model, point);
   const auto t2 = std::chrono::steady_clock::now();
   ek::writeModesCsv(*model, r, outPath);
-  std::printf("modes at the %s\n", point.description.c_str());
-  std::printf("%zu modes and %d zero eigenvalues (free directions), operating point %.3f s, eigen-analysis %.3f s\n",
+  ek::cprintf("modes at the %s\n", point.description.c_str());
+  ek::cprintf("%zu modes and %d zero eigenvalues (free directions), operating point %.3f s, eigen-analysis %.3f s\n",
               r.modes.size(), r.zeroModes, std::chrono::duration<double>(t1 - t0).count(),
               std::chrono::duration<double>(t2 - t1).count());
-  std::printf("all modes -> %s\n\n", outPath.c_str());
-  std::printf("  mode  frequency [Hz]  damping ratio  damped [Hz]  largest kinetic energy\n");
+  ek::cprintf("all modes -> %s\n\n", outPath.c_str());
+  ek::cprintf("  mode  frequency [Hz]  damping ratio  damped [Hz]  largest kinetic energy\n");
   for (std::size_t k = 0; k < r.modes.size(); ++k) {
     const ek::Mode& m = r.modes[k];
     if (m.frequency < from || m.frequency > to) continue;
     const std::string& body = model->bodies[model->freeBodies[m.dominantBody]].name;
     if (m.oscillatory)
-      std::printf("  %4zu  %14.4f  %13.4f  %11.4f  %s (%.0f %%)\n", k + 1, m.frequency, m.dampingRatio,
+      ek::cprintf("  %4zu  %14.4f  %13.4f  %11.4f  %s (%.0f %%)\n", k + 1, m.frequency, m.dampingRatio,
                   m.dampedFrequency, body.c_str(), 100 * m.energy[m.dominantBody]);
     else
-      std::printf("  %4zu  %14.4f  %13s  %11s  %s (%.0f %%), time constant %.4g s\n", k + 1, m.frequency,
+      ek::cprintf("  %4zu  %14.4f  %13s  %11s  %s (%.0f %%), time constant %.4g s\n", k + 1, m.frequency,
                   "overdamped", "-", body.c_str(), 100 * m.energy[m.dominantBody], -1.0 / m.eigenvalue.real());
   }
   return a.reportPath.empty() ? kDone : pdfReport(*model, a, nullptr, nullptr, &r, &point, from, to);
@@ -372,8 +364,8 @@ int frequencyReport(const std::shared_ptr<const ek::SuspensionModel>& model, con
     channels = picked;
   }
   if (channels.empty()) return usageError("the project has no outputs and no wheels: nothing to respond");
-  ek::checkWritable(outPath);
-  if (!a.reportPath.empty()) ek::checkWritable(a.reportPath);
+  ek::checkWritable(outPath, "results file");
+  if (!a.reportPath.empty()) ek::checkWritable(a.reportPath, "PDF report");
   ProgressBar bar(!quiet && isatty(STDERR_FILENO));
   const auto t0 = std::chrono::steady_clock::now();
   const ek::OperatingPoint point = operatingPoint(model, a);
@@ -382,15 +374,15 @@ int frequencyReport(const std::shared_ptr<const ek::SuspensionModel>& model, con
   const auto t2 = std::chrono::steady_clock::now();
   bar.finish();
   ek::writeFrequencyResponseCsv(r, outPath);
-  std::printf("frequency response to %s [%s] at the %s\n", r.inputName.c_str(), r.inputUnit.c_str(), point.description.c_str());
-  std::printf("%zu frequencies from %g to %g Hz, %zu outputs, operating point %.3f s, response %.3f s -> %s\n\n",
+  ek::cprintf("frequency response to %s [%s] at the %s\n", r.inputName.c_str(), r.inputUnit.c_str(), point.description.c_str());
+  ek::cprintf("%zu frequencies from %g to %g Hz, %zu outputs, operating point %.3f s, response %.3f s -> %s\n\n",
               r.frequency.size(), o.from, o.to, r.outputs.size(), std::chrono::duration<double>(t1 - t0).count(),
               std::chrono::duration<double>(t2 - t1).count(), outPath.c_str());
-  std::printf("  %-36s %14s %14s %14s\n", "output: magnitude at", "lowest f", "peak", "peak at [Hz]");
+  ek::cprintf("  %-36s %14s %14s %14s\n", "output: magnitude at", "lowest f", "peak", "peak at [Hz]");
   for (std::size_t c = 0; c < r.outputs.size(); ++c) {
     const std::size_t peak = r.peak(c);
     const std::string unit = r.units[c] + "/" + r.inputUnit;
-    std::printf("  %-36s %14.5g %14.5g %14.4g  %s\n", r.outputs[c].c_str(), std::abs(r.response[c].front()),
+    ek::cprintf("  %-36s %14.5g %14.5g %14.4g  %s\n", r.outputs[c].c_str(), std::abs(r.response[c].front()),
                 std::abs(r.response[c][peak]), r.frequency[peak], unit.c_str());
   }
   return a.reportPath.empty() ? kDone : pdfReport(*model, a, nullptr, &r, nullptr, &point);
@@ -443,24 +435,24 @@ int analysisReport(const std::shared_ptr<const ek::SuspensionModel>& model, cons
   if (model->wheels.empty())
     throw ek::ModelError({model->project().sourcePath, "wheels", "", ""},
                          "the project has no wheels: K&C analyses need the 'wheels' table (docs/project-format.md)");
-  ek::checkWritable(outPath);
-  if (!a.reportPath.empty()) ek::checkWritable(a.reportPath);
+  ek::checkWritable(outPath, "results file");
+  if (!a.reportPath.empty()) ek::checkWritable(a.reportPath, "PDF report");
   ProgressBar bar(!quiet && isatty(STDERR_FILENO));
   const auto t0 = std::chrono::steady_clock::now();
   const ek::KcResult r = ek::runKc(*model, o, [&](double f) { bar.update(f); });
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   bar.finish();
   ek::writeKcCsv(r, outPath);
-  std::printf("analysis       %s, %s from %g to %g %s, %d points (%d equilibrium iterations, %.3f s)\n",
+  ek::cprintf("analysis       %s, %s from %g to %g %s, %d points (%d equilibrium iterations, %.3f s)\n",
               a.name.c_str(), r.sweepName.c_str(), o.from / scale, o.to / scale,
               degrees ? "deg" : travel ? "mm" : r.sweepUnit.c_str(), o.points, r.iterations, wall);
-  std::printf("points         %zu x %zu columns -> %s\n\n", r.sweep.size(), r.columns.size(), outPath.c_str());
-  std::printf("metrics at the design position (docs/analyses.md):\n");
+  ek::cprintf("points         %zu x %zu columns -> %s\n\n", r.sweep.size(), r.columns.size(), outPath.c_str());
+  ek::cprintf("metrics at the design position (docs/analyses.md):\n");
   std::size_t width = 0;
   for (const auto& m : r.metrics) width = std::max(width, m.name.size() + (m.wheel.empty() ? 0 : m.wheel.size() + 3));
   for (const auto& m : r.metrics) {
     const std::string label = m.wheel.empty() ? m.name : m.name + " (" + m.wheel + ")";
-    std::printf("  %-*s %12.5g %s\n", static_cast<int>(width), label.c_str(), m.value, m.unit.c_str());
+    ek::cprintf("  %-*s %12.5g %s\n", static_cast<int>(width), label.c_str(), m.value, m.unit.c_str());
   }
   return a.reportPath.empty() ? kDone : pdfReport(*model, a, &r, nullptr, nullptr, nullptr);
 }
@@ -487,7 +479,7 @@ int main(int argc, char** argv) {
     };
     std::string v;
     if (a == "-h" || a == "--help") {
-      std::printf("%s", kUsage);
+      ek::cprintf("%s", kUsage);
       return 0;
     } else if (a == "--quiet") {
       quiet = true;
@@ -596,28 +588,28 @@ int main(int argc, char** argv) {
     ek::Project project = ek::readProject(projectPath);
     if (!importPath.empty()) {
       const ek::PropertyImport imported = ek::importPropertyFile(project, importTarget, importId, importPath);
-      for (const auto& w : imported.warnings) std::fprintf(stderr, "elastokin-sim: %s\n", w.text().c_str());
-      std::printf("%s (%s) onto %s %d:\n", importPath.c_str(), imported.fileType.c_str(),
+      for (const auto& w : imported.warnings) ek::cfprintf(stderr, "elastokin-sim: %s\n", w.text().c_str());
+      ek::cprintf("%s (%s) onto %s %d:\n", importPath.c_str(), imported.fileType.c_str(),
                   importTarget == ek::ImportTarget::Bushing ? "bushing" : "p2p element", importId);
-      for (const auto& c : imported.changes) std::printf("  %s\n", c.c_str());
+      for (const auto& c : imported.changes) ek::cprintf("  %s\n", c.c_str());
       project = imported.project;
     }
     const ek::Diagnostics diagnostics = ek::check(project);
     if (diagnostics.warningCount() > 0)
-      std::fprintf(stderr, "elastokin-sim: %s\n", diagnostics.text(ek::Severity::Warning).c_str());
+      ek::cfprintf(stderr, "elastokin-sim: %s\n", diagnostics.text(ek::Severity::Warning).c_str());
     diagnostics.throwIfErrors();
     const auto model = ek::SuspensionModel::build(project);
     if (!canonicalPath.empty()) {
       ek::writeProject(project, canonicalPath);
-      std::printf("%s -> %s (canonical form)\n", projectPath.c_str(), canonicalPath.c_str());
+      ek::cprintf("%s -> %s (canonical form)\n", projectPath.c_str(), canonicalPath.c_str());
       return kDone;
     }
     if (list) {
-      std::printf("%s: %d free bodies, %d DOF, %zu bushings, %zu P2P elements\nload cases:\n", projectPath.c_str(),
+      ek::cprintf("%s: %d free bodies, %d DOF, %zu bushings, %zu P2P elements\nload cases:\n", projectPath.c_str(),
                   model->nFreeBodies(), model->nDof(), model->bushings.size(), model->p2ps.size());
-      for (const auto& lc : project.loadCases) std::printf("  %s (%.3g s)\n", lc.name.c_str(), lc.duration);
-      std::printf("channels:\n");
-      for (const auto& c : ek::resolveChannels(*model, {})) std::printf("  %s [%s]\n", c.name.c_str(), c.unit.c_str());
+      for (const auto& lc : project.loadCases) ek::cprintf("  %s (%.3g s)\n", lc.name.c_str(), lc.duration);
+      ek::cprintf("channels:\n");
+      for (const auto& c : ek::resolveChannels(*model, {})) ek::cprintf("  %s [%s]\n", c.name.c_str(), c.unit.c_str());
       return 0;
     }
     if (!analysis.name.empty()) {
@@ -639,7 +631,7 @@ int main(int argc, char** argv) {
       opt.sampleRate = project.simulation.sampleRate;
       const double stride = 1.0 / (opt.sampleRate * opt.dt);
       if (stride < 1.0 - 1e-9 || std::abs(stride - std::round(stride)) > 1e-6 * stride) {
-        std::fprintf(stderr, "elastokin-sim: note: sampling every step (%g Hz); the project's %g Hz does not divide it\n",
+        ek::cfprintf(stderr, "elastokin-sim: note: sampling every step (%g Hz); the project's %g Hz does not divide it\n",
                      1.0 / opt.dt, opt.sampleRate);
         opt.sampleRate = 1.0 / opt.dt;
       }
@@ -647,7 +639,7 @@ int main(int argc, char** argv) {
 
     ek::Simulation sim(model, loadCase, opt);
     sim.positionErrorThreshold = warnError;
-    ek::checkWritable(outPath);  // before the run, not after it
+    ek::checkWritable(outPath, "results file");  // before the run, not after it
     ek::RealtimePacer pacer(opt.dt, realtime ? sim.totalSteps() : 0);
     ProgressBar bar(!quiet && isatty(STDERR_FILENO));
     const auto t0 = std::chrono::steady_clock::now();
@@ -672,62 +664,62 @@ int main(int argc, char** argv) {
     ek::writeCsv(sim.results(), outPath);
     const double wall = std::chrono::duration<double>(t2 - t1).count();
     const double simulated = sim.stepsDone() * opt.dt;
-    std::printf("project        %s (%d bodies, %d DOF)\n", projectPath.c_str(), model->nFreeBodies(), model->nDof());
-    std::printf("load case      %s\n", loadCase.c_str());
-    std::printf("integrator     %s\n", sim.integrator().describe().c_str());
-    std::printf("initial state  %s\n",
+    ek::cprintf("project        %s (%d bodies, %d DOF)\n", projectPath.c_str(), model->nFreeBodies(), model->nDof());
+    ek::cprintf("load case      %s\n", loadCase.c_str());
+    ek::cprintf("integrator     %s\n", sim.integrator().describe().c_str());
+    ek::cprintf("initial state  %s\n",
                 model->loadCase(loadCase)->initialState == ek::InitialState::Equilibrium
                     ? ("static equilibrium (" + std::to_string(sim.equilibrium().iterations) + " Newton iterations, " +
                        std::to_string(std::chrono::duration<double>(t1 - t0).count()) + " s)")
                           .c_str()
                     : "as modelled");
-    std::printf("steps          %lld of %lld (%.4g s simulated)\n", sim.stepsDone(), sim.totalSteps(), simulated);
-    std::printf("wall time      %.4f s\n", wall);
+    ek::cprintf("steps          %lld of %lld (%.4g s simulated)\n", sim.stepsDone(), sim.totalSteps(), simulated);
+    ek::cprintf("wall time      %.4f s\n", wall);
     if (realtime)
-      std::printf("real time      %s", pacer.summary().c_str());
+      ek::cprintf("real time      %s", pacer.summary().c_str());
     else
-      std::printf("real-time factor %.4f\n", simulated > 0 ? wall / simulated : 0.0);
-    std::printf("samples        %zu x %zu channels -> %s\n", sim.results().size(), sim.results().channels().size(),
+      ek::cprintf("real-time factor %.4f\n", simulated > 0 ? wall / simulated : 0.0);
+    ek::cprintf("samples        %zu x %zu channels -> %s\n", sim.results().size(), sim.results().channels().size(),
                 outPath.c_str());
     const ek::ErrorSummary es = sim.errorSummary();
     if (es.available && es.steps > 0) {
-      std::printf("error estimate local, per step (%s): positions RMS %.3g m, max %.3g m "
+      ek::cprintf("error estimate local, per step (%s): positions RMS %.3g m, max %.3g m "
                   "at t = %.10g s; angles RMS %.3g rad, max %.3g rad at t = %.10g s\n",
                   sim.integrator().errorEstimateSource().c_str(), es.positionRms, es.positionMax, es.positionMaxTime, es.angleRms, es.angleMax, es.angleMaxTime);
       std::fflush(stdout);
       if (es.positionWarnTime >= 0.0)
-        std::fprintf(stderr, "elastokin-sim: warning: the local error estimate of the positions exceeded %.3g m, first "
+        ek::cfprintf(stderr, "elastokin-sim: warning: the local error estimate of the positions exceeded %.3g m, first "
                      "at t = %.10g s (largest %.3g m at t = %.10g s): a smaller --dt is more accurate\n",
                      warnError, es.positionWarnTime, es.positionMax, es.positionMaxTime);
     }
     if (!failure.empty()) {
-      std::fprintf(stderr, "elastokin-sim: %s\n(results up to that time were written to %s)\n", failure.c_str(),
+      ek::cfprintf(stderr, "elastokin-sim: %s\n(results up to that time were written to %s)\n", failure.c_str(),
                    outPath.c_str());
       return kRunStopped;
     }
     if (gSignal != 0) {
-      std::fprintf(stderr, "elastokin-sim: interrupted by %s at t = %.10g s (step %lld of %lld); the results up to "
+      ek::cfprintf(stderr, "elastokin-sim: interrupted by %s at t = %.10g s (step %lld of %lld); the results up to "
                    "then were written to %s\n", gSignal == SIGINT ? "SIGINT" : "SIGTERM", sim.state().t,
                    sim.stepsDone(), sim.totalSteps(), outPath.c_str());
       return 128 + gSignal;
     }
     return kDone;
   } catch (const ek::ModelError& e) {
-    std::fprintf(stderr, "elastokin-sim: %s\n", e.what());
+    ek::cfprintf(stderr, "elastokin-sim: %s\n", e.what());
     return kBadProject;
   } catch (const ek::SimulationError& e) {
-    std::fprintf(stderr, "elastokin-sim: %s\n", e.what());
+    ek::cfprintf(stderr, "elastokin-sim: %s\n", e.what());
     return kRunStopped;
   } catch (const ek::IoError& e) {
-    std::fprintf(stderr, "elastokin-sim: %s\n", e.what());
+    ek::cfprintf(stderr, "elastokin-sim: %s\n", e.what());
     return kIoOrResources;
   } catch (const std::bad_alloc&) {
-    std::fprintf(stderr, "elastokin-sim: out of memory\n");
+    ek::cfprintf(stderr, "elastokin-sim: out of memory\n");
     return kIoOrResources;
   } catch (const std::invalid_argument& e) {
     return usageError(e.what());
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "elastokin-sim: %s\n", e.what());
+    ek::cfprintf(stderr, "elastokin-sim: %s\n", e.what());
     return kIoOrResources;
   }
 }

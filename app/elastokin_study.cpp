@@ -7,12 +7,14 @@
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
+#include <limits>
 #include <string>
 #include <thread>
 #include <unistd.h>
 
 #include "engine/analysis/study_runner.h"
 #include "engine/core/error.h"
+#include "engine/core/output_file.h"
 #include "engine/core/text.h"
 #include "engine/dynamics/outputs.h"
 
@@ -47,14 +49,12 @@ extern "C" void onSignal(int sig) {
 }
 
 int usageError(const std::string& what) {
-  std::fprintf(stderr, "elastokin-study: %s\n\n%s", what.c_str(), kUsage);
+  ek::cfprintf(stderr, "elastokin-study: %s\n\n%s", what.c_str(), kUsage);
   return kUsageError;
 }
 
 bool parseCount(const std::string& s, long long& out) {
-  char* end = nullptr;
-  out = std::strtoll(s.c_str(), &end, 10);
-  return !s.empty() && *end == '\0' && out >= 0;
+  return ek::parseInteger(s, out, 0, std::numeric_limits<long long>::max());
 }
 
 double cpuSeconds() {
@@ -77,7 +77,7 @@ void writeSensitivities(const ek::StudyOutcome& out, const std::string& path) {
          (s.ok ? ek::shortestText(s.value) + "," + ek::shortestText(s.derivative) + "," + ek::shortestText(s.normalized)
                : std::string("nan,nan,nan")) +
          "," + ek::csvField(s.message) + "\n";
-  ek::writeTextFile(t, path);
+  ek::writeFile(path, t, "sensitivities file");
 }
 
 }  // namespace
@@ -104,7 +104,7 @@ int main(int argc, char** argv) {
     const std::string a = argv[i];
     auto value = [&](long long& out) { return i + 1 < argc && parseCount(argv[++i], out); };
     if (a == "--help" || a == "-h") {
-      if (rank == 0) std::printf("%s", kUsage);
+      if (rank == 0) ek::cprintf("%s", kUsage);
       return kDone;
     } else if (a == "--threads") {
       if (!value(threads) || threads > 1024) return rank == 0 ? usageError("--threads needs a count from 0 to 1024") : kUsageError;
@@ -141,24 +141,23 @@ int main(int argc, char** argv) {
   } catch (const std::exception& e) {
     // A bad study or project (ModelError), or a file that cannot be read.
     const int code = dynamic_cast<const ek::ModelError*>(&e) ? kBadInput : kIo;
-    if (rank == 0) std::fprintf(stderr, "elastokin-study: %s\n", e.what());
+    if (rank == 0) ek::cfprintf(stderr, "elastokin-study: %s\n", e.what());
 #ifdef ELASTOKIN_HAVE_MPI
     if (useMpi) ek::mpi::abort(code);
 #endif
     return code;
   }
   if (!resultsPath.empty()) context.study.resultsPath = resultsPath;
-  if (!bestPath.empty()) {
-    std::error_code ec;
-    if (std::filesystem::equivalent(bestPath, context.study.projectPath, ec)) {
-      if (rank == 0) std::fprintf(stderr, "elastokin-study: --best %s is the study's project; the original is never overwritten\n", bestPath.c_str());
-      return kUsageError;
-    }
-    context.study.bestProjectPath = bestPath;
+  if (!bestPath.empty()) context.study.bestProjectPath = bestPath;
+  if (!resultsPath.empty() || !bestPath.empty()) {
+    const auto conflicts = ek::studyOutputConflicts(context.study, context.project);
+    for (const auto& [field, message] : conflicts)
+      if (rank == 0) ek::cfprintf(stderr, "elastokin-study: %s: %s\n", field == "results" ? "--results" : "--best", message.c_str());
+    if (!conflicts.empty()) return kUsageError;
   }
   if (checkOnly) {
     if (rank == 0)
-      std::printf("%s: no problems found (study type %s, %zu variable(s), %zu criteria, project %s)\n", studyPath.c_str(),
+      ek::cprintf("%s: no problems found (study type %s, %zu variable(s), %zu criteria, project %s)\n", studyPath.c_str(),
                   ek::toString(context.study.settings.type), context.study.variables.size(), context.study.criteria.size(),
                   context.study.projectPath.c_str());
     return kDone;
@@ -186,12 +185,12 @@ int main(int argc, char** argv) {
   options.progress = [&](long long done, long long expected, double left, const ek::StudyRecord& r) {
     if (!bar) return;
     char eta[64] = "";
-    if (left >= 0.0) std::snprintf(eta, sizeof eta, ", about %.0f s left", left);
-    std::fprintf(stderr, "\r  run %lld (%s): %s; %lld of %s%lld done%s      ", r.run, r.phase.c_str(),
+    if (left >= 0.0) ek::csnprintf(eta, sizeof eta, ", about %.0f s left", left);
+    ek::cfprintf(stderr, "\r  run %lld (%s): %s; %lld of %s%lld done%s      ", r.run, r.phase.c_str(),
                  r.result.ok ? "ok" : "failed", done,
                  context.study.settings.type == ek::StudyType::Optimization ? "at most " : "", expected, eta);
   };
-  std::printf("study          %s (%s)\nproject        %s\nresults        %s\nrunning on     %s\n", studyPath.c_str(),
+  ek::cprintf("study          %s (%s)\nproject        %s\nresults        %s\nrunning on     %s\n", studyPath.c_str(),
               ek::toString(context.study.settings.type), context.study.projectPath.c_str(),
               context.study.resultsPath.c_str(), executor->describe().c_str());
   std::fflush(stdout);
@@ -202,28 +201,28 @@ int main(int argc, char** argv) {
     executor.reset();  // releases the other ranks
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const double cpu = cpuSeconds() - cpu0;
-    if (bar) std::fprintf(stderr, "\n");
-    std::printf("%s", out.summary.c_str());
+    if (bar) ek::cfprintf(stderr, "\n");
+    ek::cprintf("%s", out.summary.c_str());
     if (!out.sensitivities.empty()) {
       const std::string p = sensitivitiesPath(context.study.resultsPath);
       writeSensitivities(out, p);
-      std::printf("sensitivities written to %s\n", p.c_str());
+      ek::cprintf("sensitivities written to %s\n", p.c_str());
     }
-    std::printf("runs           %zu (%lld new, %lld from the results file, %lld failed)\n", out.records.size(),
+    ek::cprintf("runs           %zu (%lld new, %lld from the results file, %lld failed)\n", out.records.size(),
                 out.newRuns, out.cachedRuns, out.failedRuns);
-    std::printf("wall time      %.3f s (%.3g new runs/s); CPU time of this process %.3f s\n", wall,
+    ek::cprintf("wall time      %.3f s (%.3g new runs/s); CPU time of this process %.3f s\n", wall,
                 wall > 0 ? out.newRuns / wall : 0.0, cpu);
     if (gSignal != 0) {
-      std::fprintf(stderr, "elastokin-study: interrupted; the finished runs are in %s and running the study again "
+      ek::cfprintf(stderr, "elastokin-study: interrupted; the finished runs are in %s and running the study again "
                    "resumes it\n", context.study.resultsPath.c_str());
       return 128 + gSignal;
     }
     return out.stopped ? kStopped : kDone;
   } catch (const ek::IoError& e) {
-    std::fprintf(stderr, "\nelastokin-study: %s\n", e.what());
+    ek::cfprintf(stderr, "\nelastokin-study: %s\n", e.what());
     return kIo;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "\nelastokin-study: %s\n", e.what());
+    ek::cfprintf(stderr, "\nelastokin-study: %s\n", e.what());
     return kStopped;
   }
 }

@@ -12,12 +12,17 @@
 #include <cstdio>
 #include <fstream>
 #include <functional>
+#include <locale>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "engine/analysis/kc.h"
 #include "engine/analysis/linear_analysis.h"
 #include "engine/model/project_io.h"
+#include "engine/core/output_file.h"
+#include "engine/core/text.h"
+#include "bench_args.h"
 
 namespace {
 
@@ -48,9 +53,9 @@ int main(int argc, char** argv) {
   for (int k = 1; k < argc; ++k) {
     const std::string a = argv[k];
     if (a == "--out" && k + 1 < argc) out = argv[++k];
-    else if (a == "--repeat" && k + 1 < argc) repeat = std::max(1, std::atoi(argv[++k]));
+    else if (a == "--repeat" && k + 1 < argc) repeat = ek::bench::countArg("--repeat", argv[++k]);
     else {
-      std::fprintf(stderr, "usage: elastokin-analysis-bench [--out analysis_bench.json] [--repeat N]\n");
+      ek::cfprintf(stderr, "usage: elastokin-analysis-bench [--out analysis_bench.json] [--repeat N]\n");
       return 2;
     }
   }
@@ -87,11 +92,12 @@ int main(int argc, char** argv) {
       t.wall.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count());
       t.cpu.push_back(cpuSeconds() - c0);
     }
-  std::ofstream js(out);
+  std::ostringstream js;
+  js.imbue(std::locale::classic());
   js << "{\n  \"repeat\": " << repeat << ",\n  \"analyses\": [\n";
   for (std::size_t k = 0; k < tasks.size(); ++k) {
     const Task& t = tasks[k];
-    std::printf("%-16s %-22s median %7.3f s wall, %7.3f s CPU (min %.3f, max %.3f s wall) | %s; %s\n", t.project.c_str(),
+    ek::cprintf("%-16s %-22s median %7.3f s wall, %7.3f s CPU (min %.3f, max %.3f s wall) | %s; %s\n", t.project.c_str(),
                 t.name.c_str(), median(t.wall), median(t.cpu), *std::min_element(t.wall.begin(), t.wall.end()),
                 *std::max_element(t.wall.begin(), t.wall.end()), t.detail.c_str(), t.check.c_str());
     js << "    {\"project\": \"" << t.project << "\", \"analysis\": \"" << t.name << "\", \"what\": \"" << t.detail
@@ -99,6 +105,7 @@ int main(int argc, char** argv) {
        << (k + 1 < tasks.size() ? "," : "") << "\n";
   }
   js << "  ]\n}\n";
-  std::printf("wrote %s\n", out.c_str());
+  ek::writeFile(out, js.str(), "benchmark results");
+  ek::cprintf("wrote %s\n", out.c_str());
   return 0;
 }

@@ -27,6 +27,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <locale>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -35,6 +36,9 @@
 #include "engine/integrators/lsrt2.h"
 #include "engine/model/project_io.h"
 #include "engine/solvers/topology_solver.h"
+#include "engine/core/output_file.h"
+#include "engine/core/text.h"
+#include "bench_args.h"
 #include "flop_count.h"
 
 namespace {
@@ -93,8 +97,8 @@ bool parseVariant(const std::string& text, Variant& v) {
     const std::string key = kv.substr(0, eq), value = kv.substr(eq + 1);
     if (key == "solver") v.solver = value;
     else if (key == "integrator") v.integrator = value;
-    else if (key == "lin-every") v.linearizeEvery = std::max(1, std::atoi(value.c_str()));
-    else if (key == "threads") v.threads = std::max(1, std::atoi(value.c_str()));
+    else if (key == "lin-every") v.linearizeEvery = ek::bench::countArg(key, value);
+    else if (key == "threads") v.threads = ek::bench::countArg(key, value);
     else return false;
   }
   return true;
@@ -227,22 +231,22 @@ void print(const Pool& p, double paperRtf) {
   // per-step sample misses the workers and only the mean over the run is right.
   const bool threaded = p.threads > 1;
   const double cpu = threaded ? mean(p.cpu) : percentile(p.cpu, 0.5);
-  std::printf("%-18s %-10s median %6.1f us (RTF %.4f), p99 %6.1f us, CPU %6.1f us/step%s | wall RTF %.4f",
+  ek::cprintf("%-18s %-10s median %6.1f us (RTF %.4f), p99 %6.1f us, CPU %6.1f us/step%s | wall RTF %.4f",
               p.project.c_str(), p.variant.c_str(), 1e6 * median, median / 1e-3, 1e6 * p99, 1e6 * cpu,
               threaded ? " (mean, all threads)" : "", p.wallTotal / p.simulated);
-  if (paperRtf > 0) std::printf(" (%.1fx faster than the paper's %.3f)", paperRtf / (median / 1e-3), paperRtf);
+  if (paperRtf > 0) ek::cprintf(" (%.1fx faster than the paper's %.3f)", paperRtf / (median / 1e-3), paperRtf);
   if (p.phases.steps > 0)
-    std::printf(" | lin %.1f, A %.1f, factor %.1f, solves %.1f, rest %.1f us", 1e6 * p.phases.linearize / n,
+    ek::cprintf(" | lin %.1f, A %.1f, factor %.1f, solves %.1f, rest %.1f us", 1e6 * p.phases.linearize / n,
                 1e6 * p.phases.assemble / n, 1e6 * p.phases.factorize / n, 1e6 * p.phases.solve / n,
                 1e6 * p.phases.other / n);
   if (p.flops > 0)
-    std::printf(" | %.0f kflop/step, %.2f GFLOP/s", 1e-3 * p.flops, 1e-9 * p.flops / median);
-  if (p.deviation >= 0) std::printf(" | dev %.1e", p.deviation);  // vs the first variant
-  std::printf("\n");
+    ek::cprintf(" | %.0f kflop/step, %.2f GFLOP/s", 1e-3 * p.flops, 1e-9 * p.flops / median);
+  if (p.deviation >= 0) ek::cprintf(" | dev %.1e", p.deviation);  // vs the first variant
+  ek::cprintf("\n");
   std::fflush(stdout);
 }
 
-void json(std::ofstream& js, const Pool& p, bool last) {
+void json(std::ostringstream& js, const Pool& p, bool last) {
   const double n = std::max(1.0, static_cast<double>(p.phases.steps));
   const double median = percentile(p.wall, 0.5);
   js << "    {\"project\": \"" << p.project << "\", \"variant\": \"" << p.variant << "\", \"solver\": \"" << p.solver
@@ -262,7 +266,7 @@ void json(std::ofstream& js, const Pool& p, bool last) {
 }
 
 int usage() {
-  std::fprintf(stderr,
+  ek::cfprintf(stderr,
                "usage: elastokin-bench [--out bench.json] [--duration S] [--repeat N] [--projects a,b] "
                "[--solvers a,b] [--integrators a,b] [--threads N] [--variant NAME:integrator=I,solver=S,lin-every=N,threads=N]... "
                "[--scaling [--scaling-max N]]\n");
@@ -283,14 +287,14 @@ int main(int argc, char** argv) {
     const std::string a = argv[k];
     auto next = [&]() -> std::string { return k + 1 < argc ? argv[++k] : std::string(); };
     if (a == "--out") out = next();
-    else if (a == "--duration") duration = std::atof(next().c_str());
-    else if (a == "--repeat") repeat = std::max(1, std::atoi(next().c_str()));
+    else if (a == "--duration") duration = ek::bench::numberArg(a, next());
+    else if (a == "--repeat") repeat = ek::bench::countArg(a, next());
     else if (a == "--projects") projectNames = split(next(), ',');
     else if (a == "--solvers") solvers = split(next(), ',');
     else if (a == "--integrators") integrators = split(next(), ',');
     else if (a == "--scaling") scaling = true;
-    else if (a == "--threads") threads = std::max(1, std::atoi(next().c_str()));
-    else if (a == "--scaling-max") scalingMax = std::max(1, std::atoi(next().c_str()));
+    else if (a == "--threads") threads = ek::bench::countArg(a, next());
+    else if (a == "--scaling-max") scalingMax = ek::bench::countArg(a, next());
     else if (a == "--variant") {
       Variant v;
       if (!parseVariant(next(), v)) return usage();
@@ -364,16 +368,18 @@ int main(int argc, char** argv) {
     print(p, scaling || it == paper.end() ? 0.0 : it->second);
   }
   if (scaling) {
-    std::printf("\nscaling (median step per free body):\n");
+    ek::cprintf("\nscaling (median step per free body):\n");
     for (const Pool& p : pools)
-      std::printf("  %-22s %-10s %4d bodies  %8.1f us/step  %6.2f us/body\n", p.project.c_str(), p.variant.c_str(),
+      ek::cprintf("  %-22s %-10s %4d bodies  %8.1f us/step  %6.2f us/body\n", p.project.c_str(), p.variant.c_str(),
                   p.bodies, 1e6 * percentile(p.wall, 0.5), 1e6 * percentile(p.wall, 0.5) / p.bodies);
   }
-  std::ofstream js(out);
+  std::ostringstream js;
+  js.imbue(std::locale::classic());
   js << "{\n  \"load case\": \"LC1\", \"dt [s]\": 0.001, \"duration [s]\": " << duration << ", \"rounds\": " << repeat
      << ", \"interleaved\": true,\n  \"runs\": [\n";
   for (std::size_t k = 0; k < pools.size(); ++k) json(js, pools[k], k + 1 == pools.size());
   js << "  ]\n}\n";
-  std::printf("wrote %s\n", out.c_str());
+  ek::writeFile(out, js.str(), "benchmark results");
+  ek::cprintf("wrote %s\n", out.c_str());
   return 0;
 }

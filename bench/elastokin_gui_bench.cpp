@@ -23,6 +23,8 @@
 #include "ui/plot_panel.h"
 #include "ui/view3d.h"
 #include "ui/vtk_widget.h"
+#include "engine/core/text.h"
+#include "bench_args.h"
 
 using namespace ek::ui;
 
@@ -79,18 +81,18 @@ int main(int argc, char** argv) {
   std::string project = std::string(ELASTOKIN_SOURCE_DIR) + "/projects/double_wishbone.json";
   for (int k = 1; k < argc; ++k) {
     const std::string a = argv[k];
-    if (a == "--repeat" && k + 1 < argc) repeat = std::max(1, std::atoi(argv[++k]));
-    else if (a == "--load" && k + 1 < argc) load = std::max(0, std::atoi(argv[++k]));
-    else if (a == "--seconds" && k + 1 < argc) seconds = std::max(0.1, std::atof(argv[++k]));
+    if (a == "--repeat" && k + 1 < argc) repeat = ek::bench::countArg(a, argv[++k]);
+    else if (a == "--load" && k + 1 < argc) load = ek::bench::countArg(a, argv[++k], 0);
+    else if (a == "--seconds" && k + 1 < argc) seconds = std::max(0.1, ek::bench::numberArg(a, argv[++k]));
     else if (a == "--project" && k + 1 < argc) project = argv[++k];
     else {
-      std::fprintf(stderr, "usage: elastokin-gui-bench [--repeat N] [--load THREADS] [--seconds S] [--project FILE]\n");
+      ek::cfprintf(stderr, "usage: elastokin-gui-bench [--repeat N] [--load THREADS] [--seconds S] [--project FILE]\n");
       return 2;
     }
   }
   const char* display = std::getenv("DISPLAY");
   if (!display || !*display) {
-    std::fprintf(stderr, "elastokin-gui-bench: no display (run under xvfb-run)\n");
+    ek::cfprintf(stderr, "elastokin-gui-bench: no display (run under xvfb-run)\n");
     return 2;
   }
   VtkWidget::setDefaultSurfaceFormat();
@@ -103,15 +105,15 @@ int main(int argc, char** argv) {
   if (!QTest::qWaitForWindowExposed(&w)) return 1;
   QTest::qWait(1000);
   w.setRealtime(true);
-  std::printf("paced %.1f s runs of %s; GUI event loop: gaps of a 10 ms timer [ms]\n", seconds, project.c_str());
-  std::printf("%-7s %-12s %6s %7s %5s %8s %8s %10s %8s  %s\n", "repeat", "variant", "ticks", "median", "p99",
+  ek::cprintf("paced %.1f s runs of %s; GUI event loop: gaps of a 10 ms timer [ms]\n", seconds, project.c_str());
+  ek::cprintf("%-7s %-12s %6s %7s %5s %8s %8s %10s %8s  %s\n", "repeat", "variant", "ticks", "median", "p99",
               "largest", ">50 ms", "render max", "CPU [s]", "run");
   std::vector<Figures> all[2];
   for (int r = 0; r < repeat; ++r)
     for (int v = 0; v < 2; ++v) {
       const Figures f = measure(w, seconds, v == 0 ? 0 : load);
       all[v].push_back(f);
-      std::printf("%-7d %-12s %6lld %7lld %5lld %8lld %8lld %10.1f %8.2f  %s\n", r + 1,
+      ek::cprintf("%-7d %-12s %6lld %7lld %5lld %8lld %8lld %10.1f %8.2f  %s\n", r + 1,
                   v == 0 ? "as is" : ("+" + std::to_string(load) + " busy").c_str(), f.ticks, f.median, f.p99,
                   f.largest, f.over50, f.renderMax, f.cpu, f.run.isEmpty() ? "completed" : qPrintable(f.run));
       std::fflush(stdout);
@@ -123,11 +125,11 @@ int main(int argc, char** argv) {
       std::sort(x.begin(), x.end());
       return x[x.size() / 2];
     };
-    std::printf("median of %d, %-12s: median gap %.0f ms, p99 %.0f ms, largest %.0f ms, %.0f gaps over 50 ms\n", repeat,
+    ek::cprintf("median of %d, %-12s: median gap %.0f ms, p99 %.0f ms, largest %.0f ms, %.0f gaps over 50 ms\n", repeat,
                 v == 0 ? "as is" : "with load", med([](const Figures& f) { return f.median; }),
                 med([](const Figures& f) { return f.p99; }), med([](const Figures& f) { return f.largest; }),
                 med([](const Figures& f) { return f.over50; }));
   }
-  std::printf("worker thread nice value %d (GUI thread %d)\n", w.worker()->niceValue(), getpriority(PRIO_PROCESS, 0));
+  ek::cprintf("worker thread nice value %d (GUI thread %d)\n", w.worker()->niceValue(), getpriority(PRIO_PROCESS, 0));
   return 0;
 }

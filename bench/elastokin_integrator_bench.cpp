@@ -25,12 +25,16 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <locale>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "engine/analysis/simulation.h"
 #include "engine/model/project_io.h"
+#include "engine/core/output_file.h"
+#include "engine/core/text.h"
+#include "bench_args.h"
 
 namespace {
 
@@ -147,7 +151,7 @@ std::string jsonChannels(const std::vector<std::string>& names, const std::vecto
 }
 
 int usage() {
-  std::fprintf(stderr,
+  ek::cfprintf(stderr,
                "usage: elastokin-integrator-bench [--out wp.json] [--projects a,b] [--loadcases LC1,LC2] "
                "[--methods lsrt2,ros34pw2,bdf2,galpha,galpha-frozen,lie] [--dts 2,1,0.5,0.25] [--lin-every 1,2,5] [--duration S] "
                "[--rtol 1e-9] [--rtol-check 1e-10]\n");
@@ -172,17 +176,18 @@ int main(int argc, char** argv) {
     else if (a == "--methods") methods = split(next(), ',');
     else if (a == "--dts") {
       dts.clear();
-      for (const auto& s : split(next(), ',')) dts.push_back(1e-3 * std::atof(s.c_str()));
+      for (const auto& s : split(next(), ',')) dts.push_back(1e-3 * ek::bench::numberArg(a, s));
     } else if (a == "--lin-every") {
       linEvery.clear();
-      for (const auto& s : split(next(), ',')) linEvery.push_back(std::max(1, std::atoi(s.c_str())));
-    } else if (a == "--duration") duration = std::atof(next().c_str());
-    else if (a == "--rtol") rtol = std::atof(next().c_str());
-    else if (a == "--rtol-check") rtolCheck = std::atof(next().c_str());
+      for (const auto& s : split(next(), ',')) linEvery.push_back(ek::bench::countArg(a, s));
+    } else if (a == "--duration") duration = ek::bench::numberArg(a, next());
+    else if (a == "--rtol") rtol = ek::bench::numberArg(a, next());
+    else if (a == "--rtol-check") rtolCheck = ek::bench::numberArg(a, next());
     else return usage();
   }
   const std::string root = ELASTOKIN_SOURCE_DIR;
-  std::ofstream js(out);
+  std::ostringstream js;
+  js.imbue(std::locale::classic());
   js << "{\n  \"sample rate [Hz]\": " << kSampleRate << ",\n  \"cases\": [\n";
   bool firstCase = true;
   for (const auto& project : projects) {
@@ -191,7 +196,7 @@ int main(int argc, char** argv) {
       const Run ref = simulate(model, lc, "cvode", 2e-3, 1, rtol, duration);
       const Run check = simulate(model, lc, "cvode", 2e-3, 1, rtolCheck, duration);
       const std::vector<double> refError = errors(ref, check);
-      std::printf("%s %s: reference rtol %g (%.1f s), against rtol %g: %.2e\n", project.c_str(), lc.c_str(), rtol,
+      ek::cprintf("%s %s: reference rtol %g (%.1f s), against rtol %g: %.2e\n", project.c_str(), lc.c_str(), rtol,
                   ref.wall, rtolCheck, largest(refError));
       std::fflush(stdout);
       js << (firstCase ? "" : ",\n") << "    {\"project\": \"" << project << "\", \"load case\": \"" << lc
@@ -208,7 +213,7 @@ int main(int argc, char** argv) {
             if (every > 1 && (method == "lie" || method == "galpha-frozen")) continue;
             const Run r = simulate(model, lc, method, dt, every, rtol, duration);
             const std::vector<double> e = errors(r, ref);
-            std::printf("  %-9s dt %5.2f ms lin-every %d: e = %8.4f %%  CPU per step: mean %6.1f us (RTF %.4f), "
+            ek::cprintf("  %-9s dt %5.2f ms lin-every %d: e = %8.4f %%  CPU per step: mean %6.1f us (RTF %.4f), "
                         "median %6.1f us; wall p99 %6.1f us\n",
                         method.c_str(), 1e3 * dt, every, 100.0 * largest(e), 1e6 * r.meanCpu, r.meanCpu / dt,
                         1e6 * r.medianCpu, 1e6 * r.p99);
@@ -226,6 +231,7 @@ int main(int argc, char** argv) {
     }
   }
   js << "\n  ]\n}\n";
-  std::printf("wrote %s\n", out.c_str());
+  ek::writeFile(out, js.str(), "benchmark results");
+  ek::cprintf("wrote %s\n", out.c_str());
   return 0;
 }

@@ -13,6 +13,9 @@ packages=(
   libnlopt-cxx-dev libopenmpi-dev openmpi-bin
   xvfb xauth
   clang libclang-rt-14-dev
+  locales
+  pybind11-dev python3-pybind11 python3-numpy python3-dev
+  libxml2-dev zlib1g-dev libminizip-dev
 )
 
 missing=()

@@ -2,14 +2,16 @@
 #include "ui/analysis_report.h"
 
 #include <QApplication>
+#include <QBuffer>
 #include <QDateTime>
-#include <QFileInfo>
 #include <QPageSize>
 #include <QPdfWriter>
 #include <cmath>
 #include <complex>
 #include <memory>
 #include <qcustomplot.h>
+
+#include "ui/file_output.h"
 
 namespace ek::ui {
 namespace {
@@ -268,14 +270,17 @@ QString writeAnalysisReport(const QString& path, const ReportContent& content, R
   const AnalysisResult& current = *content.current;
   if (pages) *pages = {};
   ReportPages count;
-  QPdfWriter writer(path);
+  // Drawn into memory, then written through OutputFile: a full disk leaves the old report.
+  QBuffer pdf;
+  pdf.open(QIODevice::WriteOnly);
+  QPdfWriter writer(&pdf);
   writer.setPageSize(QPageSize(QPageSize::A4));
   writer.setPageOrientation(QPageLayout::Landscape);
   writer.setResolution(96);  // the screen's: legend boxes are sized with its font metrics
   writer.setTitle(QObject::tr("Elastokin analysis report"));
   writer.setCreator("Elastokin");
   QCPPainter painter;
-  if (!painter.begin(&writer)) return QObject::tr("%1: cannot write the PDF file").arg(path);
+  if (!painter.begin(&writer)) return QObject::tr("%1: cannot draw the PDF report").arg(path);
   count.total = 1;
   const QRect page = painter.viewport();
   const int lineH = 18;
@@ -372,8 +377,9 @@ QString writeAnalysisReport(const QString& path, const ReportContent& content, R
     for (QCustomPlot* p : plots)
       if (p->graphCount() > 0) plotPage({p});
   }
-  painter.end();
-  if (QFileInfo(path).size() == 0) return QObject::tr("%1: cannot write the PDF file").arg(path);
+  if (!painter.end() || pdf.data().isEmpty()) return QObject::tr("%1: cannot draw the PDF report").arg(path);
+  const QString error = writeFileBytes(path, pdf.data(), "PDF report");
+  if (!error.isEmpty()) return error;
   if (pages) *pages = count;
   return {};
 }

@@ -4,6 +4,7 @@
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
+#include <QBuffer>
 #include <QCheckBox>
 #include <QCloseEvent>
 #include <QComboBox>
@@ -42,6 +43,7 @@
 #include "engine/model/adams_import.h"
 #include "ui/bushing_dynamics_panel.h"
 #include "ui/curve_editor.h"
+#include "ui/file_output.h"
 #include "ui/mirror.h"
 #include "ui/plot_panel.h"
 #include "ui/problems_panel.h"
@@ -702,7 +704,12 @@ void MainWindow::buildMenus() {
     });
   file->addAction(tr("Save 3D &screenshot..."), this, [this] {
     const QString path = QFileDialog::getSaveFileName(this, tr("3D screenshot"), "view.png", tr("PNG (*.png)"));
-    if (!path.isEmpty() && !view3d_->grab3D().save(path)) message(tr("Screenshot"), tr("%1: cannot write").arg(path));
+    if (path.isEmpty()) return;
+    QBuffer png;
+    png.open(QIODevice::WriteOnly);
+    const QString error = view3d_->grab3D().save(&png, "PNG") ? writeFileBytes(path, png.data(), tr("screenshot"))
+                                                               : tr("%1: cannot draw the screenshot").arg(path);
+    if (!error.isEmpty()) message(tr("Screenshot"), error);
   });
   file->addSeparator();
   file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);

@@ -1,19 +1,19 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/plot_panel.h"
 
+#include <QBuffer>
 #include <QCheckBox>
 #include <QComboBox>
-#include <QFile>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QPageSize>
 #include <QPainter>
+#include <QPdfWriter>
 #include <QPushButton>
-#include <QSaveFile>
 #include <QSplitter>
 #include <QSvgGenerator>
-#include <QTextStream>
 #include <QTimer>
 #include <QTreeWidget>
 #include <QVBoxLayout>
@@ -24,6 +24,7 @@
 #include "engine/core/text.h"
 #include "engine/dynamics/outputs.h"
 #include "engine/model/project_diff.h"
+#include "ui/file_output.h"
 #include "ui/units.h"
 
 namespace ek::ui {
@@ -575,31 +576,26 @@ QString PlotPanel::exportCsv(const QString& path) const {
 QString PlotPanel::exportRunCsv(int run, const QString& path) const {
   if (run < 0 || run >= runCount()) return tr("No run to export.");
   const RunRecord& r = runs_[run];
-  // As the runner writes results: RFC 4180 header, exact times, and a temporary file that
-  // replaces the target only when everything was written (QSaveFile).
-  QSaveFile f(path);
-  if (!f.open(QIODevice::WriteOnly | QIODevice::Text)) return tr("%1: cannot write (%2)").arg(path, f.errorString());
-  QTextStream out(&f);
-  // In the display units (their names in the header); exact numbers.
+  // As the runner writes results: RFC 4180 header, exact times (in any locale), written through
+  // OutputFile. In the display units (their names in the header).
   std::vector<double> factors;
-  out << "time [s]";
+  std::string out = "time [s]";
   for (int c = 0; c < r.channels.size(); ++c) {
     const DisplayUnit du = displayUnit(r.units[c]);
     factors.push_back(du.factor);
-    out << ',' << QString::fromStdString(csvField((r.channels[c] + " [" + du.unit + "]").toStdString()));
+    out += ',' + csvField((r.channels[c] + " [" + du.unit + "]").toStdString());
   }
-  out << '\n';
+  out += '\n';
   for (std::size_t i = 0; i < r.t.size(); ++i) {
-    out << QString::fromStdString(shortestText(r.t[i]));
+    out += shortestText(r.t[i]);
     for (std::size_t c = 0; c < r.v.size(); ++c) {
       const auto& col = r.v[c];
-      out << ',' << (i < col.size() ? QString::fromStdString(shortestText(factors[c] == 1.0 ? col[i] : col[i] * factors[c])) : QString());
+      out += ',';
+      if (i < col.size()) out += shortestText(factors[c] == 1.0 ? col[i] : col[i] * factors[c]);
     }
-    out << '\n';
+    out += '\n';
   }
-  out.flush();
-  if (!f.commit()) return tr("%1: write failed (%2)").arg(path, f.errorString());
-  return {};
+  return writeFileBytes(path, QByteArray::fromStdString(out), tr("results file"));
 }
 
 QString PlotPanel::exportPlot(int k, const QString& path) const {
@@ -623,19 +619,37 @@ QString PlotPanel::exportPlot(int k, const QString& path) const {
   const bool legend = p->legend->visible();
   placeLegend(p, p->plottableCount() > 0);
   p->replot(QCustomPlot::rpImmediateRefresh);
+  // Drawn into memory, then written through OutputFile (file_output.h).
+  QBuffer bytes;
+  bytes.open(QIODevice::WriteOnly);
   bool ok = false;
   QString error;
-  if (path.endsWith(".png", Qt::CaseInsensitive)) ok = p->savePng(path, 1200, 700, 1.0);
-  else if (path.endsWith(".pdf", Qt::CaseInsensitive)) ok = p->savePdf(path, 1200, 700);
-  else if (path.endsWith(".svg", Qt::CaseInsensitive)) {
-    QSvgGenerator svg;
-    svg.setFileName(path);
-    svg.setSize(QSize(1200, 700));
-    svg.setViewBox(QRect(0, 0, 1200, 700));
+  constexpr int kWidth = 1200, kHeight = 700;
+  if (path.endsWith(".png", Qt::CaseInsensitive)) {
+    ok = p->toPixmap(kWidth, kHeight, 1.0).save(&bytes, "PNG");
+  } else if (path.endsWith(".pdf", Qt::CaseInsensitive)) {
+    QPdfWriter pdf(&bytes);
+    pdf.setPageSize(QPageSize(QSizeF(kWidth, kHeight), QPageSize::Point));
+    pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
+    pdf.setResolution(72);
+    pdf.setCreator("Elastokin");
     QCPPainter painter;
-    painter.begin(&svg);
-    p->toPainter(&painter, 1200, 700);
-    ok = painter.end();
+    ok = painter.begin(&pdf);
+    if (ok) {
+      p->toPainter(&painter, kWidth, kHeight);
+      ok = painter.end();
+    }
+  } else if (path.endsWith(".svg", Qt::CaseInsensitive)) {
+    QSvgGenerator svg;
+    svg.setOutputDevice(&bytes);
+    svg.setSize(QSize(kWidth, kHeight));
+    svg.setViewBox(QRect(0, 0, kWidth, kHeight));
+    QCPPainter painter;
+    ok = painter.begin(&svg);
+    if (ok) {
+      p->toPainter(&painter, kWidth, kHeight);
+      ok = painter.end();
+    }
   } else {
     error = tr("%1: unknown format (use .png, .pdf or .svg)").arg(path);
   }
@@ -644,7 +658,8 @@ QString PlotPanel::exportPlot(int k, const QString& path) const {
   placeLegend(p, legend);
   p->replot(QCustomPlot::rpImmediateRefresh);
   if (!error.isEmpty()) return error;
-  return ok ? QString() : tr("%1: cannot write").arg(path);
+  if (!ok || bytes.data().isEmpty()) return tr("%1: cannot draw the plot").arg(path);
+  return writeFileBytes(path, bytes.data(), tr("plot"));
 }
 
 }  // namespace ek::ui

@@ -4,11 +4,11 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
-#include <QSaveFile>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "engine/model/project_io.h"
+#include "ui/file_output.h"
 
 namespace ek::ui {
 namespace {
@@ -71,12 +71,7 @@ QString writeRuns(const QString& path, const std::vector<RunRecord>& runs) {
     list.push_back(run);
   }
   j["runs"] = list;
-  QSaveFile f(path);
-  if (!f.open(QIODevice::WriteOnly)) return QObject::tr("%1: cannot write (%2)").arg(path, f.errorString());
-  const std::string text = j.dump(1) + "\n";
-  f.write(text.data(), static_cast<qint64>(text.size()));
-  if (!f.commit()) return QObject::tr("%1: write failed (%2)").arg(path, f.errorString());
-  return {};
+  return writeFileBytes(path, QByteArray::fromStdString(j.dump(1) + "\n"), QObject::tr("runs file"));
 }
 
 QString readRuns(const QString& path, std::vector<RunRecord>& runs) {

@@ -17,7 +17,6 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QSaveFile>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTableWidget>
@@ -29,6 +28,7 @@
 #include "engine/dynamics/outputs.h"
 #include "engine/model/model.h"
 #include "engine/model/table_path.h"
+#include "ui/file_output.h"
 
 namespace ek::ui {
 
@@ -264,9 +264,8 @@ StudyDialog::StudyDialog(ProjectDocument* doc, QWidget* parent) : QDialog(parent
     const QString path = QFileDialog::getSaveFileName(this, tr("Save study"), studyPath_.isEmpty() ? "study.study.json" : studyPath_,
                                                       tr("Studies (*.study.json *.json)"));
     if (path.isEmpty()) return;
-    QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly) || f.write(studyText().toUtf8()) < 0 || !f.commit())
-      return status_->setText(tr("%1: cannot write").arg(path));
+    const QString error = writeFileBytes(path, studyText().toUtf8(), tr("study file"));
+    if (!error.isEmpty()) return status_->setText(error);
     studyPath_ = path;
     status_->setText(tr("saved %1 (run it with elastokin-study, or under mpirun)").arg(path));
   });

@@ -12,6 +12,7 @@
 #include "engine/core/error.h"
 #include "engine/core/text_file.h"
 #include "engine/model/validate.h"
+#include "engine/core/text.h"
 
 namespace ek {
 
@@ -280,7 +281,7 @@ std::string stiffnessCsvText(const StiffnessMeasurement& m, const std::string& c
   out += m.rotational ? "frequency [Hz],magnitude [N m/rad],loss angle [deg]\n" : "frequency [Hz],magnitude [N/m],loss angle [deg]\n";
   char buf[128];
   for (const StiffnessPoint& p : m.points) {
-    std::snprintf(buf, sizeof buf, "%.17g,%.17g,%.17g\n", p.frequency, p.magnitude, p.lossAngle * 180.0 / kPi);
+    ek::csnprintf(buf, sizeof buf, "%.17g,%.17g,%.17g\n", p.frequency, p.magnitude, p.lossAngle * 180.0 / kPi);
     out += buf;
   }
   return out;

@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "engine/core/error.h"
+#include "engine/core/output_file.h"
 #include "engine/core/text.h"
 #include "engine/dynamics/kinematics.h"
 #include "engine/dynamics/linearize.h"
@@ -498,7 +499,7 @@ void writeKcCsv(const KcResult& r, const std::string& path) {
     for (double v : r.values[k]) text += "," + significant(v, 10);
     text += "\n";
   }
-  writeTextFile(text, path);
+  writeFile(path, text, "analysis results");
 }
 
 }  // namespace ek

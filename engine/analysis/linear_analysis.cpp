@@ -4,11 +4,13 @@
 #include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cmath>
+#include <locale>
 #include <sstream>
 
 #include "engine/analysis/kc.h"
 #include "engine/analysis/simulation.h"
 #include "engine/core/error.h"
+#include "engine/core/output_file.h"
 #include "engine/dynamics/linearize.h"
 #include "engine/dynamics/wheels.h"
 
@@ -363,6 +365,7 @@ FrequencyResponse frequencyResponse(const SuspensionModel& model, const Operatin
 
 void writeFrequencyResponseCsv(const FrequencyResponse& r, const std::string& path) {
   std::ostringstream out;
+  out.imbue(std::locale::classic());
   out.precision(10);
   out << "frequency [Hz]";
   for (std::size_t c = 0; c < r.outputs.size(); ++c)
@@ -374,11 +377,12 @@ void writeFrequencyResponseCsv(const FrequencyResponse& r, const std::string& pa
     for (const auto& h : r.response) out << ',' << std::abs(h[k]) << ',' << std::arg(h[k]) * 180.0 / M_PI;
     out << '\n';
   }
-  writeTextFile(out.str(), path);
+  writeFile(path, out.str(), "analysis results");
 }
 
 void writeModesCsv(const SuspensionModel& model, const ModesResult& r, const std::string& path) {
   std::ostringstream out;
+  out.imbue(std::locale::classic());
   out.precision(10);
   out << "mode,frequency [Hz],damped frequency [Hz],damping ratio [-],real part [1/s],imaginary part [1/s],"
          "dominant body";
@@ -393,7 +397,7 @@ void writeModesCsv(const SuspensionModel& model, const ModesResult& r, const std
     for (double e : m.energy) out << ',' << e;
     out << '\n';
   }
-  writeTextFile(out.str(), path);
+  writeFile(path, out.str(), "analysis results");
 }
 
 }  // namespace ek

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/analysis/realtime.h"
+#include "engine/core/text.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -74,7 +75,7 @@ double RealtimePacer::computePercentile(double p) const {
 std::string RealtimePacer::summary() const {
   std::string out;
   char buf[256];
-  std::snprintf(buf, sizeof buf, "paced to the wall clock: %lld of %lld deadlines missed (%.3g %%, dt = %g ms)\n",
+  ek::csnprintf(buf, sizeof buf, "paced to the wall clock: %lld of %lld deadlines missed (%.3g %%, dt = %g ms)\n",
                 overruns_, steps_, steps_ ? 100.0 * overruns_ / steps_ : 0.0, 1e3 * dt_);
   out += buf;
   if (overruns_ > 0) {
@@ -82,27 +83,27 @@ std::string RealtimePacer::summary() const {
     double lo = 0.0;
     for (int c = 0; c < kClasses; ++c) {
       if (histogram_[c] > 0) {
-        if (c < kClasses - 1) std::snprintf(buf, sizeof buf, " %g-%g dt: %lld,", lo, kLatenessEdges[c], histogram_[c]);
-        else std::snprintf(buf, sizeof buf, " over %g dt: %lld,", lo, histogram_[c]);
+        if (c < kClasses - 1) ek::csnprintf(buf, sizeof buf, " %g-%g dt: %lld,", lo, kLatenessEdges[c], histogram_[c]);
+        else ek::csnprintf(buf, sizeof buf, " over %g dt: %lld,", lo, histogram_[c]);
         out += buf;
       }
       if (c < kClasses - 1) lo = kLatenessEdges[c];
     }
     out.back() = '\n';
-    std::snprintf(buf, sizeof buf, "  worst %.3f ms late; %lld episode(s) of consecutive misses, the longest %lld step(s)\n",
+    ek::csnprintf(buf, sizeof buf, "  worst %.3f ms late; %lld episode(s) of consecutive misses, the longest %lld step(s)\n",
                   1e3 * worstLateness_, episodes_, longest_);
     out += buf;
     if (inEpisode_)
-      std::snprintf(buf, sizeof buf, "  %lld of them caught up; the run ENDED BEHIND the wall clock (the last %lld step(s) were late)\n",
+      ek::csnprintf(buf, sizeof buf, "  %lld of them caught up; the run ENDED BEHIND the wall clock (the last %lld step(s) were late)\n",
                     caughtUp_, episodeSteps_);
     else
-      std::snprintf(buf, sizeof buf, "  every episode caught up%s; the longest took %.3f ms from the first missed deadline\n",
+      ek::csnprintf(buf, sizeof buf, "  every episode caught up%s; the longest took %.3f ms from the first missed deadline\n",
                     caughtUp_ == episodes_ ? "" : " or was ended by a pause", 1e3 * longestRecovery_);
     out += buf;
   }
   if (!compute_.empty()) {
     const double p50 = computePercentile(50), p99 = computePercentile(99), pmax = computePercentile(100);
-    std::snprintf(buf, sizeof buf, "  step compute time: median %.1f us, p99 %.1f us, max %.1f us of the %g us deadline "
+    ek::csnprintf(buf, sizeof buf, "  step compute time: median %.1f us, p99 %.1f us, max %.1f us of the %g us deadline "
                   "(margin at p99: %.0f %%)\n", 1e6 * p50, 1e6 * p99, 1e6 * pmax, 1e6 * dt_, 100.0 * (1.0 - p99 / dt_));
     out += buf;
   }

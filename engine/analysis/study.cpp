@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <set>
 
@@ -16,6 +17,7 @@
 #include "engine/model/json_reader.h"
 #include "engine/model/model.h"
 #include "engine/model/project_io.h"
+#include "engine/model/signal.h"
 #include "engine/model/table_path.h"
 #include "engine/model/validate.h"
 
@@ -74,9 +76,20 @@ Location entry(const std::string& file, const char* table, std::size_t index, co
   return w;
 }
 
+/// A name that becomes a results file's column: no control characters (a line break in a column
+/// name makes the file unreadable, so the study could never resume).
+void checkColumnName(ObjectReader& r, const std::string& name, const char* field) {
+  for (unsigned char c : name)
+    if (c < 0x20 || c == 0x7f) {
+      r.fail(field, "'" + printableExcerpt(name) + "' holds a control character; names become the results file's columns");
+      return;
+    }
+}
+
 void readVariable(ObjectReader& r, StudyVariable& v) {
   v.path = r.string("path");
   v.name = r.string("name", v.path);
+  checkColumnName(r, v.name, r.has("name") ? "name" : "path");
   v.lower = r.number("lower");
   v.upper = r.number("upper");
   const std::string scale = r.string("scale", "linear");
@@ -103,6 +116,9 @@ void readVariable(ObjectReader& r, StudyVariable& v) {
   }
   if (v.lower >= v.upper) r.fail("upper", "the bounds are reversed or equal: lower " + shortestText(v.lower) +
                                               ", upper " + shortestText(v.upper) + " (need lower < upper)");
+  else if (!std::isfinite(v.upper - v.lower))
+    r.fail("upper", "the range from " + shortestText(v.lower) + " to " + shortestText(v.upper) +
+                        " is wider than a number can hold; plans and the optimizer work on upper - lower");
   else if (v.logScale && v.lower <= 0.0) r.fail("lower", "a log scale needs a positive lower bound");
   if (v.start && (*v.start < v.lower || *v.start > v.upper))
     r.fail("start", "the start " + shortestText(*v.start) + " is outside the bounds [" + shortestText(v.lower) + ", " +
@@ -127,6 +143,7 @@ void readCommon(ObjectReader& r, StudyCriterion& c) {
 
 void readCriterion(ObjectReader& r, StudyCriterion& c) {
   c.name = r.string("name");
+  checkColumnName(r, c.name, "name");
   c.kcMetric = r.has("kind") && r.raw("kind").is_string() && r.raw("kind").get<std::string>() == "kc metric";
   readCommon(r, c);
   if (c.kcMetric) {
@@ -228,6 +245,16 @@ void readRunSettings(ObjectReader& r, StudyRunSettings& s) {
 void checkAgainstProject(Study& s, const Project& project, const Json& doc, Diagnostics& diag) {
   const Json& vars = doc.contains("variables") ? doc["variables"] : Json();
   std::set<std::string> names;
+  std::map<std::string, std::size_t> cellOwner;  ///< every cell a variable sets, and which variable
+  auto claim = [&](const std::string& cell, std::size_t i, const char* field, const Location& w) {
+    const auto [at, fresh] = cellOwner.emplace(cell, i);
+    if (fresh) return;
+    Location where = w;
+    where.field = field;
+    diag.error(where, at->second == i ? "the cell '" + cell + "' is set twice by this variable"
+                                      : "the cell '" + cell + "' is also set by variable " + std::to_string(at->second + 1) +
+                                            " ('" + s.variables[at->second].name + "'); one cell can have one value");
+  };
   for (std::size_t i = 0; i < s.variables.size(); ++i) {
     StudyVariable& v = s.variables[i];
     const Location w = entry(s.path, "variables", i, vars.is_array() && i < vars.size() ? vars[i] : Json());
@@ -259,6 +286,9 @@ void checkAgainstProject(Study& s, const Project& project, const Json& doc, Diag
         fail("symmetric", e.what());
       }
     }
+    claim(v.path, i, "path", w);
+    for (std::size_t t = 0; t < v.twins.size(); ++t)
+      claim(v.twins[t], i, v.symmetric && t + 1 == v.twins.size() ? "symmetric" : "twins", w);
     const bool needsStart = s.settings.type == StudyType::Sensitivity || s.settings.type == StudyType::Optimization ||
                             s.settings.type == StudyType::Evaluate;
     if (needsStart && !v.start && v.lower < v.upper && (value < v.lower || value > v.upper))
@@ -389,6 +419,15 @@ void checkAgainstProject(Study& s, const Project& project, const Json& doc, Diag
   }
 }
 
+/// Whether two paths name one file: the same file when both exist (links followed), else the same
+/// normalized path.
+bool samePlace(const std::string& a, const std::string& b) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::exists(a, ec) && fs::exists(b, ec)) return fs::equivalent(a, b, ec);
+  return fs::weakly_canonical(a, ec).lexically_normal() == fs::weakly_canonical(b, ec).lexically_normal();
+}
+
 /// `given`: the project to use instead of reading the study's "project" file (the workbench's).
 Study parseStudyWith(const std::string& text, const std::string& path, Project* projectOut, const Project* given = nullptr) {
   JsonScan scan;
@@ -440,10 +479,7 @@ Study parseStudyWith(const std::string& text, const std::string& path, Project* 
       diag.error({path, "", "", "project"}, std::string("cannot use the project: ") + e.what());
     }
     if (read) {
-      namespace fs = std::filesystem;
-      std::error_code ec;
-      if (fs::equivalent(s.bestProjectPath, s.projectPath, ec))
-        diag.error({path, "", "", "best project"}, "is the study's project itself; the original is never overwritten");
+      for (const auto& [field, message] : studyOutputConflicts(s, project)) diag.error({path, "", "", field}, message);
       checkAgainstProject(s, project, doc, diag);
       if (projectOut) *projectOut = std::move(project);
     }
@@ -455,6 +491,25 @@ Study parseStudyWith(const std::string& text, const std::string& path, Project* 
 }  // namespace
 
 const char* toString(StudyType type) { return nameOf(kTypes, type); }
+
+std::vector<std::pair<std::string, std::string>> studyOutputConflicts(const Study& s, const Project& project) {
+  std::vector<std::pair<std::string, std::string>> inputs = {{s.path, "the study file"},
+                                                             {s.projectPath, "the study's project"}};
+  for (const std::string& f : referencedFiles(project)) inputs.push_back({f, "a file the project reads (" + f + ")"});
+  const std::pair<const char*, std::string> outputs[] = {{"results", s.resultsPath}, {"best project", s.bestProjectPath}};
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& [field, written] : outputs) {
+    if (written.empty()) continue;
+    for (const auto& [read, what] : inputs)
+      if (samePlace(written, read))
+        out.push_back({field, written + " is " + what + "; the study writes it, so the original would be lost"});
+    if (samePlace(written, s.resultsPath + ".fingerprint"))
+      out.push_back({field, written + " is the results' fingerprint file; name another file"});
+  }
+  if (!s.resultsPath.empty() && samePlace(s.resultsPath, s.bestProjectPath))
+    out.push_back({"best project", s.bestProjectPath + " is also the results file; name two files"});
+  return out;
+}
 
 std::vector<std::string> Study::loadCases() const {
   std::vector<std::string> out;
@@ -570,9 +625,15 @@ DesignResult evaluateDesign(const StudyContext& context, const std::vector<doubl
 std::string studyFingerprint(const StudyContext& context) {
   const Study& s = context.study;
   std::string t = writeProjectText(context.project);
-  for (const auto& lc : context.project.loadCases)
-    for (const auto& d : lc.drives)
-      for (const auto& p : d.signal.table) t += shortestText(p[0]) + ";" + shortestText(p[1]) + ";";
+  // The contents of every file the project reads (a road profile edited after the runs changes them).
+  for (const std::string& f : referencedFiles(context.project)) {
+    t += "\nfile|" + f + "|";
+    try {
+      t += readTextFile(f, std::uintmax_t(1) << 30, "signal table");
+    } catch (const std::exception& e) {
+      t += std::string("unreadable|") + e.what();
+    }
+  }
   t += "\nvariables";
   for (const auto& v : s.variables) {
     t += "\n" + v.name + "|" + v.path;
@@ -595,7 +656,7 @@ std::string studyFingerprint(const StudyContext& context) {
     h *= 1099511628211ull;
   }
   char b[17];
-  std::snprintf(b, sizeof b, "%016llx", static_cast<unsigned long long>(h));
+  ek::csnprintf(b, sizeof b, "%016llx", static_cast<unsigned long long>(h));
   return b;
 }
 

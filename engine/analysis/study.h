@@ -9,6 +9,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/analysis/criteria.h"
@@ -94,6 +95,11 @@ struct Study {
   /// The load cases the criteria need, in the order of first use (K&C metrics need none).
   std::vector<std::string> loadCases() const;
 };
+
+/// The files a study writes (its results, their fingerprint, the best project) that are files it
+/// reads (the study, the project, the project's signal tables) or each other: (the field, the
+/// message) per conflict, e.g. ("best project", "P is the study's project; ...").
+std::vector<std::pair<std::string, std::string>> studyOutputConflicts(const Study& study, const Project& project);
 
 /// Reads and checks a study file against its project (which it reads): every problem of the file
 /// in one pass, each naming the study file, the entry (table, row number from 1, name) and field:

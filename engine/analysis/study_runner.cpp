@@ -12,11 +12,15 @@
 #include <exception>
 #include <filesystem>
 #include <fstream>
+#include <limits>
+#include <memory>
 #include <mutex>
 #include <thread>
 
 #include "engine/core/error.h"
+#include "engine/core/output_file.h"
 #include "engine/core/text.h"
+#include "engine/core/text_file.h"
 #include "engine/dynamics/outputs.h"
 #include "engine/model/project_io.h"
 
@@ -141,9 +145,7 @@ bool parseNumber(const std::string& s, double& v) {
     v = std::nan("");
     return true;
   }
-  char* end = nullptr;
-  v = std::strtod(s.c_str(), &end);
-  return !s.empty() && end == s.c_str() + s.size();
+  return parseDecimal(s, v);
 }
 
 std::string recordLine(const StudyRecord& r) {
@@ -184,21 +186,18 @@ class Ledger {
           std::ifstream in(s.resultsPath, std::ios::binary);
           text.assign(std::istreambuf_iterator<char>(in), {});
         }
-        fs::resize_file(s.resultsPath, text.rfind('\n') + 1);
+        const auto whole = text.rfind('\n');
+        fs::resize_file(s.resultsPath, whole == std::string::npos ? 0 : whole + 1);
         note_ += "dropped the incomplete last line of " + s.resultsPath + "\n";
       }
-      file_ = std::fopen(s.resultsPath.c_str(), "ab");
-    } else {
-      file_ = std::fopen(s.resultsPath.c_str(), "wb");
-      if (file_) std::fprintf(file_, "%s\n", resultsHeader(s).c_str());
+    } else if (options.fresh && fs::exists(s.resultsPath)) {
+      // Starting over replaces the old results as a whole (OutputFile), never by truncating them.
+      writeFile(s.resultsPath, resultsHeader(s) + "\n", "study results file");
     }
-    if (!file_) throw IoError(s.resultsPath + ": cannot write the results file");
-    std::fflush(file_);
-    writeTextFile(fingerprint + "\n", fingerprintPath);
+    // An empty (or new) file gets the header first; every row reaches the disk as it is appended.
+    file_ = std::make_unique<AppendFile>(s.resultsPath, resultsHeader(s) + "\n", "study results file");
+    writeFile(fingerprintPath, fingerprint + "\n", "study fingerprint");
     start_ = std::chrono::steady_clock::now();
-  }
-  ~Ledger() {
-    if (file_) std::fclose(file_);
   }
   Ledger(const Ledger&) = delete;
   Ledger& operator=(const Ledger&) = delete;
@@ -252,8 +251,7 @@ class Ledger {
         r.result = result;
         done_[todoRecord[k]] = true;
         const std::string line = recordLine(r);
-        if (std::fputs(line.c_str(), file_) < 0 || std::fflush(file_) != 0)
-          throw IoError(context_.study.resultsPath + ": cannot append to the results file");
+        file_->append(line);
         ++outcome_.newRuns;
         ++finished_;
         report(r);
@@ -290,7 +288,7 @@ class Ledger {
   std::map<std::string, std::size_t> session_;
   std::vector<bool> done_;
   long long nextRun_ = 0, finished_ = 0, expected_ = 0;
-  std::FILE* file_ = nullptr;
+  std::unique_ptr<AppendFile> file_;
   std::atomic<bool> stop_{false};
   std::string note_;
   std::chrono::steady_clock::time_point start_;
@@ -320,7 +318,7 @@ std::string namedValues(const Study& s, const std::vector<Named>& names, const s
   std::string t;
   for (std::size_t k = 0; k < values.size(); ++k) {
     char b[300];
-    std::snprintf(b, sizeof b, "    %-*s %.*g\n", nameWidth(s), names[k].name.c_str(), digits, values[k]);
+    ek::csnprintf(b, sizeof b, "    %-*s %.*g\n", nameWidth(s), names[k].name.c_str(), digits, values[k]);
     t += b;
   }
   return t;
@@ -364,7 +362,7 @@ void runDoe(const StudyContext& ctx, Ledger& ledger, StudyOutcome& out) {
     }
     if (!lo) continue;
     char b[300];
-    std::snprintf(b, sizeof b, "  %s: lowest %.6g (run %lld), highest %.6g (run %lld)\n", s.criteria[i].name.c_str(),
+    ek::csnprintf(b, sizeof b, "  %s: lowest %.6g (run %lld), highest %.6g (run %lld)\n", s.criteria[i].name.c_str(),
                   lo->result.criteria[i], lo->run, hi->result.criteria[i], hi->run);
     t += b;
   }
@@ -392,7 +390,7 @@ void runSensitivity(const StudyContext& ctx, Ledger& ledger, StudyOutcome& out) 
   int wc = 9, wv = 8;  // column widths: the longest names
   for (const auto& c : s.criteria) wc = std::max(wc, static_cast<int>(std::min<std::size_t>(c.name.size(), 60)));
   for (const auto& v : s.variables) wv = std::max(wv, static_cast<int>(std::min<std::size_t>(v.name.size(), 60)));
-  std::snprintf(b, sizeof b, "  %-*s %-*s %14s %14s %12s\n", wc, "criterion", wv, "variable", "value", "dC/dx", "normalized");
+  ek::csnprintf(b, sizeof b, "  %-*s %-*s %14s %14s %12s\n", wc, "criterion", wv, "variable", "value", "dC/dx", "normalized");
   t += b;
   for (std::size_t i = 0; i < s.criteria.size(); ++i)
     for (std::size_t j = 0; j < n; ++j) {
@@ -411,10 +409,10 @@ void runSensitivity(const StudyContext& ctx, Ledger& ledger, StudyOutcome& out) 
         e.normalized = e.value != 0.0 ? e.derivative * x0[j] / e.value : std::nan("");
       }
       if (e.ok)
-        std::snprintf(b, sizeof b, "  %-*s %-*s %14.6g %14.6g %12.4g\n", wc, e.criterion.c_str(), wv, e.variable.c_str(),
+        ek::csnprintf(b, sizeof b, "  %-*s %-*s %14.6g %14.6g %12.4g\n", wc, e.criterion.c_str(), wv, e.variable.c_str(),
                       e.value, e.derivative, e.normalized);
       else
-        std::snprintf(b, sizeof b, "  %-*s %-*s %s\n", wc, e.criterion.c_str(), wv, e.variable.c_str(), e.message.c_str());
+        ek::csnprintf(b, sizeof b, "  %-*s %-*s %s\n", wc, e.criterion.c_str(), wv, e.variable.c_str(), e.message.c_str());
       t += b;
       out.sensitivities.push_back(std::move(e));
     }
@@ -627,11 +625,11 @@ void runOptimization(const StudyContext& ctx, Ledger& ledger, StudyOutcome& out)
   std::string t;
   auto describe = [&](const OptimizationResult& r) {
     char b[300];
-    std::snprintf(b, sizeof b, "optimization of %s (%s, %d evaluations): %s\n  start: objective %.8g\n",
+    ek::csnprintf(b, sizeof b, "optimization of %s (%s, %d evaluations): %s\n  start: objective %.8g\n",
                   r.objective.c_str(), s.settings.algorithm.c_str(), r.evaluations, r.stopReason.c_str(), r.startObjective);
     std::string d = b;
     d += designText(s, r.start) + criteriaText(s, r.startCriteria);
-    std::snprintf(b, sizeof b, "  best: objective %.8g (%.3g %% of the start)\n", r.bestObjective,
+    ek::csnprintf(b, sizeof b, "  best: objective %.8g (%.3g %% of the start)\n", r.bestObjective,
                   r.startObjective != 0.0 ? 100.0 * r.bestObjective / r.startObjective : std::nan(""));
     d += b;
     return d + designText(s, r.best) + criteriaText(s, r.bestCriteria);
@@ -675,7 +673,7 @@ void runOptimization(const StudyContext& ctx, Ledger& ledger, StudyOutcome& out)
       if (s.criteria[i].weight > 0.0) {
         w[i] = s.criteria[i].weight / sum / out.normalization[i];
         char b[200];
-        std::snprintf(b, sizeof b, " %.3g %s/%.6g", s.criteria[i].weight / sum, s.criteria[i].name.c_str(),
+        ek::csnprintf(b, sizeof b, " %.3g %s/%.6g", s.criteria[i].weight / sum, s.criteria[i].name.c_str(),
                       out.normalization[i]);
         t += b;
       }
@@ -736,9 +734,12 @@ StudyOutcome runStudy(const StudyContext& context, StudyExecutor& executor, cons
 }
 
 std::vector<StudyRecord> readResults(const Study& s, const std::string& path, bool* dropped) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw IoError(path + ": cannot read the results file");
-  std::string text((std::istreambuf_iterator<char>(in)), {});
+  std::string text;
+  try {
+    text = readTextFile(path, std::uintmax_t(4) << 30, "study results file");
+  } catch (const ModelError& e) {
+    throw IoError(e.what());
+  }
   if (dropped) *dropped = false;
   std::vector<StudyRecord> out;
   std::size_t pos = 0;
@@ -768,9 +769,8 @@ std::vector<StudyRecord> readResults(const Study& s, const std::string& path, bo
     if (!splitCsv(line, f) || f.size() != 4 + nv + nc)
       throw bad("expected " + std::to_string(4 + nv + nc) + " fields, found " + std::to_string(f.size()));
     StudyRecord r;
-    char* e = nullptr;
-    r.run = std::strtoll(f[0].c_str(), &e, 10);
-    if (f[0].empty() || *e || r.run < 1) throw bad("the run number '" + f[0] + "' is not a whole number from 1");
+    if (!parseInteger(f[0], r.run, 1, std::numeric_limits<long long>::max()))
+      throw bad("the run number '" + printableExcerpt(f[0]) + "' is not a whole number from 1");
     r.phase = f[1];
     if (f[2] != "ok" && f[2] != "failed") throw bad("the status '" + f[2] + "' is neither ok nor failed");
     r.result.ok = f[2] == "ok";

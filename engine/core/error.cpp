@@ -1,16 +1,19 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/core/error.h"
 
+#include "engine/core/text.h"
+
 namespace ek {
 
 std::string formatLocation(const Location& w) {
   std::string s = w.file.empty() ? std::string("<project>") : w.file;
   if (w.line > 0) s += ": line " + std::to_string(w.line);
   if (w.line > 0 && w.column > 0) s += ", column " + std::to_string(w.column);
-  if (!w.table.empty()) s += ": table '" + w.table + "'";
-  if (!w.row.empty()) s += ", row " + w.row;
-  if (!w.rowName.empty()) s += " ('" + w.rowName + "')";
-  if (!w.field.empty()) s += ", field '" + w.field + "'";
+  // Names come from the user's file: cut and escaped (a name of megabytes or binary bytes is not echoed).
+  if (!w.table.empty()) s += ": table '" + printableExcerpt(w.table) + "'";
+  if (!w.row.empty()) s += ", row " + printableExcerpt(w.row);
+  if (!w.rowName.empty()) s += " ('" + printableExcerpt(w.rowName) + "')";
+  if (!w.field.empty()) s += ", field '" + printableExcerpt(w.field) + "'";
   return s;
 }
 

@@ -1,12 +1,18 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 /// @file text.h
-/// Numbers as text for messages and result files.
+/// Numbers as text, the same in every locale. The workbench, the Python module and an FMU's host
+/// run in the user's locale (de_DE writes 0,5), but files and command lines never depend on it:
+/// numbers are read with std::from_chars and written with std::to_chars, and printf-style text
+/// goes through cprintf() and its siblings, which format under the C locale whatever the process
+/// locale is. tests/engine/core/locale_free_io.cmake fails on the C library's locale-dependent
+/// conversions anywhere else.
 
 #include <charconv>
 #include <cstddef>
 #include <cstdio>
 #include <string>
+#include <string_view>
 
 namespace ek {
 
@@ -17,12 +23,31 @@ inline std::string shortestText(double v) {
   return std::string(buf, r.ptr);
 }
 
-/// v with `digits` significant digits ("%g" style): "0.000123", "4.1e+03".
+/// v with `digits` significant digits ("%g" style in the C locale): "0.000123", "4.1e+03".
 inline std::string significant(double v, int digits = 3) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.*g", digits, v);
-  return buf;
+  char buf[64];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, digits < 1 ? 1 : digits);
+  return std::string(buf, r.ptr);
 }
+
+/// A whole text as a finite decimal number: an optional sign, digits with an optional point, an
+/// optional exponent ("-1.5", "+2", ".5e-3"). "0.1abc", "0x10", "inf", "nan", "1,5", "", a value
+/// beyond the double range and surrounding spaces are refused (out unchanged).
+bool parseDecimal(std::string_view text, double& out);
+
+/// A whole text as a decimal integer within [lo, hi] (an optional sign, digits only).
+bool parseInteger(std::string_view text, long long& out, long long lo, long long hi);
+
+/// printf, fprintf, snprintf and a std::string result, formatting numbers in the C locale
+/// whatever the process locale is (the thread's locale is switched for the call).
+int cprintf(const char* format, ...) __attribute__((format(printf, 1, 2)));
+int cfprintf(std::FILE* file, const char* format, ...) __attribute__((format(printf, 2, 3)));
+int csnprintf(char* buffer, std::size_t size, const char* format, ...) __attribute__((format(printf, 3, 4)));
+std::string cformat(const char* format, ...) __attribute__((format(printf, 1, 2)));
+
+/// A value as a message shows it: at most `maxChars` characters (a longer one cut, with "... (N
+/// bytes)" after it), control characters and bytes that are not UTF-8 escaped (\n, \t, \xNN).
+std::string printableExcerpt(std::string_view value, std::size_t maxChars = 80);
 
 /// One entry of a table of an enumeration's names (the names files and command lines use).
 template <class E>

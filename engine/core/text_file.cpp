@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "engine/core/error.h"
+#include "engine/core/text.h"
 
 namespace ek {
 
@@ -30,11 +31,7 @@ bool parseDecimalField(std::string field, double& out) {
   const auto a = field.find_first_not_of(" \t\""), b = field.find_last_not_of(" \t\"");
   if (a == std::string::npos) return false;
   field = field.substr(a, b - a + 1);
-  if (field.find_first_not_of("0123456789+-.eE") != std::string::npos) return false;
-  char* end = nullptr;
-  errno = 0;
-  out = std::strtod(field.c_str(), &end);
-  return end == field.c_str() + field.size() && errno != ERANGE && std::isfinite(out);
+  return parseDecimal(field, out);
 }
 
 }  // namespace ek

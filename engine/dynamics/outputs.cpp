@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "engine/core/error.h"
+#include "engine/core/output_file.h"
 #include "engine/core/text.h"
 #include "engine/dynamics/kinematics.h"
 #include "engine/dynamics/wheels.h"
@@ -191,65 +192,24 @@ std::string csvField(const std::string& text) {
   return q + "\"";
 }
 
-std::string temporaryPathFor(const std::string& path) {
-  const std::filesystem::path p(path);
-  return (p.parent_path() / ("." + p.filename().string() + ".partial")).string();
-}
-
-void checkWritable(const std::string& path) {
-  if (std::filesystem::is_directory(path)) throw IoError(path + ": is a directory, not a results file");
-  const std::string tmp = temporaryPathFor(path);
-  std::FILE* f = std::fopen(tmp.c_str(), "w");
-  if (!f) throw IoError(path + ": cannot write the results file (" + std::strerror(errno) + ")");
-  std::fclose(f);
-  std::remove(tmp.c_str());
-}
-
-namespace {
-
-/// Writes through a temporary file beside `path`, renamed over it at the end: a failure (full
-/// disk, killed process) never leaves a file cut off mid-row under the results' name.
-void writeAtomically(const std::string& path, const std::function<void(std::FILE*)>& body) {
-  const std::string tmp = temporaryPathFor(path);
-  std::FILE* f = std::fopen(tmp.c_str(), "w");
-  if (!f) throw IoError(path + ": cannot write the results file (" + std::strerror(errno) + ")");
-  body(f);
-  const bool failed = std::ferror(f) != 0;
-  const int err = errno;
-  if (std::fclose(f) != 0 || failed) {
-    std::remove(tmp.c_str());
-    throw IoError(path + ": writing the results failed (" + std::strerror(failed ? err : errno) + ")");
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::remove(tmp.c_str());
-    throw IoError(path + ": cannot replace the results file (" + ec.message() + ")");
-  }
-}
-
-}  // namespace
-
 void writeCsv(const Recorder& rec, const std::string& path) {
-  writeAtomically(path, [&](std::FILE* f) {
-    std::fputs("time [s]", f);
-    for (const auto& c : rec.channels()) std::fprintf(f, ",%s", csvField(c.name + " [" + c.unit + "]").c_str());
-    std::fputc('\n', f);
-    for (std::size_t k = 0; k < rec.size(); ++k) {
-      // Every number exactly (the shortest text that reads back as the same double): times stay
-      // distinct at any step, and differences of two runs' files are the runs' differences.
-      std::fputs(shortestText(rec.time(k)).c_str(), f);
-      for (std::size_t c = 0; c < rec.channels().size(); ++c) {
-        std::fputc(',', f);
-        std::fputs(shortestText(rec.value(k, c)).c_str(), f);
-      }
-      std::fputc('\n', f);
+  OutputFile f(path, "results file");
+  f << "time [s]";
+  for (const auto& c : rec.channels()) f << "," << csvField(c.name + " [" + c.unit + "]");
+  f << "\n";
+  std::string line;
+  for (std::size_t k = 0; k < rec.size(); ++k) {
+    // Every number exactly (the shortest text that reads back as the same double): times stay
+    // distinct at any step, and differences of two runs' files are the runs' differences.
+    line = shortestText(rec.time(k));
+    for (std::size_t c = 0; c < rec.channels().size(); ++c) {
+      line += ',';
+      line += shortestText(rec.value(k, c));
     }
-  });
-}
-
-void writeTextFile(const std::string& text, const std::string& path) {
-  writeAtomically(path, [&](std::FILE* f) { std::fwrite(text.data(), 1, text.size(), f); });
+    line += '\n';
+    f << line;
+  }
+  f.commit();
 }
 
 }  // namespace ek

@@ -54,18 +54,10 @@ class Recorder {
 };
 
 /// Writes time and all channels as CSV (RFC 4180) with a header "time [s],name [unit],...",
-/// through a temporary file beside `path` that is renamed over it at the end. Times are written
-/// exactly (shortest round-trip text), values to 10 significant digits.
+/// through OutputFile (core/output_file.h). Every number exactly (shortest round-trip text, in
+/// any locale).
 /// @throws IoError when the file cannot be written; `path` is then left as it was.
 void writeCsv(const Recorder& rec, const std::string& path);
-
-/// Writes `text` to `path` through a temporary file renamed over it at the end.
-/// @throws IoError when the file cannot be written; `path` is then left as it was.
-void writeTextFile(const std::string& text, const std::string& path);
-
-/// Checks, before a run, that writeCsv(path) can create its temporary file.
-/// @throws IoError naming the path and the cause.
-void checkWritable(const std::string& path);
 
 /// A CSV field per RFC 4180: quoted (quotes doubled) when it holds a comma, quote or line break.
 std::string csvField(const std::string& text);

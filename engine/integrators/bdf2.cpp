@@ -7,6 +7,7 @@
 
 #include "engine/core/time_grid.h"
 #include "engine/dynamics/linearize.h"
+#include "engine/core/text.h"
 
 namespace ek {
 
@@ -81,7 +82,7 @@ void Bdf2::step(State& state, const InputSignals& inputs, Workspace& ws) {
 
 std::string Bdf2::describe() const {
   char buf[200];
-  std::snprintf(buf, sizeof buf, "BDF2, dt = %g s, %d Newton iterations per step, linearized every %d step(s), %s solver%s",
+  ek::csnprintf(buf, sizeof buf, "BDF2, dt = %g s, %d Newton iterations per step, linearized every %d step(s), %s solver%s",
                 options_.dt, options_.iterations, options_.linearizeEvery, system_.solver().name().c_str(),
                 options_.kinematicsDerivative ? "" : ", frozen kinematics (papers' K_lin)");
   return buf;

@@ -19,6 +19,7 @@
 #include "engine/core/error.h"
 #include "engine/core/time_grid.h"
 #include "engine/dynamics/linearize.h"
+#include "engine/core/text.h"
 
 namespace ek {
 
@@ -401,7 +402,7 @@ void CvodeIntegrator::step(State& state, const InputSignals& inputs, Workspace&)
 
 std::string CvodeIntegrator::describe() const {
   char buf[200];
-  std::snprintf(buf, sizeof buf, "CVODE BDF (Newton, %s direct solver), rtol = %.0e, output every %g s",
+  ek::csnprintf(buf, sizeof buf, "CVODE BDF (Newton, %s direct solver), rtol = %.0e, output every %g s",
                 sparse() ? "sparse KLU" : "dense", options_.relativeTolerance, options_.dt);
   return buf;
 }

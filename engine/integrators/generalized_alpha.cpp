@@ -10,6 +10,7 @@
 #include "engine/core/rotation.h"
 #include "engine/core/time_grid.h"
 #include "engine/dynamics/linearize.h"
+#include "engine/core/text.h"
 
 namespace ek {
 namespace {
@@ -109,9 +110,9 @@ void GeneralizedAlpha::step(State& state, const InputSignals& inputs, Workspace&
 std::string GeneralizedAlpha::describe() const {
   char buf[220];
   char every[64];
-  if (options_.frozen) std::snprintf(every, sizeof every, "iteration matrix of the first step only");
-  else std::snprintf(every, sizeof every, "linearized every %d step(s)", options_.linearizeEvery);
-  std::snprintf(buf, sizeof buf, "generalized-alpha (rho_inf = %g), dt = %g s, %d Newton iterations per step, %s, %s solver",
+  if (options_.frozen) ek::csnprintf(every, sizeof every, "iteration matrix of the first step only");
+  else ek::csnprintf(every, sizeof every, "linearized every %d step(s)", options_.linearizeEvery);
+  ek::csnprintf(buf, sizeof buf, "generalized-alpha (rho_inf = %g), dt = %g s, %d Newton iterations per step, %s, %s solver",
                 options_.rhoInfinity, options_.dt, options_.iterations, every, system_.solver().name().c_str());
   return buf;
 }

@@ -14,6 +14,7 @@
 #include "engine/dynamics/linearize.h"
 #include "engine/integrators/stage_system.h"
 #include "engine/solvers/topology_solver.h"
+#include "engine/core/text.h"
 
 namespace ek {
 namespace {
@@ -312,7 +313,7 @@ void Lsrt2::step(State& state, const InputSignals& inputs, Workspace& ws) {
 
 std::string Lsrt2::describe() const {
   char buf[160];
-  std::snprintf(buf, sizeof buf, "LSRT2, dt = %g s, linearized every %d step(s), %s solver%s%s", options_.dt,
+  ek::csnprintf(buf, sizeof buf, "LSRT2, dt = %g s, linearized every %d step(s), %s solver%s%s", options_.dt,
                 options_.linearizeEvery, solver_->name().c_str(),
                 options_.kinematicsDerivative ? "" : ", frozen kinematics (papers' K_lin)",
                 options_.threads > 1 ? (", " + std::to_string(options_.threads) + " threads").c_str() : "");

@@ -8,6 +8,7 @@
 
 #include "engine/core/time_grid.h"
 #include "engine/dynamics/linearize.h"
+#include "engine/core/text.h"
 
 namespace ek {
 
@@ -242,7 +243,7 @@ std::string RosenbrockW::errorEstimateSource() const {
 
 std::string RosenbrockW::describe() const {
   char buf[200];
-  std::snprintf(buf, sizeof buf, "%s, dt = %g s, linearized every %d step(s), %s solver%s", tableau_.title.c_str(),
+  ek::csnprintf(buf, sizeof buf, "%s, dt = %g s, linearized every %d step(s), %s solver%s", tableau_.title.c_str(),
                 options_.dt, options_.linearizeEvery, system_.solver().name().c_str(),
                 options_.kinematicsDerivative ? "" : ", frozen kinematics (papers' K_lin)");
   return buf;

@@ -11,6 +11,7 @@
 
 #include "engine/core/text_file.h"
 #include "engine/model/validate.h"
+#include "engine/core/text.h"
 
 namespace ek {
 
@@ -270,7 +271,7 @@ class Importer {
 
   static std::string number(double v) {
     char buf[40];
-    std::snprintf(buf, sizeof buf, "%.6g", v);
+    ek::csnprintf(buf, sizeof buf, "%.6g", v);
     return buf;
   }
 

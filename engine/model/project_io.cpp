@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "engine/core/error.h"
+#include "engine/core/output_file.h"
 #include "engine/model/json_reader.h"
 
 namespace ek {
@@ -647,19 +648,6 @@ std::string writeProjectText(const Project& p) {
   return j.dump(2) + "\n";
 }
 
-void writeProject(const Project& p, const std::string& path) {
-  const std::string text = writeProjectText(p);
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw std::runtime_error(path + ": cannot write (temporary file " + tmp + ")");
-    out << text;
-    out.flush();
-    if (!out) throw std::runtime_error(path + ": write failed");
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) throw std::runtime_error(path + ": cannot replace the file: " + ec.message());
-}
+void writeProject(const Project& p, const std::string& path) { writeFile(path, writeProjectText(p), "project"); }
 
 }  // namespace ek

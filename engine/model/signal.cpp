@@ -130,6 +130,18 @@ std::vector<std::array<double, 2>> readSignalTable(const std::string& path) {
   return pts;
 }
 
+std::vector<std::string> referencedFiles(const Project& project) {
+  const std::filesystem::path base = std::filesystem::path(project.sourcePath).parent_path();
+  std::vector<std::string> files;
+  for (const auto& lc : project.loadCases)
+    for (const auto& d : lc.drives)
+      if (d.signal.type == SignalType::Table && !d.signal.file.empty()) {
+        const std::string f = (base / d.signal.file).lexically_normal().string();
+        if (std::find(files.begin(), files.end(), f) == files.end()) files.push_back(f);
+      }
+  return files;
+}
+
 InputSignals::InputSignals(const SuspensionModel& model, const LoadCaseRow& lc) {
   signals_.assign(model.nInputs(), SignalRow{});  // constant 0
   const std::filesystem::path base = std::filesystem::path(model.project().sourcePath).parent_path();

@@ -22,6 +22,10 @@ double rate(const SignalRow& s, double t);
 /// strictly increasing times. @throws ModelError naming the CSV file, line and column.
 std::vector<std::array<double, 2>> readSignalTable(const std::string& path);
 
+/// Every file the project refers to (the load cases' signal tables), resolved against the
+/// project file's folder, each once, in the order of first use.
+std::vector<std::string> referencedFiles(const Project& project);
+
 /// The inputs u(t) of one load case: one signal per model input (zero where the load case is
 /// silent). Table files are read on construction, relative to the project file.
 class InputSignals {

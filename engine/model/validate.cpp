@@ -192,7 +192,7 @@ void checkBodies(const Project& p, const Checker& c) {
 
 std::string formatLength(double metres) {
   char text[32];
-  std::snprintf(text, sizeof text, "%.1f mm", 1e3 * metres);
+  ek::csnprintf(text, sizeof text, "%.1f mm", 1e3 * metres);
   return text;
 }
 
@@ -349,7 +349,7 @@ Diagnostics check(const Project& p) {
           c.warning(c.at("bushings", b, key), "has no effect: the direction has no Maxwell branches");
         else if (std::isfinite(slope0) && !(slope0 > 0.0)) {
           char value[32];
-          std::snprintf(value, sizeof value, "%g", slope0);
+          ek::csnprintf(value, sizeof value, "%g", slope0);
           c.error(c.at("bushings", b, key),
                   std::string("needs a static stiffness whose slope at zero deflection is positive (it is ") + value + ")");
         }

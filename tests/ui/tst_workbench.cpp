@@ -34,6 +34,7 @@
 
 #include "engine/model/model.h"
 #include "engine/solvers/topology_solver.h"
+#include "engine/core/text.h"
 #include "ui/analyses_panel.h"
 #include "ui/bushing_dynamics_panel.h"
 #include "ui/curve_editor.h"
@@ -1212,7 +1213,7 @@ class TestWorkbench : public QObject {
 int main(int argc, char** argv) {
   const char* display = std::getenv("DISPLAY");
   if (!display || !*display) {
-    std::printf("SKIP: no display (run under xvfb-run)\n");
+    ek::cprintf("SKIP: no display (run under xvfb-run)\n");
     return 77;
   }
   VtkWidget::setDefaultSurfaceFormat();

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "engine/core/error.h"
+#include "engine/core/output_file.h"
 #include "engine/core/rotation.h"
 #include "engine/core/time_grid.h"
 #include "engine/dynamics/linearize.h"

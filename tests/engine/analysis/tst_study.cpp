@@ -12,6 +12,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "engine/analysis/study_runner.h"
@@ -220,6 +221,18 @@ class TestStudy : public QObject {
     QVERIFY(QString::fromStdString(rest.summary).contains("dropped the incomplete last line"));
     QCOMPARE(sortedRows(cut.study.resultsPath), sortedRows(one.study.resultsPath));
 
+    // An empty results file (made by hand, or left by a full disk) gets the header before its rows.
+    StudyContext empty = one;
+    empty.study.resultsPath = dir.filePath("empty.csv").toStdString();
+    std::ofstream(empty.study.resultsPath).close();
+    ThreadExecutor pairEmpty(empty, 2);
+    QCOMPARE(runStudy(empty, pairEmpty, {}).newRuns, 12LL);
+    QCOMPARE(sortedRows(empty.study.resultsPath), sortedRows(one.study.resultsPath));
+    std::ifstream firstLine(empty.study.resultsPath);
+    std::string header;
+    std::getline(firstLine, header);
+    QVERIFY2(header.rfind("run,phase,status,damping,mass", 0) == 0, header.c_str());
+
     // An optimization resumes along the same path: the optimizer gets the same values back.
     StudyContext opt = load("oscillator_optimize.study.json", dir);
     ThreadExecutor optThreads(opt, 1);
@@ -411,7 +424,71 @@ class TestStudy : public QObject {
     QVERIFY(studyErrors(dir, R"({"project": ")" + project + R"(", "best project": ")" + project +
                                  R"(", "variables": [], "criteria": [{"name": "a", "load case": "step", "channel": "x", "kind": "rms"}],
                                  "study": {"type": "evaluate"}})")
-                .contains("field 'best project': is the study's project itself"));
+                .contains(QString::fromStdString("field 'best project': " + project + " is the study's project; the study writes it")));
+  }
+
+  /// What a study writes never replaces what it reads, one cell has one variable, bounds and names
+  /// that would break the plans or the results file are refused (issue 34).
+  void studyOutputsAndVariablesAreChecked() {
+    QTemporaryDir dir;
+    const std::string project = kData + "oscillator.json";
+    const std::string study = dir.filePath("bad.study.json").toStdString();
+    const std::string criteria = R"("criteria": [{"name": "a", "load case": "step", "channel": "x", "kind": "rms"}],
+                                     "study": {"type": "doe", "points": 4})";
+    auto withVariables = [&](const std::string& extra, const std::string& variables) {
+      return "{\"project\": \"" + project + "\"" + extra + ", \"variables\": [" + variables + "], " + criteria + "}";
+    };
+    const std::string oneVariable = R"({"name": "c", "path": "bushings/1/x.damping [N s/m]", "lower": 20, "upper": 400})";
+    QVERIFY(studyErrors(dir, withVariables(R"(, "best project": "bad.study.json")", oneVariable))
+                .contains(QString::fromStdString("field 'best project': " + study + " is the study file; the study writes it")));
+    QVERIFY(studyErrors(dir, withVariables(", \"results\": \"" + project + "\"", oneVariable))
+                .contains(QString::fromStdString("field 'results': " + project + " is the study's project")));
+    QVERIFY(studyErrors(dir, withVariables(R"(, "best project": "bad.study.results.csv")", oneVariable))
+                .contains("is also the results file"));
+    QVERIFY(studyErrors(dir, withVariables(R"(, "best project": "bad.study.results.csv.fingerprint")", oneVariable))
+                .contains("is the results' fingerprint file"));
+    const QString e = studyErrors(dir, withVariables("", oneVariable + "," + R"(
+        {"name": "c2", "path": "bushings/1/x.damping [N s/m]", "lower": 20, "upper": 400},
+        {"name": "k", "path": "bushings/1/x.stiffness [N/m]", "lower": -1.7e308, "upper": 1.7e308},
+        {"name": "line\nbreak", "path": "bodies/1/mass [kg]", "lower": 1, "upper": 20},
+        {"name": "self", "path": "bushings/1/y.stiffness [N/m]", "twins": ["bushings/1/y.stiffness [N/m]"],
+         "lower": 1, "upper": 2e5})"));
+    qInfo("%s", qPrintable(e));
+    QVERIFY(e.contains("row 2 ('c2'), field 'path': the cell 'bushings/1/x.damping [N s/m]' is also set by variable 1 ('c')"));
+    QVERIFY(e.contains("row 3 ('k'), field 'upper': the range from -1.7e+308 to 1.7e+308 is wider than a number can hold"));
+    QVERIFY(e.contains("field 'name': 'line\\nbreak' holds a control character"));
+    QVERIFY(e.contains("row 5 ('self'), field 'twins': the cell 'bushings/1/y.stiffness [N/m]' is set twice by this variable"));
+  }
+
+  /// The fingerprint covers the files the project reads: editing a road profile's CSV after runs
+  /// makes the old results another study's.
+  void fingerprintCoversSignalTables() {
+    QTemporaryDir dir;
+    std::ifstream in(kData + "oscillator.json");
+    nlohmann::json doc = nlohmann::json::parse(in);
+    doc["load cases"][0]["signals"][0] = {{"input", 1}, {"type", "table"}, {"file", "push.csv"}};
+    const std::string projectPath = dir.filePath("p.json").toStdString();
+    std::ofstream(projectPath) << doc.dump(1);
+    std::ofstream(dir.filePath("push.csv").toStdString()) << "time [s],force [N]\n0,10\n4,10\n";
+    const std::string studyPath = dir.filePath("s.study.json").toStdString();
+    std::ofstream(studyPath) << R"({"project": "p.json", "variables": [{"name": "c", "path": "bushings/1/x.damping [N s/m]",
+      "lower": 20, "upper": 400}], "criteria": [{"name": "a", "load case": "step", "channel": "x", "kind": "rms"}],
+      "study": {"type": "evaluate"}})";
+    const std::string before = studyFingerprint(loadStudy(studyPath));
+    QCOMPARE(studyFingerprint(loadStudy(studyPath)), before);
+    std::ofstream(dir.filePath("push.csv").toStdString()) << "time [s],force [N]\n0,10\n4,12\n";
+    QVERIFY(studyFingerprint(loadStudy(studyPath)) != before);
+    // A signal table as the best project is refused.
+    std::ofstream(studyPath) << R"({"project": "p.json", "best project": "push.csv", "variables": [{"name": "c",
+      "path": "bushings/1/x.damping [N s/m]", "lower": 20, "upper": 400}], "criteria": [{"name": "a", "load case": "step",
+      "channel": "x", "kind": "rms"}], "study": {"type": "evaluate"}})";
+    try {
+      (void)loadStudy(studyPath);
+      QFAIL("a signal table as the best project was accepted");
+    } catch (const ModelError& e) {
+      QVERIFY2(QString(e.what()).contains("field 'best project': ") && QString(e.what()).contains("is a file the project reads"),
+               e.what());
+    }
   }
 };
 
