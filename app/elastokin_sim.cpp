@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <chrono>
 #include <climits>
+#include <clocale>
 #include <csignal>
 #include <cmath>
 #include <cstdio>
@@ -345,7 +346,7 @@ int frequencyReport(const std::shared_ptr<const ek::SuspensionModel>& model, con
     in.index = model->wheelById(a.wheelId);
     if (in.index < 0) return usageError("wheel " + std::to_string(a.wheelId) + " does not exist in the wheels table");
     in.load = loadIndex(a.load);
-    if (in.load < 0) return usageError("unknown load '" + a.load + "' (fx-contact, fy-contact, fz-contact, mx, my, mz, fx-centre)");
+    if (in.load < 0) return usageError("unknown load '" + ek::printableExcerpt(a.load) + "' (fx-contact, fy-contact, fz-contact, mx, my, mz, fx-centre)");
   }
   ek::FrequencyOptions o;
   o.from = a.haveFrom ? a.from : 0.5;
@@ -358,7 +359,7 @@ int frequencyReport(const std::shared_ptr<const ek::SuspensionModel>& model, con
     std::vector<ek::Channel> picked;
     for (const auto& name : a.channels) {
       auto it = std::find_if(channels.begin(), channels.end(), [&](const ek::Channel& c) { return c.name == name; });
-      if (it == channels.end()) return usageError("unknown channel '" + name + "' (see --list and the wheels table)");
+      if (it == channels.end()) return usageError("unknown channel '" + ek::printableExcerpt(name) + "' (see --list and the wheels table)");
       picked.push_back(*it);
     }
     channels = picked;
@@ -416,7 +417,7 @@ int analysisReport(const std::shared_ptr<const ek::SuspensionModel>& model, cons
     o.load = loadIndex(a.load);
     if (o.load < 0)
       return usageError(a.load.empty() ? "static-load needs --load (fx-contact, fy-contact, fz-contact, mx, my, mz, fx-centre)"
-                                       : "unknown load '" + a.load + "' (fx-contact, fy-contact, fz-contact, mx, my, mz, fx-centre)");
+                                       : "unknown load '" + ek::printableExcerpt(a.load) + "' (fx-contact, fy-contact, fz-contact, mx, my, mz, fx-centre)");
   } else if (!a.load.empty()) {
     return usageError("--load is for static-load only");
   }
@@ -463,6 +464,10 @@ int analysisReport(const std::shared_ptr<const ek::SuspensionModel>& model, cons
 }  // namespace
 
 int main(int argc, char** argv) {
+  // The user's locale, as in the workbench, the Python module and an FMU's host process: numbers in
+  // files and on the command line never depend on it (engine/core/text.h), and the tests run the
+  // runners under de_DE.UTF-8 to show it.
+  std::setlocale(LC_ALL, "");
   installSignalHandlers();  // from the start: a signal during set-up stops before the first step
   std::vector<std::string> args(argv + 1, argv + argc);
   std::string projectPath, loadCase, outPath, canonicalPath;
@@ -557,7 +562,7 @@ int main(int argc, char** argv) {
       const auto colon = v.find(':');
       const std::string kind = v.substr(0, colon);
       if (colon == std::string::npos || (kind != "bushing" && kind != "p2p") || !parseInt(v.substr(colon + 1), importId))
-        return usageError("--onto needs bushing:ID or p2p:ID, found '" + v + "'");
+        return usageError("--onto needs bushing:ID or p2p:ID, found '" + ek::printableExcerpt(v) + "'");
       importTarget = kind == "bushing" ? ek::ImportTarget::Bushing : ek::ImportTarget::P2P;
       haveImportTarget = true;
     } else if (a == "--write-project") {
@@ -572,11 +577,11 @@ int main(int argc, char** argv) {
     } else if (a == "--solver") {
       if (!value(opt.solver)) return usageError("--solver needs a name");
     } else if (!a.empty() && a[0] == '-') {
-      return usageError("unknown option '" + a + "'");
+      return usageError("unknown option '" + ek::printableExcerpt(a) + "'");
     } else if (projectPath.empty()) {
       projectPath = a;
     } else {
-      return usageError("more than one project file given ('" + projectPath + "', '" + a + "')");
+      return usageError("more than one project file given ('" + ek::printableExcerpt(projectPath) + "', '" + ek::printableExcerpt(a) + "')");
     }
   }
   if (projectPath.empty()) return usageError("no project file given");
@@ -670,7 +675,7 @@ int main(int argc, char** argv) {
     ek::cprintf("initial state  %s\n",
                 model->loadCase(loadCase)->initialState == ek::InitialState::Equilibrium
                     ? ("static equilibrium (" + std::to_string(sim.equilibrium().iterations) + " Newton iterations, " +
-                       std::to_string(std::chrono::duration<double>(t1 - t0).count()) + " s)")
+                       ek::significant(std::chrono::duration<double>(t1 - t0).count(), 4) + " s)")
                           .c_str()
                     : "as modelled");
     ek::cprintf("steps          %lld of %lld (%.4g s simulated)\n", sim.stepsDone(), sim.totalSteps(), simulated);

@@ -3,6 +3,7 @@
 // on any number of machines.
 #include <atomic>
 #include <chrono>
+#include <clocale>
 #include <csignal>
 #include <cstdio>
 #include <ctime>
@@ -83,6 +84,8 @@ void writeSensitivities(const ek::StudyOutcome& out, const std::string& path) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // The user's locale, as in the workbench: numbers in files never depend on it (engine/core/text.h).
+  std::setlocale(LC_ALL, "");
 #ifdef ELASTOKIN_HAVE_MPI
   const bool useMpi = ek::mpi::launched();
   if (useMpi) ek::mpi::initialize(&argc, &argv);
@@ -120,7 +123,7 @@ int main(int argc, char** argv) {
     } else if (a == "--quiet") {
       quiet = true;
     } else if (!a.empty() && a[0] == '-') {
-      return rank == 0 ? usageError("unknown option '" + a + "'") : kUsageError;
+      return rank == 0 ? usageError("unknown option '" + ek::printableExcerpt(a) + "'") : kUsageError;
     } else if (studyPath.empty()) {
       studyPath = a;
     } else {

@@ -18,6 +18,13 @@ packages=(
   libxml2-dev zlib1g-dev libminizip-dev
 )
 
+# The locales the tests run under (numbers in files must not depend on them: tst_locale, the
+# CLI and GUI tests run in de_DE.UTF-8, where the decimal separator is a comma).
+locales_needed=(de_DE.UTF-8 fr_FR.UTF-8)
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
@@ -26,12 +33,23 @@ for p in "${packages[@]}"; do
 done
 if [ ${#missing[@]} -eq 0 ]; then
   echo "setup: all ${#packages[@]} packages present"
-  exit 0
+else
+  echo "setup: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -q
+  $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-echo "setup: installing ${missing[*]}"
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -q
-$SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+generate=()
+for l in "${locales_needed[@]}"; do
+  # locale -a lists de_DE.utf8 for de_DE.UTF-8
+  if ! locale -a 2>/dev/null | grep -qix "${l%%.*}.utf8"; then generate+=("$l"); fi
+done
+if [ ${#generate[@]} -gt 0 ]; then
+  echo "setup: generating the locales ${generate[*]}"
+  for l in "${generate[@]}"; do
+    $SUDO sed -i "s/^# *\(${l} UTF-8\)/\1/" /etc/locale.gen
+    grep -q "^${l} UTF-8" /etc/locale.gen || echo "${l} UTF-8" | $SUDO tee -a /etc/locale.gen > /dev/null
+  done
+  $SUDO locale-gen
+fi

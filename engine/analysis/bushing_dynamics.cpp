@@ -162,7 +162,7 @@ Eigen::VectorXd startValues(const StiffnessMeasurement& m, const FitOptions& o, 
 
 DirectionDynamics directionDynamics(const Project& p, const BushingRow& b, int direction) {
   const BushingDirectionRow& d = b.directions.at(static_cast<std::size_t>(direction));
-  const std::string what = "bushing " + std::to_string(b.id) + " ('" + b.name + "') " + kBushingDirections[direction];
+  const std::string what = "bushing " + std::to_string(b.id) + " ('" + printableExcerpt(b.name) + "') " + kBushingDirections[direction];
   DirectionDynamics out;
   out.k0 = slopeAtZero(p, d.stiffness, what + " stiffness");
   out.c0 = slopeAtZero(p, d.damping, what + " damping");

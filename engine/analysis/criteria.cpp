@@ -45,7 +45,7 @@ double evaluateCriterion(const Criterion& c, const std::vector<double>& t, const
   const std::size_t n = b - a;
   const std::size_t need = c.kind == CriterionKind::WeightedIntegral && c.derivative == 2 ? 3 : 2;
   if (n < need)
-    throw std::invalid_argument("the window " + std::to_string(c.from) + " ... " + std::to_string(c.to) + " s holds " +
+    throw std::invalid_argument("the window " + shortestText(c.from) + " ... " + shortestText(c.to) + " s holds " +
                                 std::to_string(n) + " samples (at least " + std::to_string(need) + " needed)");
   auto trapezoid = [&](auto f) {
     double s = 0.0;
@@ -90,7 +90,7 @@ double evaluateCriterion(const Criterion& c, const std::vector<double>& t, const
     }
     case CriterionKind::ValueAt: {
       if (c.time < t[a] - 1e-12 || c.time > t[b - 1] + 1e-12)
-        throw std::invalid_argument("the time " + std::to_string(c.time) + " s is outside the samples");
+        throw std::invalid_argument("the time " + shortestText(c.time) + " s is outside the samples");
       const std::size_t k = static_cast<std::size_t>(std::upper_bound(t.begin() + a, t.begin() + b, c.time) - t.begin());
       if (k >= b) return y[b - 1];
       if (k == a) return y[a];

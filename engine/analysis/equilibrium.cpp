@@ -27,7 +27,7 @@ bool evaluate(const SuspensionModel& model, const VecX& r, const VecX& u, State&
   return ws.h.allFinite();
 }
 
-std::string bodyName(const ModelBody& b) { return "body " + std::to_string(b.id) + " ('" + b.name + "')"; }
+std::string bodyName(const ModelBody& b) { return "body " + std::to_string(b.id) + " ('" + printableExcerpt(b.name) + "')"; }
 
 /// Why the equilibrium could not be found, as far as the residual tells: the body with the
 /// largest acceleration, the element that pulls on it hardest, and the likely cause.
@@ -56,7 +56,7 @@ std::string diagnose(const SuspensionModel& model, const Workspace& ws) {
     if (!onBody(b.i, b.j)) continue;
     held = true;
     const double f = ws.bushings[e].force.head<3>().norm();
-    if (f > largest) largest = f, element = "bushing " + std::to_string(b.id) + " ('" + b.name + "')";
+    if (f > largest) largest = f, element = "bushing " + std::to_string(b.id) + " ('" + printableExcerpt(b.name) + "')";
     zeroStiffness |= std::all_of(b.stiffness.begin(), b.stiffness.end(), [](const Characteristic& c) { return c.isZero(); });
   }
   for (std::size_t e = 0; e < model.p2ps.size(); ++e) {
@@ -64,7 +64,7 @@ std::string diagnose(const SuspensionModel& model, const Workspace& ws) {
     if (!onBody(p.i, p.j)) continue;
     held = true;
     const double f = std::abs(ws.p2ps[e].tension);
-    if (f > largest) largest = f, element = "p2p element " + std::to_string(p.id) + " ('" + p.name + "')";
+    if (f > largest) largest = f, element = "p2p element " + std::to_string(p.id) + " ('" + printableExcerpt(p.name) + "')";
     const double ext = ws.p2ps[e].length - p.freeLength;
     if ((p.bump.active && -ext > p.bump.clearance) || (p.rebound.active && ext > p.rebound.clearance))
       cause = "the load drives p2p element " + std::to_string(p.id) + " ('" + p.name +

@@ -11,6 +11,7 @@
 #include "engine/analysis/simulation.h"
 #include "engine/core/error.h"
 #include "engine/core/output_file.h"
+#include "engine/core/text.h"
 #include "engine/dynamics/linearize.h"
 #include "engine/dynamics/wheels.h"
 
@@ -29,7 +30,7 @@ void checkFinite(const SuspensionModel& model, const Workspace& ws) {
     if (!finite) {
       const ModelBody& b = model.bodies[model.freeBodies[l]];
       throw SimulationError("the linearization is not finite (NaN or Inf) in the equations of body " +
-                            std::to_string(b.id) + " ('" + b.name + "'): no eigen-analysis or frequency response possible");
+                            std::to_string(b.id) + " ('" + printableExcerpt(b.name) + "'): no eigen-analysis or frequency response possible");
     }
   }
 }
@@ -346,16 +347,24 @@ FrequencyResponse frequencyResponse(const SuspensionModel& model, const Operatin
   res.response.assign(channels.size(), {});
   RowMatXc W;
   VecXc z;
-  const double ratio = std::log(o.to / o.from) / (o.points - 1);
+  // The logarithms apart (to / from may overflow for a range such as 1e-300 ... 1e300 Hz).
+  const double ratio = (std::log(o.to) - std::log(o.from)) / (o.points - 1);
   for (int k = 0; k < o.points; ++k) {
     if (cancel && cancel->load()) break;
-    const double f = k + 1 == o.points ? o.to : o.from * std::exp(ratio * k);
+    const double f = k + 1 == o.points ? o.to : k == 0 ? o.from : std::exp(std::log(o.from) + ratio * k);
     const double w = 2.0 * M_PI * f;
+    if (!std::isfinite(w))
+      throw std::invalid_argument("the frequency " + shortestText(f) + " Hz is beyond what a number can hold as 2 pi f");
     z = c0.cast<Complex>() + Complex(0.0, w) * c0d.cast<Complex>();
-    if (!solveShiftedHessenberg(H, w, W, z))
-      throw SimulationError("the linearized system is singular at " + std::to_string(f) +
+    const bool solved = solveShiftedHessenberg(H, w, W, z);
+    if (!solved && z.allFinite())
+      throw SimulationError("the linearized system is singular at " + shortestText(f) +
                             " Hz (an undamped mode at exactly this frequency)");
     const VecXc y = DQ * z + Cu.cast<Complex>() + Complex(0.0, w) * Cud.cast<Complex>();
+    if (!solved || !y.allFinite())
+      throw SimulationError("the response at " + shortestText(f) + " Hz is not finite (NaN or Inf): the frequency is " +
+                            (f < 1.0 ? "so low" : "so high") + " that the linearized system's numbers overflow; " +
+                            "choose a range of physical frequencies");
     res.frequency.push_back(f);
     for (std::size_t c = 0; c < channels.size(); ++c) res.response[c].push_back(y[c]);
     if (progress && (k % 25 == 0 || k + 1 == o.points)) progress(static_cast<double>(k + 1) / o.points);

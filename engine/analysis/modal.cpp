@@ -4,11 +4,30 @@
 #include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include "engine/analysis/linear_analysis.h"
+#include "engine/core/error.h"
 #include "engine/dynamics/wheels.h"
 
 namespace ek {
+
+namespace {
+
+/// The free bodies no force element touches, for the message of a system without stiffness.
+std::string unheldBodies(const SuspensionModel& model) {
+  std::vector<bool> held(model.bodies.size(), false);
+  auto mark = [&](MarkerIndex m) { held[model.markers[m.value].body.value] = true; };
+  for (const auto& b : model.bushings) mark(b.i), mark(b.j);
+  for (const auto& p : model.p2ps) mark(p.i), mark(p.j);
+  std::string names;
+  for (int l : model.freeBodies)
+    if (!held[l]) names += (names.empty() ? "" : ", ") + std::string("'") + model.bodies[l].name + "'";
+  return names.empty() ? "the elements' stiffness and damping are all zero" : "free bodies on no element: " + names;
+}
+
+}  // namespace
 
 ModalReport analyzeModes(const SuspensionModel& model, const State& state, const VecX& u) {
   OperatingPoint point;
@@ -23,7 +42,12 @@ ModalReport analyzeModes(const SuspensionModel& model, const State& state, const
   for (Eigen::Index k = 0; k < es.eigenvalues().size(); ++k) rep.eigenvalues.push_back(es.eigenvalues()[k]);
   std::sort(rep.eigenvalues.begin(), rep.eigenvalues.end(),
             [](auto a, auto b) { return std::abs(a) < std::abs(b); });
-  rep.maxMagnitude = std::abs(rep.eigenvalues.back());
+  rep.maxMagnitude = rep.eigenvalues.empty() ? 0.0 : std::abs(rep.eigenvalues.back());
+  if (!(rep.maxMagnitude > 0.0))
+    throw SimulationError(std::string("every eigenvalue of the linearized system is ") +
+                          (std::isnan(rep.maxMagnitude) ? "NaN" : "zero") +
+                          ": no force element holds or damps the free bodies (" + unheldBodies(model) +
+                          "), so there is no stiffness ratio and no eigenfrequency");
   rep.zeroThreshold = 1e-9 * rep.maxMagnitude;
   rep.minMagnitude = rep.maxMagnitude;
   rep.maxRealPart = -std::numeric_limits<double>::infinity();

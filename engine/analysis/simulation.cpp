@@ -9,6 +9,7 @@
 #include "engine/core/time_grid.h"
 #include "engine/dynamics/force_elements.h"
 #include "engine/dynamics/kinematics.h"
+#include "engine/dynamics/linearize.h"
 
 namespace ek {
 namespace {
@@ -16,8 +17,8 @@ namespace {
 const LoadCaseRow& findLoadCase(const SuspensionModel& m, const std::string& name) {
   if (const LoadCaseRow* lc = m.loadCase(name)) return *lc;
   std::string known;
-  for (const auto& lc : m.project().loadCases) known += (known.empty() ? "" : ", ") + ("'" + lc.name + "'");
-  throw std::invalid_argument("unknown load case '" + name + "' (the project has: " + (known.empty() ? "none" : known) +
+  for (const auto& lc : m.project().loadCases) known += (known.empty() ? "" : ", ") + ("'" + printableExcerpt(lc.name) + "'");
+  throw std::invalid_argument("unknown load case '" + printableExcerpt(name) + "' (the project has: " + (known.empty() ? "none" : known) +
                               ")");
 }
 
@@ -28,7 +29,7 @@ RunOptions checked(RunOptions o, const LoadCaseRow& lc) {
     throw std::invalid_argument("the start time must be a finite number, not negative");
   if (o.duration < 0.0) o.duration = lc.duration - o.start;
   if (!(o.duration > 0.0) || !std::isfinite(o.duration))
-    throw std::invalid_argument("the duration must be a positive finite number (load case '" + lc.name + "' lasts " +
+    throw std::invalid_argument("the duration must be a positive finite number (load case '" + printableExcerpt(lc.name) + "' lasts " +
                                 shortestText(lc.duration) + " s, the run starts at " + shortestText(o.start) + " s)");
   const double steps = std::round(o.duration / o.dt);
   if (!(steps <= static_cast<double>(kMaxSteps)))
@@ -41,8 +42,8 @@ RunOptions checked(RunOptions o, const LoadCaseRow& lc) {
   if (o.sampleRate < 0.0) o.sampleRate = 1.0 / o.dt;
   const double stride = 1.0 / (o.sampleRate * o.dt);
   if (!(o.sampleRate > 0.0) || stride < 1.0 - 1e-9 || std::abs(stride - std::round(stride)) > 1e-6 * stride)
-    throw std::invalid_argument("the sample rate (" + std::to_string(o.sampleRate) +
-                                " Hz) must divide the step rate 1/dt (" + std::to_string(1.0 / o.dt) + " Hz)");
+    throw std::invalid_argument("the sample rate (" + shortestText(o.sampleRate) +
+                                " Hz) must divide the step rate 1/dt (" + significant(1.0 / o.dt, 10) + " Hz)");
   return o;
 }
 
@@ -76,7 +77,7 @@ Simulation::Simulation(std::shared_ptr<const SuspensionModel> model, const std::
   if (!integrator_->localError())
     for (const Channel& c : channels)
       if (c.quantity == OutputQuantity::ErrorEstimate)
-        throw std::invalid_argument("output '" + c.name + "' is the local error estimate, which the method '" +
+        throw std::invalid_argument("output '" + printableExcerpt(c.name) + "' is the local error estimate, which the method '" +
                                     options_.integrator + "' does not have (lsrt2 and ros34pw2 have one)");
   // The recorder holds every sample in memory: refuse a run that would not fit, before it starts.
   const long long samples = nSteps_ / sampleStride_ + 2;
@@ -102,7 +103,7 @@ void Simulation::initialize() {
     try {
       equilibrium_ = solveEquilibrium(*model_, u0, state_, ws_);
     } catch (const SimulationError& e) {
-      throw SimulationError("load case '" + loadCase_->name + "': " + e.what());
+      throw SimulationError("load case '" + printableExcerpt(loadCase_->name) + "': " + e.what());
     }
   }
   r0_ = state_.r;
@@ -158,6 +159,14 @@ bool Simulation::step() {
     if (!cause.empty())
       throw SimulationError("run diverged at t = " + shortestText(state_.t) + " s (step " +
                             std::to_string(step_ + 1) + "): " + cause + " (then: " + e.what() + ")");
+    // A singular pivot may be a NaN or Inf in A: name the element it came from.
+    VecX u(model_->nInputs());
+    inputs_.evaluate(state_.t, u);
+    Workspace probe(*model_);
+    cause = nonFiniteElement(*model_, state_, u, probe);
+    if (!cause.empty())
+      throw SimulationError("run stopped at t = " + shortestText(state_.t) + " s (step " + std::to_string(step_ + 1) +
+                            "): " + cause + " (then: " + e.what() + ")");
     throw SimulationError("run stopped at t = " + shortestText(state_.t) + " s (step " + std::to_string(step_ + 1) +
                           "): " + e.what());
   }
@@ -213,7 +222,7 @@ std::string Simulation::inputCause(double t) const {
     for (int k = 0; k < model_->nInputs(); ++k) {
       const ModelInput& in = model_->inputs[k];
       if (!std::isfinite(u[k]) || !(u[k] * in.direction).allFinite())
-        return "input " + std::to_string(in.id) + " ('" + in.name + "'): its " +
+        return "input " + std::to_string(in.id) + " ('" + printableExcerpt(in.name) + "'): its " +
                inputKindName(in.kind) + " is not finite at t = " + shortestText(tk) +
                " s (value " + shortestText(u[k]) + " times direction (" + shortestText(in.direction.x()) + ", " +
                shortestText(in.direction.y()) + ", " + shortestText(in.direction.z()) + "))";
@@ -262,7 +271,7 @@ std::string Simulation::bodyCause() const {
         break;
       case BodyLimit::Within: break;
     }
-    return "body " + std::to_string(b.id) + " ('" + b.name + "'): " + why;
+    return "body " + std::to_string(b.id) + " ('" + printableExcerpt(b.name) + "'): " + why;
   }
   return {};
 }

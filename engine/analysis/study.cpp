@@ -93,7 +93,7 @@ void readVariable(ObjectReader& r, StudyVariable& v) {
   v.lower = r.number("lower");
   v.upper = r.number("upper");
   const std::string scale = r.string("scale", "linear");
-  if (scale != "linear" && scale != "log") r.fail("scale", "expected 'linear' or 'log', found '" + scale + "'");
+  if (scale != "linear" && scale != "log") r.fail("scale", "expected 'linear' or 'log', found '" + printableExcerpt(scale) + "'");
   v.logScale = scale == "log";
   if (r.has("start")) v.start = r.number("start");
   v.symmetric = r.boolean("symmetric", false);
@@ -162,7 +162,7 @@ void readCriterion(ObjectReader& r, StudyCriterion& c) {
   if (r.has("reference") && r.raw("reference").is_string()) {
     const std::string ref = r.string("reference");
     c.referenceAtStart = ref == "window start";
-    if (!c.referenceAtStart) r.fail("reference", "expected a number or \"window start\", found '" + ref + "'");
+    if (!c.referenceAtStart) r.fail("reference", "expected a number or \"window start\", found '" + printableExcerpt(ref) + "'");
   } else {
     c.reference = r.number("reference", 0.0);
   }
@@ -193,10 +193,10 @@ void readCriterion(ObjectReader& r, StudyCriterion& c) {
 void readSettings(ObjectReader& r, StudySettings& s) {
   const std::string type = r.string("type");
   if (!valueOf(kTypes, type, s.type) && !type.empty())
-    r.fail("type", "unknown study type '" + type + "' (known: 'evaluate', 'sensitivity', 'doe', 'optimization')");
+    r.fail("type", "unknown study type '" + printableExcerpt(type) + "' (known: 'evaluate', 'sensitivity', 'doe', 'optimization')");
   if (s.type == StudyType::Doe) {
     s.plan = r.string("plan", s.plan);
-    if (!oneOf(s.plan, kPlans)) r.fail("plan", "unknown plan '" + s.plan + "' (known: " + listed(kPlans) + ")");
+    if (!oneOf(s.plan, kPlans)) r.fail("plan", "unknown plan '" + printableExcerpt(s.plan) + "' (known: " + listed(kPlans) + ")");
     if (s.plan == "latin hypercube") {
       s.points = r.integer("points");
       if (s.points < 1 || s.points > kMaxPoints)
@@ -213,7 +213,7 @@ void readSettings(ObjectReader& r, StudySettings& s) {
   } else if (s.type == StudyType::Optimization) {
     s.algorithm = r.string("algorithm", s.algorithm);
     if (!oneOf(s.algorithm, kAlgorithms))
-      r.fail("algorithm", "unknown algorithm '" + s.algorithm + "' (known: " + listed(kAlgorithms) + ")");
+      r.fail("algorithm", "unknown algorithm '" + printableExcerpt(s.algorithm) + "' (known: " + listed(kAlgorithms) + ")");
     s.objective = r.string("objective");
     s.maxEvaluations = r.has("max evaluations") ? r.integer("max evaluations") : s.maxEvaluations;
     if (s.maxEvaluations < 1) r.fail("max evaluations", "must be at least 1");
@@ -233,7 +233,7 @@ void readRunSettings(ObjectReader& r, StudyRunSettings& s) {
   }
   s.integrator = r.string("integrator", s.integrator);
   if (!oneOf(s.integrator, kIntegrators))
-    r.fail("integrator", "unknown integrator '" + s.integrator + "' (known: " + listed(kIntegrators) + ")");
+    r.fail("integrator", "unknown integrator '" + printableExcerpt(s.integrator) + "' (known: " + listed(kIntegrators) + ")");
   s.duration = r.number("duration [s]", s.duration);
   if (r.has("duration [s]") && !(s.duration > 0.0)) r.fail("duration [s]", "must be positive");
   s.relativeTolerance = r.number("relative tolerance", s.relativeTolerance);
@@ -251,8 +251,8 @@ void checkAgainstProject(Study& s, const Project& project, const Json& doc, Diag
     if (fresh) return;
     Location where = w;
     where.field = field;
-    diag.error(where, at->second == i ? "the cell '" + cell + "' is set twice by this variable"
-                                      : "the cell '" + cell + "' is also set by variable " + std::to_string(at->second + 1) +
+    diag.error(where, at->second == i ? "the cell '" + printableExcerpt(cell) + "' is set twice by this variable"
+                                      : "the cell '" + printableExcerpt(cell) + "' is also set by variable " + std::to_string(at->second + 1) +
                                             " ('" + s.variables[at->second].name + "'); one cell can have one value");
   };
   for (std::size_t i = 0; i < s.variables.size(); ++i) {
@@ -263,7 +263,7 @@ void checkAgainstProject(Study& s, const Project& project, const Json& doc, Diag
       at.field = field;
       diag.error(at, what);
     };
-    if (!names.insert(v.name).second) fail("name", "the name '" + v.name + "' is used by another variable");
+    if (!names.insert(v.name).second) fail("name", "the name '" + printableExcerpt(v.name) + "' is used by another variable");
     if (v.path.empty()) continue;
     double value = 0.0;
     try {
@@ -326,7 +326,7 @@ void checkAgainstProject(Study& s, const Project& project, const Json& doc, Diag
     };
     weights += c.weight;
     if (c.name == "multi") fail("name", "'multi' names the multi-criterion; choose another name");
-    if (!names.insert(c.name).second) fail("name", "the name '" + c.name + "' is used by another criterion");
+    if (!names.insert(c.name).second) fail("name", "the name '" + printableExcerpt(c.name) + "' is used by another criterion");
     if (c.kcMetric) {
       // The metrics of the project's design position name what there is.
       if (!metrics) {
@@ -344,27 +344,27 @@ void checkAgainstProject(Study& s, const Project& project, const Json& doc, Diag
         if (m.name == c.metric) known += (known.empty() ? "'" : ", '") + m.wheel + "'";
       }
       if (!found && !known.empty())
-        fail("wheel", "the metric '" + c.metric + "' is of the wheels " + known + ", not '" + c.wheel + "'");
+        fail("wheel", "the metric '" + printableExcerpt(c.metric) + "' is of the wheels " + known + ", not '" + printableExcerpt(c.wheel) + "'");
       else if (!found && !metrics->empty()) {
         std::set<std::string> all;
         for (const KcMetric& m : *metrics) all.insert(m.name);
         std::string list;
         for (const auto& n : all) list += (list.empty() ? "'" : ", '") + n + "'";
-        fail("metric", "no K&C metric '" + c.metric + "' (the project's: " + list + ")");
+        fail("metric", "no K&C metric '" + printableExcerpt(c.metric) + "' (the project's: " + list + ")");
       }
       continue;
     }
     if (!c.channel.empty() && !channels.count(c.channel))
-      fail("channel", "unknown channel '" + c.channel + "' (the project's channels: " + channelList() + ")");
+      fail("channel", "unknown channel '" + printableExcerpt(c.channel) + "' (the project's channels: " + channelList() + ")");
     if (!c.minusChannel.empty() && !channels.count(c.minusChannel))
-      fail("minus channel", "unknown channel '" + c.minusChannel + "' (the project's channels: " + channelList() + ")");
+      fail("minus channel", "unknown channel '" + printableExcerpt(c.minusChannel) + "' (the project's channels: " + channelList() + ")");
     const LoadCaseRow* lc = nullptr;
     for (const auto& l : project.loadCases)
       if (l.name == c.loadCase) lc = &l;
     if (!c.loadCase.empty() && !lc) {
       std::string known;
       for (const auto& l : project.loadCases) known += (known.empty() ? "'" : ", '") + l.name + "'";
-      fail("load case", "the project has no load case '" + c.loadCase + "' (it has " + known + ")");
+      fail("load case", "the project has no load case '" + printableExcerpt(c.loadCase) + "' (it has " + known + ")");
     }
     if (!lc) continue;
     const double end = s.run.duration > 0.0 ? std::min(s.run.duration, lc->duration) : lc->duration;
@@ -383,7 +383,7 @@ void checkAgainstProject(Study& s, const Project& project, const Json& doc, Diag
           for (const auto& d : lc->drives) driven = driven || d.input == o.element;
           if (!driven)
             fail(ch == &c.channel ? "channel" : "minus channel",
-                 "the load case '" + lc->name + "' does not drive input " + std::to_string(o.element) +
+                 "the load case '" + printableExcerpt(lc->name) + "' does not drive input " + std::to_string(o.element) +
                      ", so the channel '" + *ch + "' is zero in it");
         }
     }
@@ -395,7 +395,7 @@ void checkAgainstProject(Study& s, const Project& project, const Json& doc, Diag
     } else if (!names.count(s.settings.objective)) {
       std::string known;
       for (const auto& c : s.criteria) known += (known.empty() ? "'" : ", '") + c.name + "'";
-      diag.error(w, "no criterion named '" + s.settings.objective + "' (criteria: " + known + "; or 'multi')");
+      diag.error(w, "no criterion named '" + printableExcerpt(s.settings.objective) + "' (criteria: " + known + "; or 'multi')");
     }
     if (s.variables.empty()) diag.error(w, "an optimization needs at least one variable");
     std::string limited;
@@ -406,7 +406,7 @@ void checkAgainstProject(Study& s, const Project& project, const Json& doc, Diag
     // instead of 160 N s/m on the oscillator): only the two that reach it are offered.
     if (!limited.empty() && a != "cobyla" && a != "slsqp")
       diag.error({s.path, "study", "", "algorithm"}, "the limits of " + limited + " are constraints, which only 'cobyla' "
-                                                     "and 'slsqp' handle (not '" + a + "')");
+                                                     "and 'slsqp' handle (not '" + printableExcerpt(a) + "')");
   }
   if ((s.settings.type == StudyType::Sensitivity || s.settings.type == StudyType::Doe) && s.variables.empty())
     diag.error({s.path, "variables", "", ""}, std::string("a ") + toString(s.settings.type) + " study needs at least one variable");
@@ -414,7 +414,7 @@ void checkAgainstProject(Study& s, const Project& project, const Json& doc, Diag
     double total = 1.0;
     for (const auto& v : s.variables) total *= v.levels;
     if (total > kMaxPoints)
-      diag.error({s.path, "study", "", "plan"}, "the full factorial plan has " + std::to_string(total) + " points (at most " +
+      diag.error({s.path, "study", "", "plan"}, "the full factorial plan has " + significant(total, 6) + " points (at most " +
                                                     std::to_string(kMaxPoints) + ")");
   }
 }
@@ -437,7 +437,7 @@ Study parseStudyWith(const std::string& text, const std::string& path, Project* 
     Location w{path, "", "", d.key};
     w.line = d.line;
     w.column = d.column;
-    diag.error(w, "the key \"" + d.key + "\" appears twice in one object; remove one of them");
+    diag.error(w, "the key \"" + printableExcerpt(d.key) + "\" appears twice in one object; remove one of them");
   }
   Study s;
   s.path = path;
@@ -448,6 +448,8 @@ Study parseStudyWith(const std::string& text, const std::string& path, Project* 
     top.fail("version", "version " + std::to_string(kVersion) + " is the only one known");
   (void)top.string("description", "");
   s.projectPath = given ? resolve(path, top.string("project", given->sourcePath)) : resolve(path, top.string("project"));
+  if (!given && top.has("project") && top.raw("project").is_string() && s.projectPath.empty())
+    top.fail("project", "is empty; name the project file (relative to the study file)");
   forEachRow(top, "variables", true, nameEntry, [&](ObjectReader& r) { readVariable(r, s.variables.emplace_back()); });
   forEachRow(top, "criteria", true, nameEntry, [&](ObjectReader& r) { readCriterion(r, s.criteria.emplace_back()); });
   if (top.has("study")) {
@@ -500,6 +502,11 @@ std::vector<std::pair<std::string, std::string>> studyOutputConflicts(const Stud
   std::vector<std::pair<std::string, std::string>> out;
   for (const auto& [field, written] : outputs) {
     if (written.empty()) continue;
+    std::error_code ec;
+    if (std::filesystem::is_directory(written, ec)) {
+      out.push_back({field, written + " is a folder; name a file (the study writes it)"});
+      continue;
+    }
     for (const auto& [read, what] : inputs)
       if (samePlace(written, read))
         out.push_back({field, written + " is " + what + "; the study writes it, so the original would be lost"});
@@ -570,7 +577,7 @@ DesignResult evaluateDesign(const StudyContext& context, const std::vector<doubl
         for (const KcMetric& m : metrics)
           if (m.name == c.metric && m.wheel == c.wheel) result.criteria[i] = (m.value - c.reference) / c.scale;
         if (c.absolute) result.criteria[i] = std::abs(result.criteria[i]);
-        if (!std::isfinite(result.criteria[i])) throw SimulationError("the metric '" + c.metric + "' is not finite");
+        if (!std::isfinite(result.criteria[i])) throw SimulationError("the metric '" + printableExcerpt(c.metric) + "' is not finite");
       }
     }
     for (const std::string& lc : s.loadCases()) {

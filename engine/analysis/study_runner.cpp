@@ -772,7 +772,7 @@ std::vector<StudyRecord> readResults(const Study& s, const std::string& path, bo
     if (!parseInteger(f[0], r.run, 1, std::numeric_limits<long long>::max()))
       throw bad("the run number '" + printableExcerpt(f[0]) + "' is not a whole number from 1");
     r.phase = f[1];
-    if (f[2] != "ok" && f[2] != "failed") throw bad("the status '" + f[2] + "' is neither ok nor failed");
+    if (f[2] != "ok" && f[2] != "failed") throw bad("the status '" + printableExcerpt(f[2]) + "' is neither ok nor failed");
     r.result.ok = f[2] == "ok";
     r.values.resize(nv);
     r.result.criteria.resize(nc);

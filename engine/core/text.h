@@ -5,7 +5,7 @@
 /// run in the user's locale (de_DE writes 0,5), but files and command lines never depend on it:
 /// numbers are read with std::from_chars and written with std::to_chars, and printf-style text
 /// goes through cprintf() and its siblings, which format under the C locale whatever the process
-/// locale is. tests/engine/core/locale_free_io.cmake fails on the C library's locale-dependent
+/// locale is. tests/support/locale_free_io.sh (CTest core_locale_free_io) fails on the C library's locale-dependent
 /// conversions anywhere else.
 
 #include <charconv>

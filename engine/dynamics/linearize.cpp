@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/dynamics/linearize.h"
 
+#include <cmath>
 #include <stdexcept>
+#include <string>
 
+#include "engine/core/error.h"
+#include "engine/core/text.h"
 #include "engine/dynamics/force_elements.h"
 #include "engine/dynamics/kinematics.h"
 #include "engine/dynamics/wheels.h"
@@ -329,6 +333,53 @@ MatX blockToDense(const BlockPattern& bp, const std::vector<Mat6>& blocks) {
   for (int l = 0; l < bp.nBodies; ++l)
     for (int s = bp.rowStart[l]; s < bp.rowStart[l + 1]; ++s) D.block<6, 6>(6 * l, 6 * bp.col[s]) = blocks[s];
   return D;
+}
+
+namespace {
+
+bool finite(const ElementWrench& w) {
+  bool ok = w.F.allFinite() && w.tau.allFinite() && w.Fp.allFinite() && w.Fv.allFinite() && w.FthA.allFinite() &&
+            w.FwA.allFinite() && w.FthB.allFinite() && w.FwB.allFinite() && w.TthA.allFinite() && w.TwA.allFinite() &&
+            w.TthB.allFinite() && w.TwB.allFinite();
+  for (const ElementWrench::Slot* s : {&w.aa, &w.ab, &w.ba, &w.bb}) ok = ok && s->r.allFinite() && s->v.allFinite();
+  return ok;
+}
+
+std::string vectorText(const Vec6& v) {
+  std::string t;
+  for (int k = 0; k < 6; ++k) t += (k ? ", " : "") + significant(v[k], 4);
+  return "(" + t + ")";
+}
+
+}  // namespace
+
+std::string nonFiniteElement(const SuspensionModel& model, const State& state, const VecX& u, Workspace& ws) {
+  try {
+    ws.u = u;
+    ws.uDot.setZero();
+    calcBodyKinematics(model, state, ws);
+    calcMarkerKinematics(model, ws);
+    calcBushings(model, ws, true);
+    calcP2Ps(model, ws, true);
+  } catch (const SimulationError& e) {
+    return e.what();
+  }
+  for (std::size_t e = 0; e < model.bushings.size(); ++e) {
+    const BushingResult& b = ws.bushings[e];
+    if (finite(b.wrench) && b.force.allFinite()) continue;
+    return "bushing " + std::to_string(model.bushings[e].id) + " ('" + model.bushings[e].name + "'): its " +
+           (b.force.allFinite() ? "partial derivatives are" : "force is") + " not finite (NaN or Inf) at the deflection " +
+           vectorText(b.deflection) + " [m, rad] and rate " + vectorText(b.rate) +
+           " (a characteristic curve or law beyond what a number can hold?)";
+  }
+  for (std::size_t e = 0; e < model.p2ps.size(); ++e) {
+    const P2PResult& p = ws.p2ps[e];
+    if (finite(p.wrench) && std::isfinite(p.tension)) continue;
+    return "P2P element " + std::to_string(model.p2ps[e].id) + " ('" + model.p2ps[e].name + "'): its " +
+           (std::isfinite(p.tension) ? "partial derivatives are" : "tension is") + " not finite (NaN or Inf) at the length " +
+           significant(p.length, 6) + " m and rate " + significant(p.rate, 4) + " m/s";
+  }
+  return {};
 }
 
 }  // namespace ek

@@ -4,6 +4,8 @@
 /// Stages 4-6 of the online linearization (paper 003 Sect. 4, Fig. 5) and the function that runs
 /// all stages in order.
 
+#include <string>
+
 #include "engine/dynamics/force_elements.h"
 #include "engine/dynamics/workspace.h"
 
@@ -75,6 +77,13 @@ void linearize(const SuspensionModel& model, const State& state, const VecX& u, 
 /// @throws SimulationError as the element stages do; std::logic_error with wheel loads set.
 void evaluateRhs(const SuspensionModel& model, const State& state, const VecX& u, const VecX& uDot, Workspace& ws,
                  VecX& h, VecX& rDot);
+
+/// Why a linearization at (state, u) is not finite, for the message after a failed factorization
+/// (a NaN or Inf in A looks like a singular pivot to the solvers): the first force element
+/// (bushings, then P2P elements) whose force or partials are NaN or Inf, with its deflection, or
+/// an element stage's own error. Empty when the elements are finite. Off the step's path: it
+/// evaluates every element again.
+std::string nonFiniteElement(const SuspensionModel& model, const State& state, const VecX& u, Workspace& ws);
 
 /// y += J x for a matrix in the block pattern (J_r, J_v or A).
 void blockMultiplyAdd(const BlockPattern& pattern, const std::vector<Mat6>& blocks, const VecX& x, VecX& y);

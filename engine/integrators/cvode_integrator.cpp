@@ -385,7 +385,7 @@ void CvodeIntegrator::step(State& state, const InputSignals& inputs, Workspace&)
     double tret = t;
     const int flag = CVode(sd_->mem, stop, sd_->y, &tret, CV_NORMAL);
     if (flag < 0)
-      throw SimulationError("CVODE failed at t = " + std::to_string(tret) + " s (flag " + std::to_string(flag) +
+      throw SimulationError("CVODE failed at t = " + shortestText(tret) + " s (flag " + std::to_string(flag) +
                             "): the reference integration did not converge");
     t = tret;
     if (atBreakpoint && std::abs(t - stop) < 1e-12) {

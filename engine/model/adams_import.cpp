@@ -89,7 +89,7 @@ std::vector<Block> parseBlocks(const std::string& text, const std::string& path,
       continue;
     }
     if (blocks.empty()) {
-      diag.error(at(lineNo), "expected a block such as [MDI_HEADER] before \"" + line + "\"");
+      diag.error(at(lineNo), "expected a block such as [MDI_HEADER] before \"" + printableExcerpt(line) + "\"");
       continue;
     }
     Block& b = blocks.back();
@@ -179,7 +179,7 @@ Units readUnits(const Block* units, const std::string& path, bool needAngle, Dia
       }
     std::string known;
     for (const auto& [name, factor] : table) known += (known.empty() ? "" : ", ") + std::string("'") + name + "'";
-    diag.error(w, std::string("unknown ") + key + " unit '" + v + "' (" + known + ")");
+    diag.error(w, std::string("unknown ") + key + " unit '" + printableExcerpt(v) + "' (" + known + ")");
   };
   pick("LENGTH", {{"mm", 1e-3}, {"millimeter", 1e-3}, {"cm", 1e-2}, {"centimeter", 1e-2}, {"m", 1.0}, {"meter", 1.0},
                   {"km", 1e3}, {"kilometer", 1e3}, {"inch", 0.0254}, {"foot", 0.3048}, {"mile", 1609.344}},
@@ -244,7 +244,7 @@ class Importer {
     if (it == b.attributes.end()) return std::nullopt;
     double v = 0.0;
     if (!parseNumber(it->second.value, v)) {
-      diag_.error(at(it->second.line), key + " in [" + b.name + "] must be a finite number, found '" + it->second.value + "'");
+      diag_.error(at(it->second.line), key + " in [" + b.name + "] must be a finite number, found '" + printableExcerpt(it->second.value) + "'");
       return std::nullopt;
     }
     return v * scale;
@@ -312,13 +312,13 @@ PropertyImport importPropertyText(const Project& project, ImportTarget target, i
   const bool p2pFile = result.fileType == "spr" || result.fileType == "dpr" || result.fileType == "bst" ||
                        result.fileType == "reb";
   if (!bushingFile && !p2pFile) {
-    diag.error(typeAt, "FILE_TYPE '" + type.value + "' is not supported (bus, spr, dpr, bst, reb)");
+    diag.error(typeAt, "FILE_TYPE '" + printableExcerpt(type.value) + "' is not supported (bus, spr, dpr, bst, reb)");
     diag.throwIfErrors();
   }
   const std::string table = target == ImportTarget::Bushing ? "bushings" : "p2p elements";
   bool fatal = false;  // the rest of the file cannot be read onto the element
   if (bushingFile != (target == ImportTarget::Bushing))
-    fatal = true, diag.error(typeAt, "a '" + result.fileType + "' file describes " + (bushingFile ? "a bushing" : "a P2P element") +
+    fatal = true, diag.error(typeAt, "a '" + printableExcerpt(result.fileType) + "' file describes " + (bushingFile ? "a bushing" : "a P2P element") +
                            ", not a row of the " + table + " table");
   int index = -1;
   if (target == ImportTarget::Bushing) {

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "engine/core/error.h"
+#include "engine/core/text.h"
 #include "engine/core/text_file.h"
 
 namespace ek {
@@ -153,7 +154,7 @@ InputSignals::InputSignals(const SuspensionModel& model, const LoadCaseRow& lc) 
       try {
         s.table = readSignalTable(file);
       } catch (const ModelError& e) {
-        throw ModelError({model.project().sourcePath, "load cases", "'" + lc.name + "'",
+        throw ModelError({model.project().sourcePath, "load cases", "'" + printableExcerpt(lc.name) + "'",
                           "signals[" + std::to_string(k) + "].file"},
                          e.what());
       }

@@ -5,6 +5,7 @@
 #include <cctype>
 #include <stdexcept>
 
+#include "engine/core/text.h"
 #include "engine/model/project_io.h"
 
 namespace ek {
@@ -21,7 +22,7 @@ Parts split(const std::string& path) {
   const auto a = path.find('/');
   const auto b = a == std::string::npos ? a : path.find('/', a + 1);
   if (b == std::string::npos || a == 0 || b == a + 1 || b + 1 >= path.size())
-    throw std::invalid_argument("'" + path + "': a cell path is TABLE/ROW/FIELD, e.g. bushings/9/x.damping [N s/m]");
+    throw std::invalid_argument("'" + printableExcerpt(path) + "': a cell path is TABLE/ROW/FIELD, e.g. bushings/9/x.damping [N s/m]");
   return {path.substr(0, a), path.substr(a + 1, b - a - 1), path.substr(b + 1)};
 }
 
@@ -32,14 +33,14 @@ Json& findRow(Json& doc, const Parts& p, const std::string& path) {
     std::string tables;
     for (auto it = doc.begin(); it != doc.end(); ++it)
       if (isTable(it.value())) tables += (tables.empty() ? "" : ", ") + it.key();
-    throw std::invalid_argument("'" + path + "': no table '" + p.table + "' (tables: " + tables + ")");
+    throw std::invalid_argument("'" + printableExcerpt(path) + "': no table '" + printableExcerpt(p.table) + "' (tables: " + tables + ")");
   }
   for (Json& r : doc[p.table]) {
     if (r.contains("id") && r["id"].is_number_integer() && std::to_string(r["id"].get<long long>()) == p.row) return r;
     if (!r.contains("id") && r.contains("name") && r["name"].is_string() && r["name"].get<std::string>() == p.row)
       return r;
   }
-  throw std::invalid_argument("'" + path + "': table '" + p.table + "' has no row " + p.row);
+  throw std::invalid_argument("'" + printableExcerpt(path) + "': table '" + printableExcerpt(p.table) + "' has no row " + p.row);
 }
 
 /// The JSON value of the field path below a row: keys joined by '.', list elements as [n] from 1.
@@ -57,7 +58,7 @@ Json& findField(Json& row, const Parts& p, const std::string& path) {
         n = 0;
       }
       if (!at->is_array() || n < 1 || n > static_cast<int>(at->size()))
-        throw std::invalid_argument("'" + path + "': no element " + f.substr(i, close == std::string::npos ? 1 : close - i + 1) +
+        throw std::invalid_argument("'" + printableExcerpt(path) + "': no element " + f.substr(i, close == std::string::npos ? 1 : close - i + 1) +
                                     " in '" + f.substr(0, i) + "'");
       at = &(*at)[static_cast<std::size_t>(n - 1)];
       i = close + 1;
@@ -83,19 +84,19 @@ Json& findField(Json& row, const Parts& p, const std::string& path) {
     if (key.empty()) {
       std::string keys;
       if (at->is_object())
-        for (auto it = at->begin(); it != at->end(); ++it) keys += (keys.empty() ? "" : ", ") + ("'" + it.key() + "'");
+        for (auto it = at->begin(); it != at->end(); ++it) keys += (keys.empty() ? "" : ", ") + ("'" + printableExcerpt(it.key()) + "'");
       const auto stop = f.find('.', i);
-      throw std::invalid_argument("'" + path + "': no field '" + f.substr(i, stop == std::string::npos ? std::string::npos : stop - i) +
+      throw std::invalid_argument("'" + printableExcerpt(path) + "': no field '" + f.substr(i, stop == std::string::npos ? std::string::npos : stop - i) +
                                   "'" + (keys.empty() ? "" : " (there: " + keys + ")"));
     }
     at = &(*at)[key];
     i = end == f.size() ? end : end + (f[end] == '.' ? 1 : 0);
   }
   if (at->is_object() && at->contains("curve"))
-    throw std::invalid_argument("'" + path + "': the law is curve " + at->at("curve").dump() + ", not a number (vary curves/" +
+    throw std::invalid_argument("'" + printableExcerpt(path) + "': the law is curve " + at->at("curve").dump() + ", not a number (vary curves/" +
                                 at->at("curve").dump() + "/scale instead)");
   if (!at->is_number())
-    throw std::invalid_argument("'" + path + "': the field is not a number (" + at->dump() + ")");
+    throw std::invalid_argument("'" + printableExcerpt(path) + "': the field is not a number (" + at->dump() + ")");
   return *at;
 }
 
@@ -132,14 +133,14 @@ std::string twinPath(const Project& project, const std::string& path) {
   const std::string name = row.contains("name") && row["name"].is_string() ? row["name"].get<std::string>() : "";
   const std::string twin = swapSides(name);
   if (name.empty() || twin == name)
-    throw std::invalid_argument("'" + path + "': the row's name " + (name.empty() ? "is empty" : "'" + name + "'") +
+    throw std::invalid_argument("'" + printableExcerpt(path) + "': the row's name " + (name.empty() ? "is empty" : "'" + printableExcerpt(name) + "'") +
                                 " does not say left or right, so it has no twin");
   for (const Json& r : doc[p.table])
     if (r.contains("name") && r["name"].is_string() && r["name"].get<std::string>() == twin) {
       const std::string id = r.contains("id") ? std::to_string(r["id"].get<long long>()) : twin;
       return p.table + "/" + id + "/" + p.field;
     }
-  throw std::invalid_argument("'" + path + "': no row named '" + twin + "' in '" + p.table + "' (the twin of '" + name + "')");
+  throw std::invalid_argument("'" + printableExcerpt(path) + "': no row named '" + printableExcerpt(twin) + "' in '" + printableExcerpt(p.table) + "' (the twin of '" + printableExcerpt(name) + "')");
 }
 
 double tableValue(const Project& project, const std::string& path) {

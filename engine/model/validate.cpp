@@ -31,7 +31,7 @@ class Checker {
   }
   /// Rows named rather than numbered (load cases, outputs) and the project's own fields.
   Location atNamed(const std::string& table, const std::string& name, const std::string& field) const {
-    return {p_.sourcePath, table, table.empty() ? "" : "'" + name + "'", field};
+    return {p_.sourcePath, table, table.empty() ? "" : "'" + printableExcerpt(name) + "'", field};
   }
   void error(Location w, const std::string& what) const { d_.error(std::move(w), what); }
   void warning(Location w, const std::string& what) const { d_.warning(std::move(w), what); }
@@ -401,10 +401,10 @@ Diagnostics check(const Project& p) {
     Extrapolation ep;
     if (!parseInterpolation(cv.interpolation, ip))
       c.error(c.at("curves", cv, "interpolation"),
-              "unknown interpolation \"" + cv.interpolation + "\" (linear, pchip, spline)");
+              "unknown interpolation \"" + printableExcerpt(cv.interpolation) + "\" (linear, pchip, spline)");
     if (!parseExtrapolation(cv.extrapolation, ep))
       c.error(c.at("curves", cv, "extrapolation"),
-              "unknown extrapolation \"" + cv.extrapolation + "\" (linear, constant)");
+              "unknown extrapolation \"" + printableExcerpt(cv.extrapolation) + "\" (linear, constant)");
     if (cv.points.size() < 2)
       c.error(c.at("curves", cv, "points"), "a curve needs at least 2 points, has " + std::to_string(cv.points.size()));
     for (std::size_t k = 1; k < cv.points.size(); ++k)
@@ -499,7 +499,7 @@ Diagnostics check(const Project& p) {
     int direction = 0, branch = 0;
     if (!componentValid(o.quantity, o.component)) {
       c.error(c.atNamed("outputs", o.name, "component"),
-              "component \"" + o.component + "\" does not fit quantity \"" + toString(o.quantity) + "\"" +
+              "component \"" + printableExcerpt(o.component) + "\" does not fit quantity \"" + toString(o.quantity) + "\"" +
                   (o.quantity == OutputQuantity::BushingBranchDeflection
                        ? " (a direction and the branch's number from 1: x1, rz2, ...)"
                        : ""));

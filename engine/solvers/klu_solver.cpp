@@ -4,6 +4,7 @@
 #include <suitesparse/klu.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "engine/core/error.h"
 
@@ -46,9 +47,16 @@ KluSolver::~KluSolver() {
 }
 
 void KluSolver::factorize(const std::vector<Mat6>& blocks) {
+  bool finite = true;
   for (std::size_t s = 0; s < blocks.size(); ++s)
     for (int q = 0; q < 6; ++q)
-      for (int p = 0; p < 6; ++p) Ax_[map_[36 * s + 6 * p + q]] = blocks[s](p, q);
+      for (int p = 0; p < 6; ++p) {
+        const double a = blocks[s](p, q);
+        finite = finite && std::isfinite(a);
+        Ax_[map_[36 * s + 6 * p + q]] = a;
+      }
+  // KLU's refactorization takes a NaN without complaint (the solution is then NaN): refuse it here.
+  if (!finite) throw SimulationError("KLU: the coefficient matrix A is not finite (NaN or Inf)");
   if (klu_->numeric && klu_refactor(Ap_.data(), Ai_.data(), Ax_.data(), klu_->symbolic, klu_->numeric, &klu_->common))
     return;
   // First factorization, or the old pivot sequence failed: factorize with fresh pivoting.

@@ -185,8 +185,9 @@ void TopologySolver::eliminate(int k, Updates which) {
   // machine code, so the same results bit for bit.
   if (which != Updates::Shared) {
     if (!invertPivot(F_[slot(k, k)], Dinv_[k]))
-      throw SimulationError("the coefficient matrix A is singular: pivot block of body '" +
-                            model_.bodies[model_.freeBodies[order_[k]]].name + "'");
+      throw SimulationError(std::string("the coefficient matrix A is ") +
+                            (F_[slot(k, k)].allFinite() ? "singular" : "not finite (NaN or Inf)") +
+                            ": pivot block of body '" + model_.bodies[model_.freeBodies[order_[k]]].name + "'");
     // L_ik = F_ik D_k^-1
     for (int li : lowerOf_[k]) {
       Mat6 t;

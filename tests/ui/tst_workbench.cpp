@@ -27,6 +27,8 @@
 #include <QTimer>
 #include <QToolBar>
 #include <QtTest>
+
+#include <clocale>
 #include <cstdlib>
 #include <sys/resource.h>
 
@@ -35,6 +37,7 @@
 #include "engine/model/model.h"
 #include "engine/solvers/topology_solver.h"
 #include "engine/core/text.h"
+#include "engine/model/project_io.h"
 #include "ui/analyses_panel.h"
 #include "ui/bushing_dynamics_panel.h"
 #include "ui/curve_editor.h"
@@ -1193,6 +1196,38 @@ class TestWorkbench : public QObject {
     QVERIFY(w.lastDialogText().contains("describes a P2P element"));
     QVERIFY(w.importPropertyFile(kRoot + "/tests/data/adams/damper_mm.dpr", Table::P2Ps, 2));
     QVERIFY(w.document()->project().p2ps[1].damper.curve.has_value());
+  }
+
+  // The workbench runs in the user's locale (CTest sets de_DE.UTF-8, where the C library reads
+  // and writes a decimal comma): the full vehicle's road tables read, a run goes, and the files it
+  // writes (project, results CSV) hold points, as in every other locale.
+  void fullVehicleInTheUsersLocale() {
+    const QString numeric = QString::fromLatin1(std::setlocale(LC_NUMERIC, nullptr));
+    qInfo("process locale for numbers: %s", qPrintable(numeric));
+    if (!numeric.startsWith("de_DE")) QSKIP("not run under de_DE.UTF-8 (CTest runs it so)");
+    MainWindow w;
+    QVERIFY(openShown(w, kRoot + "/projects/full_vehicle.json"));
+    auto* loadCase = w.findChild<QComboBox*>("loadCase");
+    QVERIFY(loadCase);
+    loadCase->setCurrentText("random road");
+    QCOMPARE(loadCase->currentText(), QString("random road"));
+    QSignalSpy finished(&w, &MainWindow::runFinished);
+    w.startRun(0.05);
+    QVERIFY(finished.wait(60000));
+    QVERIFY2(finished.first().first().toBool(), qPrintable(w.lastRunMessage()));
+    QCOMPARE(static_cast<int>(w.plots()->times().size()), 51);
+    const QString csv = kArtefacts + "/road_de.csv";
+    QCOMPARE(w.plots()->exportCsv(csv), QString());
+    QFile f(csv);
+    QVERIFY(f.open(QIODevice::ReadOnly | QIODevice::Text));
+    f.readLine();
+    const QString second = QString::fromUtf8(f.readLine()).trimmed();
+    QVERIFY2(second.startsWith("0,") && second.contains('.') && second.count(',') > 5, qPrintable(second));
+    const QString saved = kArtefacts + "/full_vehicle_de.json";
+    w.document()->saveAs(saved);
+    const ek::Project a = ek::readProject((kRoot + "/projects/full_vehicle.json").toStdString());
+    const ek::Project b = ek::readProject(saved.toStdString());
+    QCOMPARE(ek::writeProjectText(b), ek::writeProjectText(a));
   }
 
   void badProjectsKeepTheOpenOne() {

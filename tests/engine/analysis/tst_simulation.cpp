@@ -181,6 +181,34 @@ class TestSimulation : public QObject {
     }
   }
 
+  // A curve whose slope overflows makes A non-finite, which the solver sees as a failed pivot:
+  // the message says "not finite" (not "singular") and names the bushing and its deflection.
+  void nonFiniteJacobianNamesTheElement() {
+    Project p = test::singleBushing(1.0, Vec3(0.01, 0.01, 0.01), 1e4, 10.0);
+    p.curves.push_back({9, "overflowing", "linear", "linear", {{-0.02, -1.7e308}, {0.0, 0.0}, {0.02, 1.7e308}}});
+    p.bushings[0].directions[2].stiffness = LawRow{0.0, 9};
+    p.bushings[0].name = "steep";
+    test::addFreeLoadCase(p, 0.1);
+    for (const char* solver : {"topology", "dense", "klu"}) {
+      RunOptions o;
+      o.solver = solver;
+      Simulation sim(SuspensionModel::build(p), "free", o);
+      sim.initialize();
+      try {
+        while (sim.step()) {
+        }
+        QFAIL("the run did not stop");
+      } catch (const SimulationError& e) {
+        const QString msg = e.what();
+        qInfo("%s: %s", solver, e.what());
+        QVERIFY2(msg.startsWith("run stopped at t = 0 s (step 1): bushing 1 ('steep'): its "), qPrintable(msg));
+        QVERIFY2(msg.contains("not finite (NaN or Inf) at the deflection"), qPrintable(msg));
+        QVERIFY2(msg.contains("A is not finite"), qPrintable(msg));
+        QVERIFY2(!msg.contains("singular"), qPrintable(msg));
+      }
+    }
+  }
+
   // An input of 1e300 along a direction of 1e300 overflows to Inf: the message names the input,
   // with time and step, not a consequence (a P2P element whose markers became NaN).
   void divergenceNamesTheFirstCause() {

@@ -443,6 +443,11 @@ class TestStudy : public QObject {
                 .contains(QString::fromStdString("field 'best project': " + study + " is the study file; the study writes it")));
     QVERIFY(studyErrors(dir, withVariables(", \"results\": \"" + project + "\"", oneVariable))
                 .contains(QString::fromStdString("field 'results': " + project + " is the study's project")));
+    QDir(dir.path()).mkdir("folder");
+    QVERIFY(studyErrors(dir, withVariables(R"(, "results": "folder")", oneVariable)).contains("field 'results': "));
+    QVERIFY(studyErrors(dir, withVariables(R"(, "results": "folder")", oneVariable)).contains("folder is a folder; name a file"));
+    QVERIFY(studyErrors(dir, "{\"project\": \"\", \"variables\": [" + oneVariable + "], " + criteria + "}")
+                .contains("field 'project': is empty; name the project file"));
     QVERIFY(studyErrors(dir, withVariables(R"(, "best project": "bad.study.results.csv")", oneVariable))
                 .contains("is also the results file"));
     QVERIFY(studyErrors(dir, withVariables(R"(, "best project": "bad.study.results.csv.fingerprint")", oneVariable))
