@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <climits>
@@ -13,6 +14,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <future>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -129,7 +131,29 @@ enum ExitCode { kDone = 0, kBadProject = 1, kUsageError = 2, kRunStopped = 3, kI
 
 /// Set by SIGINT/SIGTERM; the step loop stops and the results so far are written.
 volatile std::sig_atomic_t gSignal = 0;
-extern "C" void onSignal(int sig) { gSignal = sig; }
+/// The same, for the analyses' cancel flags (a lock-free atomic store is async-signal-safe).
+std::atomic<bool> gCancel{false};
+extern "C" void onSignal(int sig) {
+  gSignal = sig;
+  gCancel.store(true);
+}
+
+const char* signalName() { return gSignal == SIGINT ? "SIGINT" : "SIGTERM"; }
+
+/// Runs `work` (one computation that cannot stop half-way: an eigen-analysis, a static
+/// equilibrium) on a thread and waits for it; a SIGINT or SIGTERM meanwhile ends the program at
+/// once with 130 / 143, saying that nothing was written. @returns what `work` returns.
+template <class F>
+auto interruptible(F&& work, const char* what) {
+  auto result = std::async(std::launch::async, std::forward<F>(work));
+  while (result.wait_for(std::chrono::milliseconds(10)) != std::future_status::ready)
+    if (gSignal != 0) {
+      ek::cfprintf(stderr, "elastokin-sim: interrupted by %s during %s; nothing was written\n", signalName(), what);
+      std::fflush(stderr);
+      std::_Exit(128 + gSignal);
+    }
+  return result.get();
+}
 
 void installSignalHandlers() {
   struct sigaction sa {};
@@ -194,10 +218,10 @@ int stiffnessReport(const std::shared_ptr<const ek::SuspensionModel>& model, con
                     const std::string& outPath) {
   ek::RunOptions o;
   ek::Simulation sim(model, loadCase, o);
-  sim.initialize();
+  interruptible([&] { sim.initialize(); }, "the initial state");
   ek::VecX u(model->nInputs());
   ek::InputSignals(*model, *model->loadCase(loadCase)).evaluate(0.0, u);
-  const ek::ModalReport rep = ek::analyzeModes(*model, sim.state(), u);
+  const ek::ModalReport rep = interruptible([&] { return ek::analyzeModes(*model, sim.state(), u); }, "the eigen-analysis");
   ek::cprintf("linearized at the initial state of load case %s (%d DOF, %zu eigenvalues)\n", loadCase.c_str(),
               model->nDof(), rep.eigenvalues.size());
   ek::cprintf("zero eigenvalues (|lambda| < %.2e, free directions)  %d\n", rep.zeroThreshold, rep.zeroEigenvalues);
@@ -307,9 +331,9 @@ int modesReport(const std::shared_ptr<const ek::SuspensionModel>& model, const A
   ek::checkWritable(outPath, "results file");
   if (!a.reportPath.empty()) ek::checkWritable(a.reportPath, "PDF report");
   const auto t0 = std::chrono::steady_clock::now();
-  const ek::OperatingPoint point = operatingPoint(model, a);
+  const ek::OperatingPoint point = interruptible([&] { return operatingPoint(model, a); }, "the operating point");
   const auto t1 = std::chrono::steady_clock::now();
-  const ek::ModesResult r = ek::computeModes(*model, point);
+  const ek::ModesResult r = interruptible([&] { return ek::computeModes(*model, point); }, "the eigen-analysis");
   const auto t2 = std::chrono::steady_clock::now();
   ek::writeModesCsv(*model, r, outPath);
   ek::cprintf("modes at the %s\n", point.description.c_str());
@@ -369,12 +393,18 @@ int frequencyReport(const std::shared_ptr<const ek::SuspensionModel>& model, con
   if (!a.reportPath.empty()) ek::checkWritable(a.reportPath, "PDF report");
   ProgressBar bar(!quiet && isatty(STDERR_FILENO));
   const auto t0 = std::chrono::steady_clock::now();
-  const ek::OperatingPoint point = operatingPoint(model, a);
+  const ek::OperatingPoint point = interruptible([&] { return operatingPoint(model, a); }, "the operating point");
   const auto t1 = std::chrono::steady_clock::now();
-  const ek::FrequencyResponse r = ek::frequencyResponse(*model, point, in, channels, o, [&](double f) { bar.update(f); });
+  const ek::FrequencyResponse r =
+      ek::frequencyResponse(*model, point, in, channels, o, [&](double f) { bar.update(f); }, &gCancel);
   const auto t2 = std::chrono::steady_clock::now();
   bar.finish();
   ek::writeFrequencyResponseCsv(r, outPath);
+  if (r.cancelled) {
+    ek::cfprintf(stderr, "elastokin-sim: interrupted by %s after %zu of %d frequencies; those were written to %s\n",
+                 signalName(), r.frequency.size(), o.points, outPath.c_str());
+    return 128 + gSignal;
+  }
   ek::cprintf("frequency response to %s [%s] at the %s\n", r.inputName.c_str(), r.inputUnit.c_str(), point.description.c_str());
   ek::cprintf("%zu frequencies from %g to %g Hz, %zu outputs, operating point %.3f s, response %.3f s -> %s\n\n",
               r.frequency.size(), o.from, o.to, r.outputs.size(), std::chrono::duration<double>(t1 - t0).count(),
@@ -440,10 +470,15 @@ int analysisReport(const std::shared_ptr<const ek::SuspensionModel>& model, cons
   if (!a.reportPath.empty()) ek::checkWritable(a.reportPath, "PDF report");
   ProgressBar bar(!quiet && isatty(STDERR_FILENO));
   const auto t0 = std::chrono::steady_clock::now();
-  const ek::KcResult r = ek::runKc(*model, o, [&](double f) { bar.update(f); });
+  const ek::KcResult r = ek::runKc(*model, o, [&](double f) { bar.update(f); }, &gCancel);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   bar.finish();
   ek::writeKcCsv(r, outPath);
+  if (r.cancelled) {
+    ek::cfprintf(stderr, "elastokin-sim: interrupted by %s after %zu of %d points; those were written to %s\n",
+                 signalName(), r.sweep.size(), o.points, outPath.c_str());
+    return 128 + gSignal;
+  }
   ek::cprintf("analysis       %s, %s from %g to %g %s, %d points (%d equilibrium iterations, %.3f s)\n",
               a.name.c_str(), r.sweepName.c_str(), o.from / scale, o.to / scale,
               degrees ? "deg" : travel ? "mm" : r.sweepUnit.c_str(), o.points, r.iterations, wall);
@@ -648,7 +683,7 @@ int main(int argc, char** argv) {
     ek::RealtimePacer pacer(opt.dt, realtime ? sim.totalSteps() : 0);
     ProgressBar bar(!quiet && isatty(STDERR_FILENO));
     const auto t0 = std::chrono::steady_clock::now();
-    sim.initialize();
+    interruptible([&] { sim.initialize(); }, "the initial state");
     const auto t1 = std::chrono::steady_clock::now();
     std::string failure;
     try {
@@ -704,7 +739,7 @@ int main(int argc, char** argv) {
     }
     if (gSignal != 0) {
       ek::cfprintf(stderr, "elastokin-sim: interrupted by %s at t = %.10g s (step %lld of %lld); the results up to "
-                   "then were written to %s\n", gSignal == SIGINT ? "SIGINT" : "SIGTERM", sim.state().t,
+                   "then were written to %s\n", signalName(), sim.state().t,
                    sim.stepsDone(), sim.totalSteps(), outPath.c_str());
       return 128 + gSignal;
     }

@@ -150,6 +150,7 @@ int main(int argc, char** argv) {
 #endif
     return code;
   }
+  context.cancel = &gStop;  // a signal ends the runs in flight too, within a few hundred microseconds
   if (!resultsPath.empty()) context.study.resultsPath = resultsPath;
   if (!bestPath.empty()) context.study.bestProjectPath = bestPath;
   if (!resultsPath.empty() || !bestPath.empty()) {

@@ -28,7 +28,7 @@ std::vector<char> packJob(std::int64_t index, const std::vector<double>& values)
 }
 
 std::vector<char> packResult(std::int64_t index, const DesignResult& r) {
-  const std::int64_t ok = r.ok ? 1 : 0, nc = static_cast<std::int64_t>(r.criteria.size());
+  const std::int64_t ok = r.cancelled ? 2 : r.ok ? 1 : 0, nc = static_cast<std::int64_t>(r.criteria.size());
   std::vector<char> b(3 * sizeof(std::int64_t) + r.criteria.size() * sizeof(double) + r.message.size());
   char* p = b.data();
   for (std::int64_t v : {index, ok, nc}) {
@@ -46,7 +46,8 @@ DesignResult unpackResult(const std::vector<char>& b, std::int64_t& index) {
   std::memcpy(head, b.data(), sizeof head);
   index = head[0];
   DesignResult r;
-  r.ok = head[1] != 0;
+  r.ok = head[1] == 1;
+  r.cancelled = head[1] == 2;
   r.criteria.resize(static_cast<std::size_t>(head[2]));
   const char* p = b.data() + sizeof head;
   if (head[2] > 0) std::memcpy(r.criteria.data(), p, r.criteria.size() * sizeof(double));

@@ -550,6 +550,7 @@ QString StudyDialog::run() {
     context->study.resultsPath = (stem + ".results.csv").toStdString();
     context->study.bestProjectPath = (stem + ".best.json").toStdString();
   }
+  context->cancel = &stop_;  // Stop ends the runs in flight too
   context_ = std::move(context);
   resetResults();
   stop_.store(false);

@@ -448,7 +448,10 @@ KcResult runKc(const SuspensionModel& model, const KcOptions& o, const std::func
       if ((direction > 0 && grid[k] >= 0.0) || (direction < 0 && grid[k] < 0.0)) order.push_back(k);
     if (direction < 0) std::reverse(order.begin(), order.end());
     for (int k : order) {
-      if (cancel && cancel->load()) throw SimulationError("the analysis was cancelled");
+      if (cancel && cancel->load()) {
+        res.cancelled = true;
+        break;
+      }
       const double s = grid[k];
       if (!travel) {
         for (int w = 0; w < m; ++w)
@@ -470,6 +473,7 @@ KcResult runKc(const SuspensionModel& model, const KcOptions& o, const std::func
     res.sweep.push_back(s);
     res.values.push_back(std::move(row));
   }
+  if (res.cancelled) return res;
   res.metrics = designMetrics(model, design);
   if (steering) {
     // Steering gain at the design position (analytic, heights held), Ackermann at both locks.

@@ -52,6 +52,7 @@ struct KcResult {
   std::vector<std::vector<double>> values;  ///< values[point][column]
   std::vector<KcMetric> metrics;            ///< at the design position
   int iterations = 0;                       ///< equilibrium iterations over all points
+  bool cancelled = false;                   ///< stopped early: the points done so far, no metrics
   /// Index of a column by name, -1 if absent.
   int column(const std::string& name) const;
 };
@@ -82,7 +83,8 @@ std::pair<Vec3, Vec3> screwSteeringAxis(const SuspensionModel& model, const Stat
 MatX wheelCompliance(const SuspensionModel& model, const KcDesign& design, int wheel, int load);
 
 /// Runs a sweep: the design position, then outwards point by point, each equilibrium warm-started
-/// from its neighbour. `progress(fraction)` after every point; `cancel` stops between points.
+/// from its neighbour. `progress(fraction)` after every point; `cancel` stops between points (the
+/// result then holds the points done, around the design position, and no metrics).
 /// @throws SimulationError naming the point that did not converge; std::invalid_argument for
 /// options that do not fit the model (no wheels, wheel out of range, fewer than 2 points).
 KcResult runKc(const SuspensionModel& model, const KcOptions& options,

@@ -350,7 +350,10 @@ FrequencyResponse frequencyResponse(const SuspensionModel& model, const Operatin
   // The logarithms apart (to / from may overflow for a range such as 1e-300 ... 1e300 Hz).
   const double ratio = (std::log(o.to) - std::log(o.from)) / (o.points - 1);
   for (int k = 0; k < o.points; ++k) {
-    if (cancel && cancel->load()) break;
+    if (cancel && cancel->load()) {
+      res.cancelled = true;
+      break;
+    }
     const double f = k + 1 == o.points ? o.to : k == 0 ? o.from : std::exp(std::log(o.from) + ratio * k);
     const double w = 2.0 * M_PI * f;
     if (!std::isfinite(w))

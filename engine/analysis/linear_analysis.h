@@ -99,6 +99,7 @@ struct FrequencyResponse {
   /// a sin(w t) gives the output a |H| sin(w t + arg H).
   std::vector<std::vector<std::complex<double>>> response;
   std::string point;
+  bool cancelled = false;  ///< stopped early: the frequencies done so far
   /// Index of the frequency where |response[output]| is largest.
   std::size_t peak(std::size_t output) const;
 };

@@ -7,6 +7,7 @@
 /// what every study is made of. Running a study (plans, sensitivities, optimization, results file)
 /// is study_runner.h.
 
+#include <atomic>
 #include <optional>
 #include <string>
 #include <utility>
@@ -113,6 +114,7 @@ Study parseStudy(const std::string& text, const std::string& path);
 /// The result of one design: every criterion's value in the study's order, or the failure.
 struct DesignResult {
   bool ok = false;
+  bool cancelled = false;  ///< stopped by StudyContext::cancel: no result (not a failure; run it again)
   std::vector<double> criteria;
   std::string message;  ///< why it failed
 };
@@ -124,6 +126,9 @@ struct StudyContext {
   Project project;                    ///< as read
   std::vector<double> projectValues;  ///< each variable's value in the project
   std::vector<double> startValues;    ///< the start or the project's value
+  /// Set from outside (a signal, the workbench's Stop) to end every evaluation within a few
+  /// hundred microseconds of compute: runs stop between steps and report `cancelled`.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 /// Reads the study and its project. @throws as readStudy().

@@ -43,7 +43,8 @@ void ThreadExecutor::evaluate(const std::vector<std::vector<double>>& designs, c
   std::deque<std::pair<std::size_t, DesignResult>> finished;
   std::size_t next = 0, running = 0;
   bool aborted = false;  // under m: reporting failed (the results file); no new designs
-  auto halted = [&] { return next >= designs.size() || stop.load() || aborted; };
+  auto interrupted = [&] { return context_.cancel && context_.cancel->load(); };
+  auto halted = [&] { return next >= designs.size() || stop.load() || aborted || interrupted(); };
   auto worker = [&] {
     for (;;) {
       std::size_t i;
@@ -65,7 +66,8 @@ void ThreadExecutor::evaluate(const std::vector<std::vector<double>>& designs, c
   const int n = static_cast<int>(std::min<std::size_t>(designs.size(), static_cast<std::size_t>(threads_)));
   if (n <= 1) {
     // One thread: the calling one, reporting each run as it finishes.
-    for (std::size_t i = 0; i < designs.size() && !stop.load(); ++i) done(i, evaluateDesign(context_, designs[i]));
+    for (std::size_t i = 0; i < designs.size() && !stop.load() && !interrupted(); ++i)
+      done(i, evaluateDesign(context_, designs[i]));
     return;
   }
   // n threads run designs; the calling thread reports (results file, progress) and mostly waits.
@@ -247,6 +249,10 @@ class Ledger {
         todo.resize(static_cast<std::size_t>(options_.maxNewRuns - outcome_.newRuns));
       stop_.store(false);
       executor_.evaluate(todo, [&](std::size_t k, const DesignResult& result) {
+        if (result.cancelled) {  // stopped half-way: not a result; the design runs again on resume
+          stop_.store(true);
+          return;
+        }
         StudyRecord& r = outcome_.records[todoRecord[k]];
         r.result = result;
         done_[todoRecord[k]] = true;

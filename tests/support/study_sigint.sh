@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# A study interrupted by SIGINT: the runs in flight finish and are written, exit code 130 and a
-# message saying how to resume; running it again completes it without repeating a finished run.
+# A study interrupted by SIGINT: the runs in flight stop between steps and are not written (they run
+# again on resume), exit code 130 and a message saying how to resume; running it again completes it without repeating a finished run.
 set -u
 exe=$1 study=$2 out=$3
 rm -f "$out"
