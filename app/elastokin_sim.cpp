@@ -26,6 +26,8 @@
 #include "engine/analysis/simulation.h"
 #include "engine/core/error.h"
 #include "engine/core/output_file.h"
+#include "engine/analysis/bushing_dynamics.h"
+#include "engine/model/adams_export.h"
 #include "engine/model/adams_import.h"
 #include "engine/model/project_io.h"
 #include "engine/model/validate.h"
@@ -84,10 +86,19 @@ constexpr const char* kUsage =
     "  --write-project FILE  write the checked project in its canonical form (the form the\n"
     "                        workbench saves; FILE may be PROJECT itself), then exit\n"
     "  --import FILE --onto bushing:ID|p2p:ID\n"
-    "                        import an Adams/Car property file (.bus onto a bushing; .spr,\n"
-    "                        .dpr, .bst, .reb onto a P2P element; units converted to SI,\n"
+    "                        import an Adams/Car property file (bus or hbu onto a bushing;\n"
+    "                        spr, dpr, bum, reb onto a P2P element; units converted to SI,\n"
     "                        tables become curves; docs/import.md) and write the result with\n"
-    "                        --write-project FILE\n"
+    "                        --write-project FILE; the summary says what was imported and\n"
+    "                        what was left out\n"
+    "  --branches N --amplitude A\n"
+    "                        hydro bushings (hbu): Maxwell branches fitted per direction\n"
+    "                        (default 2) to the table at amplitude A (the file's unit;\n"
+    "                        default the smallest)\n"
+    "  --export-property bushing:ID|spring:ID|damper:ID|bumpstop:ID|reboundstop:ID --to FILE\n"
+    "                        write the element as an Adams property file (bus, spr, dpr, bum,\n"
+    "                        reb) in --units LENGTH,FORCE,ANGLE,TIME (default\n"
+    "                        mm,newton,degrees,second), then exit\n"
     "  --stiffness           eigen-analysis at the load case's initial state instead of a run:\n"
     "                        stiffness ratio, eigenvalues, undamped eigenfrequencies\n"
     "                        (with --out: all eigenvalues as CSV)\n"
@@ -492,10 +503,39 @@ int analysisReport(const std::shared_ptr<const ek::SuspensionModel>& model, cons
   }
   return a.reportPath.empty() ? kDone : pdfReport(*model, a, &r, nullptr, nullptr, nullptr);
 }
-  std::string projectPath, loadCase, outPath, canonicalPath, importPath;
-  ek::ImportTarget importTarget = ek::ImportTarget::Bushing;
-  int importId = -1;
-  bool haveImportTarget = false;
+/// What an import set, in which units, and what it left out.
+void printImport(const ek::PropertyImport& r, const std::string& path, ek::ImportTarget target, int id) {
+  for (const auto& w : r.warnings) ek::cfprintf(stderr, "elastokin-sim: %s\n", w.text().c_str());
+  ek::cprintf("%s (%s, units %s) onto %s %d:\n", path.c_str(), r.fileType.c_str(), r.units.c_str(),
+              target == ek::ImportTarget::Bushing ? "bushing" : "p2p element", id);
+  for (const auto& c : r.changes) ek::cprintf("  %s\n", c.c_str());
+  if (!r.leftOut.empty()) {
+    ek::cprintf("not imported:\n");
+    for (const auto& c : r.leftOut) ek::cprintf("  %s\n", c.c_str());
+  }
+}
+
+/// --export-property: the element as a property file. @returns the exit code.
+int exportProperty(const ek::Project& project, const std::string& spec, const std::string& path, const std::string& units) {
+  ek::PropertyType type = ek::PropertyType::Bushing;
+  int id = -1;
+  if (!ek::parseExportElement(spec, type, id))
+    return usageError("--export-property needs bushing:ID, spring:ID, damper:ID, bumpstop:ID or reboundstop:ID, found '" +
+                      ek::printableExcerpt(spec) + "'");
+  ek::PropertyUnits u = ek::parseUnitList("mm,newton,degrees,second,kg");
+  if (!units.empty()) u = ek::parseUnitList(units);  // std::invalid_argument: a usage error
+  const ek::PropertyExport e = ek::exportPropertyFile(project, type, id, u);
+  ek::checkWritable(path, "property file");
+  ek::writeFile(path, e.text, "property file");
+  ek::cprintf("%s -> %s ('%s', units %s):\n", spec.c_str(), path.c_str(), ek::propertyTypeName(type), u.describe().c_str());
+  for (const auto& w : e.written) ek::cprintf("  %s\n", w.c_str());
+  if (!e.leftOut.empty()) {
+    ek::cprintf("not written:\n");
+    for (const auto& c : e.leftOut) ek::cprintf("  %s\n", c.c_str());
+  }
+  return kDone;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -505,7 +545,14 @@ int main(int argc, char** argv) {
   std::setlocale(LC_ALL, "");
   installSignalHandlers();  // from the start: a signal during set-up stops before the first step
   std::vector<std::string> args(argv + 1, argv + argc);
-  std::string projectPath, loadCase, outPath, canonicalPath;
+  std::string projectPath, loadCase, outPath, canonicalPath, importPath, exportSpec, exportPath, exportUnits;
+  ek::ImportTarget importTarget = ek::ImportTarget::Bushing;
+  int importId = -1;
+  bool haveImportTarget = false;
+  ek::HydroImportOptions hydro;
+  bool haveHydroOption = false;
+  std::string toText;
+  bool haveToText = false;
   ek::RunOptions opt;
   bool quiet = false, list = false, stiffness = false, realtime = false, haveDt = false, haveLin = false, haveRate = false;
   double warnError = 0.0;  // [m]; 0: no warning
@@ -579,8 +626,9 @@ int main(int argc, char** argv) {
       if (!value(v) || !parseDouble(v, analysis.from)) return usageError("--from needs a finite number");
       analysis.haveFrom = true;
     } else if (a == "--to") {
-      if (!value(v) || !parseDouble(v, analysis.to)) return usageError("--to needs a finite number");
-      analysis.haveTo = true;
+      // A sweep's end, or with --export-property the file written: decided after all options.
+      if (!value(toText)) return usageError("--to needs a value");
+      haveToText = true;
     } else if (a == "--points") {
       if (!value(v) || !parseInt(v, analysis.points)) return usageError("--points needs a whole number");
       analysis.havePoints = true;
@@ -600,6 +648,20 @@ int main(int argc, char** argv) {
         return usageError("--onto needs bushing:ID or p2p:ID, found '" + ek::printableExcerpt(v) + "'");
       importTarget = kind == "bushing" ? ek::ImportTarget::Bushing : ek::ImportTarget::P2P;
       haveImportTarget = true;
+    } else if (a == "--branches") {
+      if (!value(v) || !parseInt(v, hydro.branches) || hydro.branches < 1 || hydro.branches > 8)
+        return usageError("--branches needs a whole number from 1 to 8");
+      haveHydroOption = true;
+    } else if (a == "--amplitude") {
+      double amp = 0.0;
+      if (!value(v) || !parseDouble(v, amp) || !(amp > 0)) return usageError("--amplitude needs a positive number (in the file's length or angle unit)");
+      hydro.amplitude = amp;  // in the file's units until the file is read
+      haveHydroOption = true;
+    } else if (a == "--export-property") {
+      if (!value(exportSpec) || exportSpec.empty())
+        return usageError("--export-property needs bushing:ID, spring:ID, damper:ID, bumpstop:ID or reboundstop:ID");
+    } else if (a == "--units") {
+      if (!value(exportUnits) || exportUnits.empty()) return usageError("--units needs LENGTH,FORCE,ANGLE,TIME, e.g. mm,newton,degrees,second");
     } else if (a == "--write-project") {
       if (!value(canonicalPath) || canonicalPath.empty()) return usageError("--write-project needs a file name");
     } else if (a == "--report") {
@@ -620,18 +682,42 @@ int main(int argc, char** argv) {
     }
   }
   if (projectPath.empty()) return usageError("no project file given");
+  if (haveToText && !exportSpec.empty()) {
+    exportPath = toText;
+    if (exportPath.empty()) return usageError("--to needs a file name");
+  } else if (haveToText) {
+    if (!parseDouble(toText, analysis.to)) return usageError("--to needs a finite number");
+    analysis.haveTo = true;
+  }
   if (!importPath.empty() && (!haveImportTarget || canonicalPath.empty()))
     return usageError("--import needs --onto bushing:ID or p2p:ID and --write-project FILE");
   if (importPath.empty() && haveImportTarget) return usageError("--onto needs --import");
+  if (haveHydroOption && importPath.empty()) return usageError("--branches and --amplitude need --import FILE.hbu");
+  if (!exportSpec.empty() && exportPath.empty()) return usageError("--export-property needs --to FILE");
+  if (exportSpec.empty() && (!exportPath.empty() || !exportUnits.empty()))
+    return usageError("--to and --units need --export-property");
+  if (!exportSpec.empty() && !importPath.empty()) return usageError("--export-property and --import are separate runs");
 
   try {
     ek::Project project = ek::readProject(projectPath);
+    if (!exportSpec.empty()) return exportProperty(project, exportSpec, exportPath, exportUnits);
     if (!importPath.empty()) {
-      const ek::PropertyImport imported = ek::importPropertyFile(project, importTarget, importId, importPath);
-      for (const auto& w : imported.warnings) ek::cfprintf(stderr, "elastokin-sim: %s\n", w.text().c_str());
-      ek::cprintf("%s (%s) onto %s %d:\n", importPath.c_str(), imported.fileType.c_str(),
-                  importTarget == ek::ImportTarget::Bushing ? "bushing" : "p2p element", importId);
-      for (const auto& c : imported.changes) ek::cprintf("  %s\n", c.c_str());
+      const ek::PropertyData data = ek::readPropertyFile(importPath);
+      ek::PropertyImport imported;
+      if (data.type == ek::PropertyType::HydroBushing) {
+        if (importTarget != ek::ImportTarget::Bushing)
+          throw ek::ModelError({importPath}, "a hydro bushing ('hbu') goes onto a bushing: --onto bushing:ID");
+        if (hydro.amplitude) {
+          // The amplitude was given in the file's unit: of the first table's direction.
+          const bool rot = !data.hydro.empty() && data.hydro.front().direction >= 3;
+          *hydro.amplitude *= rot ? data.units.angle : data.units.length;
+        }
+        imported = ek::importHydroBushing(project, importId, data, hydro).import;
+      } else {
+        if (haveHydroOption) return usageError("--branches and --amplitude are for hydro bushings ('hbu' files)");
+        imported = ek::importPropertyData(project, importTarget, importId, data);
+      }
+      printImport(imported, importPath, importTarget, importId);
       project = imported.project;
     }
     const ek::Diagnostics diagnostics = ek::check(project);

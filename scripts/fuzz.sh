@@ -12,20 +12,24 @@ bash scripts/setup-debian.sh > /dev/null
 mkdir -p build-asan
 CC=clang CXX=clang++ cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Sanitize -DELASTOKIN_SANITIZE=ON \
   -DELASTOKIN_FUZZ=ON -DELASTOKIN_NATIVE=OFF -DELASTOKIN_BUILD_UI=OFF > build-asan/build.log
-cmake --build build-asan -j"$(nproc)" --target fuzz_loader fuzz_run fuzz_study >> build-asan/build.log
+cmake --build build-asan -j"$(nproc)" --target fuzz_loader fuzz_run fuzz_study fuzz_property >> build-asan/build.log
 status=0
-for target in fuzz_loader fuzz_run fuzz_study; do
+for target in fuzz_loader fuzz_run fuzz_study fuzz_property; do
   corpus=build-asan/corpus/$target crashes=build-asan/crashes/$target
   mkdir -p "$corpus" "$crashes"
+  dict=tests/fuzz/json.dict
   if [ "$target" = fuzz_study ]; then
     cp -n tests/data/studies/*.study.json projects/studies/*.json tests/data/bad_input/*.study.json \
        "$corpus"/ 2>/dev/null || true
+  elif [ "$target" = fuzz_property ]; then
+    cp -n tests/data/adams/* "$corpus"/ 2>/dev/null || true
+    dict=tests/fuzz/teim_orbit.dict
   else
     cp -n tests/fuzz/corpus/* tests/data/minimal_valid.json tests/data/bad_input/*.json \
        projects/quarter_double_wishbone.json tests/data/regressions/* "$corpus"/ 2>/dev/null || true
   fi
   echo "== $target: $seconds s"
-  if ! ASAN_OPTIONS=detect_leaks=1 build-asan/tests/fuzz/$target "$corpus" -dict=tests/fuzz/json.dict \
+  if ! ASAN_OPTIONS=detect_leaks=1 build-asan/tests/fuzz/$target "$corpus" -dict="$dict" \
         -max_total_time="$seconds" -timeout=20 -rss_limit_mb=4096 -max_len=131072 -print_final_stats=1 \
         -artifact_prefix="$crashes/" > "build-asan/$target.log" 2>&1; then
     status=1

@@ -14,6 +14,7 @@
 #include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QInputDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -39,11 +40,14 @@
 #include "engine/model/model.h"
 #include "engine/model/project_diff.h"
 #include "engine/model/project_io.h"
+#include "engine/analysis/bushing_dynamics.h"
+#include "engine/model/adams_export.h"
 #include "ui/analyses_panel.h"
 #include "engine/model/adams_import.h"
 #include "ui/bushing_dynamics_panel.h"
 #include "ui/curve_editor.h"
 #include "ui/file_output.h"
+#include "ui/property_import_dialog.h"
 #include "ui/mirror.h"
 #include "ui/plot_panel.h"
 #include "ui/problems_panel.h"
@@ -737,9 +741,40 @@ void MainWindow::buildMenus() {
                                                      "characteristics replace that element's."));
     const QString path = QFileDialog::getOpenFileName(
         this, tr("Import Adams property file"), QString(),
-        t == Table::Bushings ? tr("Bushing property files (*.bus);;All files (*)")
-                             : tr("Spring, damper, stop property files (*.spr *.dpr *.bst *.reb);;All files (*)"));
+        t == Table::Bushings ? tr("Bushing property files (*.bus *.hbu);;All files (*)")
+                             : tr("Spring, damper, stop property files (*.spr *.dpr *.bum *.bst *.reb);;All files (*)"));
     if (!path.isEmpty()) importPropertyFile(path, t, view->model()->index(cur.row(), 0).data().toInt());
+  });
+  edit->addAction(tr("&Export the selected row as an Adams property file..."), this, [this] {
+    const int k = tables_->currentIndex();
+    const Table t = k >= 0 && k < static_cast<int>(models_.size()) ? models_[k]->table() : Table::Bodies;
+    auto* view = qobject_cast<QTableView*>(tables_->currentWidget());
+    const QModelIndex cur = view ? view->currentIndex() : QModelIndex();
+    if ((t != Table::Bushings && t != Table::P2Ps) || !cur.isValid())
+      return message(tr("Export property file"), tr("Select a row of the Bushings or the P2P table first."));
+    const int id = view->model()->index(cur.row(), 0).data().toInt();
+    PropertyType type = PropertyType::Bushing;
+    if (t == Table::P2Ps) {
+      const QStringList laws{tr("spring (.spr)"), tr("damper (.dpr)"), tr("bump stop (.bum)"), tr("rebound stop (.reb)")};
+      bool ok = false;
+      const QString law = QInputDialog::getItem(this, tr("Export property file"), tr("Law of P2P element %1:").arg(id), laws, 0,
+                                                false, &ok);
+      if (!ok) return;
+      const PropertyType types[] = {PropertyType::Spring, PropertyType::Damper, PropertyType::BumpStop, PropertyType::ReboundStop};
+      type = types[laws.indexOf(law)];
+    }
+    const QStringList unitSets{"mm,newton,degrees,second", "meter,newton,radians,second", "mm,knewton,degrees,millisecond",
+                               "inch,pound_force,degrees,second"};
+    bool ok = false;
+    const QString units = QInputDialog::getItem(this, tr("Export property file"), tr("Units (length, force, angle, time):"),
+                                                unitSets, 0, false, &ok);
+    if (!ok) return;
+    const QString ext = QString::fromLatin1(propertyTypeName(type));
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export Adams property file"), QString("element%1.%2").arg(id).arg(ext),
+                                                      tr("Adams property files (*.%1)").arg(ext));
+    if (path.isEmpty()) return;
+    const QString error = exportPropertyFile(path, type, id, units);
+    message(tr("Export property file"), error.isEmpty() ? lastDialog_ : error, !error.isEmpty());
   });
   QMenu* studies = menuBar()->addMenu(tr("&Study"));
   studies->addAction(tr("&Parameter study..."), this, [this] {
@@ -884,25 +919,51 @@ void MainWindow::showFirstRunHint() {
 }
 
 bool MainWindow::importPropertyFile(const QString& path, Table table, int id) {
+  const ImportTarget target = table == Table::Bushings ? ImportTarget::Bushing : ImportTarget::P2P;
   try {
-    const PropertyImport r = ek::importPropertyFile(
-        doc_->project(), table == Table::Bushings ? ImportTarget::Bushing : ImportTarget::P2P, id, path.toStdString());
+    const PropertyData data = readPropertyFile(QFile::encodeName(path).toStdString());
+    PropertyImport r;
+    if (data.type == PropertyType::HydroBushing) {
+      if (target != ImportTarget::Bushing)
+        throw ModelError({data.path}, "a hydro bushing ('hbu') goes onto a row of the Bushings table");
+      r = importHydroBushing(doc_->project(), id, data, HydroImportOptions{}).import;
+    } else {
+      r = importPropertyData(doc_->project(), target, id, data);
+    }
+    delete importPreview_;
+    importPreview_ = new PropertyImportDialog(doc_->project(), r, target, id, path, this);
+    lastDialog_ = importPreview_->notes();
+    if (!quiet_ && importPreview_->exec() != QDialog::Accepted) {
+      statusBar()->showMessage(tr("import of %1 cancelled: nothing changed").arg(QFileInfo(path).fileName()), 6000);
+      return false;
+    }
     replaceProject(doc_, r.project,
-                   tr("import %1 onto %2 %3").arg(QFileInfo(path).fileName(), table == Table::Bushings ? tr("bushing") : tr("P2P element")).arg(id));
-    QStringList lines;
-    for (const auto& c : r.changes) lines << QString::fromStdString(c);
-    for (const auto& w : r.warnings) lines << QString::fromStdString(w.text());
-    lastDialog_ = lines.join('\n');
-    statusBar()->showMessage(tr("imported %1: %2 characteristics set, %3 warnings (undo with Ctrl+Z)")
+                   tr("import %1 onto %2 %3").arg(QFileInfo(path).fileName(), target == ImportTarget::Bushing ? tr("bushing") : tr("P2P element")).arg(id));
+    statusBar()->showMessage(tr("imported %1: %2 characteristics set, %3 left out (undo with Ctrl+Z)")
                                  .arg(QFileInfo(path).fileName())
                                  .arg(r.changes.size())
-                                 .arg(r.warnings.size()),
+                                 .arg(r.leftOut.size()),
                              10000);
-    if (!r.warnings.empty()) message(tr("Import property file"), lastDialog_, false);
     return true;
-  } catch (const ModelError& e) {
+  } catch (const std::exception& e) {
     message(tr("Import property file"), QString::fromStdString(e.what()));
     return false;
+  }
+}
+
+QString MainWindow::exportPropertyFile(const QString& path, PropertyType type, int id, const QString& units) {
+  try {
+    const PropertyExport e = ek::exportPropertyFile(doc_->project(), type, id, parseUnitList(units.toStdString()));
+    const QString error = writeFileBytes(path, QByteArray::fromStdString(e.text), tr("property file"));
+    if (!error.isEmpty()) return error;
+    QStringList lines;
+    for (const auto& w : e.written) lines << QString::fromStdString(w);
+    for (const auto& l : e.leftOut) lines << tr("not written: %1").arg(QString::fromStdString(l));
+    lastDialog_ = lines.join('\n');
+    statusBar()->showMessage(tr("wrote %1 (%2 laws)").arg(QFileInfo(path).fileName()).arg(e.written.size()), 8000);
+    return {};
+  } catch (const std::exception& e) {
+    return QString::fromStdString(e.what());
   }
 }
 

@@ -11,6 +11,7 @@
 #include <memory>
 #include <vector>
 
+#include "engine/model/adams_import.h"
 #include "ui/project_document.h"
 #include "ui/simulation_worker.h"
 #include "ui/table_models.h"
@@ -33,6 +34,7 @@ class BushingDynamicsPanel;
 class CurveEditor;
 class ProblemsPanel;
 class PlotPanel;
+class PropertyImportDialog;
 class SparsityView;
 class StudyDialog;
 class TopologyView;
@@ -48,7 +50,14 @@ class MainWindow : public QMainWindow {
   bool openProject(const QString& path, bool showErrors = true);
   /// Imports an Adams property file onto the bushing or P2P element with this id as one undo
   /// step (docs/import.md); the changes and warnings go to the dialog / lastDialogText().
+  /// Reads an Adams property file and shows what it would change (PropertyImportDialog) before
+  /// it is applied as one undo step; quiet: applied without asking. Errors in a dialog.
   bool importPropertyFile(const QString& path, Table table, int id);
+  /// The preview of the last import (kept until the next one), for tests and screenshots.
+  PropertyImportDialog* importPreview() const { return importPreview_; }
+  /// Writes element `id` (a bushing, or a P2P element's law by `type`) as an Adams property file
+  /// in `units` ("mm,newton,degrees,second"). @returns empty, or the message.
+  QString exportPropertyFile(const QString& path, ek::PropertyType type, int id, const QString& units);
   ProjectDocument* document() { return doc_; }
   PlotPanel* plots() { return plots_; }
   View3D* view3d() { return view3d_; }
@@ -172,6 +181,7 @@ class MainWindow : public QMainWindow {
   bool running_ = false, quiet_ = false;
   QString realtimeReport_;
   QString errorEstimate_;
+  PropertyImportDialog* importPreview_ = nullptr;
   QString lastMessage_, lastDialog_, docsRoot_, lastDocument_;
 };
 

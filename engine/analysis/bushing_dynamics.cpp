@@ -357,4 +357,90 @@ FitResult fitMaxwellBranches(const StiffnessMeasurement& m, const FitOptions& op
   return result;
 }
 
+HydroImport importHydroBushing(const Project& project, int id, const PropertyData& data, const HydroImportOptions& o) {
+  if (data.type != PropertyType::HydroBushing)
+    throw ModelError({data.path}, std::string("a '") + propertyTypeName(data.type) + "' file is not a hydro bushing");
+  int index = -1;
+  for (std::size_t k = 0; k < project.bushings.size(); ++k)
+    if (project.bushings[k].id == id) index = static_cast<int>(k);
+  if (index < 0) throw ModelError({project.sourcePath, "bushings", "id " + std::to_string(id), ""}, "no such row to import onto");
+  HydroImport out;
+  PropertyImport& r = out.import;
+  r.fileType = "hbu";
+  r.units = data.units.describe();
+  r.warnings = data.warnings;
+  r.leftOut = data.leftOut;
+  r.project = project;
+  BushingRow& b = r.project.bushings[index];
+  for (int d = 0; d < 6; ++d) {
+    std::vector<const HydroTable*> tables;
+    for (const HydroTable& t : data.hydro)
+      if (t.direction == d) tables.push_back(&t);
+    if (tables.empty()) continue;
+    const bool rot = d >= 3;
+    const double unit = rot ? data.units.angle : data.units.length;
+    const HydroTable* pick = *std::min_element(tables.begin(), tables.end(),
+                                               [](const HydroTable* a, const HydroTable* c) { return a->amplitude < c->amplitude; });
+    if (o.amplitude) {
+      pick = nullptr;
+      std::string have;
+      for (const HydroTable* t : tables) {
+        if (std::abs(t->amplitude - *o.amplitude) <= 1e-9 * std::max(std::abs(*o.amplitude), 1e-300)) pick = t;
+        have += (have.empty() ? "" : ", ") + significant(t->amplitude / unit, 6);
+      }
+      if (!pick)
+        throw ModelError({data.path}, "no " + std::string(kBushingDirections[d]) + " table at the amplitude " +
+                                          significant(*o.amplitude / unit, 6) + " " + (rot ? data.units.angleName : data.units.lengthName) +
+                                          " (the file has " + have + ")");
+    }
+    StiffnessMeasurement m;
+    m.path = data.path;
+    m.rotational = rot;
+    for (const HydroPoint& p : pick->points) m.points.push_back({p.frequency, p.magnitude, p.lossAngle});
+    FitOptions fo;
+    fo.branches = o.branches;
+    fo.start = directionDynamics(r.project, b, d);
+    // The measured dynamic stiffness is the direction's whole dynamics: its damper is replaced by
+    // the branches (a damper kept would add loss the measurement already holds).
+    fo.start.c0 = 0.0;
+    fo.fitStatic = !b.directions[d].stiffness.curve;
+    FitResult fit;
+    try {
+      fit = fitMaxwellBranches(m, fo);
+    } catch (const std::exception& e) {
+      throw ModelError({data.path, "", "", pick->block}, std::string("the Maxwell fit of the ") + kBushingDirections[d] +
+                                                              " table failed: " + e.what());
+    }
+    bool finite = std::isfinite(fit.model.k0);
+    for (const MaxwellBranchRow& br : fit.model.branches)
+      finite = finite && std::isfinite(br.stiffness) && std::isfinite(br.damping) && br.stiffness > 0 && br.damping > 0;
+    if (!finite)
+      throw ModelError({data.path, "", "", pick->block},
+                       std::string("the Maxwell fit of the ") + kBushingDirections[d] + " table did not give finite branches (" +
+                           fit.status + "); try fewer branches (--branches)");
+    BushingDirectionRow& dir = b.directions[d];
+    if (dir.damping.curve || dir.damping.coefficient != 0.0)
+      r.changes.push_back(b.name + " " + kBushingDirections[d] + " damping: replaced by the branches (0)");
+    dir.damping = LawRow{0.0, std::nullopt};
+    dir.maxwell = fit.model.branches;
+    if (fo.fitStatic) dir.stiffness = LawRow{fit.model.k0, std::nullopt};
+    const std::string label = b.name + " " + kBushingDirections[d];
+    r.changes.push_back(label + ": " + std::to_string(fit.model.branches.size()) + " Maxwell branch(es) fitted to [" +
+                        pick->block + "] at the amplitude " + significant(pick->amplitude / unit, 6) + " " +
+                        (rot ? data.units.angleName : data.units.lengthName) + " (" + std::to_string(m.points.size()) +
+                        " points): RMS magnitude error " + significant(100.0 * fit.rmsMagnitude, 3) +
+                        " %, RMS loss-angle error " + significant(fit.rmsLossAngle * 180.0 / kPi, 3) + " deg" +
+                        (fo.fitStatic ? "; static stiffness " + significant(fit.model.k0, 8) + (rot ? " N m/rad" : " N/m")
+                                      : "; the static stiffness curve is kept"));
+    for (const HydroTable* t : tables)
+      if (t != pick)
+        r.leftOut.push_back(label + " table at the amplitude " + significant(t->amplitude / unit, 6) + " " +
+                            (rot ? data.units.angleName : data.units.lengthName) +
+                            " (one amplitude is fitted; choose it with --amplitude)");
+    out.fits.push_back({d, pick->amplitude, fit});
+  }
+  checkImportResult(project, r.project, data.path);
+  return out;
+}
+
 }  // namespace ek

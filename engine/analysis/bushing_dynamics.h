@@ -7,9 +7,11 @@
 /// Levenberg-Marquardt module; docs/bushing-identification.md).
 
 #include <complex>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "engine/model/adams_import.h"
 #include "engine/model/project.h"
 
 namespace ek {
@@ -82,6 +84,32 @@ struct FitResult {
 /// parameter stays positive, with Levenberg-Marquardt from a linear least-squares start.
 /// @throws std::invalid_argument for a branch count outside 1 ... 8 or fewer points than parameters.
 FitResult fitMaxwellBranches(const StiffnessMeasurement& m, const FitOptions& options);
+
+/// What a hydro bushing file's identification uses (importHydroBushing).
+struct HydroImportOptions {
+  int branches = 2;                 ///< Maxwell branches per direction, 1 ... 8
+  std::optional<double> amplitude;  ///< the excitation amplitude fitted [m or rad]; default: the smallest
+};
+
+struct HydroFit {
+  int direction = 2;
+  double amplitude = 0.0;
+  FitResult fit;
+};
+
+struct HydroImport {
+  PropertyImport import;  ///< the project with the fitted directions, the summary
+  std::vector<HydroFit> fits;
+};
+
+/// A hydro bushing file ('hbu', read by readPropertyFile) onto bushing `id`: per direction in the
+/// file, the table at the chosen amplitude is fitted with Maxwell branches (fitMaxwellBranches;
+/// the direction's static stiffness is fitted too when it is a constant, kept when it is a curve);
+/// the branches replace the direction's branches and its damper (the measurement holds all of the
+/// direction's damping). The summary gives each fit's RMS
+/// magnitude and loss-angle errors and lists the amplitudes not used.
+/// @throws ModelError (no such bushing, an amplitude the file does not have, a fit that fails).
+HydroImport importHydroBushing(const Project& project, int id, const PropertyData& data, const HydroImportOptions& options);
 
 /// The fit's residual vector (real and imaginary parts of (K - K_m) / |K_m| per point) and its
 /// analytic Jacobian with respect to the fit parameters (as in FitResult::logStandardErrors), for

@@ -163,7 +163,7 @@ struct Stopped {};
 class Ledger {
  public:
   Ledger(const StudyContext& context, StudyExecutor& executor, const StudyRunOptions& options, StudyOutcome& outcome)
-      : context_(context), executor_(executor), options_(options), outcome_(outcome) {
+      : executor_(executor), options_(options), outcome_(outcome) {
     const Study& s = context.study;
     namespace fs = std::filesystem;
     // The fingerprint beside the results: a file of another project or other criteria is not resumed.
@@ -286,7 +286,6 @@ class Ledger {
     options_.progress(finished_, std::max(expected_, finished_), left, r);
   }
 
-  const StudyContext& context_;
   StudyExecutor& executor_;
   const StudyRunOptions& options_;
   StudyOutcome& outcome_;

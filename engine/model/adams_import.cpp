@@ -2,205 +2,46 @@
 #include "engine/model/adams_import.h"
 
 #include <algorithm>
-#include <array>
+#include <cctype>
 #include <cmath>
 #include <filesystem>
-#include <map>
-#include <optional>
-#include <sstream>
+#include <set>
 
-#include "engine/core/text_file.h"
-#include "engine/model/validate.h"
 #include "engine/core/text.h"
+#include "engine/core/text_file.h"
+#include "engine/model/teim_orbit.h"
+#include "engine/model/validate.h"
 
 namespace ek {
 
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
+/// The direction names of a bushing file's blocks and keys (x, y, z, rx, ry, rz).
+constexpr const char* kForceNames[] = {"FX", "FY", "FZ", "TX", "TY", "TZ"};
+constexpr const char* kOffsetNames[] = {"X", "Y", "Z", "AX", "AY", "AZ"};
 
-struct Attribute {
-  std::string value;
-  int line = 0;
-};
-
-struct TableData {
-  std::string labels;
-  int line = 0;
-  std::vector<std::array<double, 2>> rows;
-  std::vector<int> rowLines;
-  bool bad = false;  ///< a row could not be read (reported): the table is not used
-};
-
-struct Block {
-  std::string name;
-  int line = 0;
-  std::map<std::string, Attribute> attributes;
-  std::optional<TableData> table;
-};
-
-std::string trim(const std::string& s) {
-  const auto a = s.find_first_not_of(" \t\r"), b = s.find_last_not_of(" \t\r");
-  return a == std::string::npos ? std::string() : s.substr(a, b - a + 1);
-}
-
-std::string upper(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return s;
 }
 
-std::string unquote(std::string s) {
-  s = trim(s);
-  if (s.size() >= 2 && (s.front() == '\'' || s.front() == '"') && s.back() == s.front()) s = s.substr(1, s.size() - 2);
-  return trim(s);
+bool parseType(const std::string& name, PropertyType& type) {
+  const std::string n = lower(name);
+  if (n == "bus") type = PropertyType::Bushing;
+  else if (n == "spr") type = PropertyType::Spring;
+  else if (n == "dpr") type = PropertyType::Damper;
+  else if (n == "bum" || n == "bst") type = PropertyType::BumpStop;
+  else if (n == "reb") type = PropertyType::ReboundStop;
+  else if (n == "hbu") type = PropertyType::HydroBushing;
+  else return false;
+  return true;
 }
 
-/// A number, FORTRAN exponents ("1.5D3") included.
-bool parseNumber(std::string token, double& out) {
-  std::replace(token.begin(), token.end(), 'd', 'e');
-  std::replace(token.begin(), token.end(), 'D', 'e');
-  return parseDecimalField(token, out);
-}
-
-/// The TeimOrbit structure of the file; problems go to `diag` with their line.
-std::vector<Block> parseBlocks(const std::string& text, const std::string& path, Diagnostics& diag) {
-  std::vector<Block> blocks;
-  std::istringstream in(text);
-  std::string raw;
-  int lineNo = 0;
-  bool inSubBlock = false;
-  auto at = [&](int line) {
-    Location w{path};
-    w.line = line;
-    return w;
-  };
-  while (std::getline(in, raw)) {
-    ++lineNo;
-    const std::string line = trim(raw);
-    if (line.empty() || line[0] == '$') continue;
-    if (line[0] == '[') {
-      const auto close = line.find(']');
-      if (close == std::string::npos) {
-        diag.error(at(lineNo), "a block name must be closed by ']': " + line);
-        continue;
-      }
-      blocks.push_back({upper(trim(line.substr(1, close - 1))), lineNo, {}, {}});
-      inSubBlock = false;
-      continue;
-    }
-    if (blocks.empty()) {
-      diag.error(at(lineNo), "expected a block such as [MDI_HEADER] before \"" + printableExcerpt(line) + "\"");
-      continue;
-    }
-    Block& b = blocks.back();
-    if (line[0] == '(') {  // a sub-block: only the header's comments are expected; not imported
-      inSubBlock = true;
-      if (b.name != "MDI_HEADER")
-        diag.warning(at(lineNo), "sub-block " + line + " of [" + b.name + "] is not imported");
-      continue;
-    }
-    if (inSubBlock) continue;
-    if (line[0] == '{') {
-      if (line.find('}') == std::string::npos) {
-        diag.error(at(lineNo), "a table's labels must be closed by '}': " + line);
-        continue;
-      }
-      if (b.table) {
-        diag.error(at(lineNo), "block [" + b.name + "] holds a second table (one is allowed)");
-        continue;
-      }
-      b.table = TableData{trim(line.substr(1, line.find('}') - 1)), lineNo, {}, {}};
-      continue;
-    }
-    const auto eq = line.find('=');
-    if (eq != std::string::npos && (!b.table || b.table->rows.empty())) {
-      const std::string key = upper(trim(line.substr(0, eq)));
-      if (key.empty()) diag.error(at(lineNo), "an attribute needs a name before '='");
-      else b.attributes[key] = {unquote(line.substr(eq + 1)), lineNo};
-      continue;
-    }
-    if (!b.table) {
-      diag.error(at(lineNo), "expected an attribute 'NAME = value', a table '{labels}' or a block '[NAME]', found \"" +
-                                 line + "\"");
-      continue;
-    }
-    std::istringstream ss(line);
-    std::vector<std::string> tokens;
-    for (std::string t; ss >> t;) tokens.push_back(t);
-    if (tokens.size() != 2) {
-      diag.error(at(lineNo), "a row of table {" + b.table->labels + "} in [" + b.name + "] needs 2 numbers, found " +
-                                 std::to_string(tokens.size()) + " values");
-      b.table->bad = true;
-      continue;
-    }
-    std::array<double, 2> row{};
-    bool ok = true;
-    for (int k = 0; k < 2; ++k)
-      if (!parseNumber(tokens[k], row[k])) {
-        diag.error(at(lineNo), "\"" + tokens[k] + "\" in [" + b.name + "] is not a finite number");
-        ok = false;
-      }
-    if (!ok) {
-      b.table->bad = true;
-      continue;
-    }
-    b.table->rows.push_back(row);
-    b.table->rowLines.push_back(lineNo);
-  }
-  return blocks;
-}
-
-/// Factors from the file's units to SI.
-struct Units {
-  double length = 1.0, angle = 1.0, force = 1.0, time = 1.0;
-};
-
-Units readUnits(const Block* units, const std::string& path, bool needAngle, Diagnostics& diag) {
-  Units u;
-  Location where{path};
-  if (!units) {
-    diag.error(where, "the file has no [UNITS] block (LENGTH, FORCE, ANGLE, TIME)");
-    return u;
-  }
-  auto pick = [&](const char* key, const std::vector<std::pair<const char*, double>>& table, double& out, bool needed) {
-    const auto it = units->attributes.find(key);
-    Location w{path};
-    w.line = units->line;
-    if (it == units->attributes.end()) {
-      if (needed) diag.error(w, std::string("[UNITS] has no ") + key);
-      return;
-    }
-    w.line = it->second.line;
-    const std::string v = it->second.value;
-    for (const auto& [name, factor] : table)
-      if (v == name) {
-        out = factor;
-        return;
-      }
-    std::string known;
-    for (const auto& [name, factor] : table) known += (known.empty() ? "" : ", ") + std::string("'") + name + "'";
-    diag.error(w, std::string("unknown ") + key + " unit '" + printableExcerpt(v) + "' (" + known + ")");
-  };
-  pick("LENGTH", {{"mm", 1e-3}, {"millimeter", 1e-3}, {"cm", 1e-2}, {"centimeter", 1e-2}, {"m", 1.0}, {"meter", 1.0},
-                  {"km", 1e3}, {"kilometer", 1e3}, {"inch", 0.0254}, {"foot", 0.3048}, {"mile", 1609.344}},
-       u.length, true);
-  pick("ANGLE", {{"degree", kPi / 180}, {"degrees", kPi / 180}, {"deg", kPi / 180}, {"radian", 1.0}, {"radians", 1.0},
-                 {"rad", 1.0}},
-       u.angle, needAngle);
-  pick("FORCE", {{"newton", 1.0}, {"knewton", 1e3}, {"kilonewton", 1e3}, {"kg_force", 9.80665}, {"dyne", 1e-5},
-                 {"pound_force", 4.4482216152605}, {"kpound_force", 4448.2216152605}, {"ounce_force", 0.27801385095378125}},
-       u.force, true);
-  pick("TIME", {{"second", 1.0}, {"sec", 1.0}, {"s", 1.0}, {"millisecond", 1e-3}, {"ms", 1e-3}, {"minute", 60.0},
-                {"hour", 3600.0}},
-       u.time, true);
-  return u;
-}
-
-class Importer {
+/// Reads the blocks of one file type; every problem goes to diag with its line.
+class Reader {
  public:
-  Importer(const Project& p, const std::string& path, Diagnostics& diag) : out_(p), path_(path), diag_(diag) {
-    for (const auto& c : p.curves) nextCurve_ = std::max(nextCurve_, c.id + 1);
-  }
+  Reader(const TeimFile& file, const std::string& path, Diagnostics& diag, PropertyData& out)
+      : file_(file), path_(path), diag_(diag), out_(out) {}
 
   Location at(int line) const {
     Location w{path_};
@@ -208,11 +49,33 @@ class Importer {
     return w;
   }
 
-  /// A table as a curve (x and y scaled; `mirror`: (x, y) -> (-x, -y), reversed), added to the
-  /// project; its id, or nothing when the table is unusable (errors reported).
-  std::optional<int> curve(const Block& b, double sx, double sy, const std::string& name, bool mirror = false) {
-    const TableData& t = *b.table;
+  const TeimBlock* use(const std::string& name) {
+    used_.insert(name);
+    return file_.block(name);
+  }
+
+  /// A numeric attribute, scaled; nothing (and an error) when it is not a finite number.
+  std::optional<double> number(const TeimBlock& b, const TeimAttribute& a, double scale) {
+    double v = 0.0;
+    if (a.quoted || !parseTeimNumber(a.value, v)) {
+      diag_.error(at(a.line), a.key + " in [" + b.name + "] must be a finite number, found '" + printableExcerpt(a.value) + "'");
+      return std::nullopt;
+    }
+    return v * scale;
+  }
+
+  /// The block's table as two columns scaled to SI; nothing when unusable (errors reported).
+  std::optional<PropertyTable> table(const TeimBlock& b, double sx, double sy, bool needed = true) {
+    if (!b.table) {
+      if (needed) diag_.error(at(b.line), "[" + b.name + "] holds no table");
+      return std::nullopt;
+    }
+    const TeimTable& t = *b.table;
     if (t.bad) return std::nullopt;
+    if (t.labels.size() != 2) {
+      diag_.error(at(t.line), "the table of [" + b.name + "] needs 2 columns, found " + std::to_string(t.labels.size()));
+      return std::nullopt;
+    }
     if (t.rows.size() < 2) {
       diag_.error(at(t.line), "the table of [" + b.name + "] needs at least 2 rows, found " + std::to_string(t.rows.size()));
       return std::nullopt;
@@ -220,106 +83,363 @@ class Importer {
     for (std::size_t k = 1; k < t.rows.size(); ++k)
       if (!(t.rows[k][0] > t.rows[k - 1][0])) {
         diag_.error(at(t.rowLines[k]), "the first column of [" + b.name + "] must increase strictly (" +
-                                           number(t.rows[k][0]) + " after " + number(t.rows[k - 1][0]) + ")");
+                                           significant(t.rows[k][0], 8) + " after " + significant(t.rows[k - 1][0], 8) + ")");
         return std::nullopt;
       }
-    CurveRow c;
-    c.id = nextCurve_++;
-    c.name = name;
-    c.interpolation = "pchip";
-    c.extrapolation = "linear";
-    for (const auto& r : t.rows) c.points.push_back({sx * r[0], sy * r[1]});
-    if (mirror) {
-      std::reverse(c.points.begin(), c.points.end());
-      for (auto& pt : c.points) pt = {-pt[0], -pt[1]};
+    PropertyTable p;
+    p.block = b.name;
+    p.line = t.line;
+    for (const auto& r : t.rows) p.points.push_back({sx * r[0], sy * r[1]});
+    // An Elastokin export records a curve's interpolation and extrapolation before its table.
+    for (const std::string& c : b.tableComments) {
+      const auto colon = c.find(':');
+      if (colon == std::string::npos) continue;
+      const std::string key = lower(c.substr(0, colon));
+      std::string value = lower(c.substr(colon + 1));
+      value.erase(0, value.find_first_not_of(" \t"));
+      value.erase(value.find_last_not_of(" \t") + 1);
+      if (key == "interpolation" && (value == "linear" || value == "pchip" || value == "spline")) p.interpolation = value;
+      if (key == "extrapolation" && (value == "linear" || value == "constant")) p.extrapolation = value;
     }
-    out_.curves.push_back(c);
-    changes.push_back(name + ": curve " + std::to_string(c.id) + ", " + std::to_string(c.points.size()) + " points");
-    return c.id;
+    return p;
   }
 
-  /// A numeric attribute, scaled; nothing (with an error) when it is not a finite number.
-  std::optional<double> value(const Block& b, const std::string& key, double scale) {
-    const auto it = b.attributes.find(key);
-    if (it == b.attributes.end()) return std::nullopt;
-    double v = 0.0;
-    if (!parseNumber(it->second.value, v)) {
-      diag_.error(at(it->second.line), key + " in [" + b.name + "] must be a finite number, found '" + printableExcerpt(it->second.value) + "'");
-      return std::nullopt;
+  void readBushing() {
+    const PropertyUnits& u = out_.units;
+    std::array<const TeimAttribute*, 6> constant{};
+    if (const TeimBlock* damping = use("DAMPING")) {
+      for (const TeimAttribute& a : damping->attributes) {
+        int d = -1;
+        for (int k = 0; k < 6; ++k)
+          if (a.key == std::string(kForceNames[k]) + "_DAMPING") d = k;
+        if (d < 0) {
+          diag_.error(at(a.line), "unknown key " + a.key + " in [DAMPING] (FX_DAMPING ... TZ_DAMPING)");
+          continue;
+        }
+        constant[d] = &a;
+        const double lx = d >= 3 ? u.angle : u.length, f = d >= 3 ? u.force * u.length : u.force;
+        if (const auto v = number(*damping, a, f * u.time / lx)) out_.damping[d].coefficient = *v;
+      }
+      if (damping->table) diag_.error(at(damping->table->line), "[DAMPING] holds constants, not a table");
     }
-    return v * scale;
+    for (int d = 0; d < 6; ++d) {
+      const bool rot = d >= 3;
+      const double lx = rot ? u.angle : u.length, f = rot ? u.force * u.length : u.force;
+      if (const TeimBlock* c = use(std::string(kForceNames[d]) + "_CURVE")) out_.stiffness[d].table = table(*c, lx, f);
+      const std::string dc = std::string(kForceNames[d]) + "_DAMPING_CURVE";
+      if (const TeimBlock* c = use(dc)) {
+        if (constant[d]) {
+          diag_.error(at(c->line), "[" + dc + "] and " + constant[d]->key + " in [DAMPING] (line " +
+                                       std::to_string(constant[d]->line) + ") both give the " + kBushingDirections[d] +
+                                       " damping; give one of them");
+          out_.damping[d].coefficient.reset();
+        } else {
+          out_.damping[d].table = table(*c, lx / u.time, f);
+        }
+      }
+    }
+    if (const TeimBlock* p = use("PRELOAD"))
+      for (const TeimAttribute& a : p->attributes) {
+        int d = -1;
+        for (int k = 0; k < 6; ++k)
+          if (a.key == kForceNames[k] || a.key == std::string(kForceNames[k]) + "_PRELOAD") d = k;
+        if (d < 0) {
+          diag_.error(at(a.line), "unknown key " + a.key + " in [PRELOAD] (FX ... TZ)");
+          continue;
+        }
+        if (out_.preload[d]) diag_.error(at(a.line), "the " + std::string(kBushingDirections[d]) + " preload is given twice in [PRELOAD]");
+        out_.preload[d] = number(*p, a, d >= 3 ? u.force * u.length : u.force);
+      }
+    if (const TeimBlock* o = use("OFFSET"))
+      for (const TeimAttribute& a : o->attributes) {
+        int d = -1;
+        for (int k = 0; k < 6; ++k)
+          if (a.key == kOffsetNames[k] || a.key == std::string(kOffsetNames[k]) + "_OFFSET") d = k;
+        if (d < 0) {
+          diag_.error(at(a.line), "unknown key " + a.key + " in [OFFSET] (X, Y, Z, AX, AY, AZ)");
+          continue;
+        }
+        if (out_.offset[d]) diag_.error(at(a.line), "the " + std::string(kBushingDirections[d]) + " offset is given twice in [OFFSET]");
+        out_.offset[d] = number(*o, a, d >= 3 ? u.angle : u.length);
+      }
+    bool any = false;
+    for (int d = 0; d < 6; ++d) any = any || out_.stiffness[d].given() || out_.damping[d].given();
+    if (!any && !diag_.hasErrors())
+      nothing("a 'bus' file holds the tables [FX_CURVE] {x fx}, [FY_CURVE] {y fy}, [FZ_CURVE] {z fz}, [TX_CURVE] {ax tx}, "
+              "[TY_CURVE] {ay ty}, [TZ_CURVE] {az tz} and the constants FX_DAMPING ... TZ_DAMPING in [DAMPING]");
   }
 
-  /// A law from a block: its table (a curve) or the attribute `key` (a coefficient).
-  bool law(const Block& b, const std::string& key, double sx, double sy, double coefficientScale,
-           const std::string& name, LawRow& out) {
-    if (b.table) {
-      const auto id = curve(b, sx, sy, name);
-      if (!id) return false;
-      out = LawRow{0.0, *id};
-      return true;
+  /// The [CURVE] of a spring, damper or stop file.
+  void readCurveFile(double sx, double sy, bool mirror, const char* expected) {
+    const TeimBlock* c = use("CURVE");
+    if (c) {
+      if (auto t = table(*c, sx, sy)) {
+        if (mirror) {
+          std::reverse(t->points.begin(), t->points.end());
+          for (auto& p : t->points) p = {-p[0], -p[1]};
+        }
+        out_.law.table = std::move(t);
+      }
+      for (const TeimAttribute& a : c->attributes) out_.leftOut.push_back("[CURVE] " + a.key + " (not a value of the law)");
     }
-    if (const auto v = value(b, key, coefficientScale)) {
-      out = LawRow{*v, std::nullopt};
-      changes.push_back(name + ": coefficient " + number(*v));
-      return true;
-    }
-    if (!b.attributes.count(key))
-      diag_.error(at(b.line), "[" + b.name + "] holds neither a table nor " + key);
-    return false;
+    if (!out_.law.given() && !diag_.hasErrors()) nothing(expected);
   }
 
-  static std::string number(double v) {
-    char buf[40];
-    ek::csnprintf(buf, sizeof buf, "%.6g", v);
-    return buf;
+  void readSpring() {
+    const PropertyUnits& u = out_.units;
+    // Compression from the free length against the compressive force -> tension against extension.
+    const TeimBlock* data = use("SPRING_DATA");
+    if (data)
+      for (const TeimAttribute& a : data->attributes) {
+        if (a.key == "FREE_LENGTH") out_.freeLength = number(*data, a, u.length);
+        else if (a.key == "SPRING_RATE" || a.key == "STIFFNESS") {
+          if (const auto k = number(*data, a, u.force / u.length)) out_.law.coefficient = *k;
+        } else {
+          out_.leftOut.push_back("[SPRING_DATA] " + a.key + " (not a value of the spring law)");
+        }
+      }
+    const TeimBlock* c = file_.block("CURVE");
+    if (c && out_.law.coefficient) {
+      diag_.error(at(c->line), "[CURVE] and the spring rate in [SPRING_DATA] both give the spring law; give one of them");
+      return;
+    }
+    if (out_.law.coefficient) {
+      used_.insert("CURVE");
+      return;
+    }
+    readCurveFile(u.length, u.force, true,
+                  "a 'spr' file holds the spring's curve [CURVE] {disp force} (or SPRING_RATE) and FREE_LENGTH in [SPRING_DATA]");
   }
 
-  Project out_;
-  std::vector<std::string> changes;
+  void readStop() {
+    const PropertyUnits& u = out_.units;
+    for (const TeimBlock& b : file_.blocks)
+      if (const TeimAttribute* a = b.attribute("CLEARANCE")) {
+        if (out_.clearance) {
+          diag_.error(at(a->line), "CLEARANCE is given twice (in [" + b.name + "] and before)");
+          continue;
+        }
+        out_.clearance = number(b, *a, u.length);
+        used_.insert(b.name);
+      }
+    readCurveFile(u.length, u.force, false,
+                  out_.type == PropertyType::BumpStop
+                      ? "a 'bum' file holds the stop's curve [CURVE] {disp force} (force against the travel after contact)"
+                      : "a 'reb' file holds the stop's curve [CURVE] {disp force} (force against the travel after contact)");
+  }
+
+  /// Hydro bushing: tables of dynamic stiffness and loss angle over frequency, per amplitude.
+  void readHydro() {
+    const PropertyUnits& u = out_.units;
+    for (const TeimBlock& b : file_.blocks) {
+      if (!b.table || b.name == "MDI_HEADER" || b.name == "UNITS" || b.name == "SHAPE") continue;
+      const TeimTable& t = *b.table;
+      int f = -1, a = -1, k = -1, phi = -1;
+      for (std::size_t c = 0; c < t.labels.size(); ++c) {
+        const std::string& l = t.labels[c];
+        const int ci = static_cast<int>(c);
+        if (l == "freq" || l == "frequency" || l == "f") f = ci;
+        else if (l == "amp" || l == "amplitude") a = ci;
+        else if (l == "k" || l == "stiffness" || l == "dyn_stiffness" || l == "kdyn" || l == "k_dyn" || l == "magnitude") k = ci;
+        else if (l == "loss_angle" || l == "loss" || l == "phi" || l == "phase" || l == "delta") phi = ci;
+      }
+      if (f < 0 || k < 0 || phi < 0) continue;
+      used_.insert(b.name);
+      if (t.bad) continue;
+      int direction = 2;  // axial hydro mounts: z unless the block says otherwise
+      if (const TeimAttribute* d = b.attribute("DIRECTION")) {
+        direction = -1;
+        for (int q = 0; q < 6; ++q)
+          if (lower(d->value) == kBushingDirections[q]) direction = q;
+        if (direction < 0) {
+          diag_.error(at(d->line), "DIRECTION in [" + b.name + "] must be x, y, z, rx, ry or rz, found '" +
+                                       printableExcerpt(d->value) + "'");
+          continue;
+        }
+      } else {
+        for (int q = 0; q < 6; ++q)
+          if (b.name.rfind(std::string(kOffsetNames[q]) + "_", 0) == 0 || b.name.rfind(std::string(kForceNames[q]) + "_", 0) == 0)
+            direction = q;
+      }
+      const bool rot = direction >= 3;
+      const double ks = rot ? u.force * u.length / u.angle : u.force / u.length, as = rot ? u.angle : u.length;
+      std::optional<double> fixedAmplitude;
+      if (const TeimAttribute* am = b.attribute("AMPLITUDE")) fixedAmplitude = number(b, *am, as);
+      // One table per amplitude, in the order the rows give them.
+      std::vector<HydroTable> tables;
+      for (std::size_t r = 0; r < t.rows.size(); ++r) {
+        const auto& row = t.rows[r];
+        const double amp = a >= 0 ? row[a] * as : fixedAmplitude.value_or(0.0);
+        auto it = std::find_if(tables.begin(), tables.end(), [&](const HydroTable& h) { return h.amplitude == amp; });
+        if (it == tables.end()) {
+          tables.push_back({direction, amp, {}, b.name, t.line});
+          it = tables.end() - 1;
+        }
+        const HydroPoint p{row[f], row[k] * ks, row[phi] * u.angle};
+        if (!(p.frequency > 0.0) || !(p.magnitude > 0.0) || !(p.lossAngle >= 0.0 && p.lossAngle < M_PI / 2)) {
+          diag_.error(at(t.rowLines[r]), "a row of [" + b.name + "] needs a positive frequency and stiffness and a loss "
+                                             "angle from 0 to 90 deg");
+          continue;
+        }
+        if (!it->points.empty() && !(p.frequency > it->points.back().frequency)) {
+          diag_.error(at(t.rowLines[r]), "the frequencies of [" + b.name + "] must increase at each amplitude (" +
+                                             significant(p.frequency, 8) + " Hz after " +
+                                             significant(it->points.back().frequency, 8) + " Hz)");
+          continue;
+        }
+        it->points.push_back(p);
+      }
+      for (auto& h : tables) {
+        if (h.points.size() < 3) {
+          diag_.error(at(t.line), "[" + b.name + "] has " + std::to_string(h.points.size()) + " points at amplitude " +
+                                      significant(h.amplitude, 6) + " (at least 3 are needed for a fit)");
+          continue;
+        }
+        out_.hydro.push_back(std::move(h));
+      }
+    }
+    if (out_.hydro.empty() && !diag_.hasErrors())
+      nothing("an 'hbu' file holds tables of dynamic stiffness and loss angle over frequency, e.g. [DYNAMIC_STIFFNESS] "
+              "{frequency amplitude stiffness loss_angle} (labels: frequency, amplitude, stiffness or k, loss_angle or phi)");
+  }
+
+  void nothing(const std::string& expected) {
+    std::string found;
+    for (const TeimBlock& b : file_.blocks) found += (found.empty() ? "[" : ", [") + b.name + "]";
+    diag_.error({path_}, "nothing to import: " + expected + "; this file has " + (found.empty() ? "no blocks" : found));
+  }
+
+  /// Blocks and sub-blocks that were not read, for the summary.
+  void listLeftOut() {
+    for (const TeimBlock& b : file_.blocks) {
+      for (const TeimBlock& s : b.subBlocks)
+        if (!(b.name == "MDI_HEADER" && s.name == "COMMENTS"))
+          out_.leftOut.push_back("(" + s.name + ") of [" + b.name + "] (line " + std::to_string(s.line) + ")");
+      if (used_.count(b.name) || b.name == "MDI_HEADER" || b.name == "UNITS") continue;
+      out_.leftOut.push_back("[" + b.name + "] (line " + std::to_string(b.line) + ")" +
+                             (b.name == "SHAPE" ? ": the geometry, for graphics only"
+                                                : std::string(": not a block of a '") + propertyTypeName(out_.type) + "' file"));
+    }
+  }
+
+ private:
+  const TeimFile& file_;
   std::string path_;
   Diagnostics& diag_;
-  int nextCurve_ = 1;
+  PropertyData& out_;
+  std::set<std::string> used_;
 };
 
-const Block* find(const std::vector<Block>& blocks, const std::string& name) {
-  for (const Block& b : blocks)
-    if (b.name == name) return &b;
-  return nullptr;
+CurveRow curveFrom(const PropertyTable& t, int id, const std::string& name) {
+  CurveRow c;
+  c.id = id;
+  c.name = name;
+  c.interpolation = t.interpolation;
+  c.extrapolation = t.extrapolation;
+  c.points = t.points;
+  return c;
 }
 
 }  // namespace
 
-PropertyImport importPropertyText(const Project& project, ImportTarget target, int id, const std::string& text,
-                                  const std::string& path) {
+const char* propertyTypeName(PropertyType type) {
+  switch (type) {
+    case PropertyType::Bushing: return "bus";
+    case PropertyType::Spring: return "spr";
+    case PropertyType::Damper: return "dpr";
+    case PropertyType::BumpStop: return "bum";
+    case PropertyType::ReboundStop: return "reb";
+    case PropertyType::HydroBushing: return "hbu";
+  }
+  return "?";
+}
+
+PropertyData readPropertyText(const std::string& text, const std::string& path) {
   Diagnostics diag;
-  const std::vector<Block> blocks = parseBlocks(text, path, diag);
-  PropertyImport result;
-  const Block* header = find(blocks, "MDI_HEADER");
-  if (!header || !header->attributes.count("FILE_TYPE")) {
-    diag.error({path}, "the file has no [MDI_HEADER] block with FILE_TYPE (bus, spr, dpr, bst or reb)");
+  const TeimFile file = parseTeimOrbit(text, path, diag);
+  PropertyData out;
+  out.path = path;
+  const TeimBlock* header = file.block("MDI_HEADER");
+  const TeimAttribute* type = header ? header->attribute("FILE_TYPE") : nullptr;
+  if (!type) {
+    diag.error({path}, "the file has no [MDI_HEADER] block with FILE_TYPE (bus, spr, dpr, bum, reb or hbu): is it an "
+                       "Adams property file?");
     diag.throwIfErrors();
   }
-  const Attribute& type = header->attributes.at("FILE_TYPE");
-  result.fileType = [&] {
-    std::string t = type.value;
-    for (char& c : t) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return t;
-  }();
   Location typeAt{path};
-  typeAt.line = type.line;
-  const bool bushingFile = result.fileType == "bus";
-  const bool p2pFile = result.fileType == "spr" || result.fileType == "dpr" || result.fileType == "bst" ||
-                       result.fileType == "reb";
-  if (!bushingFile && !p2pFile) {
-    diag.error(typeAt, "FILE_TYPE '" + printableExcerpt(type.value) + "' is not supported (bus, spr, dpr, bst, reb)");
+  typeAt.line = type->line;
+  if (!parseType(type->value, out.type)) {
+    diag.error(typeAt, "FILE_TYPE '" + printableExcerpt(type->value) +
+                           "' is not one Elastokin imports (bus, spr, dpr, bum, reb, hbu; 'bst' is read as 'bum')");
     diag.throwIfErrors();
   }
-  const std::string table = target == ImportTarget::Bushing ? "bushings" : "p2p elements";
-  bool fatal = false;  // the rest of the file cannot be read onto the element
-  if (bushingFile != (target == ImportTarget::Bushing))
-    fatal = true, diag.error(typeAt, "a '" + printableExcerpt(result.fileType) + "' file describes " + (bushingFile ? "a bushing" : "a P2P element") +
-                           ", not a row of the " + table + " table");
+  if (const TeimAttribute* format = header->attribute("FILE_FORMAT"); format && lower(format->value) != "ascii") {
+    Location w{path};
+    w.line = format->line;
+    diag.error(w, "FILE_FORMAT '" + printableExcerpt(format->value) + "': only ASCII property files can be read");
+  }
+  const bool bushing = out.type == PropertyType::Bushing || out.type == PropertyType::HydroBushing;
+  bool needTime = out.type == PropertyType::Damper;
+  if (out.type == PropertyType::Bushing)
+    for (const TeimBlock& b : file.blocks)
+      needTime = needTime || b.name == "DAMPING" || b.name.find("_DAMPING_CURVE") != std::string::npos;
+  out.units = readPropertyUnits(file.block("UNITS"), path, bushing, needTime, diag);
+  Reader r(file, path, diag, out);
+  switch (out.type) {
+    case PropertyType::Bushing: r.readBushing(); break;
+    case PropertyType::Spring: r.readSpring(); break;
+    case PropertyType::Damper:
+      r.readCurveFile(out.units.length / out.units.time, out.units.force, false,
+                      "a 'dpr' file holds the damper's curve [CURVE] {vel force} (force against the extension rate)");
+      break;
+    case PropertyType::BumpStop:
+    case PropertyType::ReboundStop: r.readStop(); break;
+    case PropertyType::HydroBushing: r.readHydro(); break;
+  }
+  r.listLeftOut();
+  diag.throwIfErrors();
+  for (const Diagnostic& d : diag.items())
+    if (d.severity == Severity::Warning) out.warnings.push_back(d);
+  return out;
+}
+
+PropertyData readPropertyFile(const std::string& path) {
+  std::string text;
+  try {
+    text = readTextFile(path, 16u << 20, "property file");
+  } catch (const ModelError& e) {
+    throw IoError(e.what());
+  }
+  return readPropertyText(text, path);
+}
+
+void checkImportResult(const Project& before, const Project& after, const std::string& path) {
+  std::vector<std::string> old;
+  const Diagnostics was = ek::check(before), is = ek::check(after);
+  for (const Diagnostic& d : was.items()) old.push_back(d.text());
+  Diagnostics own;
+  for (const Diagnostic& d : is.items())
+    if (d.severity == Severity::Error && std::find(old.begin(), old.end(), d.text()) == old.end())
+      own.error(d.where, d.message + " (after importing " + path + ")");
+  own.throwIfErrors();
+}
+
+PropertyImport importPropertyData(const Project& project, ImportTarget target, int id, const PropertyData& data) {
+  PropertyImport result;
+  result.fileType = propertyTypeName(data.type);
+  result.units = data.units.describe();
+  result.warnings = data.warnings;
+  result.leftOut = data.leftOut;
+  const std::string& path = data.path;
+  const bool bushingFile = data.type == PropertyType::Bushing || data.type == PropertyType::HydroBushing;
+  const std::string tableName = target == ImportTarget::Bushing ? "bushings" : "p2p elements";
+  Diagnostics diag;
+  if (data.type == PropertyType::HydroBushing)
+    diag.error({path}, "a hydro bushing ('hbu') is identified, not copied: import it with the Maxwell fit "
+                       "(elastokin-sim --import, or Edit > Import in the workbench)");
+  else if (bushingFile != (target == ImportTarget::Bushing))
+    diag.error({path}, std::string("a '") + result.fileType + "' file describes " + (bushingFile ? "a bushing" : "a P2P element") +
+                           ", not a row of the " + tableName + " table");
   int index = -1;
   if (target == ImportTarget::Bushing) {
     for (std::size_t k = 0; k < project.bushings.size(); ++k)
@@ -328,113 +448,98 @@ PropertyImport importPropertyText(const Project& project, ImportTarget target, i
     for (std::size_t k = 0; k < project.p2ps.size(); ++k)
       if (project.p2ps[k].id == id) index = static_cast<int>(k);
   }
-  if (index < 0)
-    fatal = true, diag.error({project.sourcePath, table, "id " + std::to_string(id), ""}, "no such row to import onto");
-  if (fatal) diag.throwIfErrors();
+  if (index < 0) diag.error({project.sourcePath, tableName, "id " + std::to_string(id), ""}, "no such row to import onto");
+  diag.throwIfErrors();
 
-  const Units u = readUnits(find(blocks, "UNITS"), path, bushingFile, diag);
-  Importer im(project, path, diag);
+  Project out = project;
+  int nextCurve = 1;
+  for (const auto& c : out.curves) nextCurve = std::max(nextCurve, c.id + 1);
   const std::string stem = std::filesystem::path(path).stem().string();
-  std::vector<std::string> used{"MDI_HEADER", "UNITS"};
-  if (target == ImportTarget::Bushing) {
-    BushingRow& b = im.out_.bushings[index];
-    std::vector<std::string> kept;
-    const char* names[] = {"X", "Y", "Z", "TX", "TY", "TZ"};
-    for (int d = 0; d < 6; ++d) {
-      const bool rot = d >= 3;
-      const double lx = rot ? u.angle : u.length, f = rot ? u.force * u.length : u.force;
-      const std::string dir = kBushingDirections[d], label = b.name + " " + dir;
-      const std::string sName = std::string(names[d]) + "_STIFFNESS", dName = std::string(names[d]) + "_DAMPING";
-      if (const Block* s = find(blocks, sName)) {
-        used.push_back(sName);
-        im.law(*s, "STIFFNESS", lx, f, f / lx, label + " stiffness (" + stem + ")", b.directions[d].stiffness);
-      } else {
-        kept.push_back(dir + " stiffness");
-      }
-      if (const Block* c = find(blocks, dName)) {
-        used.push_back(dName);
-        im.law(*c, "DAMPING", lx / u.time, f, f * u.time / lx, label + " damping (" + stem + ")", b.directions[d].damping);
-      } else {
-        kept.push_back(dir + " damping");
-      }
+  auto law = [&](const PropertyLaw& l, const std::string& name, LawRow& target) {
+    if (l.table) {
+      out.curves.push_back(curveFrom(*l.table, nextCurve, name));
+      target = LawRow{0.0, nextCurve};
+      result.changes.push_back(name + ": curve " + std::to_string(nextCurve) + ", " + std::to_string(l.table->points.size()) +
+                               " points from [" + l.table->block + "]");
+      ++nextCurve;
+    } else if (l.coefficient) {
+      target = LawRow{*l.coefficient, std::nullopt};
+      result.changes.push_back(name + ": coefficient " + significant(*l.coefficient, 10));
     }
-    if (const Block* pre = find(blocks, "PRELOAD")) {
-      used.push_back("PRELOAD");
-      const char* keys[] = {"FX", "FY", "FZ", "TX", "TY", "TZ"};
-      for (int d = 0; d < 6; ++d)
-        if (const auto v = im.value(*pre, keys[d], d < 3 ? u.force : u.force * u.length)) {
-          b.directions[d].preload = *v;
-          im.changes.push_back(b.name + " " + kBushingDirections[d] + " preload: " + Importer::number(*v));
-        }
+  };
+  if (target == ImportTarget::Bushing) {
+    BushingRow& b = out.bushings[index];
+    std::vector<std::string> kept;
+    for (int d = 0; d < 6; ++d) {
+      const std::string dir = kBushingDirections[d], label = b.name + " " + dir;
+      const char* unit = d >= 3 ? " N m" : " N";
+      PropertyLaw stiffness = data.stiffness[d];
+      if (data.offset[d] && *data.offset[d] != 0.0) {
+        // The law is zero at the offset: S(q) = S_file(q - offset), a shifted curve.
+        if (stiffness.table)
+          for (auto& p : stiffness.table->points) p[0] += *data.offset[d];
+        result.changes.push_back(label + " offset " + significant(*data.offset[d], 10) + (d >= 3 ? " rad" : " m") +
+                                 ": the stiffness curve is shifted by it");
+        if (!stiffness.table)
+          result.leftOut.push_back(label + " offset (the file gives no stiffness table to shift)");
+      }
+      if (stiffness.given()) law(stiffness, label + " stiffness (" + stem + ")", b.directions[d].stiffness);
+      else kept.push_back(dir + " stiffness");
+      if (data.damping[d].given()) law(data.damping[d], label + " damping (" + stem + ")", b.directions[d].damping);
+      else kept.push_back(dir + " damping");
+      if (data.preload[d]) {
+        b.directions[d].preload = *data.preload[d];
+        result.changes.push_back(label + " preload: " + significant(*data.preload[d], 10) + unit);
+      }
     }
     if (!kept.empty() && kept.size() < 12) {
       std::string list;
       for (const auto& k : kept) list += (list.empty() ? "" : ", ") + k;
-      diag.warning({path}, "not in the file, kept as they were: " + list);
+      result.warnings.push_back({Severity::Warning, {path}, "not in the file, kept as they were: " + list});
     }
   } else {
-    P2PRow& e = im.out_.p2ps[index];
-    const Block* curve = find(blocks, "CURVE");
-    used.push_back("CURVE");
-    if (!curve || !curve->table) {
-      diag.error({path}, "the file has no [CURVE] block with a table");
-    } else if (result.fileType == "spr") {
-      // Compression from the free length vs compressive force -> tension vs extension.
-      if (const auto c = im.curve(*curve, u.length, u.force, e.name + " spring (" + stem + ")", true))
-        e.spring = LawRow{0.0, *c};
-      used.push_back("SPRING_DATA");
-      const Block* data = find(blocks, "SPRING_DATA");
-      const auto free = data ? im.value(*data, "FREE_LENGTH", u.length) : std::nullopt;
-      if (free) {
-        e.freeLength = *free;
-        im.changes.push_back(e.name + " free length: " + Importer::number(*free) + " m");
-      } else if (!data || !data->attributes.count("FREE_LENGTH")) {
-        diag.warning({path}, "no [SPRING_DATA] FREE_LENGTH: the free length is kept");
-      }
-    } else if (result.fileType == "dpr") {
-      if (const auto c = im.curve(*curve, u.length / u.time, u.force, e.name + " damper (" + stem + ")"))
-        e.damper = LawRow{0.0, *c};
-    } else {
-      const bool bump = result.fileType == "bst";
-      std::optional<StopRow>& stop = bump ? e.bumpStop : e.reboundStop;
-      if (const auto c = im.curve(*curve, u.length, u.force,
-                                  e.name + (bump ? " bump stop (" : " rebound stop (") + stem + ")")) {
-        if (!stop) {
-          stop = StopRow{};
-          diag.warning({path}, std::string("the ") + (bump ? "bump" : "rebound") +
-                                   " stop's clearance is not part of the file: set to 0 m (edit it in the P2P table)");
+    P2PRow& e = out.p2ps[index];
+    switch (data.type) {
+      case PropertyType::Spring:
+        law(data.law, e.name + " spring (" + stem + ")", e.spring);
+        if (data.freeLength) {
+          e.freeLength = *data.freeLength;
+          result.changes.push_back(e.name + " free length: " + significant(*data.freeLength, 10) + " m");
+        } else {
+          result.warnings.push_back({Severity::Warning, {path}, "no FREE_LENGTH in [SPRING_DATA]: the free length is kept"});
         }
-        stop->law = LawRow{0.0, *c};
+        if (e.preload != 0.0) result.warnings.push_back({Severity::Warning, {path}, "the element's preload (" +
+                                                         significant(e.preload, 6) + " N) is kept and adds to the file's curve"});
+        break;
+      case PropertyType::Damper: law(data.law, e.name + " damper (" + stem + ")", e.damper); break;
+      case PropertyType::BumpStop:
+      case PropertyType::ReboundStop: {
+        const bool bump = data.type == PropertyType::BumpStop;
+        std::optional<StopRow>& stop = bump ? e.bumpStop : e.reboundStop;
+        if (!stop) stop = StopRow{};
+        law(data.law, e.name + (bump ? " bump stop (" : " rebound stop (") + stem + ")", stop->law);
+        if (data.clearance) {
+          stop->clearance = *data.clearance;
+          result.changes.push_back(e.name + (bump ? " bump" : " rebound") + " stop clearance: " +
+                                   significant(*data.clearance, 10) + " m");
+        } else {
+          result.warnings.push_back({Severity::Warning, {path}, std::string("the ") + (bump ? "bump" : "rebound") +
+                                                                    " stop's clearance is not in the file (Adams/Car keeps "
+                                                                    "it in the subsystem): " +
+                                                                    significant(stop->clearance, 6) + " m kept"});
+        }
+        break;
       }
+      default: break;
     }
   }
-  for (const Block& b : blocks)
-    if (std::find(used.begin(), used.end(), b.name) == used.end()) {
-      Location w{path};
-      w.line = b.line;
-      diag.warning(w, "block [" + b.name + "] is not imported" +
-                          (b.name == "SHAPE" ? std::string(" (the bushing's geometry, for graphics only)") : std::string()));
-    }
-  diag.throwIfErrors();
-  // The result must be a valid row (e.g. a curve with a negative free length is refused here).
-  // Only the errors the import brought in (the project may have had others before).
-  std::vector<std::string> before;
-  const Diagnostics original = ek::check(project), imported = ek::check(im.out_);
-  for (const Diagnostic& d : original.items()) before.push_back(d.text());
-  Diagnostics own;
-  for (const Diagnostic& d : imported.items())
-    if (d.severity == Severity::Error && std::find(before.begin(), before.end(), d.text()) == before.end())
-      own.error(d.where, d.message + " (after importing " + path + ")");
-  own.throwIfErrors();
-  for (const Diagnostic& d : diag.items())
-    if (d.severity == Severity::Warning) result.warnings.push_back(d);
-  result.project = std::move(im.out_);
-  result.changes = std::move(im.changes);
+  checkImportResult(project, out, path);
+  result.project = std::move(out);
   return result;
 }
 
 PropertyImport importPropertyFile(const Project& project, ImportTarget target, int id, const std::string& path) {
-  return importPropertyText(project, target, id, readTextFile(path, 16u << 20, "property file"), path);
+  return importPropertyData(project, target, id, readPropertyFile(path));
 }
 
 }  // namespace ek

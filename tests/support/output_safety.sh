@@ -56,9 +56,14 @@ if mount -t tmpfs -o size=16k tmpfs small 2> /dev/null; then
   [ "$(cat small/report.pdf)" = "old report" ] || fail "the old report was overwritten on a full disk"
   [ "$(ls -A small | wc -l)" -eq 1 ] || fail "a temporary was left on the full disk: $(ls -A small)"
   umount small
-  [ $rc -eq 4 ] || fail "--report on a full disk: exit $rc, expected 4 ($(cat err.txt))"
-  grep -q "small/report.pdf: writing the PDF report failed (.*); the previous file is unchanged" err.txt || fail "no reason given: $(cat err.txt)"
-  echo "ok: --report on a full disk exits 4 and keeps the old report"
+  if grep -q "built without it" err.txt; then
+    echo "skipped: --report (this runner was built without the workbench's report code)"
+  else
+    [ $rc -eq 4 ] || fail "--report on a full disk: exit $rc, expected 4 ($(cat err.txt))"
+    grep -q "small/report.pdf: writing the PDF report failed (.*); the previous file is unchanged" err.txt ||
+      fail "no reason given: $(cat err.txt)"
+    echo "ok: --report on a full disk exits 4 and keeps the old report"
+  fi
 else
   echo "skipped: --report on a full disk (mounting a tmpfs needs root)"
 fi

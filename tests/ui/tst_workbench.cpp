@@ -37,6 +37,7 @@
 #include "engine/model/model.h"
 #include "engine/solvers/topology_solver.h"
 #include "engine/core/text.h"
+#include "engine/model/adams_import.h"
 #include "engine/model/project_io.h"
 #include "ui/analyses_panel.h"
 #include "ui/bushing_dynamics_panel.h"
@@ -49,6 +50,7 @@
 #include "ui/units.h"
 #include "ui/plot_panel.h"
 #include "ui/problems_panel.h"
+#include "ui/property_import_dialog.h"
 #include "ui/results_file.h"
 #include "ui/view3d.h"
 #include "ui/vtk_widget.h"
@@ -1174,28 +1176,67 @@ class TestWorkbench : public QObject {
     const ek::Project before = w.document()->project();
     const int index = w.document()->undoStack()->index();
     QVERIFY(w.importPropertyFile(kRoot + "/tests/data/adams/bushing_mm_deg.bus", Table::Bushings, 3));
-    QCOMPARE(w.document()->undoStack()->index(), index + 1);
+    QCOMPARE(w.document()->undoStack()->index(), index + 1);  // one undo step
     const ek::Project& after = w.document()->project();
-    QCOMPARE(after.curves.size(), before.curves.size() + 4);
+    QCOMPARE(after.curves.size(), before.curves.size() + 6);
     QVERIFY(after.bushings[2].directions[0].stiffness.curve.has_value());
-    QVERIFY(w.lastDialogText().contains("block [SHAPE] is not imported"));
-    // What the user sees: the Curves table lists the new curve, the curve editor draws it.
+    // The preview the user saw: every law the file sets, now and from the file, plotted.
+    PropertyImportDialog* preview = w.importPreview();
+    QVERIFY(preview);
+    QCOMPARE(preview->lawCount(), 12);
+    QCOMPARE(preview->lawTable()->item(0, 0)->text(), QString("x stiffness"));
+    QCOMPARE(preview->lawTable()->item(0, 2)->text(), QString("curve %1 (11 points)").arg(before.curves.size() + 1));
+    QCOMPARE(preview->lawTable()->item(1, 2)->text(), QString("1500 N s/m"));
+    QVERIFY(preview->notes().contains("Not imported:") && preview->notes().contains("[SHAPE] (line 17): the geometry"));
+    QCOMPARE(preview->plot()->graphCount(), 3);
+    QCOMPARE(preview->plot()->graph(0)->name(), QString("now"));
+    QCOMPARE(preview->plot()->graph(2)->dataCount(), 11);  // the file's table points
+    bool found = false;
+    for (auto it = preview->plot()->graph(2)->data()->begin(); it != preview->plot()->graph(2)->data()->end(); ++it)
+      found = found || (std::abs(it->key - 0.004) < 1e-12 && std::abs(it->value - 7920.0) < 1e-9);
+    QVERIFY(found);  // 4 mm, 7920 N
+    preview->lawChoice()->setCurrentIndex(6);  // rx stiffness, shown in the plot
+    QVERIFY(preview->plot()->xAxis->label().startsWith("rx stiffness"));
+    preview->resize(760, 680);
+    preview->show();
+    QVERIFY(QTest::qWaitForWindowExposed(preview));
+    preview->lawChoice()->setCurrentIndex(0);
+    QVERIFY(preview->grab().save(kArtefacts + "/import_preview.png"));
+    preview->hide();
+    // What the user sees afterwards: the Curves table lists the new curve, the curve editor draws it.
     QCOMPARE(w.tableModel(Table::Curves)->rowCount(), static_cast<int>(after.curves.size()));
     w.curveEditor()->showCurve(static_cast<int>(before.curves.size()));
-    QVERIFY(w.curveEditor()->plot()->graph(3)->dataCount() == 7);  // the file's 7 points
-    // The bushing dynamics tab reads k0 from the imported curve: 1000 N / 2 mm.
+    QVERIFY(w.curveEditor()->plot()->graph(3)->dataCount() == 11);  // the file's 11 points
+    // The bushing dynamics tab reads k0 from the imported curve: PCHIP's slope at 0, 3240 N / 2 mm.
     w.bushingDynamics()->showBushing(3, 0);
-    QVERIFY(std::abs(w.bushingDynamics()->magnitudePlot()->graph(BushingDynamicsPanel::Model)->data()->at(0)->value / 5e5 - 1.0) < 1e-3);
+    QVERIFY(std::abs(w.bushingDynamics()->magnitudePlot()->graph(BushingDynamicsPanel::Model)->data()->at(0)->value / 1.62e6 - 1.0) < 1e-3);
     w.document()->undoStack()->undo();
     QVERIFY(w.document()->project() == before);
 
     QVERIFY(!w.importPropertyFile(kRoot + "/tests/data/adams/bad_rows.bus", Table::Bushings, 3));
-    QVERIFY(w.lastDialogText().contains("bad_rows.bus: line 10"));
+    QVERIFY(w.lastDialogText().contains("bad_rows.bus: line 19"));
+    QVERIFY(!w.importPropertyFile(kRoot + "/tests/data/adams/nothing.bus", Table::Bushings, 3));
+    QVERIFY(w.lastDialogText().contains("nothing to import"));
     QVERIFY(w.document()->project() == before);
     QVERIFY(!w.importPropertyFile(kRoot + "/tests/data/adams/spring_mm.spr", Table::Bushings, 3));
     QVERIFY(w.lastDialogText().contains("describes a P2P element"));
     QVERIFY(w.importPropertyFile(kRoot + "/tests/data/adams/damper_mm.dpr", Table::P2Ps, 2));
     QVERIFY(w.document()->project().p2ps[1].damper.curve.has_value());
+    // Hydro bushing: Maxwell branches fitted, the fit's errors in the notes.
+    QVERIFY(w.importPropertyFile(kRoot + "/tests/data/adams/hydro_mm.hbu", Table::Bushings, 3));
+    QCOMPARE(w.document()->project().bushings[2].directions[2].maxwell.size(), std::size_t(2));
+    QVERIFY(w.importPreview()->notes().contains("RMS magnitude error"));
+
+    // Export the bushing as a property file in inch and pound-force; read back, the same laws.
+    const QString bus = kArtefacts + "/exported.bus";
+    QCOMPARE(w.exportPropertyFile(bus, ek::PropertyType::Bushing, 3, "inch,pound_force,degrees,second"), QString());
+    QVERIFY(w.lastDialogText().contains("x stiffness:"));
+    const ek::PropertyData back = ek::readPropertyFile(bus.toStdString());
+    QCOMPARE(back.units.lengthName, std::string("inch"));
+    QVERIFY(std::abs(*back.damping[1].coefficient - w.document()->project().bushings[2].directions[1].damping.coefficient) <
+            1e-9 * w.document()->project().bushings[2].directions[1].damping.coefficient);
+    QVERIFY(w.exportPropertyFile(kArtefacts + "/x.bum", ek::PropertyType::BumpStop, 1, "mm,newton,degrees,second")
+                .contains("has no bump stop to export"));
   }
 
   // The workbench runs in the user's locale (CTest sets de_DE.UTF-8, where the C library reads

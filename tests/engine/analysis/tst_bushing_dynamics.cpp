@@ -198,6 +198,44 @@ class TestBushingDynamics : public QObject {
       QVERIFY2(QString(e.what()).contains("3 points cannot determine 7 parameters"), e.what());
     }
   }
+
+  // A hydro bushing file (Adams 'hbu', tests/data/adams/hydro_mm.hbu: dynamic stiffness [N/mm] and
+  // loss angle [deg] over frequency at 0.5 and 1 mm, made from k0 = 300 N/mm and branches
+  // (200 N/mm, 1.5 N s/mm), (500 N/mm, 0.2 N s/mm) at 0.5 mm): the import fits the smallest
+  // amplitude and recovers them; another amplitude on request; an amplitude the file lacks is refused.
+  void hydroBushingFileIsIdentified() {
+    const std::string root = ELASTOKIN_SOURCE_DIR;
+    Project p = readProject(root + "/projects/quarter_double_wishbone.json");
+    p.bushings[2].directions[2].damping = LawRow{2500.0, std::nullopt};  // replaced by the branches
+    const PropertyData data = readPropertyFile(root + "/tests/data/adams/hydro_mm.hbu");
+    QCOMPARE(data.hydro.size(), std::size_t(2));
+    QCOMPARE(data.hydro[0].direction, 2);
+    QCOMPARE(data.hydro[0].points.size(), std::size_t(13));
+    HydroImportOptions o;
+    const HydroImport r = importHydroBushing(p, 3, data, o);
+    for (const auto& c : r.import.changes) qInfo("%s", c.c_str());
+    QCOMPARE(r.fits.size(), std::size_t(1));
+    QCOMPARE(r.fits[0].amplitude, 0.0005);
+    const BushingDirectionRow& z = r.import.project.bushings[2].directions[2];
+    QVERIFY(std::abs(z.stiffness.coefficient - 3e5) < 1e-6 * 3e5);
+    QCOMPARE(z.damping, (LawRow{0.0, std::nullopt}));
+    QCOMPARE(z.maxwell.size(), std::size_t(2));
+    // Branches by increasing k/c: (2e5, 1500) relaxes at 133/s, (5e5, 200) at 2500/s.
+    QVERIFY(std::abs(z.maxwell[0].stiffness - 2e5) < 1e-5 * 2e5 && std::abs(z.maxwell[0].damping - 1500) < 1e-5 * 1500);
+    QVERIFY(std::abs(z.maxwell[1].stiffness - 5e5) < 1e-5 * 5e5 && std::abs(z.maxwell[1].damping - 200) < 1e-5 * 200);
+    QVERIFY(r.fits[0].fit.rmsMagnitude < 1e-8);
+    QVERIFY(!r.import.leftOut.empty());  // the 1 mm table
+    o.amplitude = 0.001;
+    const HydroImport stiffer = importHydroBushing(p, 3, data, o);
+    QVERIFY(stiffer.import.project.bushings[2].directions[2].maxwell[0].stiffness > 2.5e5);
+    o.amplitude = 0.002;
+    try {
+      (void)importHydroBushing(p, 3, data, o);
+      QFAIL("accepted an amplitude the file does not have");
+    } catch (const ModelError& e) {
+      QVERIFY(std::string(e.what()).find("no z table at the amplitude 2 mm (the file has 0.5, 1)") != std::string::npos);
+    }
+  }
 };
 
 QTEST_APPLESS_MAIN(TestBushingDynamics)
