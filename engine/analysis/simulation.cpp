@@ -73,6 +73,10 @@ Simulation::Simulation(std::shared_ptr<const SuspensionModel> model, const std::
                                  *loadCase_)) {
   nSteps_ = static_cast<long long>(std::llround(options_.duration / options_.dt));
   sampleStride_ = std::llround(1.0 / (options_.sampleRate * options_.dt));
+  if (!options_.record) {
+    model_->initialState(state_.r, state_.v);
+    return;
+  }
   std::vector<Channel> channels = resolveChannels(*model_, options_.channels);
   if (!integrator_->localError())
     for (const Channel& c : channels)
@@ -113,10 +117,41 @@ void Simulation::initialize() {
   outWs_.stepError = LocalErrorEstimate{};
   // Marker displacements are measured from the design position (the poses as modelled).
   markerStart_ = markerPositionsAsModelled(*model_);
+  if (!options_.record) return;
   inputs_.evaluateRate(options_.start, outWs_.uDot);
   evaluateOutputsState(*model_, state_, u0, outWs_);
   recorder_.reset(recorder_.channels(), static_cast<std::size_t>(nSteps_ / sampleStride_ + 2));
   recorder_.record(options_.start, outWs_, markerStart_);
+}
+
+void Simulation::outputValues(const std::vector<Channel>& channels, double* out) {
+  outWs_.stepError = lastError();
+  inputs_.evaluate(state_.t, outWs_.u);
+  inputs_.evaluateRate(state_.t, outWs_.uDot);
+  evaluateOutputsState(*model_, state_, outWs_.u, outWs_);
+  channelValues(channels, outWs_, markerStart_, out);
+}
+
+Simulation::Snapshot Simulation::snapshot() const {
+  Snapshot s{state_, step_, {}, VecX::Zero(model_->nInputs())};
+  VecX u(model_->nInputs());
+  inputs_.evaluate(state_.t, u);
+  for (int k = 0; k < model_->nInputs(); ++k) {
+    s.held.push_back(inputs_.held(k) ? 1 : 0);
+    if (inputs_.held(k)) s.heldValues[k] = u[k];
+  }
+  return s;
+}
+
+void Simulation::restore(const Snapshot& s) {
+  state_ = s.state;
+  step_ = s.step;
+  for (int k = 0; k < model_->nInputs() && k < static_cast<int>(s.held.size()); ++k) {
+    if (s.held[static_cast<std::size_t>(k)]) inputs_.hold(k, s.heldValues[k]);
+    else if (inputs_.held(k)) inputs_.release(k);
+  }
+  pending_ = false;
+  integrator_->resetLinearization();
 }
 
 void Simulation::record(const LocalErrorEstimate& stepError) {
@@ -187,7 +222,7 @@ bool Simulation::step() {
     if (positionErrorThreshold > 0.0 && error_.positionWarnTime < 0.0 && e->position > positionErrorThreshold)
       error_.positionWarnTime = state_.t;
   }
-  const bool due = step_ % sampleStride_ == 0;
+  const bool due = options_.record && step_ % sampleStride_ == 0;
   try {
     checkDivergence();
   } catch (const SimulationError&) {
@@ -201,7 +236,7 @@ bool Simulation::step() {
   }
   if (due) {
     // Taken from the next step's linearization if it linearizes at its start; else now.
-    const bool nextLinearizes = step_ < nSteps_ && options_.integrator == "lsrt2" &&
+    const bool nextLinearizes = options_.samplesFromNextStep && step_ < nSteps_ && options_.integrator == "lsrt2" &&
                                 step_ % options_.linearizeEvery == 0;
     if (nextLinearizes) {
       pending_ = true;

@@ -29,6 +29,14 @@ struct RunOptions {
   int threads = 1;                   ///< LSRT2: threads of the parallel step (same results)
   std::string cvodeSolver = "auto";  ///< CVODE Newton systems: "dense", "klu" or "auto" (KLU above 60 DOF)
   double rhoInfinity = 0.9;          ///< generalized-alpha: spectral radius at infinity, [0, 1]
+  /// Keep the samples (results()). Off for a run read from outside as it goes (an FMU, a script's
+  /// step-wise loop: outputValues()): nothing is recorded and no memory is set aside for it.
+  bool record = true;
+  /// A sample is taken from the next step's linearization when that linearizes at the sample's
+  /// state (saves an evaluation; the inputs are then the next step's). Off: every sample right
+  /// after its step, with the inputs the step had (what an FMU's importer reads before it sets the
+  /// next inputs: elastokin-sim --hold-inputs).
+  bool samplesFromNextStep = true;
 };
 
 /// Physical bounds beyond which a run counts as diverged.
@@ -81,6 +89,32 @@ class Simulation {
   /// marks the first step above it (positionWarnTime). 0: no threshold.
   ErrorSummary errorSummary() const;
   double positionErrorThreshold = 0.0;
+
+  /// Input `index` (model order) held at `value` from the current time on, instead of the load
+  /// case's signal (InputSignals::hold): set from outside, as an FMU's importer does. No allocation.
+  void holdInput(int index, double value) { inputs_.hold(index, value); }
+  void releaseInput(int index) { inputs_.release(index); }
+  bool inputHeld(int index) const { return inputs_.held(index); }
+  /// The inputs' values at the current time (held or the load case's), into u (sized to the
+  /// model's inputs: allocates only when its size differs).
+  void inputValues(VecX& u) const {
+    if (u.size() != model_->nInputs()) u.resize(model_->nInputs());
+    inputs_.evaluate(state_.t, u);
+  }
+  /// The values of `channels` at the current state and time, into out (channels.size()); no
+  /// allocation. @throws SimulationError as the element stages do.
+  void outputValues(const std::vector<Channel>& channels, double* out);
+
+  /// What restoring a run to an earlier point needs (FMI get/set state): the state, the step
+  /// count and the held inputs. A restore makes the next step linearize afresh.
+  struct Snapshot {
+    State state;
+    long long step = 0;
+    std::vector<char> held;
+    VecX heldValues;
+  };
+  Snapshot snapshot() const;
+  void restore(const Snapshot& s);
 
  private:
   void record(const LocalErrorEstimate& stepError);

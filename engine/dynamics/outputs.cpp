@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/dynamics/outputs.h"
 
+#include <array>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -165,6 +166,33 @@ std::vector<Vec3> markerPositionsAsModelled(const SuspensionModel& model) {
   return p;
 }
 
+void channelValues(const std::vector<Channel>& channels, const Workspace& ws, const std::vector<Vec3>& markerStart,
+                   double* out) {
+  constexpr std::size_t kCached = 8;  // wheels whose channels are kept for the call (more: computed each time)
+  std::array<const ModelWheel*, kCached> wheel{};
+  std::array<std::array<double, kWheelChannels>, kCached> values;
+  std::size_t cached = 0;
+  for (std::size_t k = 0; k < channels.size(); ++k) {
+    const Channel& c = channels[k];
+    if (c.quantity != OutputQuantity::Wheel) {
+      out[k] = channelValue(c, ws, markerStart);
+      continue;
+    }
+    std::size_t at = 0;
+    while (at < cached && wheel[at] != c.wheel) ++at;
+    if (at == cached) {
+      if (cached == kCached) {
+        out[k] = channelValue(c, ws, markerStart);
+        continue;
+      }
+      wheel[at] = c.wheel;
+      values[at] = wheelChannels(*c.wheel, ws);
+      ++cached;
+    }
+    out[k] = values[at][static_cast<std::size_t>(c.component)];
+  }
+}
+
 void Recorder::reset(std::vector<Channel> channels, std::size_t capacity) {
   channels_ = std::move(channels);
   times_.clear();
@@ -176,7 +204,9 @@ void Recorder::reset(std::vector<Channel> channels, std::size_t capacity) {
 void Recorder::record(double t, const Workspace& ws, const std::vector<Vec3>& markerStart) {
   if (times_.size() == times_.capacity()) return;  // the run was sized for its samples
   times_.push_back(t);
-  for (const auto& c : channels_) values_.push_back(channelValue(c, ws, markerStart));
+  const std::size_t at = values_.size();
+  values_.resize(at + channels_.size());  // within the capacity reserved: no allocation
+  channelValues(channels_, ws, markerStart, values_.data() + at);
 }
 
 std::vector<double> Recorder::series(std::size_t c) const {

@@ -31,6 +31,10 @@ std::vector<Channel> stateChannels(const SuspensionModel& model);
 /// Value of a channel from a workspace whose stages 1-3 ran at the state (and whose u is set).
 /// `markerStart` holds each marker's design position, the pose as modelled (for displacements).
 double channelValue(const Channel& c, const Workspace& ws, const std::vector<Vec3>& markerStart);
+/// The values of `channels` into out (channels.size()), as channelValue() gives each, with each
+/// wheel's alignment channels computed once for all of its channels. No allocation.
+void channelValues(const std::vector<Channel>& channels, const Workspace& ws, const std::vector<Vec3>& markerStart,
+                   double* out);
 
 /// Every marker's global position in the pose as modelled (the start of displacement channels).
 std::vector<Vec3> markerPositionsAsModelled(const SuspensionModel& model);

@@ -41,6 +41,9 @@ class Integrator {
   virtual const LocalErrorEstimate* localError() const { return nullptr; }
   /// Where the estimate comes from, for summaries (e.g. "embedded first-order solution").
   virtual std::string errorEstimateSource() const { return {}; }
+  /// The next step linearizes afresh (after the state was set back or forth from outside: a
+  /// linearization kept for later steps belongs to another state).
+  virtual void resetLinearization() {}
 };
 
 /// The method names makeIntegrator() knows, comma-separated (for messages and usage texts).

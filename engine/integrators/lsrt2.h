@@ -75,6 +75,7 @@ class Lsrt2 final : public Integrator {
   const LinearSolver& solver() const { return *solver_; }
   const LocalErrorEstimate* localError() const override { return &error_; }
   std::string errorEstimateSource() const override { return "embedded first-order solution"; }
+  void resetLinearization() override { steps_ = 0; }
 
  private:
   void relinearize(const State& state, Workspace& ws);

@@ -60,6 +60,7 @@ class RosenbrockW final : public Integrator {
   std::string describe() const override;
   const LocalErrorEstimate* localError() const override { return tableau_.bHat.empty() ? nullptr : &error_; }
   std::string errorEstimateSource() const override;
+  void resetLinearization() override { steps_ = 0; }
 
   /// Counts for the cost-per-step checks: right-hand side evaluations (a linearization counts as
   /// one), factorizations, linear solves.

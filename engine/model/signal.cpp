@@ -161,6 +161,21 @@ InputSignals::InputSignals(const SuspensionModel& model, const LoadCaseRow& lc) 
     }
     signals_[model.inputById(d.input)] = s;
   }
+  loadCase_ = signals_;
+  held_.assign(signals_.size(), 0);
+}
+
+void InputSignals::hold(int index, double value) {
+  SignalRow& s = signals_.at(static_cast<std::size_t>(index));
+  if (!held_[static_cast<std::size_t>(index)]) s = SignalRow{};  // constant (no table: no allocation afterwards)
+  s.type = SignalType::Constant;
+  s.value = value;
+  held_[static_cast<std::size_t>(index)] = 1;
+}
+
+void InputSignals::release(int index) {
+  signals_.at(static_cast<std::size_t>(index)) = loadCase_.at(static_cast<std::size_t>(index));
+  held_[static_cast<std::size_t>(index)] = 0;
 }
 
 void InputSignals::evaluate(double t, VecX& out) const {

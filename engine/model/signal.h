@@ -37,8 +37,18 @@ class InputSignals {
   /// du/dt(t) into out (size nInputs), no allocation.
   void evaluateRate(double t, VecX& out) const;
 
+  /// Input `index` (model order) held at `value` from now on (rate zero), whatever the load case
+  /// says: an input set from outside (an FMU's importer, a script). No allocation.
+  void hold(int index, double value);
+  /// Input `index` follows the load case's signal again.
+  void release(int index);
+  /// Whether input `index` is held.
+  bool held(int index) const { return held_[static_cast<std::size_t>(index)]; }
+
  private:
   std::vector<SignalRow> signals_;  ///< per model input
+  std::vector<SignalRow> loadCase_;  ///< the load case's signals (restored by release())
+  std::vector<char> held_;
 };
 
 }  // namespace ek
