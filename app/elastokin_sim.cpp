@@ -26,11 +26,16 @@
 #include "engine/analysis/simulation.h"
 #include "engine/core/error.h"
 #include "engine/core/output_file.h"
+#include "engine/core/time_grid.h"
+#include "engine/model/signal.h"
 #include "engine/analysis/bushing_dynamics.h"
 #include "engine/model/adams_export.h"
 #include "engine/model/adams_import.h"
 #include "engine/model/project_io.h"
 #include "engine/model/validate.h"
+#ifdef ELASTOKIN_HAVE_FMU
+#include "fmu/fmu_export.h"
+#endif
 #include "engine/core/text.h"
 #ifdef ELASTOKIN_HAVE_REPORT
 #include <QApplication>
@@ -63,6 +68,9 @@ constexpr const char* kUsage =
     "                        dense (LU)\n"
     "  --threads N           threads of the parallel LSRT2 step (default 1; the results are\n"
     "                        identical for every N; workers spin between steps)\n"
+    "  --hold-inputs         hold each input at its value at the start of every step (rate 0),\n"
+    "                        as an FMU's importer gives them (docs/fmi.md): the run an FMU\n"
+    "                        makes from an input file of the load case\n"
     "  --realtime            pace the steps to the wall clock, as on a test rig; report missed\n"
     "                        deadlines, their lateness, whether the run caught up after them,\n"
     "                        and the step compute time against the deadline (docs/realtime.md)\n"
@@ -99,6 +107,15 @@ constexpr const char* kUsage =
     "                        write the element as an Adams property file (bus, spr, dpr, bum,\n"
     "                        reb) in --units LENGTH,FORCE,ANGLE,TIME (default\n"
     "                        mm,newton,degrees,second), then exit\n"
+    "  --export-fmu FILE.fmu write the project as a co-simulation FMU (docs/fmi.md) and exit:\n"
+    "                        --fmi 3|2 (default 3), --loadcase NAME (its signals drive the inputs\n"
+    "                        the importer leaves unconnected, its initial state is used),\n"
+    "                        --integrator lsrt2|ros34pw2, --dt, --lin-every, and\n"
+    "                        --fmu-parameter PATH (repeatable: a table cell tunable at\n"
+    "                        instantiation, e.g. \"bushings/9/x.stiffness [N/m]\")\n"
+    "  --write-inputs FILE   write the load case's input signals at every step (--dt, --start,\n"
+    "                        --duration) as CSV named as the FMU's inputs (an importer's input\n"
+    "                        file), then exit\n"
     "  --stiffness           eigen-analysis at the load case's initial state instead of a run:\n"
     "                        stiffness ratio, eigenvalues, undamped eigenfrequencies\n"
     "                        (with --out: all eigenvalues as CSV)\n"
@@ -553,8 +570,13 @@ int main(int argc, char** argv) {
   bool haveHydroOption = false;
   std::string toText;
   bool haveToText = false;
+  std::string fmuPath, inputsPath;
+  int fmiVersion = 3;
+  bool haveIntegrator = false;
+  std::vector<std::string> fmuParameters;
   ek::RunOptions opt;
   bool quiet = false, list = false, stiffness = false, realtime = false, haveDt = false, haveLin = false, haveRate = false;
+  bool holdInputs = false;
   double warnError = 0.0;  // [m]; 0: no warning
   AnalysisArgs analysis;
   for (std::size_t k = 0; k < args.size(); ++k) {
@@ -574,6 +596,8 @@ int main(int argc, char** argv) {
       list = true;
     } else if (a == "--realtime") {
       realtime = true;
+    } else if (a == "--hold-inputs") {
+      holdInputs = true;
     } else if (a == "--stiffness") {
       stiffness = true;
     } else if (a == "--frozen-kinematics") {
@@ -608,6 +632,17 @@ int main(int argc, char** argv) {
       opt.channels = splitComma(v);
     } else if (a == "--integrator") {
       if (!value(opt.integrator)) return usageError("--integrator needs a name");
+      haveIntegrator = true;
+    } else if (a == "--export-fmu") {
+      if (!value(fmuPath) || fmuPath.empty()) return usageError("--export-fmu needs a file name");
+    } else if (a == "--fmi") {
+      if (!value(v) || (v != "2" && v != "3")) return usageError("--fmi needs 2 or 3");
+      fmiVersion = v == "2" ? 2 : 3;
+    } else if (a == "--write-inputs") {
+      if (!value(inputsPath) || inputsPath.empty()) return usageError("--write-inputs needs a file name");
+    } else if (a == "--fmu-parameter") {
+      if (!value(v) || v.empty()) return usageError("--fmu-parameter needs a table cell path");
+      fmuParameters.push_back(v);
     } else if (a == "--rtol") {
       if (!value(v) || !parseDouble(v, opt.relativeTolerance) || !(opt.relativeTolerance > 0))
         return usageError("--rtol needs a positive number");
@@ -701,6 +736,27 @@ int main(int argc, char** argv) {
   try {
     ek::Project project = ek::readProject(projectPath);
     if (!exportSpec.empty()) return exportProperty(project, exportSpec, exportPath, exportUnits);
+    if (!fmuPath.empty()) {
+#ifdef ELASTOKIN_HAVE_FMU
+      ek::fmu::FmuExportOptions fo;
+      fo.fmiVersion = fmiVersion;
+      fo.loadCase = loadCase;
+      if (haveIntegrator) fo.integrator = opt.integrator;
+      if (haveDt) fo.step = opt.dt;
+      if (haveLin) fo.linearizeEvery = opt.linearizeEvery;
+      fo.parameters = fmuParameters;
+      const ek::fmu::FmuExport fmu = ek::fmu::makeFmu(project, fo, ek::fmu::fmuBinaries());
+      ek::fmu::writeFmu(fmu, fmuPath);
+      ek::cprintf("%s -> %s (FMI %d co-simulation, %s at %g s%s)\n", projectPath.c_str(), fmuPath.c_str(), fo.fmiVersion,
+                  fmu.config.integrator.c_str(), fmu.config.step,
+                  loadCase.empty() ? "" : (", load case " + loadCase).c_str());
+      ek::cprintf("  %d inputs, %d outputs, %d parameters; instantiation token %s\n", fmu.variables.nInputs,
+                  fmu.variables.nOutputs, fmu.variables.nParameters, fmu.config.token.c_str());
+      return kDone;
+#else
+      return usageError("--export-fmu needs the FMU binary: this elastokin-sim was built with ELASTOKIN_FMU=OFF");
+#endif
+    }
     if (!importPath.empty()) {
       const ek::PropertyData data = ek::readPropertyFile(importPath);
       ek::PropertyImport imported;
@@ -749,6 +805,30 @@ int main(int argc, char** argv) {
       return usageError("--from, --to, --points, --wheel, --load, --input and --report need --analysis");
     if (loadCase.empty()) return usageError("--loadcase is required");
     if (stiffness) return stiffnessReport(model, loadCase, outPath);
+    if (!inputsPath.empty()) {
+      const ek::LoadCaseRow* lc = model->loadCase(loadCase);
+      if (!lc) return usageError("unknown load case '" + ek::printableExcerpt(loadCase) + "'");
+      if (!haveDt) opt.dt = project.simulation.step;
+      const ek::InputSignals loadCaseSignals(*model, *lc);
+      const double duration = opt.duration > 0.0 ? opt.duration : lc->duration - opt.start;
+      const long long steps = std::llround(duration / opt.dt);
+      ek::OutputFile f(inputsPath, "input file");
+      std::string line = "time";
+      for (const auto& in : model->inputs) line += "," + ek::csvField(in.name);
+      f << line << "\n";
+      ek::VecX u(model->nInputs());
+      for (long long k = 0; k <= steps; ++k) {
+        const double t = ek::gridTime(opt.start, opt.dt, static_cast<double>(k));
+        loadCaseSignals.evaluate(t, u);
+        line = ek::shortestText(t);
+        for (int i = 0; i < model->nInputs(); ++i) line += "," + ek::shortestText(u[i]);
+        f << line << "\n";
+      }
+      f.commit();
+      ek::cprintf("%s: %lld rows of %d inputs (load case %s, every %g s) -> %s\n", projectPath.c_str(), steps + 1,
+                  model->nInputs(), loadCase.c_str(), opt.dt, inputsPath.c_str());
+      return kDone;
+    }
     if (outPath.empty()) return usageError("--out is required");
     if (!haveDt) opt.dt = project.simulation.step;
     if (!haveLin) opt.linearizeEvery = project.simulation.linearizeEvery;
@@ -763,11 +843,23 @@ int main(int argc, char** argv) {
       }
     }
 
+    opt.samplesFromNextStep = !holdInputs;  // held inputs: samples with the inputs of the step before them
     ek::Simulation sim(model, loadCase, opt);
     sim.positionErrorThreshold = warnError;
     ek::checkWritable(outPath, "results file");  // before the run, not after it
     ek::RealtimePacer pacer(opt.dt, realtime ? sim.totalSteps() : 0);
     ProgressBar bar(!quiet && isatty(STDERR_FILENO));
+    // --hold-inputs: the load case's values at each step's start, held over the step.
+    std::unique_ptr<ek::InputSignals> loadCaseInputs;
+    ek::VecX heldValues(model->nInputs());
+    auto holdInputsAt = [&](double t) {
+      loadCaseInputs->evaluate(t, heldValues);
+      for (int k = 0; k < model->nInputs(); ++k) sim.holdInput(k, heldValues[k]);
+    };
+    if (holdInputs) {
+      loadCaseInputs = std::make_unique<ek::InputSignals>(*model, *model->loadCase(loadCase));
+      holdInputsAt(opt.start);
+    }
     const auto t0 = std::chrono::steady_clock::now();
     interruptible([&] { sim.initialize(); }, "the initial state");
     const auto t1 = std::chrono::steady_clock::now();
@@ -777,6 +869,7 @@ int main(int argc, char** argv) {
       if (realtime) pacer.start();
       bool more = true;
       while (more && gSignal == 0) {
+        if (holdInputs) holdInputsAt(sim.state().t);
         more = sim.step();
         if (realtime) pacer.stepDone(sim.stepsDone());
         if (sim.stepsDone() % every == 0) bar.update(static_cast<double>(sim.stepsDone()) / sim.totalSteps());

@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "fmu/fmu_export.h"
+
+#include <algorithm>
+#include <minizip/zip.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <ctime>
+#include <filesystem>
+#include <random>
+#include <set>
+
+#include "engine/core/error.h"
+#include "engine/core/output_file.h"
+#include "engine/core/text.h"
+#include "engine/core/text_file.h"
+#include "engine/model/model.h"
+#include "engine/model/project_io.h"
+#include "engine/model/signal.h"
+#include "engine/model/validate.h"
+
+namespace ek::fmu {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string xml(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&apos;"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20 && c != '\t') out += ' ';
+        else out += c;
+    }
+  }
+  return out;
+}
+
+std::string attr(const char* name, const std::string& value) { return std::string(" ") + name + "=\"" + xml(value) + "\""; }
+
+std::string randomToken() {
+  std::random_device rd;
+  std::mt19937_64 g((static_cast<std::uint64_t>(rd()) << 32) ^ rd() ^
+                    static_cast<std::uint64_t>(std::chrono::high_resolution_clock::now().time_since_epoch().count()));
+  const char* hex = "0123456789abcdef";
+  std::string t = "{";
+  for (int k = 0; k < 32; ++k) {
+    if (k == 8 || k == 12 || k == 16 || k == 20) t += '-';
+    t += hex[g() & 15];
+  }
+  return t + "}";
+}
+
+std::string nowUtc() {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  return cformat("%04d-%02d-%02dT%02d:%02d:%02dZ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min,
+                 tm.tm_sec);
+}
+
+std::string unitDefinitions(const FmuVariables& v) {
+  std::set<std::string> units;
+  for (const FmuVariable& x : v.all)
+    if (!x.unit.empty()) units.insert(x.unit);
+  std::string out = "  <UnitDefinitions>\n";
+  for (const std::string& u : units) {
+    BaseUnit b;
+    out += "    <Unit" + attr("name", u);
+    if (baseUnitOf(u, b)) {
+      out += "><BaseUnit";
+      if (b.kg) out += attr("kg", std::to_string(b.kg));
+      if (b.m) out += attr("m", std::to_string(b.m));
+      if (b.s) out += attr("s", std::to_string(b.s));
+      if (b.rad) out += attr("rad", std::to_string(b.rad));
+      if (b.factor != 1.0) out += attr("factor", shortestText(b.factor));
+      out += "/></Unit>\n";
+    } else {
+      out += "/>\n";
+    }
+  }
+  return out + "  </UnitDefinitions>\n";
+}
+
+const char* causality(Causality c) {
+  switch (c) {
+    case Causality::Independent: return "independent";
+    case Causality::Input: return "input";
+    case Causality::Output: return "output";
+    case Causality::Parameter: return "parameter";
+  }
+  return "local";
+}
+
+/// The categories the FMU logs in (the standard's names), for both versions' schema.
+std::string logCategories() {
+  return "  <LogCategories>\n"
+         "    <Category name=\"logEvents\" description=\"the engine build loaded, the static equilibrium found\"/>\n"
+         "    <Category name=\"logStatusError\" description=\"errors: bad use, bad values, a run that stopped\"/>\n"
+         "    <Category name=\"logStatusFatal\" description=\"out of memory\"/>\n"
+         "  </LogCategories>\n";
+}
+
+}  // namespace
+
+std::string modelDescription(const FmuConfig& c, const FmuVariables& v, const std::string& description) {
+  std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  const std::string stop = shortestText(c.stopTime > c.startTime ? c.stopTime : c.startTime + 10.0);
+  const std::string step = shortestText(c.step);
+  if (c.fmiVersion == 3) {
+    out += "<fmiModelDescription fmiVersion=\"3.0\"" + attr("modelName", c.modelName) + attr("instantiationToken", c.token) +
+           attr("description", description) + attr("generationTool", "Elastokin") + attr("generationDateAndTime", nowUtc()) +
+           " variableNamingConvention=\"flat\">\n";
+    out += "  <CoSimulation modelIdentifier=\"" + std::string(kModelIdentifier) +
+           "\" canHandleVariableCommunicationStepSize=\"true\" fixedInternalStepSize=\"" + step +
+           "\" canGetAndSetFMUState=\"true\" canSerializeFMUState=\"true\" hasEventMode=\"false\""
+           " providesIntermediateUpdate=\"false\" mightReturnEarlyFromDoStep=\"false\"/>\n";
+    out += unitDefinitions(v);
+    out += logCategories();
+    out += "  <DefaultExperiment" + attr("startTime", shortestText(c.startTime)) + attr("stopTime", stop) +
+           attr("stepSize", step) + "/>\n";
+    out += "  <ModelVariables>\n";
+    for (const FmuVariable& x : v.all) {
+      out += "    <Float64" + attr("name", x.name) + attr("valueReference", std::to_string(x.valueReference)) +
+             attr("description", x.description) + attr("causality", causality(x.causality));
+      switch (x.causality) {
+        case Causality::Independent: out += " variability=\"continuous\""; break;
+        case Causality::Input: out += " variability=\"continuous\"" + attr("start", shortestText(x.start)); break;
+        case Causality::Output: out += " variability=\"continuous\""; break;
+        case Causality::Parameter: out += " variability=\"fixed\"" + attr("start", shortestText(x.start)); break;
+      }
+      if (!x.unit.empty()) out += attr("unit", x.unit);
+      out += "/>\n";
+    }
+    out += "  </ModelVariables>\n  <ModelStructure>\n";
+    for (int k = 0; k < v.nOutputs; ++k)
+      out += "    <Output valueReference=\"" + std::to_string(v.firstOutput + k) + "\"/>\n";
+    for (int k = 0; k < v.nOutputs; ++k)
+      out += "    <InitialUnknown valueReference=\"" + std::to_string(v.firstOutput + k) + "\"/>\n";
+    out += "  </ModelStructure>\n</fmiModelDescription>\n";
+    return out;
+  }
+  out += "<fmiModelDescription fmiVersion=\"2.0\"" + attr("modelName", c.modelName) + attr("guid", c.token) +
+         attr("description", description) + attr("generationTool", "Elastokin") + attr("generationDateAndTime", nowUtc()) +
+         " variableNamingConvention=\"flat\" numberOfEventIndicators=\"0\">\n";
+  out += "  <CoSimulation modelIdentifier=\"" + std::string(kModelIdentifier) +
+         "\" canHandleVariableCommunicationStepSize=\"true\" canInterpolateInputs=\"false\" maxOutputDerivativeOrder=\"0\""
+         " canGetAndSetFMUstate=\"true\" canSerializeFMUstate=\"true\" canNotUseMemoryManagementFunctions=\"true\"/>\n";
+  out += unitDefinitions(v);
+  out += logCategories();
+  out += "  <DefaultExperiment" + attr("startTime", shortestText(c.startTime)) + attr("stopTime", stop) +
+         attr("stepSize", step) + "/>\n";
+  out += "  <ModelVariables>\n";
+  int index = 0;
+  std::vector<int> outputIndex;
+  for (const FmuVariable& x : v.all) {
+    if (x.causality == Causality::Independent) continue;  // FMI 2 has no time variable
+    ++index;
+    out += "    <ScalarVariable" + attr("name", x.name) + attr("valueReference", std::to_string(x.valueReference)) +
+           attr("description", x.description) + attr("causality", causality(x.causality));
+    switch (x.causality) {
+      case Causality::Input: out += " variability=\"continuous\"><Real" + attr("start", shortestText(x.start)); break;
+      case Causality::Output:
+        out += " variability=\"continuous\" initial=\"calculated\"><Real";
+        outputIndex.push_back(index);
+        break;
+      default: out += " variability=\"fixed\" initial=\"exact\"><Real" + attr("start", shortestText(x.start)); break;
+    }
+    if (!x.unit.empty()) out += attr("unit", x.unit);
+    out += "/></ScalarVariable>\n";
+  }
+  out += "  </ModelVariables>\n  <ModelStructure>\n    <Outputs>\n";
+  for (int i : outputIndex) out += "      <Unknown index=\"" + std::to_string(i) + "\"/>\n";
+  out += "    </Outputs>\n    <InitialUnknowns>\n";
+  for (int i : outputIndex) out += "      <Unknown index=\"" + std::to_string(i) + "\"/>\n";
+  out += "    </InitialUnknowns>\n  </ModelStructure>\n</fmiModelDescription>\n";
+  return out;
+}
+
+FmuBinaries fmuBinaries() {
+  std::vector<std::string> places;
+#ifdef ELASTOKIN_FMU_BINARY
+  places.push_back(ELASTOKIN_FMU_BINARY);
+#endif
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) places.push_back((exe.parent_path() / ".." / "lib" / "elastokin" / "elastokin.so").lexically_normal().string());
+  for (const std::string& p : places) {
+    if (!fs::is_regular_file(p, ec)) continue;
+    FmuBinaries b;
+    b.loader = p;
+    for (const auto& e : fs::directory_iterator(fs::path(p).parent_path(), ec)) {
+      const std::string name = e.path().filename().string();
+      if (name.rfind(std::string(kModelIdentifier) + "-", 0) == 0 && e.path().extension() == ".so") b.builds.push_back(e.path().string());
+    }
+    std::sort(b.builds.begin(), b.builds.end());
+    if (b.builds.empty())
+      throw IoError("the FMU's engine builds (" + std::string(kModelIdentifier) + "-x86-64-v3.so, ...) are missing beside " + p);
+    return b;
+  }
+  throw IoError("the FMU's shared library is not built (looked in " + (places.empty() ? std::string("nowhere") : places.front()) +
+                "): build Elastokin with -DELASTOKIN_FMU=ON");
+}
+
+FmuExport makeFmu(const Project& input, const FmuExportOptions& o, const FmuBinaries& binaries) {
+  if (o.fmiVersion != 2 && o.fmiVersion != 3) throw std::invalid_argument("the FMI version must be 2 or 3");
+  Project project = input;
+  check(project).throwIfErrors();
+  FmuExport out;
+  FmuConfig& c = out.config;
+  c.fmiVersion = o.fmiVersion;
+  c.token = randomToken();
+  c.modelName = o.modelName.empty() ? (project.name.empty() ? std::string("elastokin") : project.name) : o.modelName;
+  c.loadCase = o.loadCase;
+  c.integrator = o.integrator;
+  c.step = o.step > 0.0 ? o.step : project.simulation.step;
+  c.linearizeEvery = o.linearizeEvery > 0 ? o.linearizeEvery : project.simulation.linearizeEvery;
+  c.parameters = o.parameters;
+  if (c.integrator != "lsrt2" && c.integrator != "ros34pw2")
+    throw std::invalid_argument("the FMU's integrator is lsrt2 or ros34pw2, not '" + printableExcerpt(c.integrator) + "'");
+  const auto model = SuspensionModel::build(project);
+  if (!c.loadCase.empty()) {
+    const LoadCaseRow* lc = model->loadCase(c.loadCase);
+    if (!lc) {
+      std::string known;
+      for (const auto& l : project.loadCases) known += (known.empty() ? "'" : ", '") + l.name + "'";
+      throw std::invalid_argument("unknown load case '" + printableExcerpt(c.loadCase) + "' (the project has: " + known + ")");
+    }
+    c.stopTime = lc->duration;
+  }
+  out.variables = describeVariables(project, *model, c);
+  // The files the project reads go to resources/tables/, the project refers to them there.
+  int k = 0;
+  const fs::path base = fs::path(project.sourcePath).parent_path();
+  std::map<std::string, std::string> copied;  // original resolved path -> path in resources
+  for (auto& lc : project.loadCases)
+    for (auto& d : lc.drives)
+      if (d.signal.type == SignalType::Table && !d.signal.file.empty()) {
+        const std::string from = (base / d.signal.file).lexically_normal().string();
+        auto it = copied.find(from);
+        if (it == copied.end()) {
+          const std::string name = "tables/" + std::to_string(++k) + "-" + fs::path(from).filename().string();
+          try {
+            out.files["resources/" + name] = readTextFile(from, 256u << 20, "signal table");
+          } catch (const ModelError& e) {
+            throw IoError(e.what());
+          }
+          it = copied.emplace(from, name).first;
+        }
+        d.signal.file = it->second;
+      }
+  out.files["resources/" + std::string(kProjectFile)] = writeProjectText(project);
+  out.files["resources/" + std::string(kConfigFile)] = writeConfig(c);
+  const std::string description = "Elastokin suspension model '" + project.name + "' (" + std::to_string(model->nFreeBodies()) +
+                                  " bodies, " + std::to_string(model->nDof()) + " DOF), " + c.integrator + " at " +
+                                  shortestText(c.step) + " s" + (c.loadCase.empty() ? "" : ", load case " + c.loadCase);
+  out.files["modelDescription.xml"] = modelDescription(c, out.variables, description);
+  try {
+    // The platform folder of FMI 3 ("x86_64-linux") and of FMI 2 ("linux64").
+    const std::string platform = c.fmiVersion == 3 ? "x86_64-linux" : "linux64";
+    out.files["binaries/" + platform + "/" + std::string(kModelIdentifier) + ".so"] =
+        readTextFile(binaries.loader, 1u << 30, "FMU binary");
+    for (const std::string& b : binaries.builds)
+      out.files["binaries/" + platform + "/" + fs::path(b).filename().string()] = readTextFile(b, 1u << 30, "FMU binary");
+  } catch (const ModelError& e) {
+    throw IoError(e.what());
+  }
+  return out;
+}
+
+void writeFmuFolder(const FmuExport& fmu, const std::string& dir) {
+  for (const auto& [name, bytes] : fmu.files) {
+    const fs::path p = fs::path(dir) / name;
+    std::error_code ec;
+    fs::create_directories(p.parent_path(), ec);
+    if (ec) throw IoError(p.parent_path().string() + ": cannot create the folder (" + ec.message() + ")");
+    writeFile(p.string(), bytes, "FMU file");
+  }
+}
+
+void writeFmu(const FmuExport& fmu, const std::string& path) {
+  checkWritable(path, "FMU");
+  // minizip writes to a path: a private folder, then the bytes through OutputFile.
+  std::string tmpl = (fs::temp_directory_path() / "elastokin-fmu-XXXXXX").string();
+  std::vector<char> buf(tmpl.begin(), tmpl.end());
+  buf.push_back('\0');
+  if (!mkdtemp(buf.data())) throw IoError(path + ": cannot make a temporary folder for the zip");
+  const fs::path dir(buf.data());
+  const std::string zipPath = (dir / "fmu.zip").string();
+  auto cleanup = [&] {
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+  };
+  zipFile zf = zipOpen64(zipPath.c_str(), APPEND_STATUS_CREATE);
+  if (!zf) {
+    cleanup();
+    throw IoError(path + ": cannot create the zip archive");
+  }
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  localtime_r(&now, &tm);
+  bool ok = true;
+  for (const auto& [name, bytes] : fmu.files) {
+    zip_fileinfo info{};
+    info.tmz_date = {static_cast<uInt>(tm.tm_sec), static_cast<uInt>(tm.tm_min), static_cast<uInt>(tm.tm_hour),
+                     static_cast<uInt>(tm.tm_mday), static_cast<uInt>(tm.tm_mon), static_cast<uInt>(tm.tm_year + 1900)};
+    info.external_fa = (name.rfind("binaries/", 0) == 0 ? 0100755u : 0100644u) << 16;
+    ok = ok && zipOpenNewFileInZip64(zf, name.c_str(), &info, nullptr, 0, nullptr, 0, nullptr, Z_DEFLATED,
+                                     Z_DEFAULT_COMPRESSION, bytes.size() > 0xffffffffu) == ZIP_OK;
+    ok = ok && zipWriteInFileInZip(zf, bytes.data(), static_cast<unsigned>(bytes.size())) == ZIP_OK;
+    ok = ok && zipCloseFileInZip(zf) == ZIP_OK;
+  }
+  ok = zipClose(zf, nullptr) == ZIP_OK && ok;
+  if (!ok) {
+    cleanup();
+    throw IoError(path + ": writing the zip archive failed");
+  }
+  std::string zipped;
+  try {
+    zipped = readTextFile(zipPath, std::uintmax_t(4) << 30, "FMU");
+  } catch (const ModelError& e) {
+    cleanup();
+    throw IoError(e.what());
+  }
+  cleanup();
+  writeFile(path, zipped, "FMU");
+}
+
+}  // namespace ek::fmu

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+/// @file fmu_export.h
+/// A project as a co-simulation FMU (FMI 3.0 or 2.0, Linux x86-64; docs/fmi.md): modelDescription.xml,
+/// the FMU's binaries (binaries/x86_64-linux/, FMI 2: binaries/linux64/: elastokin.so, which the
+/// importer loads, and the engine's builds per instruction set, elastokin-x86-64-v3.so and
+/// elastokin-x86-64-v4.so, of which it loads the widest the CPU runs), the project and the files
+/// it reads, and the FMU's configuration under resources/.
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "engine/model/project.h"
+#include "fmu/fmu_description.h"
+
+namespace ek::fmu {
+
+struct FmuExportOptions {
+  int fmiVersion = 3;
+  std::string loadCase;             ///< built-in signals and initial state; empty: none
+  std::string integrator = "lsrt2"; ///< or ros34pw2
+  double step = -1.0;               ///< [s]; negative: the project's
+  int linearizeEvery = -1;          ///< negative: the project's
+  std::vector<std::string> parameters;  ///< table cell paths tunable at instantiation
+  std::string modelName;            ///< default: the project's name
+};
+
+struct FmuExport {
+  std::map<std::string, std::string> files;  ///< path in the FMU -> contents
+  FmuVariables variables;
+  FmuConfig config;
+};
+
+/// The FMU's binaries as built with this program: the one the importer loads, and the engine's
+/// builds beside it (elastokin-<instruction set>.so).
+struct FmuBinaries {
+  std::string loader;
+  std::vector<std::string> builds;
+};
+
+/// Everything the FMU holds, in memory (the binaries read from `binaries`).
+/// @throws ModelError (a project that is not a valid model, an unknown load case or parameter,
+///   options out of range), IoError (a binary or a signal table cannot be read).
+FmuExport makeFmu(const Project& project, const FmuExportOptions& options, const FmuBinaries& binaries);
+
+/// The FMU as a zip file at `path`, written through OutputFile. @throws IoError.
+void writeFmu(const FmuExport& fmu, const std::string& path);
+
+/// The FMU's unpacked folder at `dir` (created), as an importer unpacks it. @throws IoError.
+void writeFmuFolder(const FmuExport& fmu, const std::string& dir);
+
+/// modelDescription.xml for FMI 3.0 or 2.0.
+std::string modelDescription(const FmuConfig& config, const FmuVariables& variables, const std::string& description);
+
+/// The FMU's binaries as built with this program (the build tree, or beside the installed program
+/// in ../lib/elastokin/). @throws IoError when the loader or every build is missing.
+FmuBinaries fmuBinaries();
+
+}  // namespace ek::fmu

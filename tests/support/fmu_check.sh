@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# The exported FMUs in the reference importer fmusim (docs/fmi.md), which validates each model
+# description against the FMI schema: the double wishbone (LC1, 6 s) and the full vehicle (random
+# road, 0.5 s), FMI 3 and 2, reproduce elastokin-sim to round-off with no input file (the load
+# case built in) and, from an input file of the same signals, elastokin-sim --hold-inputs;
+# communication intervals of 1, 5 and 10 ms give the same results; a missing input file, an
+# unknown start value and a NaN input are errors with a message, not crashes.
+# Usage: fmu_check.sh ELASTOKIN_SIM FMUSIM SOURCE_DIR WORK_DIR. Prints "FAIL:" on a failure.
+set -u -o pipefail
+sim=$1 fmusim=$2 src=$3 work=$4
+[ -x "$fmusim" ] || { echo "SKIP: fmusim is not built (fmi_fmusim_build)"; exit 77; }
+rm -rf "$work"; mkdir -p "$work"; cd "$work" || exit 1
+compare="python3 $src/tests/support/compare_csv.py"
+fail() { echo "FAIL: $*"; }
+
+check() {  # name project loadcase fmi stop
+  local name=$1 project=$2 lc=$3 fmi=$4 stop=$5
+  "$sim" "$project" --export-fmu "$name.fmu" --fmi "$fmi" --loadcase "$lc" || { fail "$name: export"; return; }
+  "$fmusim" --interface-type cs --stop-time "$stop" --output-interval 0.001 --output-file "$name.csv" "$name.fmu" \
+    > "$name.log" 2>&1 || { cat "$name.log"; fail "$name: fmusim"; return; }
+  "$sim" "$project" --loadcase "$lc" --duration "$stop" --quiet --out "$name.runner.csv" > /dev/null
+  echo "== $name (FMI $fmi, $lc, no input file) against elastokin-sim:"
+  $compare "$name.runner.csv" "$name.csv" --tolerance 1e-10 | tail -n 1 || fail "$name: results differ"
+  "$sim" "$project" --loadcase "$lc" --duration "$stop" --write-inputs "$name.inputs.csv" > /dev/null
+  "$fmusim" --interface-type cs --stop-time "$stop" --output-interval 0.001 --input-file "$name.inputs.csv" \
+    --output-file "$name.input.csv" "$name.fmu" > "$name.log" 2>&1 || { cat "$name.log"; fail "$name: fmusim with inputs"; return; }
+  "$sim" "$project" --loadcase "$lc" --duration "$stop" --hold-inputs --quiet --out "$name.held.csv" > /dev/null
+  echo "== $name (FMI $fmi, $lc, input file) against elastokin-sim --hold-inputs:"
+  $compare "$name.held.csv" "$name.input.csv" --tolerance 1e-10 | tail -n 1 || fail "$name: results with inputs differ"
+}
+
+check dw3 "$src/projects/double_wishbone.json" LC1 3 6
+check dw2 "$src/projects/double_wishbone.json" LC1 2 6
+check fv3 "$src/projects/full_vehicle.json" "random road" 3 0.5
+check fv2 "$src/projects/full_vehicle.json" "random road" 2 0.5
+
+# The portable build (x86-64-v3) agrees as well, whatever this CPU would pick.
+ELASTOKIN_FMU_ISA=x86-64-v3 "$fmusim" --interface-type cs --stop-time 6 --output-interval 0.001 --output-file dw3.v3.csv \
+  dw3.fmu > dw3.v3.log 2>&1 || { cat dw3.v3.log; fail "dw3: fmusim with the x86-64-v3 build"; }
+echo "== dw3, engine built for x86-64-v3, against elastokin-sim:"
+$compare dw3.runner.csv dw3.v3.csv --tolerance 1e-10 | tail -n 1 || fail "dw3: the x86-64-v3 build's results differ"
+
+# fmusim does validate: a model description the schema does not allow is refused.
+python3 - dw3.fmu invalid.fmu <<'PY'
+import sys, zipfile
+with zipfile.ZipFile(sys.argv[1]) as a, zipfile.ZipFile(sys.argv[2], "w", zipfile.ZIP_DEFLATED) as b:
+    for item in a.infolist():
+        data = a.read(item)
+        if item.filename == "modelDescription.xml":
+            data = data.replace(b"<ModelVariables>", b"<ModelVariables>\n    <NoSuchElement/>")
+        b.writestr(item, data)
+PY
+"$fmusim" --interface-type cs --stop-time 0.01 invalid.fmu > invalid.log 2>&1 && fail "fmusim accepted an invalid model description"
+grep -q "NoSuchElement" invalid.log || fail "fmusim's schema message is missing ($(head -c 300 invalid.log))"
+echo "an invalid model description is refused: $(grep -m1 NoSuchElement invalid.log)"
+
+# Communication intervals of 5 and 10 ms: the same results at the common times, bit for bit.
+for h in 0.005 0.01; do
+  "$fmusim" --interface-type cs --stop-time 6 --output-interval "$h" --output-file "dw3.$h.csv" dw3.fmu > /dev/null 2>&1 ||
+    fail "fmusim at $h s"
+  echo "== communication interval $h s against 0.001 s:"
+  $compare dw3.csv "dw3.$h.csv" --tolerance 0 | tail -n 1 || fail "interval $h s differs"
+done
+
+# Bad use: errors with a message, never a crash (fmusim exits 1 on an error status, a signal on a crash).
+"$fmusim" --interface-type cs --stop-time 0.01 --input-file missing.csv dw3.fmu > bad1.log 2>&1
+rc=$?
+[ $rc -ge 1 ] && [ $rc -lt 128 ] || fail "missing input file: exit $rc"
+grep -qi "input file" bad1.log || fail "missing input file: no message ($(cat bad1.log))"
+"$fmusim" --interface-type cs --stop-time 0.01 --start-value "no such variable" 1 dw3.fmu > bad2.log 2>&1
+rc=$?
+[ $rc -ge 1 ] && [ $rc -lt 128 ] || fail "unknown start value: exit $rc"
+printf 'time,Fx wheel left\n0,0\n0.005,nan\n0.01,nan\n' > nan.csv
+"$fmusim" --interface-type cs --stop-time 0.01 --output-interval 0.001 --input-file nan.csv --log-level error dw3.fmu > bad3.log 2>&1
+rc=$?
+[ $rc -ge 1 ] && [ $rc -lt 128 ] || fail "NaN input: exit $rc ($(cat bad3.log))"
+grep -q "values must be finite numbers" bad3.log || fail "NaN input: the FMU's message is not shown ($(cat bad3.log))"
+echo "bad use: $(head -c 200 bad1.log | tr '\n' ' ') | $(head -c 200 bad3.log | tr '\n' ' ')"
+echo "fmusim checks done"
