@@ -47,6 +47,9 @@
 #include "ui/bushing_dynamics_panel.h"
 #include "ui/curve_editor.h"
 #include "ui/file_output.h"
+#ifdef ELASTOKIN_HAVE_FMU
+#include "ui/fmu_export_dialog.h"
+#endif
 #include "ui/property_import_dialog.h"
 #include "ui/mirror.h"
 #include "ui/plot_panel.h"
@@ -418,6 +421,9 @@ void MainWindow::buildTables() {
       if (path.isEmpty()) return;
       QMenu menu;
       menu.addAction(tr("Add as design variable (%1)").arg(path), this, [this, path] { addDesignVariable(path); });
+#ifdef ELASTOKIN_HAVE_FMU
+      menu.addAction(tr("Add as FMU parameter (%1)").arg(path), this, [this, path] { addFmuParameter(path); });
+#endif
       menu.exec(view->viewport()->mapToGlobal(at));
     });
     tables_->addTab(view, tr(label));
@@ -654,6 +660,34 @@ StudyDialog* MainWindow::studyDialog() {
   return study_;
 }
 
+FmuExportDialog* MainWindow::fmuExportDialog() {
+#ifdef ELASTOKIN_HAVE_FMU
+  if (!fmuExport_) {
+    fmuExport_ = new FmuExportDialog(this);
+    connect(fmuExport_, &FmuExportDialog::exported, this,
+            [this](const QString&, const QString& summary) { statusBar()->showMessage(summary, 10000); });
+    // The dialog follows the project while it is open.
+    auto follow = [this] {
+      if (fmuExport_->isVisible()) fmuExport_->setProject(doc_->project());
+    };
+    connect(doc_, &ProjectDocument::tableChanged, fmuExport_, follow);
+    connect(doc_, &ProjectDocument::projectReset, fmuExport_, follow);
+  }
+  fmuExport_->setProject(doc_->project());
+  return fmuExport_;
+#else
+  return nullptr;
+#endif
+}
+
+void MainWindow::addFmuParameter(const QString& path) {
+  if (FmuExportDialog* d = fmuExportDialog()) {
+    d->addParameter(path);
+    d->show();
+    d->raise();
+  }
+}
+
 QString MainWindow::addDesignVariable(const QString& path) {
   const QString err = studyDialog()->addVariable(path);
   if (!err.isEmpty()) {
@@ -699,6 +733,18 @@ void MainWindow::buildMenus() {
     const QString err = plots_->exportCsv(path);
     if (!err.isEmpty()) message(tr("Export"), err);
   });
+  QAction* fmuAction = file->addAction(tr("Export &FMU (co-simulation)..."), this, [this] {
+    if (FmuExportDialog* d = fmuExportDialog()) {
+      d->show();
+      d->raise();
+    }
+  });
+#ifdef ELASTOKIN_HAVE_FMU
+  fmuAction->setStatusTip(tr("The project as a co-simulation FMU (FMI 3.0 or 2.0) for a driving simulator or another tool"));
+#else
+  fmuAction->setEnabled(false);
+  fmuAction->setStatusTip(tr("This build has no FMU (configured with ELASTOKIN_FMU=OFF)"));
+#endif
   for (int k = 0; k < plots_->plotCount(); ++k)
     file->addAction(tr("Export plot %1 (PNG, PDF, SVG)...").arg(k + 1), this, [this, k] {
       const QString path = QFileDialog::getSaveFileName(this, tr("Export plot"), "plot.png", tr("Images (*.png *.pdf *.svg)"));
@@ -797,6 +843,8 @@ void MainWindow::buildMenus() {
                                               {tr("&Analyses (K&&C, frequency response, modes)"), "docs/analyses.md"},
                                               {tr("Parameter &studies and optimization"), "docs/studies.md"},
                                               {tr("&Bushing dynamics and identification"), "docs/bushing-identification.md"},
+                                              {tr("Adams &property files (import, export)"), "docs/import.md"},
+                                              {tr("&FMU export (FMI co-simulation)"), "docs/fmi.md"},
                                               {tr("&Method (equations, LSRT2)"), "docs/method.md"},
                                               {tr("&Validation"), "docs/validation.md"}};
   for (const auto& [label, file] : docs)

@@ -32,6 +32,7 @@ namespace ek::ui {
 class AnalysesPanel;
 class BushingDynamicsPanel;
 class CurveEditor;
+class FmuExportDialog;
 class ProblemsPanel;
 class PlotPanel;
 class PropertyImportDialog;
@@ -100,6 +101,11 @@ class MainWindow : public QMainWindow {
   /// Adds a table cell (its study path, TableModel::cellPath) as a design variable and shows the
   /// study dialog. @returns the engine's message when the cell is not a number, else empty.
   QString addDesignVariable(const QString& path);
+  /// File > Export FMU (made on first use, the project as it is now; null when this build has no
+  /// FMU, ELASTOKIN_FMU=OFF).
+  FmuExportDialog* fmuExportDialog();
+  /// Adds a table cell path as a tunable parameter of the FMU and shows the export dialog.
+  void addFmuParameter(const QString& path);
   QString lastDialogText() const { return lastDialog_; }
   /// Where the Help menu finds README.md and docs/ (the source tree).
   void setDocsRoot(const QString& root) { docsRoot_ = root; }
@@ -146,6 +152,7 @@ class MainWindow : public QMainWindow {
   CurveEditor* curves_;
   BushingDynamicsPanel* dynamics_;
   StudyDialog* study_ = nullptr;
+  FmuExportDialog* fmuExport_ = nullptr;
   SparsityView* sparsity_;
   AnalysesPanel* analyses_;
   QSlider* timeSlider_;

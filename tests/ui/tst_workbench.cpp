@@ -43,6 +43,9 @@
 #include "ui/bushing_dynamics_panel.h"
 #include "ui/curve_editor.h"
 #include "ui/event_loop_probe.h"
+#ifdef ELASTOKIN_HAVE_FMU
+#include "ui/fmu_export_dialog.h"
+#endif
 #include "ui/main_window.h"
 #include "ui/sparsity_view.h"
 #include "ui/study_dialog.h"
@@ -263,8 +266,9 @@ class TestWorkbench : public QObject {
       opened << w.lastDocument();
       QVERIFY2(QFileInfo::exists(w.lastDocument()), qPrintable(w.lastDocument()));
     }
-    QCOMPARE(opened.size(), 7);
+    QCOMPARE(opened.size(), 9);
     QVERIFY(opened.contains(kRoot + "/docs/analyses.md"));
+    QVERIFY(opened.contains(kRoot + "/docs/fmi.md"));
     QVERIFY(opened.contains(kRoot + "/docs/studies.md"));
   }
 
@@ -1238,6 +1242,73 @@ class TestWorkbench : public QObject {
     QVERIFY(w.exportPropertyFile(kArtefacts + "/x.bum", ek::PropertyType::BumpStop, 1, "mm,newton,degrees,second")
                 .contains("has no bump stop to export"));
   }
+
+#ifdef ELASTOKIN_HAVE_FMU
+  // File > Export FMU: the variables the importer will see, a bad parameter named before anything
+  // is written, the FMU written (FMI 3 and 2) with the loader and the engine builds inside.
+  void exportFmu() {
+    MainWindow w;
+    w.setQuiet(true);
+    QVERIFY(w.openProject(kRoot + "/projects/double_wishbone.json"));
+    QAction* action = nullptr;
+    for (QAction* a : w.menuBar()->actions()[0]->menu()->actions())
+      if (a->text().startsWith("Export &FMU")) action = a;
+    QVERIFY(action && action->isEnabled());
+    action->trigger();
+    FmuExportDialog* d = w.fmuExportDialog();
+    QVERIFY(d && d->isVisible());
+    const ek::Project& p = w.document()->project();
+    QCOMPARE(d->loadCaseChoice()->count(), static_cast<int>(p.loadCases.size()) + 1);
+    QCOMPARE(d->loadCaseChoice()->currentText(), QString::fromStdString(p.loadCases.front().name));
+    // time, the 5 inputs, the 6 outputs of the project and 2 wheels x 13 alignment channels
+    QTableWidget* vars = d->variablesTable();
+    QCOMPARE(vars->rowCount(), 1 + 5 + 32);
+    QCOMPARE(vars->item(0, 0)->text(), QString("time"));
+    QCOMPARE(vars->item(1, 1)->text(), QString("input"));
+    QCOMPARE(vars->item(1, 0)->text(), QString::fromStdString(p.inputs.front().name));
+    QCOMPARE(vars->item(vars->rowCount() - 1, 1)->text(), QString("output"));
+    QVERIFY(d->summary().contains("5 inputs, 32 outputs, 0 parameters"));
+    QVERIFY(d->summary().contains("load case LC1 built in"));
+    // A cell of the Bushings table as a tunable parameter, from its context menu's action.
+    w.addFmuParameter("bushings/1/y.stiffness [N/m]");
+    QCOMPARE(vars->rowCount(), 1 + 5 + 32 + 1);
+    const int last = vars->rowCount() - 1;
+    QCOMPARE(vars->item(last, 1)->text(), QString("parameter"));
+    QCOMPARE(vars->item(last, 2)->text(), QString("N/m"));
+    QCOMPARE(vars->item(last, 3)->text().toDouble(), std::stod(ek::significant(p.bushings[0].directions[1].stiffness.coefficient, 6)));
+    // A path that is no cell of the project: said at once, nothing can be exported.
+    d->parametersEdit()->setPlainText("bushings/1/y.stiffness [N/m]\nbushings/99/y.stiffness [N/m]");
+    QVERIFY(d->summary().startsWith("Cannot export"));
+    QVERIFY2(d->summary().contains("bushings/99"), qPrintable(d->summary()));
+    QVERIFY(!d->exportButton()->isEnabled());
+    d->parametersEdit()->setPlainText("bushings/1/y.stiffness [N/m]");
+    QVERIFY(d->exportButton()->isEnabled());
+    d->resize(900, 680);
+    QVERIFY(QTest::qWaitForWindowExposed(d));
+    QVERIFY(d->grab().save(kArtefacts + "/export_fmu.png"));
+    // Written: a zip whose directory names the model description, the loader and the builds.
+    for (int version : {3, 2}) {
+      d->versionChoice()->setCurrentIndex(version == 3 ? 0 : 1);
+      const QString path = kArtefacts + QString("/dw%1.fmu").arg(version);
+      QFile::remove(path);
+      QCOMPARE(d->exportTo(path), QString());
+      QVERIFY(d->summary().startsWith(QString("Wrote dw%1.fmu").arg(version)));
+      QFile f(path);
+      QVERIFY(f.open(QIODevice::ReadOnly));
+      const QByteArray zip = f.readAll();
+      QVERIFY(zip.startsWith("PK\x03\x04"));
+      const QByteArray platform = version == 3 ? "binaries/x86_64-linux/" : "binaries/linux64/";
+      for (const QByteArray& name : {QByteArray("modelDescription.xml"), QByteArray("resources/project.json"),
+                                     platform + "elastokin.so", platform + "elastokin-x86-64-v3.so"})
+        QVERIFY2(zip.contains(name), name.constData());
+      QVERIFY(w.statusBar()->currentMessage().startsWith(QString("Wrote dw%1.fmu").arg(version)));
+    }
+    // A place it cannot be written: the writer's message, nothing else changed.
+    QVERIFY(d->exportTo("/proc/no/such/folder/x.fmu").contains("/proc/no/such/folder"));
+    QVERIFY(d->summary().startsWith("Not exported"));
+    d->hide();
+  }
+#endif
 
   // The workbench runs in the user's locale (CTest sets de_DE.UTF-8, where the C library reads
   // and writes a decimal comma): the full vehicle's road tables read, a run goes, and the files it
