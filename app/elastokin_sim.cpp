@@ -144,6 +144,7 @@ constexpr const char* kUsage =
     "                        first load case)\n"
     "  --channels A,B,...    frequency response outputs (default: the project's outputs and\n"
     "                        every wheel's alignment channels)\n"
+    "  --metrics FILE.json   K&C: also the metrics as JSON, to full precision, with units\n"
     "  --report FILE.pdf     also a PDF report: the metrics, response or mode table, then a\n"
     "                        page per K&C quantity (both wheels), per output's Bode plot, or the\n"
     "                        modes' damping chart (not in builds without the workbench)\n"
@@ -271,8 +272,6 @@ int stiffnessReport(const std::shared_ptr<const ek::SuspensionModel>& model, con
   return 0;
 }
 
-constexpr const char* kLoadNames[] = {"fx-contact", "fy-contact", "fz-contact", "mx", "my", "mz", "fx-centre"};
-
 struct AnalysisArgs {
   std::string name;
   bool haveFrom = false, haveTo = false, havePoints = false;
@@ -283,14 +282,11 @@ struct AnalysisArgs {
   std::string load;
   std::string loadCase;
   std::vector<std::string> channels;
-  std::string reportPath;  ///< --report; empty: none
+  std::string reportPath;   ///< --report; empty: none
+  std::string metricsPath;  ///< --metrics (K&C); empty: none
 };
 
-int loadIndex(const std::string& name) {
-  for (int k = 0; k < ek::kWheelLoads; ++k)
-    if (name == kLoadNames[k]) return k;
-  return -1;
-}
+int loadIndex(const std::string& name) { return ek::wheelLoadByKey(name); }
 
 /// The --report PDF of an analysis result (one of kc, frequency, modes), drawn off screen with
 /// the workbench's report code (ui/analysis_report.h). @returns the exit code.
@@ -449,6 +445,8 @@ int frequencyReport(const std::shared_ptr<const ek::SuspensionModel>& model, con
 
 int analysisReport(const std::shared_ptr<const ek::SuspensionModel>& model, const AnalysisArgs& a,
                    const std::string& outPath, bool quiet) {
+  if (!a.metricsPath.empty() && (a.name == "frequency-response" || a.name == "modes"))
+    return usageError("--metrics is for the K&C analyses (their metrics at the design position)");
   if (a.name == "frequency-response") return frequencyReport(model, a, outPath, quiet);
   if (a.name == "modes") return modesReport(model, a, outPath);
   ek::KcOptions o;
@@ -480,10 +478,10 @@ int analysisReport(const std::shared_ptr<const ek::SuspensionModel>& model, cons
     return usageError("--load is for static-load only");
   }
   const double scale = degrees ? M_PI / 180.0 : travel ? 1e-3 : 1.0;  // mm or deg on the command line
-  const double range = steering ? (degrees ? 30.0 : 50.0) : travel ? 80.0 : 5000.0;
-  o.from = (a.haveFrom ? a.from : -range) * scale;
-  o.to = (a.haveTo ? a.to : range) * scale;
-  o.points = a.havePoints ? a.points : (steering ? 101 : travel ? 161 : 21);
+  const ek::KcOptions defaults = ek::defaultKcOptions(o.kind, degrees);
+  o.from = a.haveFrom ? a.from * scale : defaults.from;
+  o.to = a.haveTo ? a.to * scale : defaults.to;
+  o.points = a.havePoints ? a.points : defaults.points;
   if (!(o.to > o.from)) return usageError("--to must be greater than --from");
   if (o.points < 2 || o.points > 100000) return usageError("--points needs a whole number from 2 to 100000");
   if (a.wheelId >= 0 || o.kind == ek::KcKind::SingleTravel) {
@@ -496,6 +494,7 @@ int analysisReport(const std::shared_ptr<const ek::SuspensionModel>& model, cons
                          "the project has no wheels: K&C analyses need the 'wheels' table (docs/project-format.md)");
   ek::checkWritable(outPath, "results file");
   if (!a.reportPath.empty()) ek::checkWritable(a.reportPath, "PDF report");
+  if (!a.metricsPath.empty()) ek::checkWritable(a.metricsPath, "metrics file");
   ProgressBar bar(!quiet && isatty(STDERR_FILENO));
   const auto t0 = std::chrono::steady_clock::now();
   const ek::KcResult r = ek::runKc(*model, o, [&](double f) { bar.update(f); }, &gCancel);
@@ -517,6 +516,10 @@ int analysisReport(const std::shared_ptr<const ek::SuspensionModel>& model, cons
   for (const auto& m : r.metrics) {
     const std::string label = m.wheel.empty() ? m.name : m.name + " (" + m.wheel + ")";
     ek::cprintf("  %-*s %12.5g %s\n", static_cast<int>(width), label.c_str(), m.value, m.unit.c_str());
+  }
+  if (!a.metricsPath.empty()) {
+    ek::writeFile(a.metricsPath, ek::kcMetricsJson(r, a.name), "metrics file");
+    ek::cprintf("\nmetrics        %zu, full precision -> %s\n", r.metrics.size(), a.metricsPath.c_str());
   }
   return a.reportPath.empty() ? kDone : pdfReport(*model, a, &r, nullptr, nullptr, nullptr);
 }
@@ -699,6 +702,8 @@ int main(int argc, char** argv) {
       if (!value(exportUnits) || exportUnits.empty()) return usageError("--units needs LENGTH,FORCE,ANGLE,TIME, e.g. mm,newton,degrees,second");
     } else if (a == "--write-project") {
       if (!value(canonicalPath) || canonicalPath.empty()) return usageError("--write-project needs a file name");
+    } else if (a == "--metrics") {
+      if (!value(analysis.metricsPath) || analysis.metricsPath.empty()) return usageError("--metrics needs a file name");
     } else if (a == "--report") {
       if (!value(analysis.reportPath) || analysis.reportPath.empty()) return usageError("--report needs a file name");
 #ifndef ELASTOKIN_HAVE_REPORT
@@ -754,6 +759,7 @@ int main(int argc, char** argv) {
                   fmu.variables.nOutputs, fmu.variables.nParameters, fmu.config.token.c_str());
       return kDone;
 #else
+      (void)fmiVersion, (void)haveIntegrator;
       return usageError("--export-fmu needs the FMU binary: this elastokin-sim was built with ELASTOKIN_FMU=OFF");
 #endif
     }
@@ -801,8 +807,8 @@ int main(int argc, char** argv) {
       return analysisReport(model, analysis, outPath, quiet);
     }
     if (analysis.haveFrom || analysis.haveTo || analysis.havePoints || analysis.wheelId >= 0 || !analysis.load.empty() ||
-        analysis.inputId >= 0 || !analysis.reportPath.empty())
-      return usageError("--from, --to, --points, --wheel, --load, --input and --report need --analysis");
+        analysis.inputId >= 0 || !analysis.reportPath.empty() || !analysis.metricsPath.empty())
+      return usageError("--from, --to, --points, --wheel, --load, --input, --report and --metrics need --analysis");
     if (loadCase.empty()) return usageError("--loadcase is required");
     if (stiffness) return stiffnessReport(model, loadCase, outPath);
     if (!inputsPath.empty()) {
@@ -830,36 +836,18 @@ int main(int argc, char** argv) {
       return kDone;
     }
     if (outPath.empty()) return usageError("--out is required");
-    if (!haveDt) opt.dt = project.simulation.step;
-    if (!haveLin) opt.linearizeEvery = project.simulation.linearizeEvery;
-    if (!haveRate) {
-      // The project's default rate applies when it divides the step rate; otherwise sample every step.
-      opt.sampleRate = project.simulation.sampleRate;
-      const double stride = 1.0 / (opt.sampleRate * opt.dt);
-      if (stride < 1.0 - 1e-9 || std::abs(stride - std::round(stride)) > 1e-6 * stride) {
-        ek::cfprintf(stderr, "elastokin-sim: note: sampling every step (%g Hz); the project's %g Hz does not divide it\n",
-                     1.0 / opt.dt, opt.sampleRate);
-        opt.sampleRate = 1.0 / opt.dt;
-      }
-    }
-
-    opt.samplesFromNextStep = !holdInputs;  // held inputs: samples with the inputs of the step before them
+    if (!haveDt) opt.dt = -1.0;
+    if (!haveLin) opt.linearizeEvery = -1;
+    if (!haveRate) opt.sampleRate = -1.0;
+    std::string note;
+    opt = ek::projectRunOptions(project, opt, &note);
+    if (!note.empty()) ek::cfprintf(stderr, "elastokin-sim: note: %s\n", note.c_str());
+    opt.holdInputs = holdInputs;
     ek::Simulation sim(model, loadCase, opt);
     sim.positionErrorThreshold = warnError;
     ek::checkWritable(outPath, "results file");  // before the run, not after it
     ek::RealtimePacer pacer(opt.dt, realtime ? sim.totalSteps() : 0);
     ProgressBar bar(!quiet && isatty(STDERR_FILENO));
-    // --hold-inputs: the load case's values at each step's start, held over the step.
-    std::unique_ptr<ek::InputSignals> loadCaseInputs;
-    ek::VecX heldValues(model->nInputs());
-    auto holdInputsAt = [&](double t) {
-      loadCaseInputs->evaluate(t, heldValues);
-      for (int k = 0; k < model->nInputs(); ++k) sim.holdInput(k, heldValues[k]);
-    };
-    if (holdInputs) {
-      loadCaseInputs = std::make_unique<ek::InputSignals>(*model, *model->loadCase(loadCase));
-      holdInputsAt(opt.start);
-    }
     const auto t0 = std::chrono::steady_clock::now();
     interruptible([&] { sim.initialize(); }, "the initial state");
     const auto t1 = std::chrono::steady_clock::now();
@@ -869,7 +857,6 @@ int main(int argc, char** argv) {
       if (realtime) pacer.start();
       bool more = true;
       while (more && gSignal == 0) {
-        if (holdInputs) holdInputsAt(sim.state().t);
         more = sim.step();
         if (realtime) pacer.stepDone(sim.stepsDone());
         if (sim.stepsDone() % every == 0) bar.update(static_cast<double>(sim.stepsDone()) / sim.totalSteps());

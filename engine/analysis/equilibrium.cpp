@@ -5,6 +5,7 @@
 #include <Eigen/LU>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include "engine/core/error.h"
@@ -99,6 +100,33 @@ double maxAcceleration(const SuspensionModel& model, const Workspace& ws) {
 
 namespace {
 
+/// The force level of the equilibrium [N]: the largest force an element carries, a wheel load or
+/// a body's weight. The residual h cannot fall below round-off of these forces: a stiff joint
+/// (1e8 N/m) turns the last bit of a position (1e-16 m) into 1e-8 N, which on a light body is an
+/// acceleration far above any absolute tolerance.
+double forceScale(const SuspensionModel& model, const Workspace& ws) {
+  double f = 0.0;
+  for (const auto& b : ws.bushings) f = std::max(f, b.force.head<3>().norm());
+  for (const auto& p : ws.p2ps) f = std::max(f, std::abs(p.tension));
+  for (Eigen::Index k = 0; k < ws.wheelLoads.size(); ++k) f = std::max(f, std::abs(ws.wheelLoads[k]));
+  for (int l = 0; l < model.nFreeBodies(); ++l) f = std::max(f, model.bodies[model.freeBodies[l]].mass * model.gravity.norm());
+  return f;
+}
+
+/// The largest residual force or torque (per metre) on a body [N].
+double residualForce(const SuspensionModel& model, const Workspace& ws) {
+  double r = 0.0;
+  for (int l = 0; l < model.nFreeBodies(); ++l)
+    r = std::max({r, ws.h.segment<3>(6 * l).norm(), ws.h.segment<3>(6 * l + 3).norm() / 1.0});
+  return r;
+}
+
+/// The residual forces are at round-off of the force level below this fraction of it (on a 10 kg
+/// body at 5 kN, 5e-7 m/s^2; through a 30 N/mm spring, 2e-10 m).
+constexpr double kRoundOff = 1e-9;
+/// Accepted steps without halving the residual, below that level, after which it is the floor.
+constexpr int kStalledSteps = 6;
+
 /// The wheel heights of a constrained equilibrium: the constraint rows C K (in body-twist
 /// increments) and the load columns B (dh per newton of vertical force at each contact point).
 class HeldWheels {
@@ -189,10 +217,20 @@ EquilibriumResult solveEquilibrium(const SuspensionModel& model, const VecX& u, 
     if (acc > 0.0) tau = std::min(1e-2, 1e-3 / acc);  // about a millimetre
     if (initialPseudoStep > 0.0) tau = initialPseudoStep;
   }
+  // Converged when every body's acceleration is below the tolerance, or when the residual forces,
+  // at round-off of the force level, stop falling: a light body between stiff joints cannot get
+  // below the absolute tolerance (the last bit of a position through 1e8 N/m is 1e-8 N).
+  double bestResidual = std::numeric_limits<double>::infinity();
+  int stalled = 0;
   for (int it = 0; it < maxIterations; ++it) {
     const double acc = maxAcceleration(model, ws);
-    if (acc < tolerance && wheels.gap(ws) < kHeightTolerance) return {it, acc};
+    const double floor = kRoundOff * forceScale(model, ws), residual = residualForce(model, ws);
+    if (residual <= floor && residual > 0.5 * bestResidual) ++stalled;
+    else stalled = 0;
+    bestResidual = std::min(bestResidual, residual);
+    if ((acc < tolerance || stalled >= kStalledSteps) && wheels.gap(ws) < kHeightTolerance) return {it, acc};
     const double hNorm = ws.h.norm();
+    const double noise = floor;  // a trial may not raise the residual a thousandfold, but its noise may
     bool stepped = false;
     for (int tries = 0; tries < 60 && !stepped; ++tries) {
       bool ok = true;
@@ -212,7 +250,7 @@ EquilibriumResult solveEquilibrium(const SuspensionModel& model, const VecX& u, 
         sys.advance(state.r, ws, dq, rTrial);
         wt.wheelLoads = ws.wheelLoads;
         for (int k = 0; k < wheels.size(); ++k) wt.wheelLoads[wheels.loadIndex(k)] += dLambda[k];
-        ok = evaluate(model, rTrial, u, trial, wt) && (wt.h.norm() < 1e3 * hNorm + 1e-300 || wheels.size() > 0);
+        ok = evaluate(model, rTrial, u, trial, wt) && (wt.h.norm() < 1e3 * hNorm + noise || wheels.size() > 0);
       }
       if (!ok) {
         tau *= 0.25;
@@ -230,7 +268,7 @@ EquilibriumResult solveEquilibrium(const SuspensionModel& model, const VecX& u, 
     tau = std::min(2.0 * tau, 1e30);
   }
   const double acc = maxAcceleration(model, ws);
-  if (acc < tolerance && wheels.gap(ws) < kHeightTolerance) return {maxIterations, acc};
+  if ((acc < tolerance || stalled >= kStalledSteps) && wheels.gap(ws) < kHeightTolerance) return {maxIterations, acc};
   std::string heights;
   if (wheels.gap(ws) >= kHeightTolerance)
     heights = "; a held wheel centre is " + significant(wheels.gap(ws)) + " m from its target";

@@ -2,6 +2,7 @@
 #include "engine/analysis/kc.h"
 
 #include <Eigen/LU>
+#include <nlohmann/json.hpp>
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -144,6 +145,35 @@ double steerAngle(const ModelWheel& w, double toe) { return -w.side * toe; }
 const char* toString(KcKind kind) { return nameOf(kKinds, kind, ""); }
 
 bool parseKcKind(const std::string& name, KcKind& kind) { return valueOf(kKinds, name, kind); }
+
+KcOptions defaultKcOptions(KcKind kind, bool rotationInput) {
+  KcOptions o;
+  o.kind = kind;
+  const bool steering = kind == KcKind::Steering, load = kind == KcKind::StaticLoad;
+  const double range = steering ? (rotationInput ? 30.0 * M_PI / 180.0 : 0.05) : load ? 5000.0 : 0.08;
+  o.from = -range;
+  o.to = range;
+  o.points = steering ? 101 : load ? 21 : 161;
+  return o;
+}
+
+std::string kcMetricsJson(const KcResult& r, const std::string& analysis) {
+  nlohmann::ordered_json metrics = nlohmann::ordered_json::array();
+  for (const KcMetric& m : r.metrics) {
+    nlohmann::ordered_json j;
+    j["name"] = m.name;
+    j["wheel"] = m.wheel;
+    j["unit"] = m.unit;
+    if (std::isfinite(m.value)) j["value"] = m.value;
+    else j["value"] = nullptr;
+    metrics.push_back(j);
+  }
+  nlohmann::ordered_json doc;
+  doc["analysis"] = analysis;
+  doc["sweep"] = {{"name", r.sweepName}, {"unit", r.sweepUnit}};
+  doc["metrics"] = metrics;
+  return doc.dump(2) + "\n";
+}
 
 int KcResult::column(const std::string& name) const {
   for (std::size_t k = 0; k < columns.size(); ++k)
@@ -500,7 +530,7 @@ void writeKcCsv(const KcResult& r, const std::string& path) {
   text += "\n";
   for (std::size_t k = 0; k < r.sweep.size(); ++k) {
     text += shortestText(r.sweep[k]);
-    for (double v : r.values[k]) text += "," + significant(v, 10);
+    for (double v : r.values[k]) text += "," + shortestText(v);  // exact, as the run's results
     text += "\n";
   }
   writeFile(path, text, "analysis results");

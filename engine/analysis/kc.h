@@ -39,6 +39,10 @@ struct KcOptions {
   double tolerance = 1e-8;         ///< equilibrium tolerance (acceleration, m/s^2 and rad/s^2)
 };
 
+/// The sweep an analysis of `kind` takes when none is given, in SI: travel +-80 mm (161 points),
+/// a load +-5000 N or N m (21 points), a rack +-50 mm or a rotation input +-30 deg (101 points).
+KcOptions defaultKcOptions(KcKind kind, bool rotationInput = false);
+
 /// A derived figure: the wheel it belongs to (empty for the axle), its value and unit.
 struct KcMetric {
   std::string name, wheel, unit;
@@ -93,5 +97,10 @@ KcResult runKc(const SuspensionModel& model, const KcOptions& options,
 /// Writes the sweep as CSV (RFC 4180, header "name [unit]"), through a temporary file.
 /// @throws IoError.
 void writeKcCsv(const KcResult& result, const std::string& path);
+
+/// The metrics as JSON, every value to full precision (the shortest text that reads back
+/// exactly): {"analysis": ..., "sweep": {"name", "unit"}, "metrics": [{"name", "wheel", "unit",
+/// "value"}, ...]} (elastokin-sim --metrics). A value that is not finite is null.
+std::string kcMetricsJson(const KcResult& result, const std::string& analysis);
 
 }  // namespace ek

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cmath>
 #include <locale>
-#include <sstream>
 
 #include "engine/analysis/kc.h"
 #include "engine/analysis/simulation.h"
@@ -375,41 +374,38 @@ FrequencyResponse frequencyResponse(const SuspensionModel& model, const Operatin
   return res;
 }
 
+// Both files hold every number exactly (the shortest text that reads back as the same double), as
+// the run's results do: a script reading them sees what the engine computed.
 void writeFrequencyResponseCsv(const FrequencyResponse& r, const std::string& path) {
-  std::ostringstream out;
-  out.imbue(std::locale::classic());
-  out.precision(10);
-  out << "frequency [Hz]";
+  std::string out = "frequency [Hz]";
   for (std::size_t c = 0; c < r.outputs.size(); ++c)
-    out << ',' << csvField(r.outputs[c] + " magnitude [" + r.units[c] + "/" + r.inputUnit + "]") << ','
-        << csvField(r.outputs[c] + " phase [deg]");
-  out << '\n';
+    out += "," + csvField(r.outputs[c] + " magnitude [" + r.units[c] + "/" + r.inputUnit + "]") + "," +
+           csvField(r.outputs[c] + " phase [deg]");
+  out += '\n';
   for (std::size_t k = 0; k < r.frequency.size(); ++k) {
-    out << r.frequency[k];
-    for (const auto& h : r.response) out << ',' << std::abs(h[k]) << ',' << std::arg(h[k]) * 180.0 / M_PI;
-    out << '\n';
+    out += shortestText(r.frequency[k]);
+    for (const auto& h : r.response)
+      out += "," + shortestText(std::abs(h[k])) + "," + shortestText(std::arg(h[k]) * 180.0 / M_PI);
+    out += '\n';
   }
-  writeFile(path, out.str(), "analysis results");
+  writeFile(path, out, "analysis results");
 }
 
 void writeModesCsv(const SuspensionModel& model, const ModesResult& r, const std::string& path) {
-  std::ostringstream out;
-  out.imbue(std::locale::classic());
-  out.precision(10);
-  out << "mode,frequency [Hz],damped frequency [Hz],damping ratio [-],real part [1/s],imaginary part [1/s],"
-         "dominant body";
-  for (int l = 0; l < model.nFreeBodies(); ++l)
-    out << ',' << csvField("energy " + model.bodies[model.freeBodies[l]].name + " [-]");
-  out << '\n';
+  std::string out =
+      "mode,frequency [Hz],damped frequency [Hz],damping ratio [-],real part [1/s],imaginary part [1/s],dominant body";
+  for (int l = 0; l < model.nFreeBodies(); ++l) out += "," + csvField("energy " + model.bodies[model.freeBodies[l]].name + " [-]");
+  out += '\n';
   for (std::size_t k = 0; k < r.modes.size(); ++k) {
     const Mode& m = r.modes[k];
-    out << k + 1 << ',' << m.frequency << ',' << m.dampedFrequency << ',' << m.dampingRatio << ','
-        << m.eigenvalue.real() << ',' << m.eigenvalue.imag() << ','
-        << csvField(model.bodies[model.freeBodies[m.dominantBody]].name);
-    for (double e : m.energy) out << ',' << e;
-    out << '\n';
+    out += std::to_string(k + 1);
+    for (double v : {m.frequency, m.dampedFrequency, m.dampingRatio, m.eigenvalue.real(), m.eigenvalue.imag()})
+      out += "," + shortestText(v);
+    out += "," + csvField(model.bodies[model.freeBodies[m.dominantBody]].name);
+    for (double e : m.energy) out += "," + shortestText(e);
+    out += '\n';
   }
-  writeFile(path, out.str(), "analysis results");
+  writeFile(path, out, "analysis results");
 }
 
 }  // namespace ek

@@ -25,6 +25,7 @@ const LoadCaseRow& findLoadCase(const SuspensionModel& m, const std::string& nam
 RunOptions checked(RunOptions o, const LoadCaseRow& lc) {
   if (!(o.dt > 0.0) || !std::isfinite(o.dt)) throw std::invalid_argument("the step dt must be a positive number");
   if (o.linearizeEvery < 1) throw std::invalid_argument("--lin-every must be at least 1");
+  if (o.holdInputs) o.samplesFromNextStep = false;  // a sample has the inputs of the step before it
   if (!(o.start >= 0.0) || !std::isfinite(o.start))
     throw std::invalid_argument("the start time must be a finite number, not negative");
   if (o.duration < 0.0) o.duration = lc.duration - o.start;
@@ -48,6 +49,21 @@ RunOptions checked(RunOptions o, const LoadCaseRow& lc) {
 }
 
 }  // namespace
+
+RunOptions projectRunOptions(const Project& project, RunOptions o, std::string* note) {
+  if (!(o.dt > 0.0)) o.dt = project.simulation.step;
+  if (o.linearizeEvery < 1) o.linearizeEvery = project.simulation.linearizeEvery;
+  if (!(o.sampleRate > 0.0)) {
+    o.sampleRate = project.simulation.sampleRate;
+    const double stride = 1.0 / (o.sampleRate * o.dt);
+    if (!(stride >= 1.0 - 1e-9) || std::abs(stride - std::round(stride)) > 1e-6 * stride) {
+      if (note)
+        *note = cformat("sampling every step (%g Hz); the project's %g Hz does not divide it", 1.0 / o.dt, o.sampleRate);
+      o.sampleRate = 1.0 / o.dt;
+    }
+  }
+  return o;
+}
 
 void evaluateOutputsState(const SuspensionModel& model, const State& state, const VecX& u, Workspace& ws) {
   ws.u = u;
@@ -101,6 +117,7 @@ void Simulation::initialize() {
   state_.z = model_->relaxedElementStates();  // Maxwell branches relaxed (also at an equilibrium)
   step_ = 0;
   model_->initialState(state_.r, state_.v);
+  if (options_.holdInputs) inputs_.holdLoadCaseAt(options_.start);
   VecX u0(model_->nInputs());
   inputs_.evaluate(options_.start, u0);
   if (loadCase_->initialState == InitialState::Equilibrium) {
@@ -184,6 +201,7 @@ void Simulation::flushPending() {
 
 bool Simulation::step() {
   if (step_ >= nSteps_) return false;
+  if (options_.holdInputs) inputs_.holdLoadCaseAt(state_.t);
   try {
     integrator_->step(state_, inputs_, ws_);
   } catch (const SimulationError& e) {

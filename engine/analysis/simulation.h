@@ -37,7 +37,17 @@ struct RunOptions {
   /// after its step, with the inputs the step had (what an FMU's importer reads before it sets the
   /// next inputs: elastokin-sim --hold-inputs).
   bool samplesFromNextStep = true;
+  /// Every input held over each step at the load case's value at the step's start (rate zero),
+  /// as an FMU's importer gives them from an input file; the samples are taken right after each
+  /// step (samplesFromNextStep is then off). elastokin-sim --hold-inputs.
+  bool holdInputs = false;
 };
+
+/// The options of a run of `project` as elastokin-sim chooses them: the project's step,
+/// linearization interval and sample rate where `dt`, `linearizeEvery` or `sampleRate` are
+/// negative; the project's rate only when it divides the step rate (else every step, and `note`
+/// says so). Everything else as in `given`.
+RunOptions projectRunOptions(const Project& project, RunOptions given, std::string* note = nullptr);
 
 /// Physical bounds beyond which a run counts as diverged.
 struct DivergenceLimits {

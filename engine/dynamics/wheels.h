@@ -22,6 +22,7 @@
 ///   horizontal direction, positive when G is ahead of the contact point).
 
 #include <array>
+#include <string>
 
 #include "engine/dynamics/workspace.h"
 
@@ -62,6 +63,15 @@ enum WheelLoad {
 };
 inline constexpr std::array<const char*, kWheelLoads> kWheelLoadNames{
     "Fx at contact", "Fy at contact", "Fz at contact", "Mx", "My", "Mz", "Fx at centre"};
+/// The loads' keys as the runner (--load) and the Python module take them.
+inline constexpr std::array<const char*, kWheelLoads> kWheelLoadKeys{
+    "fx-contact", "fy-contact", "fz-contact", "mx", "my", "mz", "fx-centre"};
+/// The WheelLoad of a key, -1 for an unknown one.
+inline int wheelLoadByKey(const std::string& key) {
+  for (int k = 0; k < kWheelLoads; ++k)
+    if (key == kWheelLoadKeys[k]) return k;
+  return -1;
+}
 
 /// Adds ws.wheelLoads to the world wrenches and their position partials (Jw_r).
 /// @pre calcSurfaceForces() ran. Does nothing when all wheel loads are zero.

@@ -178,6 +178,10 @@ void InputSignals::release(int index) {
   held_[static_cast<std::size_t>(index)] = 0;
 }
 
+void InputSignals::holdLoadCaseAt(double t) {
+  for (std::size_t k = 0; k < loadCase_.size(); ++k) hold(static_cast<int>(k), ek::evaluate(loadCase_[k], t));
+}
+
 void InputSignals::evaluate(double t, VecX& out) const {
   for (std::size_t k = 0; k < signals_.size(); ++k) out[static_cast<Eigen::Index>(k)] = ek::evaluate(signals_[k], t);
 }

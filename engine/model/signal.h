@@ -42,6 +42,9 @@ class InputSignals {
   void hold(int index, double value);
   /// Input `index` follows the load case's signal again.
   void release(int index);
+  /// Every input held at the load case's value at time t (a zero-order hold of the load case, as
+  /// an FMU's importer feeds its signals step by step). No allocation.
+  void holdLoadCaseAt(double t);
   /// Whether input `index` is held.
   bool held(int index) const { return held_[static_cast<std::size_t>(index)]; }
 
