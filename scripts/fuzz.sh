@@ -11,7 +11,7 @@ seconds=${1:-60}
 bash scripts/setup-debian.sh > /dev/null
 mkdir -p build-asan
 CC=clang CXX=clang++ cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Sanitize -DELASTOKIN_SANITIZE=ON \
-  -DELASTOKIN_FUZZ=ON -DELASTOKIN_NATIVE=OFF -DELASTOKIN_BUILD_UI=OFF -DELASTOKIN_FMU=OFF > build-asan/build.log
+  -DELASTOKIN_FUZZ=ON -DELASTOKIN_NATIVE=OFF -DELASTOKIN_BUILD_UI=OFF -DELASTOKIN_FMU=OFF -DELASTOKIN_PYTHON=OFF > build-asan/build.log
 cmake --build build-asan -j"$(nproc)" --target fuzz_loader fuzz_run fuzz_study fuzz_property >> build-asan/build.log
 status=0
 for target in fuzz_loader fuzz_run fuzz_study fuzz_property; do

@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 bash scripts/setup-debian.sh
 mkdir -p build-asan
 CC=clang CXX=clang++ cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Sanitize -DELASTOKIN_SANITIZE=ON \
-  -DELASTOKIN_FUZZ=ON -DELASTOKIN_NATIVE=OFF -DELASTOKIN_BUILD_UI=OFF -DELASTOKIN_MPI=OFF -DELASTOKIN_FMU=OFF > build-asan/build.log
+  -DELASTOKIN_FUZZ=ON -DELASTOKIN_NATIVE=OFF -DELASTOKIN_BUILD_UI=OFF -DELASTOKIN_MPI=OFF -DELASTOKIN_FMU=OFF -DELASTOKIN_PYTHON=OFF > build-asan/build.log
 cmake --build build-asan -j"$(nproc)" >> build-asan/build.log
 cd build-asan
 # Leaks are errors too; a sanitizer report fails the test that produced it. The "slow" tests

@@ -14,7 +14,7 @@ packages=(
   xvfb xauth
   clang libclang-rt-14-dev
   locales
-  pybind11-dev python3-pybind11 python3-numpy python3-dev
+  pybind11-dev python3-pybind11 python3-numpy python3-dev python3-scipy python3-matplotlib
   libxml2-dev zlib1g-dev libminizip-dev
 )
 
