@@ -30,11 +30,6 @@ double slopeAtZero(const Project& p, const LawRow& law, const std::string& what)
   return slope;
 }
 
-std::string lower(std::string s) {
-  for (char& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  return s;
-}
-
 std::string trim(const std::string& s) {
   const auto a = s.find_first_not_of(" \t\""), b = s.find_last_not_of(" \t\"");
   return a == std::string::npos ? std::string() : s.substr(a, b - a + 1);
@@ -42,7 +37,7 @@ std::string trim(const std::string& s) {
 
 /// "magnitude [N/mm]" -> ("magnitude", "n/mm"): a header cell's name and unit, lower case.
 std::pair<std::string, std::string> nameAndUnit(const std::string& cell) {
-  const std::string t = lower(trim(cell));
+  const std::string t = asciiLower(trim(cell));
   const auto open = t.find('['), close = t.rfind(']');
   if (open == std::string::npos || close == std::string::npos || close < open) return {t, ""};
   std::string unit = t.substr(open + 1, close - open - 1);

@@ -23,6 +23,13 @@ inline std::string shortestText(double v) {
   return std::string(buf, r.ptr);
 }
 
+/// s with A-Z as a-z, nothing else changed (keys and names of files, in any locale).
+inline std::string asciiLower(std::string s) {
+  for (char& c : s)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return s;
+}
+
 /// v with `digits` significant digits ("%g" style in the C locale): "0.000123", "4.1e+03".
 inline std::string significant(double v, int digits = 3) {
   char buf[64];

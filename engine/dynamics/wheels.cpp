@@ -10,10 +10,10 @@ namespace ek {
 namespace {
 
 template <class S>
-using V3 = Eigen::Matrix<S, 3, 1>;
+using Vec3Of = Eigen::Matrix<S, 3, 1>;
 
 template <class S>
-S length(const V3<S>& v) {
+S length(const Vec3Of<S>& v) {
   using std::sqrt;
   return sqrt(v.dot(v));
 }
@@ -22,30 +22,30 @@ S length(const V3<S>& v) {
 /// outboard spin axis and the steering axis' upper and lower points. Templated so that the same
 /// text gives values (double) and exact gradients (AutoDiffScalar).
 template <class S>
-void alignment(const V3<S>& centre, const V3<S>& axis, const V3<S>& upper, const V3<S>& lower, double radius,
+void alignment(const Vec3Of<S>& centre, const Vec3Of<S>& axis, const Vec3Of<S>& upper, const Vec3Of<S>& lower, double radius,
                double side, bool steering, std::array<S, kWheelChannels>& out) {
   using std::asin;
   using std::atan2;
-  const V3<S> a = axis / length(axis);
+  const Vec3Of<S> a = axis / length(axis);
   out[kToe] = atan2(a.x(), S(side) * a.y());
   out[kCamber] = -asin(a.z());
-  const V3<S> up(S(0.0), S(0.0), S(1.0));
-  V3<S> e = up - a.z() * a;  // the road normal's projection on the wheel plane
+  const Vec3Of<S> up(S(0.0), S(0.0), S(1.0));
+  Vec3Of<S> e = up - a.z() * a;  // the road normal's projection on the wheel plane
   e /= length(e);
-  const V3<S> contact = centre - S(radius) * e;
+  const Vec3Of<S> contact = centre - S(radius) * e;
   for (int k = 0; k < 3; ++k) {
     out[kCentreX + k] = centre[k];
     out[kContactX + k] = contact[k];
   }
   if (!steering) return;
-  V3<S> s = upper - lower;
+  Vec3Of<S> s = upper - lower;
   s /= length(s);
   out[kCaster] = atan2(-s.x(), s.z());
   out[kKingpin] = atan2(S(-side) * s.y(), s.z());
-  const V3<S> ground = lower + ((contact.z() - lower.z()) / s.z()) * s;
-  V3<S> lateral(a.x(), a.y(), S(0.0));
+  const Vec3Of<S> ground = lower + ((contact.z() - lower.z()) / s.z()) * s;
+  Vec3Of<S> lateral(a.x(), a.y(), S(0.0));
   lateral /= length(lateral);
-  const V3<S> forward = S(side) * lateral.cross(up);
+  const Vec3Of<S> forward = S(side) * lateral.cross(up);
   out[kScrub] = (contact - ground).dot(lateral);
   out[kTrail] = (ground - contact).dot(forward);
 }
@@ -87,15 +87,15 @@ void addToBody(const SuspensionModel& model, const Workspace& ws, BodyIndex body
 /// World torques of a load (force F at the contact point or the centre, torque T) about the
 /// wheel's centre of mass and on the carrier.
 template <class S>
-void loadTorques(const V3<S>& centre, const V3<S>& axis, const V3<S>& com, double radius, const Vec3& Fc,
-                 const Vec3& T, const Vec3& Fcentre, V3<S>& tauWheel, V3<S>& tauCarrier) {
-  const V3<S> a = axis / length(axis);
-  const V3<S> up(S(0.0), S(0.0), S(1.0));
-  V3<S> e = up - a.z() * a;
+void loadTorques(const Vec3Of<S>& centre, const Vec3Of<S>& axis, const Vec3Of<S>& com, double radius, const Vec3& Fc,
+                 const Vec3& T, const Vec3& Fcentre, Vec3Of<S>& tauWheel, Vec3Of<S>& tauCarrier) {
+  const Vec3Of<S> a = axis / length(axis);
+  const Vec3Of<S> up(S(0.0), S(0.0), S(1.0));
+  Vec3Of<S> e = up - a.z() * a;
   e /= length(e);
-  const V3<S> arm = -S(radius) * e;  // contact - centre
-  const V3<S> F = Fc.cast<S>(), Tq = T.cast<S>(), Ft = Fcentre.cast<S>();
-  const V3<S> aboutCentre = arm.cross(F) + Tq;
+  const Vec3Of<S> arm = -S(radius) * e;  // contact - centre
+  const Vec3Of<S> F = Fc.cast<S>(), Tq = T.cast<S>(), Ft = Fcentre.cast<S>();
+  const Vec3Of<S> aboutCentre = arm.cross(F) + Tq;
   const S brake = a.dot(aboutCentre);  // carried by the locked brake
   tauWheel = (centre + arm - com).cross(F) + Tq + (centre - com).cross(Ft) - brake * a;
   tauCarrier = brake * a;
@@ -166,7 +166,7 @@ void wheelChannelGradient(const SuspensionModel& model, const Workspace& ws, int
   if (needsSteeringAxis(channel) && !w.hasSteeringAxis()) return;
   using AD = Eigen::AutoDiffScalar<Eigen::Matrix<double, 12, 1>>;
   const WheelPoints p = points(w, ws);
-  V3<AD> c, a, u, l;
+  Vec3Of<AD> c, a, u, l;
   for (int k = 0; k < 3; ++k) {
     c[k] = AD(p.centre[k], 12, k);
     a[k] = AD(p.axis[k], 12, 3 + k);
@@ -197,17 +197,17 @@ void addWheelLoads(const SuspensionModel& model, Workspace& ws) {
     const MarkerKinematics& mk = ws.markers[w.marker.value];
     const BodyKinematics& bw = ws.bodies[w.body.value];
     const LoadVectors L = loadVectors(l);
-    V3<AD> c, a, com;
+    Vec3Of<AD> c, a, com;
     const Vec3 axis = mk.R.col(0);
     for (int i = 0; i < 3; ++i) {
       c[i] = AD(mk.p[i], 9, i);
       a[i] = AD(axis[i], 9, 3 + i);
       com[i] = AD(bw.p[i], 9, 6 + i);
     }
-    V3<AD> tw, tc;
+    Vec3Of<AD> tw, tc;
     loadTorques<AD>(c, a, com, w.radius, L.Fc, L.T, L.Ft, tw, tc);
     // Partials of each torque with respect to the wheel body's (p, theta).
-    auto partials = [&](const V3<AD>& t, Mat3& dp, Mat3& dth) {
+    auto partials = [&](const Vec3Of<AD>& t, Mat3& dp, Mat3& dth) {
       for (int i = 0; i < 3; ++i) {
         const Eigen::Matrix<double, 9, 1>& d = t[i].derivatives();
         const Eigen::RowVector3d dc = d.segment<3>(0).transpose(), da = d.segment<3>(3).transpose(),

@@ -12,7 +12,6 @@ namespace ek {
 
 namespace {
 
-constexpr const char* kForceNames[] = {"FX", "FY", "FZ", "TX", "TY", "TZ"};
 constexpr const char* kCurveLabels[][2] = {{"x", "fx"}, {"y", "fy"}, {"z", "fz"}, {"ax", "tx"}, {"ay", "ty"}, {"az", "tz"}};
 constexpr const char* kRateLabels[][2] = {{"vx", "fx"}, {"vy", "fy"}, {"vz", "fz"}, {"wx", "tx"}, {"wy", "ty"}, {"wz", "tz"}};
 
@@ -141,20 +140,20 @@ PropertyExport exportPropertyFile(const Project& project, PropertyType type, int
       const std::string name = kBushingDirections[d];
       const CurveRow* curve = nullptr;
       const auto stiff = w.points(dir.stiffness, rot ? 0.1 : 0.01, lx, (name + " stiffness").c_str(), &curve);
-      curves.push_back(w.table(std::string(kForceNames[d]) + "_CURVE", kCurveLabels[d][0], kCurveLabels[d][1], stiff, lx, f, curve));
+      curves.push_back(w.table(std::string(kAdamsForceNames[d]) + "_CURVE", kCurveLabels[d][0], kCurveLabels[d][1], stiff, lx, f, curve));
       out.written.push_back(name + " stiffness: " + (curve ? "curve " + std::to_string(curve->id) : "constant " +
-                            significant(dir.stiffness.coefficient, 10)) + " -> [" + kForceNames[d] + "_CURVE]");
+                            significant(dir.stiffness.coefficient, 10)) + " -> [" + kAdamsForceNames[d] + "_CURVE]");
       if (dir.damping.curve) {
         const auto pts = w.points(dir.damping, 1.0, lx / u.time, (name + " damping").c_str(), &curve);
-        dampingCurves.push_back(w.table(std::string(kForceNames[d]) + "_DAMPING_CURVE", kRateLabels[d][0], kRateLabels[d][1],
+        dampingCurves.push_back(w.table(std::string(kAdamsForceNames[d]) + "_DAMPING_CURVE", kRateLabels[d][0], kRateLabels[d][1],
                                         pts, lx / u.time, f, curve));
-        out.written.push_back(name + " damping: curve " + std::to_string(curve->id) + " -> [" + kForceNames[d] + "_DAMPING_CURVE]");
+        out.written.push_back(name + " damping: curve " + std::to_string(curve->id) + " -> [" + kAdamsForceNames[d] + "_DAMPING_CURVE]");
       } else {
-        damping.attributes.push_back(number(std::string(kForceNames[d]) + "_DAMPING", dir.damping.coefficient / (f * u.time / lx)));
+        damping.attributes.push_back(number(std::string(kAdamsForceNames[d]) + "_DAMPING", dir.damping.coefficient / (f * u.time / lx)));
         out.written.push_back(name + " damping: constant " + significant(dir.damping.coefficient, 10) + " -> [DAMPING]");
       }
       if (dir.preload != 0.0) {
-        preload.attributes.push_back(number(kForceNames[d], dir.preload / f));
+        preload.attributes.push_back(number(kAdamsForceNames[d], dir.preload / f));
         out.written.push_back(name + " preload -> [PRELOAD]");
       }
       if (!dir.maxwell.empty())

@@ -17,16 +17,10 @@ namespace ek {
 namespace {
 
 /// The direction names of a bushing file's blocks and keys (x, y, z, rx, ry, rz).
-constexpr const char* kForceNames[] = {"FX", "FY", "FZ", "TX", "TY", "TZ"};
 constexpr const char* kOffsetNames[] = {"X", "Y", "Z", "AX", "AY", "AZ"};
 
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 bool parseType(const std::string& name, PropertyType& type) {
-  const std::string n = lower(name);
+  const std::string n = asciiLower(name);
   if (n == "bus") type = PropertyType::Bushing;
   else if (n == "spr") type = PropertyType::Spring;
   else if (n == "dpr") type = PropertyType::Damper;
@@ -94,8 +88,8 @@ class Reader {
     for (const std::string& c : b.tableComments) {
       const auto colon = c.find(':');
       if (colon == std::string::npos) continue;
-      const std::string key = lower(c.substr(0, colon));
-      std::string value = lower(c.substr(colon + 1));
+      const std::string key = asciiLower(c.substr(0, colon));
+      std::string value = asciiLower(c.substr(colon + 1));
       value.erase(0, value.find_first_not_of(" \t"));
       value.erase(value.find_last_not_of(" \t") + 1);
       if (key == "interpolation" && (value == "linear" || value == "pchip" || value == "spline")) p.interpolation = value;
@@ -111,7 +105,7 @@ class Reader {
       for (const TeimAttribute& a : damping->attributes) {
         int d = -1;
         for (int k = 0; k < 6; ++k)
-          if (a.key == std::string(kForceNames[k]) + "_DAMPING") d = k;
+          if (a.key == std::string(kAdamsForceNames[k]) + "_DAMPING") d = k;
         if (d < 0) {
           diag_.error(at(a.line), "unknown key " + a.key + " in [DAMPING] (FX_DAMPING ... TZ_DAMPING)");
           continue;
@@ -125,8 +119,8 @@ class Reader {
     for (int d = 0; d < 6; ++d) {
       const bool rot = d >= 3;
       const double lx = rot ? u.angle : u.length, f = rot ? u.force * u.length : u.force;
-      if (const TeimBlock* c = use(std::string(kForceNames[d]) + "_CURVE")) out_.stiffness[d].table = table(*c, lx, f);
-      const std::string dc = std::string(kForceNames[d]) + "_DAMPING_CURVE";
+      if (const TeimBlock* c = use(std::string(kAdamsForceNames[d]) + "_CURVE")) out_.stiffness[d].table = table(*c, lx, f);
+      const std::string dc = std::string(kAdamsForceNames[d]) + "_DAMPING_CURVE";
       if (const TeimBlock* c = use(dc)) {
         if (constant[d]) {
           diag_.error(at(c->line), "[" + dc + "] and " + constant[d]->key + " in [DAMPING] (line " +
@@ -142,7 +136,7 @@ class Reader {
       for (const TeimAttribute& a : p->attributes) {
         int d = -1;
         for (int k = 0; k < 6; ++k)
-          if (a.key == kForceNames[k] || a.key == std::string(kForceNames[k]) + "_PRELOAD") d = k;
+          if (a.key == kAdamsForceNames[k] || a.key == std::string(kAdamsForceNames[k]) + "_PRELOAD") d = k;
         if (d < 0) {
           diag_.error(at(a.line), "unknown key " + a.key + " in [PRELOAD] (FX ... TZ)");
           continue;
@@ -250,7 +244,7 @@ class Reader {
       if (const TeimAttribute* d = b.attribute("DIRECTION")) {
         direction = -1;
         for (int q = 0; q < 6; ++q)
-          if (lower(d->value) == kBushingDirections[q]) direction = q;
+          if (asciiLower(d->value) == kBushingDirections[q]) direction = q;
         if (direction < 0) {
           diag_.error(at(d->line), "DIRECTION in [" + b.name + "] must be x, y, z, rx, ry or rz, found '" +
                                        printableExcerpt(d->value) + "'");
@@ -258,7 +252,7 @@ class Reader {
         }
       } else {
         for (int q = 0; q < 6; ++q)
-          if (b.name.rfind(std::string(kOffsetNames[q]) + "_", 0) == 0 || b.name.rfind(std::string(kForceNames[q]) + "_", 0) == 0)
+          if (b.name.rfind(std::string(kOffsetNames[q]) + "_", 0) == 0 || b.name.rfind(std::string(kAdamsForceNames[q]) + "_", 0) == 0)
             direction = q;
       }
       const bool rot = direction >= 3;
@@ -373,7 +367,7 @@ PropertyData readPropertyText(const std::string& text, const std::string& path) 
                            "' is not one Elastokin imports (bus, spr, dpr, bum, reb, hbu; 'bst' is read as 'bum')");
     diag.throwIfErrors();
   }
-  if (const TeimAttribute* format = header->attribute("FILE_FORMAT"); format && lower(format->value) != "ascii") {
+  if (const TeimAttribute* format = header->attribute("FILE_FORMAT"); format && asciiLower(format->value) != "ascii") {
     Location w{path};
     w.line = format->line;
     diag.error(w, "FILE_FORMAT '" + printableExcerpt(format->value) + "': only ASCII property files can be read");

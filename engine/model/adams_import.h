@@ -24,6 +24,9 @@
 
 namespace ek {
 
+/// The six directions' force names as Adams property files write them (FX_CURVE, FX_DAMPING, ...).
+inline constexpr const char* kAdamsForceNames[] = {"FX", "FY", "FZ", "TX", "TY", "TZ"};
+
 enum class PropertyType { Bushing, Spring, Damper, BumpStop, ReboundStop, HydroBushing };
 /// "bus", "spr", "dpr", "bum", "reb", "hbu".
 const char* propertyTypeName(PropertyType type);

@@ -52,11 +52,6 @@ constexpr UnitName kUnits[] = {
     {UnitKind::Time, "hr", 3600.0}, {UnitKind::Time, "hours", 3600.0},
 };
 
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 const char* keyOf(UnitKind k) {
   switch (k) {
     case UnitKind::Length: return "LENGTH";
@@ -80,7 +75,7 @@ std::string canonical(UnitKind kind, const std::string& name) {
 }  // namespace
 
 bool unitFactor(UnitKind kind, const std::string& name, double& factor) {
-  const std::string n = lower(name);
+  const std::string n = asciiLower(name);
   for (const UnitName& u : kUnits)
     if (u.kind == kind && n == u.name) {
       factor = u.factor;
@@ -152,7 +147,7 @@ PropertyUnits parseUnitList(const std::string& list) {
   std::string* labels[] = {&u.lengthName, &u.forceName, &u.angleName, &u.timeName, &u.massName};
   for (std::size_t k = 0; k < names.size(); ++k) {
     if (!unitFactor(kinds[k], names[k], *factors[k]))
-      throw std::invalid_argument(std::string("unknown ") + lower(keyOf(kinds[k])) + " unit '" + printableExcerpt(names[k]) +
+      throw std::invalid_argument(std::string("unknown ") + asciiLower(keyOf(kinds[k])) + " unit '" + printableExcerpt(names[k]) +
                                   "' (" + knownUnits(kinds[k]) + ")");
     *labels[k] = canonical(kinds[k], names[k]);
   }

@@ -22,11 +22,6 @@ std::string upper(std::string s) {
   return s;
 }
 
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 /// The line without its comment: `$` or `!` outside quotes starts one.
 std::string withoutComment(const std::string& line, bool& openQuote) {
   char quote = 0;
@@ -188,7 +183,7 @@ class Parser {
       TeimTable t;
       t.line = lineNo;
       std::istringstream ss(line.substr(1, close - 1));
-      for (std::string label; ss >> label;) t.labels.push_back(lower(label));
+      for (std::string label; ss >> label;) t.labels.push_back(asciiLower(label));
       if (t.labels.empty()) error(lineNo, "a table needs at least one label in '{...}'");
       c->table = std::move(t);
       return;
@@ -301,7 +296,7 @@ TeimFile parseTeimOrbit(const std::string& text, const std::string& path, Diagno
 std::string writeTeimOrbit(const TeimFile& file) {
   std::string out;
   auto separator = [&](const std::string& name) {
-    std::string n = lower(name);
+    std::string n = asciiLower(name);
     const std::size_t width = 78;
     out += "$" + std::string(width > n.size() + 1 ? width - n.size() - 1 : 3, '-') + n + "\n";
   };
