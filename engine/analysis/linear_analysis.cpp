@@ -222,11 +222,14 @@ std::vector<Channel> responseChannels(const SuspensionModel& model) {
 }
 
 std::size_t FrequencyResponse::peak(std::size_t output) const {
+  // The lowest frequency whose magnitude is the largest to round-off: a flat response peaks at
+  // its lowest frequency, not where the last digits happen to wiggle.
   const auto& h = response[output];
-  std::size_t k = 0;
-  for (std::size_t i = 1; i < h.size(); ++i)
-    if (std::abs(h[i]) > std::abs(h[k])) k = i;
-  return k;
+  double largest = 0.0;
+  for (const auto& v : h) largest = std::max(largest, std::abs(v));
+  for (std::size_t i = 0; i < h.size(); ++i)
+    if (std::abs(h[i]) >= largest * (1.0 - 1e-9)) return i;
+  return 0;
 }
 
 namespace {

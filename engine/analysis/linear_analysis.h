@@ -100,7 +100,7 @@ struct FrequencyResponse {
   std::vector<std::vector<std::complex<double>>> response;
   std::string point;
   bool cancelled = false;  ///< stopped early: the frequencies done so far
-  /// Index of the frequency where |response[output]| is largest.
+  /// Index of the lowest frequency where |response[output]| is largest (to 1e-9 relative).
   std::size_t peak(std::size_t output) const;
 };
 
