@@ -146,6 +146,24 @@ const char* toString(KcKind kind) { return nameOf(kKinds, kind, ""); }
 
 bool parseKcKind(const std::string& name, KcKind& kind) { return valueOf(kKinds, name, kind); }
 
+const char* renamedKcMetric(const std::string& name) {
+  static const std::pair<const char*, const char*> kRenamed[] = {
+      {"toe compliance, braking Fx at contact", "toe compliance, braking (-Fx at contact)"},
+      {"camber compliance, braking Fx at contact", "camber compliance, braking (-Fx at contact)"},
+      {"wheel centre x compliance, braking Fx at contact", "wheel centre recession, braking (-Fx at contact)"},
+      {"toe compliance, Fx at wheel centre", "toe compliance, traction (+Fx at wheel centre)"},
+      {"camber compliance, Fx at wheel centre", "camber compliance, traction (+Fx at wheel centre)"},
+      {"wheel centre x compliance, Fx at wheel centre", "wheel centre x compliance, traction (+Fx at wheel centre)"},
+      {"toe compliance, lateral Fy (+y) at contact", "toe compliance, lateral force inboard (at contact)"},
+      {"camber compliance, lateral Fy (+y) at contact", "camber compliance, lateral force inboard (at contact)"},
+      {"wheel centre y compliance, lateral Fy (+y) at contact", "wheel centre inboard compliance, lateral force inboard (at contact)"},
+      {"toe compliance, aligning torque Mz", "toe compliance, aligning torque (front outboard)"},
+      {"camber change per roll angle (left wheels up)", "roll camber (camber per roll angle, wheel in bump)"}};
+  for (const auto& [old, now] : kRenamed)
+    if (name == old) return now;
+  return nullptr;
+}
+
 KcOptions defaultKcOptions(KcKind kind, bool rotationInput) {
   KcOptions o;
   o.kind = kind;
@@ -290,8 +308,13 @@ std::vector<KcMetric> designMetrics(const SuspensionModel& model, const KcDesign
       const double track = design0[left][kContactY] - design0[right][kContactY];
       add("roll stiffness (wheel pads)", -1, moment / (2.0 / track) / kDeg, "N m/deg");
       // Roll angle phi = (travel left - travel right) / track: d(travel left) / d(phi) = track / 2.
-      for (int w = 0; w < m; ++w)
-        add("camber change per roll angle (left wheels up)", w, opp.channel(w, kCamber) * (track / 2.0), "deg/deg");
+      // Per wheel for the roll that puts it in bump (the outer wheel of a turn): the same figure
+      // on both sides of a symmetric axle.
+      for (int w = 0; w < m; ++w) {
+        const double side = model.wheels[w].side;
+        add("roll steer (toe per roll angle, wheel in bump)", w, side * opp.channel(w, kToe) * (track / 2.0), "deg/deg");
+        add("roll camber (camber per roll angle, wheel in bump)", w, side * opp.channel(w, kCamber) * (track / 2.0), "deg/deg");
+      }
     }
   }
   // Anti-dive / anti-lift from the side-view paths (outboard brakes: contact point; drive shafts:
@@ -319,16 +342,22 @@ std::vector<KcMetric> designMetrics(const SuspensionModel& model, const KcDesign
     };
     const auto brake = response(kFxContact), drive = response(kFxCentre), lateral = response(kFyContact),
                align = response(kMzContact);
-    add("toe compliance, braking Fx at contact", w, brake[kToe] * kDeg * 1000.0, "deg/kN");
-    add("camber compliance, braking Fx at contact", w, brake[kCamber] * kDeg * 1000.0, "deg/kN");
-    add("wheel centre x compliance, braking Fx at contact", w, brake[kCentreX] * 1e6, "mm/kN");
-    add("toe compliance, Fx at wheel centre", w, drive[kToe] * kDeg * 1000.0, "deg/kN");
-    add("camber compliance, Fx at wheel centre", w, drive[kCamber] * kDeg * 1000.0, "deg/kN");
-    add("wheel centre x compliance, Fx at wheel centre", w, drive[kCentreX] * 1e6, "mm/kN");
-    add("toe compliance, lateral Fy (+y) at contact", w, lateral[kToe] * kDeg * 1000.0, "deg/kN");
-    add("camber compliance, lateral Fy (+y) at contact", w, lateral[kCamber] * kDeg * 1000.0, "deg/kN");
-    add("wheel centre y compliance, lateral Fy (+y) at contact", w, lateral[kCentreY] * 1e6, "mm/kN");
-    add("toe compliance, aligning torque Mz", w, align[kToe] * kDeg * 1000.0, "deg/kN m");
+    // Each load in the direction it has in use (ISO 8855 axes; docs/analyses.md): braking is -x
+    // at the contact point, traction +x at the wheel centre, the lateral force points inboard
+    // (towards the turn centre, on the outer wheel of a turn), the aligning torque turns the
+    // wheel's front outboard; toe-in and camber top-outboard positive. A symmetric axle has the
+    // same figures on both sides.
+    const double side = model.wheels[w].side;
+    add("toe compliance, braking (-Fx at contact)", w, -brake[kToe] * kDeg * 1000.0, "deg/kN");
+    add("camber compliance, braking (-Fx at contact)", w, -brake[kCamber] * kDeg * 1000.0, "deg/kN");
+    add("wheel centre recession, braking (-Fx at contact)", w, brake[kCentreX] * 1e6, "mm/kN");
+    add("toe compliance, traction (+Fx at wheel centre)", w, drive[kToe] * kDeg * 1000.0, "deg/kN");
+    add("camber compliance, traction (+Fx at wheel centre)", w, drive[kCamber] * kDeg * 1000.0, "deg/kN");
+    add("wheel centre x compliance, traction (+Fx at wheel centre)", w, drive[kCentreX] * 1e6, "mm/kN");
+    add("toe compliance, lateral force inboard (at contact)", w, -side * lateral[kToe] * kDeg * 1000.0, "deg/kN");
+    add("camber compliance, lateral force inboard (at contact)", w, -side * lateral[kCamber] * kDeg * 1000.0, "deg/kN");
+    add("wheel centre inboard compliance, lateral force inboard (at contact)", w, lateral[kCentreY] * 1e6, "mm/kN");
+    add("toe compliance, aligning torque (front outboard)", w, side * align[kToe] * kDeg * 1000.0, "deg/kN m");
   }
   return out;
 }

@@ -43,6 +43,11 @@ struct KcOptions {
 /// a load +-5000 N or N m (21 points), a rack +-50 mm or a rotation input +-30 deg (101 points).
 KcOptions defaultKcOptions(KcKind kind, bool rotationInput = false);
 
+/// The present name of a metric renamed when the compliances got the signs of their load
+/// directions (2026-11), or null: "toe compliance, braking Fx at contact" (then per +Fx) is
+/// "toe compliance, braking (-Fx at contact)" (per braking force, the opposite sign).
+const char* renamedKcMetric(const std::string& name);
+
 /// A derived figure: the wheel it belongs to (empty for the axle), its value and unit.
 struct KcMetric {
   std::string name, wheel, unit;

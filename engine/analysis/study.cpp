@@ -350,7 +350,11 @@ void checkAgainstProject(Study& s, const Project& project, const Json& doc, Diag
         for (const KcMetric& m : *metrics) all.insert(m.name);
         std::string list;
         for (const auto& n : all) list += (list.empty() ? "'" : ", '") + n + "'";
-        fail("metric", "no K&C metric '" + printableExcerpt(c.metric) + "' (the project's: " + list + ")");
+        if (const char* now = renamedKcMetric(c.metric))
+          fail("metric", "the K&C metric '" + c.metric + "' is now '" + now +
+                             "', with the sign of the load direction it names (docs/analyses.md)");
+        else
+          fail("metric", "no K&C metric '" + printableExcerpt(c.metric) + "' (the project's: " + list + ")");
       }
       continue;
     }

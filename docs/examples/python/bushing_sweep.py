@@ -19,8 +19,8 @@ os.makedirs(out, exist_ok=True)
 
 project = ek.Project.load(os.path.join(ROOT, "projects", "double_wishbone.json"))
 SCALE = "curves/4/scale"  # the bushing's x stiffness curve, as a factor (1: as modelled)
-BRAKING = "toe compliance, braking Fx at contact"
-CENTRE_X = "wheel centre x compliance, braking Fx at contact"
+BRAKING = "toe compliance, braking (-Fx at contact)"
+CENTRE_X = "wheel centre recession, braking (-Fx at contact)"
 
 print(f"{'scale':>6} {'toe [deg/kN]':>13} {'centre x [mm/kN]':>17}")
 curves = []

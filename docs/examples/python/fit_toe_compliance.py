@@ -13,8 +13,8 @@ import elastokin as ek
 
 ROOT = os.environ.get("ELASTOKIN_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 project = ek.Project.load(os.path.join(ROOT, "projects", "double_wishbone.json"))
-METRIC = "toe compliance, lateral Fy (+y) at contact"
-TARGET = -0.10  # deg/kN
+METRIC = "toe compliance, lateral force inboard (at contact)"
+TARGET = 0.10  # deg/kN (toe-in per kN of cornering force)
 CELLS = [f"bushings/{b}/{d}.stiffness [N/m]" for b in (5, 25) for d in ("x", "y")]
 evaluations = []
 

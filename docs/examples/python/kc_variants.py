@@ -24,14 +24,14 @@ variant = base.with_values(raised)
 a = ek.kc(base, "parallel-travel", from_=-0.06, to=0.06, points=25)
 b = ek.kc(variant, "parallel-travel", from_=-0.06, to=0.06, points=25)
 
-print(f"{'metric (wheel left)':<44} {'as modelled':>12} {'+10 mm':>12} {'delta':>10}  unit")
+print(f"{'metric (wheel left)':<52} {'as modelled':>12} {'+10 mm':>12} {'delta':>10}  unit")
 for name in ("bump steer", "bump camber", "wheel rate", "half-track change (contact point, outboard)",
-             "toe compliance, lateral Fy (+y) at contact"):
+             "toe compliance, lateral force inboard (at contact)"):
     x, y = a.metric(name, "wheel left"), b.metric(name, "wheel left")
     unit = next(m.unit for m in a.metrics if m.name == name)
-    print(f"{name:<44} {x:12.4f} {y:12.4f} {y - x:10.4f}  {unit}")
+    print(f"{name:<52} {x:12.4f} {y:12.4f} {y - x:10.4f}  {unit}")
 x, y = a.metric("roll centre height (above the contact points)"), b.metric("roll centre height (above the contact points)")
-print(f"{'roll centre height':<44} {x:12.4f} {y:12.4f} {y - x:10.4f}  mm")
+print(f"{'roll centre height':<52} {x:12.4f} {y:12.4f} {y - x:10.4f}  mm")
 
 try:
     import matplotlib

@@ -299,6 +299,52 @@ class TestKc : public QObject {
     QVERIFY2(eRate < 1e-4, qPrintable(QString::number(eRate)));
   }
 
+  /// Signs (ISO 8855, loads in the directions they have in use): the shipped axles are built as
+  /// mirror images of one corner, so every per-wheel metric is the same on both sides; and the
+  /// compliances have the signs the load directions give them: braking toe = -(toe per +Fx at
+  /// the contact), lateral toe = -side x (toe per +Fy), recession and inboard compliance positive.
+  void metricsAreSymmetric_data() {
+    QTest::addColumn<QString>("project");
+    QTest::newRow("double wishbone") << "double_wishbone.json";
+    QTest::newRow("multilink") << "multilink.json";
+  }
+  void metricsAreSymmetric() {
+    QFETCH(QString, project);
+    const auto model = SuspensionModel::build(readProject(kProjects + project.toStdString()));
+    const SuspensionModel& m = *model;
+    QCOMPARE(int(m.wheels.size()), 2);
+    QVERIFY(m.wheels[0].side > 0 && m.wheels[1].side < 0);
+    const KcDesign d = solveDesign(m, 1e-10);
+    const auto ms = designMetrics(m, d);
+    const std::string left = m.wheels[0].name, right = m.wheels[1].name;
+    int pairs = 0;
+    double worst = 0.0;
+    for (const auto& a : ms) {
+      if (a.wheel != left) continue;
+      const double b = metric(ms, a.name, right);
+      QVERIFY2(std::isfinite(b), qPrintable(QString::fromStdString(a.name + ": no right-wheel value")));
+      const double e = std::abs(a.value - b) / std::max(std::abs(a.value), 1e-6);
+      worst = std::max(worst, e);
+      QVERIFY2(e < 1e-7, qPrintable(QString("%1: left %2, right %3").arg(QString::fromStdString(a.name)).arg(a.value).arg(b)));
+      ++pairs;
+    }
+    qInfo("%d per-wheel metrics, largest left/right difference %.2e relative", pairs, worst);
+    QVERIFY(pairs >= 20);
+    for (int w = 0; w < 2; ++w) {
+      const std::string& name = m.wheels[w].name;
+      const double side = m.wheels[w].side, toDegPerKn = 180.0 / M_PI * 1000.0;
+      const MatX brake = wheelCompliance(m, d, w, kFxContact), lateral = wheelCompliance(m, d, w, kFyContact);
+      auto near = [](double a, double b) { return std::abs(a - b) <= 1e-9 * std::abs(b); };
+      QVERIFY(near(metric(ms, "toe compliance, braking (-Fx at contact)", name), -brake(w, kToe) * toDegPerKn));
+      QVERIFY(near(metric(ms, "toe compliance, lateral force inboard (at contact)", name),
+                   -side * lateral(w, kToe) * toDegPerKn));
+      QVERIFY(metric(ms, "wheel centre recession, braking (-Fx at contact)", name) > 0.0);
+      QVERIFY(metric(ms, "wheel centre inboard compliance, lateral force inboard (at contact)", name) > 0.0);
+      // An inboard force at the ground tilts the wheel's top outboard: positive camber.
+      QVERIFY(metric(ms, "camber compliance, lateral force inboard (at contact)", name) > 0.0);
+    }
+  }
+
   /// A sweep point that cannot be reached stops the sweep with a message naming the point.
   /// The screw axis of a knuckle on two spherical joints under the rack is the joints' line:
   /// caster, kingpin inclination, scrub radius and trail from the screw axis equal those from

@@ -348,7 +348,7 @@ class TestStudy : public QObject {
     QTemporaryDir dir;
     const std::string project = std::string(ELASTOKIN_SOURCE_DIR) + "/projects/double_wishbone.json";
     const std::string path = dir.filePath("kc.study.json").toStdString();
-    const std::string toe = "\"kind\": \"kc metric\", \"metric\": \"toe compliance, braking Fx at contact\", \"wheel\": \"wheel left\"";
+    const std::string toe = "\"kind\": \"kc metric\", \"metric\": \"toe compliance, braking (-Fx at contact)\", \"wheel\": \"wheel left\"";
     std::ofstream(path) << "{\"project\": \"" + project + "\", "
                            "\"variables\": [{\"name\": \"k\", \"path\": \"curves/4/scale\", \"lower\": 0.5, \"upper\": 2}], "
                            "\"criteria\": [{\"name\": \"toe\", " + toe + "}, {\"name\": \"toe off 0.01\", " + toe +
@@ -363,7 +363,7 @@ class TestStudy : public QObject {
       const auto model = SuspensionModel::build(withTableValue(c.project, "curves/4/scale", scale));
       double toe = 0, rate = 0;
       for (const KcMetric& m : designMetrics(*model, solveDesign(*model))) {
-        if (m.name == "toe compliance, braking Fx at contact" && m.wheel == "wheel left") toe = m.value;
+        if (m.name == "toe compliance, braking (-Fx at contact)" && m.wheel == "wheel left") toe = m.value;
         if (m.name == "wheel rate" && m.wheel == "wheel right") rate = m.value;
       }
       qInfo("stiffness scale %g: toe compliance %.6g deg/kN, wheel rate %.6g N/mm", scale, r.criteria[0], r.criteria[2]);
@@ -374,7 +374,8 @@ class TestStudy : public QObject {
     QVERIFY(evaluateDesign(c, {2.0}).criteria[0] != evaluateDesign(c, {1.0}).criteria[0]);
     std::ofstream(path) << "{\"project\": \"" + project + "\", \"variables\": [], "
                            "\"criteria\": [{\"name\": \"a\", \"kind\": \"kc metric\", \"metric\": \"toe stiffness\"}, "
-                           "{\"name\": \"b\", \"kind\": \"kc metric\", \"metric\": \"wheel rate\", \"wheel\": \"middle\"}], "
+                           "{\"name\": \"b\", \"kind\": \"kc metric\", \"metric\": \"wheel rate\", \"wheel\": \"middle\"}, "
+                           "{\"name\": \"c\", \"kind\": \"kc metric\", \"metric\": \"toe compliance, braking Fx at contact\"}], "
                            "\"study\": {\"type\": \"evaluate\"}}";
     try {
       (void)loadStudy(path);
@@ -382,6 +383,9 @@ class TestStudy : public QObject {
     } catch (const ModelError& e) {
       QVERIFY(QString(e.what()).contains("row 1 ('a'), field 'metric': no K&C metric 'toe stiffness' (the project's: "));
       QVERIFY(QString(e.what()).contains("row 2 ('b'), field 'wheel': the metric 'wheel rate' is of the wheels 'wheel left', 'wheel right', not 'middle'"));
+      // A name from before the compliances got their load directions' signs: the new name.
+      QVERIFY(QString(e.what()).contains("row 3 ('c'), field 'metric': the K&C metric 'toe compliance, braking Fx at "
+                                         "contact' is now 'toe compliance, braking (-Fx at contact)'"));
     }
   }
 
