@@ -119,6 +119,83 @@ TravelRates travelRates(const SuspensionModel& model, Linearization& lin, const 
   return t;
 }
 
+/// A marker's global displacement and rotation for body increments dq (world translation of the
+/// body's centre of mass, rotation in body axes, as the Linearization's responses hold them).
+Vec3 markerShift(const Workspace& ws, int marker, const VecX& dq) {
+  const MarkerKinematics& k = ws.markers[marker];
+  if (k.state < 0) return Vec3::Zero();
+  const Vec3 theta = ws.bodies[k.body].R * dq.segment<3>(6 * k.state + 3);
+  return dq.segment<3>(6 * k.state) + theta.cross(k.rho);
+}
+Vec3 markerTurn(const Workspace& ws, int marker, const VecX& dq) {
+  const MarkerKinematics& k = ws.markers[marker];
+  if (k.state < 0) return Vec3::Zero();
+  return ws.bodies[k.body].R * dq.segment<3>(6 * k.state + 3);
+}
+
+/// True when a body belongs to the subsystem "anti-roll bar" (the project's grouping).
+bool isAntiRollBar(const SuspensionModel& model, int body) {
+  const int id = model.bodies[body].id;
+  for (const BodyRow& b : model.project().bodies)
+    if (b.id == id) return asciiLower(b.subsystem) == "anti-roll bar";
+  return false;
+}
+
+/// Motion ratios, each wheel moved alone (the other wheel centres held at their heights):
+/// every P2P element's compression per wheel travel [mm/mm] for the wheel that moves it most,
+/// and the twist of every torsion spring of an anti-roll bar (a bushing joining two bodies of the
+/// subsystem "anti-roll bar" whose stiffness about x is at least a tenth of the stiffest such
+/// bushing's) about its J marker's x axis per travel
+/// of each wheel [deg/mm], signed so that a symmetric axle has the same figure on both sides
+/// (the left wheel's sign).
+void addMotionRatios(const SuspensionModel& model, Linearization& lin,
+                     const std::function<void(const std::string&, int, double, const std::string&)>& add) {
+  const int m = static_cast<int>(model.wheels.size());
+  HeldHeights held(model, lin);
+  std::vector<VecX> single(m);
+  for (int w = 0; w < m; ++w) {
+    VecX dz = VecX::Zero(m), forces;
+    dz[w] = 1.0;
+    single[w] = held.move(dz, forces);
+  }
+  const Workspace& ws = lin.ws();
+  for (const ModelP2P& e : model.p2ps) {
+    const int i = e.i.value, j = e.j.value;
+    const Vec3 d = ws.markers[i].p - ws.markers[j].p;
+    if (!(d.norm() > 0.0)) continue;  // no line of action at design
+    const Vec3 u = d.normalized();
+    int best = -1;
+    double rate = 0.0;
+    for (int w = 0; w < m; ++w) {
+      const double r = -u.dot(markerShift(ws, i, single[w]) - markerShift(ws, j, single[w]));
+      if (std::abs(r) > std::abs(rate)) rate = r, best = w;
+    }
+    if (best >= 0 && std::abs(rate) > 1e-6)
+      add("motion ratio, " + e.name + " (compression per wheel travel)", best, rate, "mm/mm");
+  }
+  // The bars' torsion springs: bushings between two bar bodies whose torsional rate is at least
+  // a tenth of the stiffest one's (the links' ball joints turn almost freely).
+  std::vector<const ModelBushing*> bar;
+  double stiffest = 0.0;
+  for (const ModelBushing& b : model.bushings)
+    if (isAntiRollBar(model, model.markers[b.i.value].body.value) &&
+        isAntiRollBar(model, model.markers[b.j.value].body.value)) {
+      bar.push_back(&b);
+      stiffest = std::max(stiffest, std::abs(b.stiffness[3].eval(0.0).dydx));
+    }
+  for (const ModelBushing* torsion : bar) {
+    const ModelBushing& b = *torsion;
+    const int i = b.i.value, j = b.j.value;
+    if (!(std::abs(b.stiffness[3].eval(0.0).dydx) >= 0.1 * stiffest) || stiffest == 0.0) continue;
+    const Vec3 axis = ws.markers[j].R.col(0);
+    for (int w = 0; w < m; ++w) {
+      const double twist = axis.dot(markerTurn(ws, i, single[w]) - markerTurn(ws, j, single[w]));
+      add("anti-roll bar twist, " + b.name + " (per wheel travel)", w, model.wheels[w].side * twist * kDeg / 1000.0,
+          "deg/mm");
+    }
+  }
+}
+
 /// The carrier's instantaneous screw axis under the wheel's steering input, heights held.
 std::pair<Vec3, Vec3> screwAxis(const SuspensionModel& model, Linearization& lin, HeldHeights& held, int wheel) {
   const ModelWheel& w = model.wheels[wheel];
@@ -164,6 +241,41 @@ const char* renamedKcMetric(const std::string& name) {
   return nullptr;
 }
 
+const char* kcMetricSign(const std::string& name) {
+  static const std::pair<const char*, const char*> kSigns[] = {
+      {"bump steer", "toe-in per metre of bump (wheel centre up) positive"},
+      {"bump camber", "camber (top outboard) per metre of bump positive"},
+      {"wheel rate", "vertical contact force increase per mm of bump"},
+      {"vertical force at design", "upward force on the tyre at the contact point"},
+      {"half-track change", "contact point outboard per metre of bump positive"},
+      {"wheelbase change", "wheel centre forwards (+x) per metre of bump positive"},
+      {"contact point x change", "contact point forwards (+x) per metre of bump positive"},
+      {"roll centre height", "above the contact points positive"},
+      {"roll centre lateral position", "+y (vehicle left) positive"},
+      {"roll stiffness", "moment resisting roll per degree of roll"},
+      {"roll steer", "toe-in of the wheel in bump per degree of roll positive"},
+      {"roll camber", "camber (top outboard) of the wheel in bump per degree of roll positive"},
+      {"anti-", "share of the pitch moment taken by the geometry; positive resists"},
+      {"toe compliance, braking", "toe-in per kN of braking force (-x at the contact point) positive"},
+      {"camber compliance, braking", "camber per kN of braking force (-x at the contact point) positive"},
+      {"wheel centre recession", "wheel centre rearwards per kN of braking force positive"},
+      {"toe compliance, traction", "toe-in per kN of drive force (+x at the wheel centre) positive"},
+      {"camber compliance, traction", "camber per kN of drive force (+x at the wheel centre) positive"},
+      {"wheel centre x compliance, traction", "wheel centre forwards per kN of drive force positive"},
+      {"toe compliance, lateral", "toe-in per kN of lateral force towards the vehicle centre positive"},
+      {"camber compliance, lateral", "camber per kN of lateral force towards the vehicle centre positive"},
+      {"wheel centre inboard compliance", "wheel centre inboard per kN of lateral force inboard positive"},
+      {"toe compliance, aligning torque", "toe-in per kN m of torque turning the wheel's front outboard positive"},
+      {"motion ratio, ", "element compression per unit of that wheel's bump positive (the other wheels held)"},
+      {"anti-roll bar twist, ", "rotation of marker I against J about J's x per mm of bump, the left wheel's "
+                                "sign (the right wheel's mirrored)"},
+      {"steering gain", "wheel steer angle (ISO, to the left positive) per unit of the input"},
+      {"Ackermann", "(inner - outer) / (inner - ideal outer) steer angle: 100 % ideal Ackermann, 0 % parallel"}};
+  for (const auto& [prefix, sign] : kSigns)
+    if (name.rfind(prefix, 0) == 0) return sign;
+  return "";
+}
+
 KcOptions defaultKcOptions(KcKind kind, bool rotationInput) {
   KcOptions o;
   o.kind = kind;
@@ -182,6 +294,7 @@ std::string kcMetricsJson(const KcResult& r, const std::string& analysis) {
     j["name"] = m.name;
     j["wheel"] = m.wheel;
     j["unit"] = m.unit;
+    if (const std::string sign = kcMetricSign(m.name); !sign.empty()) j["sign"] = sign;
     if (std::isfinite(m.value)) j["value"] = m.value;
     else j["value"] = nullptr;
     metrics.push_back(j);
@@ -359,6 +472,7 @@ std::vector<KcMetric> designMetrics(const SuspensionModel& model, const KcDesign
     add("wheel centre inboard compliance, lateral force inboard (at contact)", w, lateral[kCentreY] * 1e6, "mm/kN");
     add("toe compliance, aligning torque (front outboard)", w, side * align[kToe] * kDeg * 1000.0, "deg/kN m");
   }
+  addMotionRatios(model, lin, add);
   return out;
 }
 

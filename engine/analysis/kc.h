@@ -48,6 +48,10 @@ KcOptions defaultKcOptions(KcKind kind, bool rotationInput = false);
 /// "toe compliance, braking (-Fx at contact)" (per braking force, the opposite sign).
 const char* renamedKcMetric(const std::string& name);
 
+/// What a metric's positive value means (load direction and sign, ISO 8855 axes), or "" for a
+/// metric without one: the "sign" of kcMetricsJson and the tables of docs/analyses.md.
+const char* kcMetricSign(const std::string& name);
+
 /// A derived figure: the wheel it belongs to (empty for the axle), its value and unit.
 struct KcMetric {
   std::string name, wheel, unit;
@@ -105,7 +109,7 @@ void writeKcCsv(const KcResult& result, const std::string& path);
 
 /// The metrics as JSON, every value to full precision (the shortest text that reads back
 /// exactly): {"analysis": ..., "sweep": {"name", "unit"}, "metrics": [{"name", "wheel", "unit",
-/// "value"}, ...]} (elastokin-sim --metrics). A value that is not finite is null.
+/// "sign", "value"}, ...]} (elastokin-sim --metrics). A value that is not finite is null.
 std::string kcMetricsJson(const KcResult& result, const std::string& analysis);
 
 }  // namespace ek

@@ -321,13 +321,21 @@ class TestKc : public QObject {
     double worst = 0.0;
     for (const auto& a : ms) {
       if (a.wheel != left) continue;
-      const double b = metric(ms, a.name, right);
+      double b = metric(ms, a.name, right);
+      if (!std::isfinite(b)) {  // a metric of an element of one side: its mirror image's
+        std::string mirrored = a.name;
+        const auto at = mirrored.rfind(" left");
+        if (at != std::string::npos) mirrored.replace(at, 5, " right");
+        b = metric(ms, mirrored, right);
+      }
       QVERIFY2(std::isfinite(b), qPrintable(QString::fromStdString(a.name + ": no right-wheel value")));
       const double e = std::abs(a.value - b) / std::max(std::abs(a.value), 1e-6);
       worst = std::max(worst, e);
       QVERIFY2(e < 1e-7, qPrintable(QString("%1: left %2, right %3").arg(QString::fromStdString(a.name)).arg(a.value).arg(b)));
       ++pairs;
     }
+    for (const auto& a : ms)  // every metric says what its positive value means (--metrics "sign")
+      QVERIFY2(*kcMetricSign(a.name), qPrintable(QString::fromStdString(a.name)));
     qInfo("%d per-wheel metrics, largest left/right difference %.2e relative", pairs, worst);
     QVERIFY(pairs >= 20);
     for (int w = 0; w < 2; ++w) {
@@ -343,6 +351,50 @@ class TestKc : public QObject {
       // An inboard force at the ground tilts the wheel's top outboard: positive camber.
       QVERIFY(metric(ms, "camber compliance, lateral force inboard (at contact)", name) > 0.0);
     }
+  }
+
+  /// Motion ratios against central differences of held equilibria (the left wheel centre at
+  /// +-0.5 mm, the right one held at its design height): each P2P element's length and the
+  /// anti-roll bar's relative rotation about its J marker's x axis.
+  void motionRatiosMatchEquilibria() {
+    const auto model = SuspensionModel::build(readProject(kProjects + "double_wishbone.json"));
+    const SuspensionModel& m = *model;
+    const KcDesign d = solveDesign(m, 1e-10);
+    const auto ms = designMetrics(m, d);
+    const double h = 0.0005;
+    std::vector<Workspace> at;
+    for (double dz : {h, -h}) {
+      State s = d.state;
+      Workspace ws(m);
+      solveEquilibrium(m, VecX::Zero(m.nInputs()), s, ws, 1e-10, 2000,
+                       {WheelHeight{0, d.centreZ[0] + dz}, WheelHeight{1, d.centreZ[1]}});
+      at.push_back(std::move(ws));
+    }
+    int checked = 0;
+    for (const ModelP2P& e : m.p2ps) {
+      const double value = metric(ms, "motion ratio, " + e.name + " (compression per wheel travel)", "wheel left");
+      if (e.name.find("left") == std::string::npos) {
+        QVERIFY(!std::isfinite(value));  // the right side's elements belong to the right wheel
+        continue;
+      }
+      auto length = [&](const Workspace& ws) { return (ws.markers[e.i.value].p - ws.markers[e.j.value].p).norm(); };
+      const double fd = -(length(at[0]) - length(at[1])) / (2 * h);
+      qInfo("%-22s motion ratio %.6f, differences %.6f", e.name.c_str(), value, fd);
+      QVERIFY2(std::abs(value - fd) < 1e-4 * std::abs(fd), qPrintable(QString::fromStdString(e.name)));
+      ++checked;
+    }
+    QCOMPARE(checked, 4);  // spring, damper, bump and rebound stop of the left corner
+    const ModelBushing* bar = nullptr;
+    for (const auto& b : m.bushings)
+      if (b.name == "anti-roll bar torsion") bar = &b;
+    QVERIFY(bar);
+    auto relative = [&](const Workspace& ws) { return Mat3(ws.markers[bar->j.value].R.transpose() * ws.markers[bar->i.value].R); };
+    const Eigen::AngleAxisd turn(Mat3(relative(at[0]) * relative(at[1]).transpose()));
+    const double fd = (turn.angle() * turn.axis()).x() / (2 * h) * 180 / M_PI / 1000;  // deg/mm
+    const double twist = metric(ms, "anti-roll bar twist, anti-roll bar torsion (per wheel travel)", "wheel left");
+    qInfo("anti-roll bar twist %.6f deg/mm, differences %.6f deg/mm", twist, fd);
+    QVERIFY(std::abs(twist - fd) < 1e-3 * std::abs(fd));
+    QVERIFY(std::abs(fd) > 1e-3);
   }
 
   /// A sweep point that cannot be reached stops the sweep with a message naming the point.
