@@ -517,8 +517,27 @@ int analysisReport(const std::shared_ptr<const ek::SuspensionModel>& model, cons
     const std::string label = m.wheel.empty() ? m.name : m.name + " (" + m.wheel + ")";
     ek::cprintf("  %-*s %12.5g %s\n", static_cast<int>(width), label.c_str(), m.value, m.unit.c_str());
   }
+  const std::vector<ek::TargetCheck> targets = ek::checkTargets(model->project(), r.metrics);
+  if (!targets.empty()) {
+    int met = 0;
+    std::size_t labelWidth = 0;
+    for (const auto& t : targets) {
+      met += t.met();
+      labelWidth = std::max(labelWidth, t.metric.size() + (t.wheel.empty() ? 0 : t.wheel.size() + 3));
+    }
+    ek::cprintf("\ntargets        %d of %zu met (the project's 'targets' table)\n", met, targets.size());
+    for (const auto& t : targets) {
+      const std::string label = t.wheel.empty() ? t.metric : t.metric + " (" + t.wheel + ")";
+      if (t.status == ek::TargetCheck::Status::NoMetric)
+        ek::cprintf("  %-9s target %d: %s: %s\n", "NO METRIC", t.id, label.c_str(), t.message.c_str());
+      else
+        ek::cprintf("  %-9s target %d: %-*s %12.5g  %s%s%s\n", t.met() ? "met" : "MISSED", t.id,
+                    static_cast<int>(labelWidth), label.c_str(), t.value, ek::targetRange(t).c_str(),
+                    t.note.empty() ? "" : "  ", t.note.c_str());
+    }
+  }
   if (!a.metricsPath.empty()) {
-    ek::writeFile(a.metricsPath, ek::kcMetricsJson(r, a.name), "metrics file");
+    ek::writeFile(a.metricsPath, ek::kcMetricsJson(r, a.name, targets), "metrics file");
     ek::cprintf("\nmetrics        %zu, full precision -> %s\n", r.metrics.size(), a.metricsPath.c_str());
   }
   return a.reportPath.empty() ? kDone : pdfReport(*model, a, &r, nullptr, nullptr, nullptr);

@@ -500,8 +500,17 @@ void AnalysesPanel::fillTable() {
   table_->setHorizontalHeaderLabels(t.header);
   table_->setRowCount(static_cast<int>(t.rows.size()));
   for (std::size_t r = 0; r < t.rows.size(); ++r)
-    for (int c = 0; c < t.rows[r].size(); ++c) table_->setItem(static_cast<int>(r), c, new QTableWidgetItem(t.rows[r][c]));
+    for (int c = 0; c < t.rows[r].size(); ++c) {
+      auto* item = new QTableWidgetItem(t.rows[r][c]);
+      item->setToolTip(t.rows[r][c]);  // the whole text where a column is cut
+      if (t.header[c] == tr("met") && !t.rows[r][c].isEmpty())  // a target's verdict, at a glance
+        item->setBackground(t.rows[r][c] == tr("met") ? QColor(198, 239, 206) : QColor(255, 199, 206));
+      table_->setItem(static_cast<int>(r), c, item);
+    }
   table_->resizeColumnsToContents();
+  // Long metric names (motion ratios name their element) would push the values and the targets'
+  // verdicts out of sight: the name column is cut, its full text in the tooltip.
+  if (table_->columnCount() > 1) table_->setColumnWidth(0, std::min(table_->columnWidth(0), 260));
 }
 
 void AnalysesPanel::updateStale() {

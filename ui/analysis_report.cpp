@@ -222,21 +222,40 @@ TextTable analysisTable(const AnalysisResult& current, const std::vector<const A
     std::vector<const AnalysisResult*> others;
     for (const auto* k : kept)
       if (k->kind == AnalysisKind::Kc) others.push_back(k);
-    t.header = QStringList{QObject::tr("metric"), QObject::tr("current")};
+    // The project's targets: verdict and range right beside the current value, kept results after.
+    const std::vector<TargetCheck> targets =
+        model ? checkTargets(model->project(), current.kc.metrics) : std::vector<TargetCheck>{};
+    t.header = QStringList{QObject::tr("metric"), QObject::tr("current"), QObject::tr("unit")};
+    if (!targets.empty()) t.header << QObject::tr("met") << QObject::tr("target");
     for (const auto* o : others) t.header << o->label;
-    t.header << QObject::tr("unit");
     for (const KcMetric& m : current.kc.metrics) {
       QStringList row{QString::fromStdString(m.wheel.empty() ? m.name : m.name + " (" + m.wheel + ")"),
-                      QString::number(m.value, 'g', 5)};
+                      QString::number(m.value, 'g', 5), QString::fromStdString(m.unit)};
+      if (!targets.empty()) {
+        QString range, verdict;
+        for (const TargetCheck& c : targets) {
+          if (c.metric != m.name || c.wheel != m.wheel || c.status == TargetCheck::Status::NoMetric) continue;
+          range += (range.isEmpty() ? "" : "; ") + QString::fromStdString(targetRange(c));
+          verdict = verdict == QObject::tr("MISSED") || !c.met() ? QObject::tr("MISSED") : QObject::tr("met");
+        }
+        row << verdict << range;
+      }
       for (const auto* o : others) {
         QString v = "-";
         for (const KcMetric& om : o->kc.metrics)
           if (om.name == m.name && om.wheel == m.wheel) v = QString::number(om.value, 'g', 5);
         row << v;
       }
-      row << QString::fromStdString(m.unit);
       t.rows.push_back(row);
     }
+    for (const TargetCheck& c : targets)  // targets whose metric this analysis does not have
+      if (c.status == TargetCheck::Status::NoMetric) {
+        QStringList row{QString::fromStdString(c.wheel.empty() ? c.metric : c.metric + " (" + c.wheel + ")"), "-", "",
+                        QObject::tr("no metric: %1").arg(QString::fromStdString(c.message)),
+                        QString::fromStdString(targetRange(c))};
+        for (std::size_t k = 0; k < others.size(); ++k) row << "-";
+        t.rows.push_back(row);
+      }
   } else if (current.kind == AnalysisKind::Frequency) {
     const FrequencyResponse& fr = current.frequency;
     t.header = QStringList{QObject::tr("output"), QObject::tr("at lowest f"), QObject::tr("peak"), QObject::tr("peak at [Hz]")};

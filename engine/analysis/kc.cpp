@@ -287,7 +287,7 @@ KcOptions defaultKcOptions(KcKind kind, bool rotationInput) {
   return o;
 }
 
-std::string kcMetricsJson(const KcResult& r, const std::string& analysis) {
+std::string kcMetricsJson(const KcResult& r, const std::string& analysis, const std::vector<TargetCheck>& targets) {
   nlohmann::ordered_json metrics = nlohmann::ordered_json::array();
   for (const KcMetric& m : r.metrics) {
     nlohmann::ordered_json j;
@@ -303,7 +303,79 @@ std::string kcMetricsJson(const KcResult& r, const std::string& analysis) {
   doc["analysis"] = analysis;
   doc["sweep"] = {{"name", r.sweepName}, {"unit", r.sweepUnit}};
   doc["metrics"] = metrics;
+  if (!targets.empty()) {
+    nlohmann::ordered_json list = nlohmann::ordered_json::array();
+    for (const TargetCheck& t : targets) {
+      nlohmann::ordered_json j;
+      j["id"] = t.id;
+      j["metric"] = t.metric;
+      j["wheel"] = t.wheel;
+      j["unit"] = t.unit;
+      j["lower"] = t.lower ? nlohmann::ordered_json(*t.lower) : nlohmann::ordered_json(nullptr);
+      j["upper"] = t.upper ? nlohmann::ordered_json(*t.upper) : nlohmann::ordered_json(nullptr);
+      j["value"] = std::isfinite(t.value) ? nlohmann::ordered_json(t.value) : nlohmann::ordered_json(nullptr);
+      j["status"] = toString(t.status);
+      if (!t.message.empty()) j["message"] = t.message;
+      if (!t.note.empty()) j["note"] = t.note;
+      list.push_back(j);
+    }
+    doc["targets"] = list;
+  }
   return doc.dump(2) + "\n";
+}
+
+const char* toString(TargetCheck::Status status) {
+  switch (status) {
+    case TargetCheck::Status::Met: return "met";
+    case TargetCheck::Status::Missed: return "missed";
+    case TargetCheck::Status::NoMetric: break;
+  }
+  return "no metric";
+}
+
+std::vector<TargetCheck> checkTargets(const Project& project, const std::vector<KcMetric>& metrics) {
+  std::vector<TargetCheck> out;
+  for (const TargetRow& t : project.targets) {
+    TargetCheck base;
+    base.id = t.id;
+    base.metric = t.metric;
+    base.wheel = t.wheel;
+    base.note = t.note;
+    base.lower = t.lower;
+    base.upper = t.upper;
+    bool any = false;
+    for (const KcMetric& m : metrics) {
+      if (m.name != t.metric || (!t.wheel.empty() && m.wheel != t.wheel)) continue;
+      TargetCheck c = base;
+      c.wheel = m.wheel;
+      c.unit = m.unit;
+      c.value = m.value;
+      const bool within = std::isfinite(m.value) && (!t.lower || m.value >= *t.lower) && (!t.upper || m.value <= *t.upper);
+      c.status = within ? TargetCheck::Status::Met : TargetCheck::Status::Missed;
+      out.push_back(c);
+      any = true;
+    }
+    if (any) continue;
+    bool named = false;
+    for (const KcMetric& m : metrics) named = named || m.name == t.metric;
+    if (const char* now = renamedKcMetric(t.metric))
+      base.message = "the metric is now '" + std::string(now) + "', with the sign of the load direction it names";
+    else if (named)
+      base.message = "the metric is not one of the wheel '" + t.wheel + "'";
+    else
+      base.message = "no K&C metric '" + t.metric + "' at the design position (elastokin-sim P.json --analysis "
+                     "parallel-travel lists them)";
+    out.push_back(base);
+  }
+  return out;
+}
+
+std::string targetRange(const TargetCheck& t) {
+  const std::string unit = t.unit.empty() ? "" : " " + t.unit;
+  if (t.lower && t.upper) return "[" + significant(*t.lower, 6) + ", " + significant(*t.upper, 6) + "]" + unit;
+  if (t.lower) return "at least " + significant(*t.lower, 6) + unit;
+  if (t.upper) return "at most " + significant(*t.upper, 6) + unit;
+  return "";
 }
 
 int KcResult::column(const std::string& name) const {

@@ -8,6 +8,8 @@
 
 #include <atomic>
 #include <functional>
+#include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -103,13 +105,37 @@ MatX wheelCompliance(const SuspensionModel& model, const KcDesign& design, int w
 KcResult runKc(const SuspensionModel& model, const KcOptions& options,
                const std::function<void(double)>& progress = {}, const std::atomic<bool>* cancel = nullptr);
 
+/// A project target (TargetRow) against the metrics: one check per wheel it applies to.
+struct TargetCheck {
+  enum class Status { Met, Missed, NoMetric };
+  int id = 0;
+  std::string metric, wheel, unit, note;
+  std::optional<double> lower, upper;
+  double value = std::numeric_limits<double>::quiet_NaN();
+  Status status = Status::NoMetric;
+  std::string message;  ///< NoMetric: why (an unknown or renamed metric, a wheel without it)
+  bool met() const { return status == Status::Met; }
+};
+const char* toString(TargetCheck::Status status);  ///< "met", "missed", "no metric"
+
+/// Checks every target of the project against the metrics of the design position, in the
+/// table's order: a target without a wheel applies to every wheel that has the metric (or to the
+/// axle's metric). A value that is not finite misses every range.
+std::vector<TargetCheck> checkTargets(const Project& project, const std::vector<KcMetric>& metrics);
+
+/// "[lower, upper] unit", "at least lower unit", "at most upper unit".
+std::string targetRange(const TargetCheck& check);
+
 /// Writes the sweep as CSV (RFC 4180, header "name [unit]"), through a temporary file.
 /// @throws IoError.
 void writeKcCsv(const KcResult& result, const std::string& path);
 
 /// The metrics as JSON, every value to full precision (the shortest text that reads back
 /// exactly): {"analysis": ..., "sweep": {"name", "unit"}, "metrics": [{"name", "wheel", "unit",
-/// "sign", "value"}, ...]} (elastokin-sim --metrics). A value that is not finite is null.
-std::string kcMetricsJson(const KcResult& result, const std::string& analysis);
+/// "sign", "value"}, ...], "targets": [{"id", "metric", "wheel", "unit", "lower", "upper", "value",
+/// "status", "note"}, ...]} (elastokin-sim --metrics; "targets" when there are any). A value that
+/// is not finite is null.
+std::string kcMetricsJson(const KcResult& result, const std::string& analysis,
+                          const std::vector<TargetCheck>& targets = {});
 
 }  // namespace ek

@@ -192,6 +192,7 @@ void readCriterion(ObjectReader& r, StudyCriterion& c) {
 
 void readSettings(ObjectReader& r, StudySettings& s) {
   const std::string type = r.string("type");
+  s.targetsAsLimits = r.boolean("targets as limits", false);
   if (!valueOf(kTypes, type, s.type) && !type.empty())
     r.fail("type", "unknown study type '" + printableExcerpt(type) + "' (known: 'evaluate', 'sensitivity', 'doe', 'optimization')");
   if (s.type == StudyType::Doe) {
@@ -423,6 +424,38 @@ void checkAgainstProject(Study& s, const Project& project, const Json& doc, Diag
   }
 }
 
+/// The project's K&C targets as limits ("targets as limits": true): one criterion per target and
+/// wheel, "target ID: metric (wheel)", weight 0, its range as "at least" / "at most".
+void addTargetCriteria(Study& s, const Project& project, Diagnostics& diag) {
+  const Location w{s.path, "study", "", "targets as limits"};
+  if (project.targets.empty()) {
+    diag.error(w, "the project has no 'targets' table");
+    return;
+  }
+  std::vector<KcMetric> metrics;
+  try {
+    const auto model = SuspensionModel::build(project);
+    metrics = designMetrics(*model, solveDesign(*model));
+  } catch (const std::exception& e) {
+    diag.error(w, std::string("the project's K&C design position cannot be found: ") + e.what());
+    return;
+  }
+  for (const TargetCheck& t : checkTargets(project, metrics)) {
+    if (t.status == TargetCheck::Status::NoMetric) {
+      diag.error(w, "the project's target " + std::to_string(t.id) + " ('" + printableExcerpt(t.metric) + "'): " + t.message);
+      continue;
+    }
+    StudyCriterion c;
+    c.name = "target " + std::to_string(t.id) + ": " + t.metric + (t.wheel.empty() ? "" : " (" + t.wheel + ")");
+    c.kcMetric = true;
+    c.metric = t.metric;
+    c.wheel = t.wheel;
+    c.atLeast = t.lower;
+    c.atMost = t.upper;
+    s.criteria.push_back(c);
+  }
+}
+
 /// Whether two paths name one file: the same file when both exist (links followed), else the same
 /// normalized path.
 bool samePlace(const std::string& a, const std::string& b) {
@@ -485,6 +518,7 @@ Study parseStudyWith(const std::string& text, const std::string& path, Project* 
       diag.error({path, "", "", "project"}, std::string("cannot use the project: ") + e.what());
     }
     if (read) {
+      if (s.settings.targetsAsLimits) addTargetCriteria(s, project, diag);
       for (const auto& [field, message] : studyOutputConflicts(s, project)) diag.error({path, "", "", field}, message);
       checkAgainstProject(s, project, doc, diag);
       if (projectOut) *projectOut = std::move(project);

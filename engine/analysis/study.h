@@ -72,6 +72,8 @@ struct StudySettings {
   int maxEvaluations = 200;          ///< per optimization (each gradient counts 2 n + 1 runs)
   double tolerance = 1e-4;           ///< relative change of the variables (normalized to their range)
   double gradientStep = 1e-4;        ///< central differences, of the normalized range
+  /// The project's K&C targets become criteria with limits (weight 0): "target ID: metric (wheel)".
+  bool targetsAsLimits = false;
 };
 
 /// The run of each load case (the project's step unless given).

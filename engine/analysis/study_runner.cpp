@@ -558,8 +558,8 @@ OptimizationResult optimize(const StudyContext& ctx, Ledger& ledger, const std::
     gradientOf(st, combine, value, grad, scale);
     return value / scale;
   });
-  // Limits as constraints g(u) <= 0, each divided by its limit's size (at least 1e-300), so that
-  // the optimizer's feasibility tolerance is relative.
+  // Limits as constraints g(u) <= 0, each divided by its limit's size (1 for a limit of 0), so
+  // that the optimizer's feasibility tolerance is relative.
   struct Limit {
     std::size_t criterion;
     double limit, sign;  // g = sign (C - limit) / |limit|
@@ -574,7 +574,7 @@ OptimizationResult optimize(const StudyContext& ctx, Ledger& ledger, const std::
     constraints.push_back(guarded([&, l](const std::vector<double>& u, std::vector<double>& grad) -> double {
       if (failure) return 0.0;
       const Stencil st = stencil(u, !grad.empty());
-      const double norm = std::max(std::abs(l.limit), 1e-300);
+      const double norm = l.limit != 0.0 ? std::abs(l.limit) : 1.0;  // a limit of 0: in the criterion's unit
       auto g = [&](const StudyRecord* r) { return l.sign * (r->result.criteria[l.criterion] - l.limit); };
       if (!st.r[0]->result.ok) {
         std::fill(grad.begin(), grad.end(), 0.0);

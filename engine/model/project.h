@@ -258,6 +258,17 @@ struct OutputRow {
   bool operator==(const OutputRow&) const = default;
 };
 
+/// A K&C target (project table `targets`): the range a metric of the design position should lie
+/// in, in the unit the analyses report it in (docs/analyses.md).
+struct TargetRow {
+  int id = 0;
+  std::string metric;                  ///< the metric's name as the K&C analyses list it
+  std::string wheel;                   ///< a wheel's name; empty: every wheel of a per-wheel metric, or the axle's
+  std::optional<double> lower, upper;  ///< at least one
+  std::string note;
+  bool operator==(const TargetRow&) const = default;
+};
+
 struct SimulationDefaults {
   double step = 1e-3;        ///< [s]
   int linearizeEvery = 1;    ///< steps between linearizations
@@ -286,12 +297,14 @@ struct Project {
   std::optional<VehicleRow> vehicle;
   std::vector<LoadCaseRow> loadCases;
   std::vector<OutputRow> outputs;
+  std::vector<TargetRow> targets;
   std::string sourcePath;  ///< file it was read from (for messages and relative paths); not stored
   bool operator==(const Project& o) const {
     return name == o.name && description == o.description && gravity == o.gravity &&
            simulation == o.simulation && bodies == o.bodies && markers == o.markers &&
            bushings == o.bushings && p2ps == o.p2ps && curves == o.curves && inputs == o.inputs &&
-           wheels == o.wheels && vehicle == o.vehicle && loadCases == o.loadCases && outputs == o.outputs;
+           wheels == o.wheels && vehicle == o.vehicle && loadCases == o.loadCases && outputs == o.outputs &&
+           targets == o.targets;
   }
 };
 

@@ -13,6 +13,7 @@
 
 #include "engine/core/error.h"
 #include "engine/core/output_file.h"
+#include "engine/core/text.h"
 #include "engine/model/json_reader.h"
 
 namespace ek {
@@ -377,6 +378,20 @@ OutputRow readOutput(ObjectReader& r) {
   return o;
 }
 
+TargetRow readTarget(ObjectReader& r) {
+  TargetRow t;
+  t.id = r.integer("id");
+  t.metric = r.string("metric");
+  t.wheel = r.string("wheel", "");
+  if (r.has("lower")) t.lower = r.number("lower");
+  if (r.has("upper")) t.upper = r.number("upper");
+  t.note = r.string("note", "");
+  if (!r.has("lower") && !r.has("upper")) r.fail("lower", "a target needs 'lower', 'upper' or both");
+  if (t.lower && t.upper && *t.lower > *t.upper)
+    r.fail("upper", "below 'lower' (" + shortestText(*t.lower) + " > " + shortestText(*t.upper) + ")");
+  return t;
+}
+
 Json writeSignal(const SignalRow& s) {
   Json j;
   j["type"] = toString(s.type);
@@ -508,6 +523,7 @@ Project parseProject(const std::string& text, const std::string& path) {
   }
   forEachRow(top, "load cases", [&](ObjectReader& r) { pr.loadCases.push_back(readLoadCase(r)); });
   forEachRow(top, "outputs", [&](ObjectReader& r) { pr.outputs.push_back(readOutput(r)); });
+  forEachRow(top, "targets", [&](ObjectReader& r) { pr.targets.push_back(readTarget(r)); });
   top.finish();
   diag.throwIfErrors();
   return pr;
@@ -645,6 +661,18 @@ std::string writeProjectText(const Project& p) {
     outs.push_back(r);
   }
   j["outputs"] = outs;
+  if (!p.targets.empty()) {
+    Json targets = Json::array();
+    for (const auto& t : p.targets) {
+      Json r{{"id", t.id}, {"metric", t.metric}};
+      if (!t.wheel.empty()) r["wheel"] = t.wheel;
+      if (t.lower) r["lower"] = *t.lower;
+      if (t.upper) r["upper"] = *t.upper;
+      if (!t.note.empty()) r["note"] = t.note;
+      targets.push_back(r);
+    }
+    j["targets"] = targets;
+  }
   return j.dump(2) + "\n";
 }
 

@@ -514,6 +514,27 @@ Diagnostics check(const Project& p) {
                     std::to_string(branch));
     }
   }
+  // Targets: the metric's existence needs the analysis (analysis/kc.h checkTargets); here the
+  // row itself.
+  std::set<int> targetIds;
+  std::set<std::string> wheelNames;
+  for (const auto& w : p.wheels) wheelNames.insert(w.name);
+  for (const auto& t : p.targets) {
+    auto at = [&](const std::string& field) {
+      Location w{p.sourcePath, "targets", "id " + std::to_string(t.id), field};
+      w.rowName = t.metric;
+      return w;
+    };
+    if (!targetIds.insert(t.id).second) c.error(at("id"), "duplicate id " + std::to_string(t.id));
+    if (t.metric.empty()) c.error(at("metric"), "no metric named");
+    if (!t.wheel.empty() && !wheelNames.count(t.wheel))
+      c.error(at("wheel"), "no wheel '" + printableExcerpt(t.wheel) + "' in the 'wheels' table");
+    if (!t.lower && !t.upper) c.error(at("lower"), "a target needs 'lower', 'upper' or both");
+    for (const auto& [field, v] : {std::pair{"lower", t.lower}, std::pair{"upper", t.upper}})
+      if (v && !std::isfinite(*v)) c.error(at(field), "not a finite number");
+    if (t.lower && t.upper && *t.lower > *t.upper)
+      c.error(at("upper"), "below 'lower' (" + num(*t.lower) + " > " + num(*t.upper) + ")");
+  }
   return d;
 }
 

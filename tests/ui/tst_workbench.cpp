@@ -832,7 +832,30 @@ class TestWorkbench : public QObject {
       diff = std::max(diff, std::abs(toe->graph(0)->data()->at(i)->value - toe->graph(2)->data()->at(i)->value));
     qInfo("largest toe difference between the variants: %.4f deg", diff);
     QVERIFY(diff > 1e-4);
-    QCOMPARE(a->table()->columnCount(), 4);  // metric, current, kept 1, unit
+    // metric, current, unit, the project's targets' verdict (coloured) and range, then kept 1.
+    QCOMPARE(a->table()->columnCount(), 6);
+    QCOMPARE(a->table()->horizontalHeaderItem(3)->text(), QString("met"));
+    QCOMPARE(a->table()->horizontalHeaderItem(4)->text(), QString("target"));
+    int missed = 0, met = 0;
+    QStringList metNames;
+    for (int r = 0; r < a->table()->rowCount(); ++r) {
+      const QString metric = a->table()->item(r, 0)->text(), verdict = a->table()->item(r, 3)->text();
+      if (metric == "bump steer (wheel left)") {
+        QCOMPARE(a->table()->item(r, 4)->text(), QString("[-15, 15] deg/m"));
+        QCOMPARE(verdict, QString("MISSED"));
+        QCOMPARE(a->table()->item(r, 3)->background().color(), QColor(255, 199, 206));
+      }
+      if (metric == "wheel rate (wheel left)") QCOMPARE(verdict, QString("met"));
+      missed += verdict == "MISSED";
+      met += verdict == "met";
+      if (verdict == "met") metNames << metric;
+    }
+    qInfo("targets in the metrics table: %d met (%s), %d missed", met, qPrintable(metNames.join(", ")), missed);
+    QCOMPARE(met + missed, 11);
+    // The softer front bushing of the left upper wishbone turns the left wheel toe-in under
+    // braking: that target is met on the left only.
+    QCOMPARE(met, 4);
+    QVERIFY(metNames.contains("toe compliance, braking (-Fx at contact) (wheel left)"));
     QVERIFY(w.grab().save(kArtefacts + "/analyses.png"));
 
     // PDF report: a title page with the metrics, then a page per plot.

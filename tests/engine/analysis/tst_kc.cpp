@@ -4,6 +4,8 @@
 // against finite differences of static equilibria on the shipped axles.
 #include <QtTest>
 
+#include <nlohmann/json.hpp>
+
 #include "engine/analysis/kc.h"
 #include "engine/core/rotation.h"
 #include "engine/dynamics/kinematics.h"
@@ -395,6 +397,53 @@ class TestKc : public QObject {
     qInfo("anti-roll bar twist %.6f deg/mm, differences %.6f deg/mm", twist, fd);
     QVERIFY(std::abs(twist - fd) < 1e-3 * std::abs(fd));
     QVERIFY(std::abs(fd) > 1e-3);
+  }
+
+  /// Targets against constructed metrics: per-wheel expansion, one- and two-sided ranges with
+  /// their bounds included, a value that is not finite, an unknown, a renamed and a wheel-less
+  /// metric.
+  void targetsMetAndMissed() {
+    const std::vector<KcMetric> ms = {{"bump steer", "wheel left", "deg/m", -10.0},
+                                      {"bump steer", "wheel right", "deg/m", -20.0},
+                                      {"roll centre height (above the contact points)", "", "mm", 120.0},
+                                      {"wheel rate", "wheel left", "N/mm", std::nan("")}};
+    Project p;
+    auto target = [&](int id, const std::string& metric, const std::string& wheel, std::optional<double> lower,
+                      std::optional<double> upper) {
+      TargetRow t;
+      t.id = id;
+      t.metric = metric;
+      t.wheel = wheel;
+      t.lower = lower;
+      t.upper = upper;
+      p.targets.push_back(t);
+    };
+    target(1, "bump steer", "", -15.0, 15.0);
+    target(2, "roll centre height (above the contact points)", "", std::nullopt, 120.0);  // on the bound
+    target(3, "wheel rate", "wheel left", 20.0, std::nullopt);
+    target(4, "toe stiffness", "", 0.0, std::nullopt);
+    target(5, "toe compliance, braking Fx at contact", "wheel left", 0.0, std::nullopt);
+    target(6, "bump steer", "wheel middle", 0.0, std::nullopt);
+    const auto c = checkTargets(p, ms);
+    QCOMPARE(int(c.size()), 7);
+    using S = TargetCheck::Status;
+    QCOMPARE(c[0].wheel, std::string("wheel left"));
+    QVERIFY(c[0].status == S::Met && c[1].status == S::Missed && c[1].value == -20.0);
+    QVERIFY(c[2].status == S::Met && c[2].unit == "mm");
+    QVERIFY(c[3].status == S::Missed);  // NaN meets no range
+    QVERIFY(c[4].status == S::NoMetric && c[4].message.find("no K&C metric 'toe stiffness'") != std::string::npos);
+    QVERIFY(c[5].status == S::NoMetric && c[5].message.find("is now 'toe compliance, braking (-Fx at contact)'") != std::string::npos);
+    QVERIFY(c[6].status == S::NoMetric && c[6].message.find("not one of the wheel 'wheel middle'") != std::string::npos);
+    QCOMPARE(targetRange(c[0]), std::string("[-15, 15] deg/m"));
+    QCOMPARE(targetRange(c[2]), std::string("at most 120 mm"));
+    QCOMPARE(targetRange(c[3]), std::string("at least 20 N/mm"));
+    KcResult r;
+    r.metrics = ms;
+    const auto doc = nlohmann::json::parse(kcMetricsJson(r, "parallel-travel", c));
+    QCOMPARE(doc["targets"].size(), std::size_t(7));
+    QCOMPARE(doc["targets"][1]["status"].get<std::string>(), std::string("missed"));
+    QVERIFY(doc["targets"][3]["value"].is_null());
+    QVERIFY(doc["targets"][2]["lower"].is_null());
   }
 
   /// A sweep point that cannot be reached stops the sweep with a message naming the point.

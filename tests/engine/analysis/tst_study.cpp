@@ -389,6 +389,70 @@ class TestStudy : public QObject {
     }
   }
 
+  /// The project's K&C targets as limits: one criterion per target and wheel with the metric's
+  /// value; COBYLA keeps the wheel centre's recession at least 2.2 mm/kN while it takes the toe
+  /// compliance under braking towards zero (unconstrained: 1.89 mm/kN at the optimum), so the
+  /// limit is active at the constrained optimum.
+  void projectTargetsAsLimits() {
+    QTemporaryDir dir;
+    Project p = readProject(std::string(ELASTOKIN_SOURCE_DIR) + "/projects/double_wishbone.json");
+    TargetRow recession;
+    recession.id = 7;
+    recession.metric = "wheel centre recession, braking (-Fx at contact)";
+    recession.wheel = "wheel left";
+    recession.lower = 2.2;
+    recession.note = "ride comfort over cleats";
+    TargetRow steer;
+    steer.id = 8;
+    steer.metric = "bump steer";
+    steer.lower = -40.0;
+    steer.upper = 0.0;
+    p.targets = {recession, steer};
+    const std::string project = dir.filePath("dw.json").toStdString();
+    writeProject(p, project);
+    QCOMPARE(readProject(project).targets, p.targets);  // the table round-trips
+    const std::string path = dir.filePath("targets.study.json").toStdString();
+    std::ofstream(path) << "{\"project\": \"dw.json\", "
+                           "\"variables\": [{\"name\": \"k\", \"path\": \"curves/4/scale\", \"lower\": 0.5, \"upper\": 3}], "
+                           "\"criteria\": [{\"name\": \"toe\", \"kind\": \"kc metric\", \"metric\": "
+                           "\"toe compliance, braking (-Fx at contact)\", \"wheel\": \"wheel left\", \"absolute\": true}], "
+                           "\"study\": {\"type\": \"optimization\", \"algorithm\": \"cobyla\", \"objective\": \"toe\", "
+                           "\"targets as limits\": true, \"tolerance\": 1e-7}}";
+    const StudyContext c = loadStudy(path);
+    QStringList names;
+    for (const auto& cr : c.study.criteria) names << QString::fromStdString(cr.name);
+    QCOMPARE(names, QStringList({"toe", "target 7: wheel centre recession, braking (-Fx at contact) (wheel left)",
+                                 "target 8: bump steer (wheel left)", "target 8: bump steer (wheel right)"}));
+    QCOMPARE(*c.study.criteria[1].atLeast, 2.2);
+    QVERIFY(!c.study.criteria[1].atMost);
+    QCOMPARE(*c.study.criteria[2].atMost, 0.0);
+    const DesignResult start = evaluateDesign(c, {1.0});
+    QVERIFY(start.ok);
+    qInfo("as modelled: recession %.6g mm/kN, bump steer %.6g deg/m", start.criteria[1], start.criteria[2]);
+    QVERIFY(std::abs(start.criteria[1] - 2.6148) < 1e-3);
+    ThreadExecutor threads(c, 1);
+    const StudyOutcome out = runStudy(c, threads, {true});
+    QVERIFY2(out.optimizations.size() == 1, "one optimization");
+    const auto& best = out.optimizations[0];
+    qInfo("constrained optimum: k = %.6g, toe %.3g deg/kN, recession %.6g mm/kN (at least 2.2), %s", best.best[0],
+          best.bestCriteria[0], best.bestCriteria[1], best.bestFeasible ? "feasible" : "infeasible");
+    QVERIFY(best.bestFeasible);
+    QVERIFY(std::abs(best.bestCriteria[1] - 2.2) < 1e-4);  // the active limit
+    QVERIFY(best.bestCriteria[0] > 1e-3);                  // the toe cannot reach zero there
+    // A target whose metric the project does not have is named with the target's id.
+    p.targets = {recession};
+    p.targets[0].metric = "toe compliance, braking Fx at contact";
+    writeProject(p, project);
+    try {
+      (void)loadStudy(path);
+      QFAIL("an unknown target metric was accepted");
+    } catch (const ModelError& e) {
+      qInfo("%s", e.what());
+      QVERIFY(QString(e.what()).contains("field 'targets as limits': the project's target 7 ('toe compliance, braking Fx at "
+                                         "contact'): the metric is now 'toe compliance, braking (-Fx at contact)'"));
+    }
+  }
+
   void badStudyFilesAreNamed() {
     QTemporaryDir dir;
     const std::string project = kData + "oscillator.json";

@@ -105,6 +105,36 @@ class TestValidate : public QObject {
     QVERIFY(joined(errorsOf(j.dump())).contains("row id 3 ('bad'), field 'side': expected \"left\" or \"right\""));
   }
 
+  // The targets table: every row's problems named by id and field, in one pass; a valid table
+  // round-trips through the file.
+  void targets() {
+    auto j = minimalJson();
+    j["targets"] = nlohmann::ordered_json::array();
+    j["targets"].push_back({{"id", 1}, {"metric", "bump steer"}, {"lower", -15.0}, {"upper", 15.0}, {"note", "typical"}});
+    j["targets"].push_back({{"id", 2}, {"metric", "wheel rate"}, {"wheel", "middle"}, {"upper", 40.0}});
+    j["targets"].push_back({{"id", 3}, {"metric", "wheel rate"}});
+    j["targets"].push_back({{"id", 4}, {"metric", "bump camber"}, {"lower", 5.0}, {"upper", -5.0}});
+    j["targets"].push_back({{"id", 1}, {"metric", "roll steer"}, {"lower", "low"}});
+    const QString all = joined(errorsOf(j.dump()));
+    for (const char* expected : {"table 'targets', row id 3, field 'lower': a target needs 'lower', 'upper' or both",
+                                 "table 'targets', row id 4, field 'upper': below 'lower' (5 > -5)",
+                                 "field 'lower': expected a number, found string \"low\""})
+      QVERIFY2(all.contains(expected), qPrintable("missing: " + QString(expected) + "\nin:\n" + all));
+    // The rows the reader accepts, checked against the project: an unknown wheel, a repeated id.
+    j["targets"].erase(j["targets"].begin() + 2, j["targets"].end());
+    j["targets"][1]["id"] = 1;
+    const QString checked = joined(errorsOf(j.dump()));
+    QVERIFY2(checked.contains("table 'targets', row id 1 ('wheel rate'), field 'wheel': no wheel 'middle' in the 'wheels' table"),
+             qPrintable(checked));
+    QVERIFY2(checked.contains("table 'targets', row id 1 ('wheel rate'), field 'id': duplicate id 1"), qPrintable(checked));
+    j["targets"].erase(j["targets"].begin() + 1);
+    const Project p = parseProject(j.dump(), "t.json");
+    QCOMPARE(int(p.targets.size()), 1);
+    QCOMPARE(*p.targets[0].lower, -15.0);
+    QCOMPARE(p.targets[0].note, std::string("typical"));
+    QCOMPARE(parseProject(writeProjectText(p), "t.json").targets, p.targets);
+  }
+
   // Motion inputs drive fixed bodies only, one rotation per body; the kind is named in full.
   void motionInputs() {
     auto j = minimalJson();
