@@ -364,18 +364,21 @@ int modesReport(const std::shared_ptr<const ek::SuspensionModel>& model, const A
   ek::cprintf("%zu modes and %d zero eigenvalues (free directions), operating point %.3f s, eigen-analysis %.3f s\n",
               r.modes.size(), r.zeroModes, std::chrono::duration<double>(t1 - t0).count(),
               std::chrono::duration<double>(t2 - t1).count());
+  if (r.separatedPairs > 0)
+    ek::cprintf("%d pairs of modes with one eigenvalue (halves that do not interact), each separated into its left "
+                "and its right mode\n", r.separatedPairs);
   ek::cprintf("all modes -> %s\n\n", outPath.c_str());
   ek::cprintf("  mode  frequency [Hz]  damping ratio  damped [Hz]  largest kinetic energy\n");
   for (std::size_t k = 0; k < r.modes.size(); ++k) {
     const ek::Mode& m = r.modes[k];
     if (m.frequency < from || m.frequency > to) continue;
-    const std::string& body = model->bodies[model->freeBodies[m.dominantBody]].name;
+    const std::string body = ek::dominantText(*model, m);
     if (m.oscillatory)
-      ek::cprintf("  %4zu  %14.4f  %13.4f  %11.4f  %s (%.0f %%)\n", k + 1, m.frequency, m.dampingRatio,
-                  m.dampedFrequency, body.c_str(), 100 * m.energy[m.dominantBody]);
+      ek::cprintf("  %4zu  %14.4f  %13.4f  %11.4f  %s\n", k + 1, m.frequency, m.dampingRatio, m.dampedFrequency,
+                  body.c_str());
     else
-      ek::cprintf("  %4zu  %14.4f  %13s  %11s  %s (%.0f %%), time constant %.4g s\n", k + 1, m.frequency,
-                  "overdamped", "-", body.c_str(), 100 * m.energy[m.dominantBody], -1.0 / m.eigenvalue.real());
+      ek::cprintf("  %4zu  %14.4f  %13s  %11s  %s, time constant %.4g s\n", k + 1, m.frequency, "overdamped", "-",
+                  body.c_str(), -1.0 / m.eigenvalue.real());
   }
   return a.reportPath.empty() ? kDone : pdfReport(*model, a, nullptr, nullptr, &r, &point, from, to);
 }
@@ -509,7 +512,14 @@ int analysisReport(const std::shared_ptr<const ek::SuspensionModel>& model, cons
   ek::cprintf("analysis       %s, %s from %g to %g %s, %d points (%d equilibrium iterations, %.3f s)\n",
               a.name.c_str(), r.sweepName.c_str(), o.from / scale, o.to / scale,
               degrees ? "deg" : travel ? "mm" : r.sweepUnit.c_str(), o.points, r.iterations, wall);
-  ek::cprintf("points         %zu x %zu columns -> %s\n\n", r.sweep.size(), r.columns.size(), outPath.c_str());
+  ek::cprintf("points         %zu x %zu columns -> %s\n", r.sweep.size(), r.columns.size(), outPath.c_str());
+  if (r.subdividedPoints > 0)
+    ek::cprintf("continuation   %d points reached in smaller steps from their neighbour\n", r.subdividedPoints);
+  for (const auto& w : r.warnings) {
+    ek::cprintf("warning        %s\n", w.c_str());
+    ek::cfprintf(stderr, "elastokin-sim: warning: %s\n", w.c_str());
+  }
+  ek::cprintf("\n");
   ek::cprintf("metrics at the design position (docs/analyses.md):\n");
   std::size_t width = 0;
   for (const auto& m : r.metrics) width = std::max(width, m.name.size() + (m.wheel.empty() ? 0 : m.wheel.size() + 3));

@@ -416,7 +416,7 @@ py::dict modes(const Project& project, std::optional<std::string> loadCase) {
   py::array_t<std::complex<double>> eigenvalue(static_cast<py::ssize_t>(n));
   py::array_t<double> energy({static_cast<py::ssize_t>(n), static_cast<py::ssize_t>(b)});
   py::array_t<bool> oscillatory(static_cast<py::ssize_t>(n));
-  py::list dominant;
+  py::list dominant, largest;
   auto e = energy.mutable_unchecked<2>();
   for (std::size_t k = 0; k < n; ++k) {
     const Mode& m = r.modes[k];
@@ -427,6 +427,7 @@ py::dict modes(const Project& project, std::optional<std::string> loadCase) {
     oscillatory.mutable_at(k) = m.oscillatory;
     for (std::size_t j = 0; j < b; ++j) e(static_cast<py::ssize_t>(k), static_cast<py::ssize_t>(j)) = m.energy[j];
     dominant.append(model->bodies[model->freeBodies[m.dominantBody]].name);
+    largest.append(dominantText(*model, m));
   }
   py::list bodies;
   for (int s : model->freeBodies) bodies.append(model->bodies[s].name);
@@ -438,6 +439,7 @@ py::dict modes(const Project& project, std::optional<std::string> loadCase) {
   out["oscillatory"] = oscillatory;
   out["energy"] = energy;
   out["dominant_body"] = dominant;
+  out["largest_energy"] = largest;  // "wheel left + wheel right, in phase (29 % each)"
   out["bodies"] = bodies;
   out["zero_modes"] = r.zeroModes;
   out["point"] = r.point;

@@ -94,6 +94,11 @@ AnalysesPanel::AnalysesPanel(QWidget* parent) : QWidget(parent) {
   stale_->setStyleSheet("color: #9a5b00; font-weight: bold;");
   stale_->setVisible(false);
   layout->addWidget(stale_);
+  limits_ = new QLabel(this);  // where a sweep met the mechanism's travel limit
+  limits_->setWordWrap(true);
+  limits_->setStyleSheet("color: #b00020;");
+  limits_->setVisible(false);
+  layout->addWidget(limits_);
 
   auto* split = new QSplitter(Qt::Horizontal, this);
   auto* grid = new QWidget(split);
@@ -390,6 +395,7 @@ void AnalysesPanel::onResult(Result r, QString error) {
                     .arg(kindTitle(current_.analysis))
                     .arg(current_.kc.sweep.size())
                     .arg(current_.kc.iterations);
+      if (!current_.kc.warnings.empty()) summary += tr(" (ends short: travel limit)");
       break;
     case Kind::Frequency:
       summary = tr("Frequency response to %1: %2 frequencies, %3 outputs")
@@ -402,6 +408,11 @@ void AnalysesPanel::onResult(Result r, QString error) {
       break;
   }
   status_->setText(summary);
+  QStringList limits;
+  if (current_.kind == Kind::Kc)
+    for (const auto& w : current_.kc.warnings) limits << QString::fromStdString(w);
+  limits_->setText(limits.join("\n"));
+  limits_->setVisible(!limits.isEmpty());
   redraw();
   fillTable();
   updateStale();

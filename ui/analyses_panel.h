@@ -62,6 +62,7 @@ class AnalysesPanel : public QWidget {
   int visiblePlots() const;
   QTableWidget* table() const { return table_; }
   QLabel* staleLabel() const { return stale_; }
+  QLabel* limitsLabel() const { return limits_; }  ///< where a sweep ended at a travel limit
   /// Selects the output shown in the Bode plots.
   void selectOutput(const QString& name);
 
@@ -105,7 +106,7 @@ class AnalysesPanel : public QWidget {
   QSpinBox* points_;
   QPushButton *run_, *cancel_, *keep_, *clear_, *csv_, *pdf_, *animate_;
   QProgressBar* progress_;
-  QLabel *status_, *stale_;
+  QLabel *status_, *stale_, *limits_;
   std::vector<QCustomPlot*> plots_;
   QTableWidget* table_;
   QTimer* animation_;

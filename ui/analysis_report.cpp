@@ -271,14 +271,12 @@ TextTable analysisTable(const AnalysisResult& current, const std::vector<const A
                            QObject::tr("damped [Hz]"), QObject::tr("largest kinetic energy")};
     for (std::size_t k = 0; k < current.modes.modes.size(); ++k) {
       const Mode& m = current.modes.modes[k];
-      const std::string body = model && m.dominantBody >= 0 && m.dominantBody < model->nFreeBodies()
-                                   ? model->bodies[model->freeBodies[m.dominantBody]].name
-                                   : std::to_string(m.dominantBody);
       const double share = m.dominantBody >= 0 && m.dominantBody < static_cast<int>(m.energy.size()) ? m.energy[m.dominantBody] : 0.0;
+      const QString body = model ? QString::fromStdString(dominantText(*model, m))
+                                 : QString("%1 (%2 %)").arg(m.dominantBody).arg(100 * share, 0, 'f', 0);
       t.rows.push_back({QString::number(k + 1), QString::number(m.frequency, 'f', 3),
                         m.oscillatory ? QString::number(m.dampingRatio, 'f', 4) : QObject::tr("overdamped"),
-                        m.oscillatory ? QString::number(m.dampedFrequency, 'f', 3) : "-",
-                        QString("%1 (%2 %)").arg(QString::fromStdString(body)).arg(100 * share, 0, 'f', 0)});
+                        m.oscillatory ? QString::number(m.dampedFrequency, 'f', 3) : "-", body});
     }
   }
   return t;

@@ -607,6 +607,8 @@ KcResult runKc(const SuspensionModel& model, const KcOptions& o, const std::func
     res.columns.push_back(c.name);
     res.units.push_back(c.unit);
   }
+  res.columns.push_back("travel limit");  // 1 at the point where the sweep met the mechanism's limit
+  res.units.push_back("-");
   const std::vector<Vec3> markerStart = markerPositionsAsModelled(model);
 
   const std::vector<double>& z0 = design.centreZ;
@@ -676,7 +678,25 @@ KcResult runKc(const SuspensionModel& model, const KcOptions& o, const std::func
       row.push_back(defined ? 100.0 * (inner - outer) / (inner - ideal) : std::numeric_limits<double>::quiet_NaN());
     }
     for (const auto& c : outputs) row.push_back(channelValue(c, out, markerStart));
+    row.push_back(0.0);  // travel limit, set by the sweep
     return std::pair{s, row};
+  };
+  // The load scale of the travel limit: the largest design vertical wheel load.
+  double loadScale = 0.0;
+  for (int w = 0; w < m; ++w) loadScale = std::max(loadScale, std::abs(design.wheelLoads[kWheelLoads * w + kFzContact]));
+  // The largest element force at a point, and which element carries it.
+  auto largestForce = [&](const State& st, const Workspace& wsp, double s, std::string& element) {
+    Workspace out(model);
+    out.wheelLoads = wsp.wheelLoads;
+    evaluateOutputsState(model, st, inputs(s), out);
+    double worst = 0.0;
+    for (std::size_t b = 0; b < model.bushings.size(); ++b)
+      if (const double f = out.bushings[b].force.head<3>().norm(); f > worst)
+        worst = f, element = "bushing '" + model.bushings[b].name + "'";
+    for (std::size_t e = 0; e < model.p2ps.size(); ++e)
+      if (const double f = std::abs(out.p2ps[e].tension); f > worst)
+        worst = f, element = "P2P element '" + model.p2ps[e].name + "'";
+    return worst;
   };
 
   // Points from the design value outwards in both directions, each from its neighbour.
@@ -692,25 +712,59 @@ KcResult runKc(const SuspensionModel& model, const KcOptions& o, const std::func
     for (int k = 0; k < o.points; ++k)
       if ((direction > 0 && grid[k] >= 0.0) || (direction < 0 && grid[k] < 0.0)) order.push_back(k);
     if (direction < 0) std::reverse(order.begin(), order.end());
+    double previous = 0.0;  // the swept value of the state in st (the design position: 0)
     for (int k : order) {
       if (cancel && cancel->load()) {
         res.cancelled = true;
         break;
       }
       const double s = grid[k];
-      if (!travel) {
-        for (int w = 0; w < m; ++w)
-          if (o.wheel < 0 || o.wheel == w) wsp.wheelLoads[kWheelLoads * w + o.load] = s;
+      // From the previous point; where that fails, in 2, 4, ... 64 smaller steps of the swept value
+      // (continuation), each from the last.
+      const State before = st;
+      const VecX loadsBefore = wsp.wheelLoads;
+      const double sBefore = previous;
+      std::string failure;
+      bool reached = false;
+      for (int parts = 1; parts <= 64 && !reached; parts *= 2) {
+        st = before;
+        wsp.wheelLoads = loadsBefore;
+        try {
+          for (int j = 1; j <= parts; ++j) {
+            const double sj = j == parts ? s : sBefore + (s - sBefore) * j / parts;
+            if (!travel && !steering)
+              for (int w = 0; w < m; ++w)
+                if (o.wheel < 0 || o.wheel == w) wsp.wheelLoads[kWheelLoads * w + o.load] = sj;
+            res.iterations += solveEquilibrium(model, inputs(sj), st, wsp, o.tolerance, 2000, targets(sj), kWarmStartStep)
+                    .iterations;
+          }
+          reached = true;
+          if (parts > 1) ++res.subdividedPoints;
+        } catch (const SimulationError& e) {
+          if (failure.empty()) failure = e.what();
+        }
       }
-      try {
-        res.iterations += solveEquilibrium(model, inputs(s), st, wsp, o.tolerance, 2000, targets(s), kWarmStartStep)
-                .iterations;
-      } catch (const SimulationError& e) {
+      if (!reached)
         throw SimulationError("point " + std::to_string(k + 1) + " of " + std::to_string(o.points) + " (" +
-                              res.sweepName + " = " + significant(s) + " " + res.sweepUnit + "): " + e.what());
-      }
+                              res.sweepName + " = " + significant(s) + " " + res.sweepUnit + "): " + failure +
+                              " (also in 64 smaller steps from the previous point, " + significant(sBefore) + " " +
+                              res.sweepUnit + ")");
+      previous = s;
       rows.push_back(record(s, st, wsp));
       if (progress) progress(double(++done) / o.points);
+      std::string element;
+      const double scale = std::max(loadScale, travel || steering ? 0.0 : std::abs(s));
+      const double force = largestForce(st, wsp, s, element);
+      if (scale >= 1.0 && force > o.forceLimitFactor * scale) {  // below 1 N (no gravity, no preload): no scale
+        rows.back().second.back() = 1.0;
+        res.warnings.push_back("travel limit at point " + std::to_string(k + 1) + " of " + std::to_string(o.points) + " (" +
+                               res.sweepName + " = " + significant(s) + " " + res.sweepUnit + "): " + element +
+                               " carries " + significant(force / 1000.0, 4) + " kN, more than " +
+                               significant(o.forceLimitFactor) + " times the load scale (" +
+                               significant(scale / 1000.0, 4) + " kN): the mechanism is at the end of its travel; "
+                               "the sweep stops there in this direction");
+        break;
+      }
     }
   }
   std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.first < b.first; });

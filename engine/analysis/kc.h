@@ -39,6 +39,11 @@ struct KcOptions {
   int load = kFyContact;           ///< static load: a WheelLoad
   int input = -1;                  ///< steering: the translation or rotation input swept (model index)
   double tolerance = 1e-8;         ///< equilibrium tolerance (acceleration, m/s^2 and rad/s^2)
+  /// Travel limit: a point where a bushing's or P2P element's force exceeds this multiple of the
+  /// load scale (the largest design vertical wheel load, or the swept load where larger) is the
+  /// mechanism's end of travel: flagged, and the sweep goes no further in that direction. A load
+  /// scale below 1 N (a model without gravity or preloads) has no limit.
+  double forceLimitFactor = 20.0;
 };
 
 /// The sweep an analysis of `kind` takes when none is given, in SI: travel +-80 mm (161 points),
@@ -67,6 +72,10 @@ struct KcResult {
   std::vector<std::vector<double>> values;  ///< values[point][column]
   std::vector<KcMetric> metrics;            ///< at the design position
   int iterations = 0;                       ///< equilibrium iterations over all points
+  int subdividedPoints = 0;                 ///< points reached only through smaller steps
+  /// Why the sweep ends short of its range (a travel limit, per direction); the flagged point is
+  /// the last one of its direction and has 1 in the column "travel limit".
+  std::vector<std::string> warnings;
   bool cancelled = false;                   ///< stopped early: the points done so far, no metrics
   /// Index of a column by name, -1 if absent.
   int column(const std::string& name) const;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/analysis/linear_analysis.h"
 
+#include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cmath>
@@ -141,10 +142,120 @@ OperatingPoint designPoint(const SuspensionModel& model) {
   return p;
 }
 
+namespace {
+
+/// Kinetic energy of each free body in a mode's velocity part dv (the quadratic form per body).
+std::vector<double> bodyEnergies(const FirstOrderSystem& sys, int nBodies, const VecXc& dv) {
+  std::vector<double> e(nBodies, 0.0);
+  for (int l = 0; l < nBodies; ++l) {
+    const Eigen::Vector3cd vt = dv.segment<3>(6 * l), wt = dv.segment<3>(6 * l + 3);
+    e[l] = sys.massDiag[l] * vt.squaredNorm() + (wt.adjoint() * sys.inertia[l].cast<Complex>() * wt)(0, 0).real();
+  }
+  return e;
+}
+
+/// The kinetic energy's Hermitian form over the bodies with `weight` (per body) between the
+/// velocity parts of two first-order vectors a and b: sum_l weight_l b_l^H M_l a_l.
+Complex energyForm(const FirstOrderSystem& sys, const std::vector<double>& weight, const VecXc& a, const VecXc& b) {
+  const int n = sys.n;
+  Complex sum = 0.0;
+  for (std::size_t l = 0; l < weight.size(); ++l) {
+    if (weight[l] == 0.0) continue;
+    const Eigen::Vector3cd va = a.segment<3>(n + 6 * l), vb = b.segment<3>(n + 6 * l);
+    const Eigen::Vector3cd wa = a.segment<3>(n + 6 * l + 3), wb = b.segment<3>(n + 6 * l + 3);
+    sum += weight[l] * (sys.massDiag[l] * vb.dot(va) + wb.dot(sys.inertia[l].cast<Complex>() * wa));
+  }
+  return sum;
+}
+
+/// A pair of modes with one eigenvalue (to 1e-6 relative: two halves that do not interact, such
+/// as the left and right track rods of an axle whose body is held) is any combination of its two
+/// eigenvectors; the solver returns an arbitrary one. The pair is turned into the combinations
+/// whose kinetic energy lies most on the left (y > 0) and most on the right of the model: the
+/// stationary points of E_left(c) / E(c) over c = alpha a + beta b, a 2x2 Hermitian pencil.
+void separateSides(const SuspensionModel& model, const FirstOrderSystem& sys, VecXc& a, VecXc& b) {
+  const int nb = model.nFreeBodies();
+  std::vector<double> left(nb, 0.0), all(nb, 1.0);
+  for (int l = 0; l < nb; ++l) left[l] = model.bodies[model.freeBodies[l]].p0.y() > 1e-9 ? 1.0 : 0.0;
+  Eigen::Matrix2cd A, B;
+  const VecXc* v[2] = {&a, &b};
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 2; ++j) {
+      A(i, j) = energyForm(sys, left, *v[j], *v[i]);
+      B(i, j) = energyForm(sys, all, *v[j], *v[i]);
+    }
+  // B is Hermitian positive definite: with B = L L^H, the pencil is the Hermitian L^-1 A L^-H.
+  const Eigen::LLT<Eigen::Matrix2cd> llt(B);
+  if (llt.info() != Eigen::Success) return;
+  const Eigen::Matrix2cd L = llt.matrixL();
+  const Eigen::Matrix2cd C = L.inverse() * A * L.inverse().adjoint();
+  const Eigen::SelfAdjointEigenSolver<Eigen::Matrix2cd> es(0.5 * (C + C.adjoint()));
+  const Eigen::Matrix2cd coeff = L.inverse().adjoint() * es.eigenvectors();  // ascending: right first
+  const VecXc right = coeff(0, 0) * a + coeff(1, 0) * b, leftMode = coeff(0, 1) * a + coeff(1, 1) * b;
+  a = leftMode;
+  b = right;
+}
+
+Mode makeMode(const SuspensionModel& model, const FirstOrderSystem& sys, Complex lambda, const VecXc& full) {
+  const int n = sys.n;
+  Mode m;
+  const double mag = std::abs(lambda);
+  m.eigenvalue = lambda;
+  m.oscillatory = lambda.imag() > 0.0;
+  m.frequency = mag / (2.0 * M_PI);
+  m.dampedFrequency = lambda.imag() / (2.0 * M_PI);
+  m.dampingRatio = m.oscillatory ? -lambda.real() / mag : 1.0;
+  VecXc dr = full.head(n);
+  const VecXc dv = sys.s * full.tail(n);
+  // Normalize: largest entry 1 and real (rotations weighted by a 0.1 m lever).
+  Eigen::Index big = 0;
+  double bigValue = -1.0;
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const double v = std::abs(dr[i]) * (i % 6 < 3 ? 1.0 : 0.1);
+    if (v > bigValue) {
+      bigValue = v;
+      big = i;
+    }
+  }
+  if (std::abs(dr[big]) > 0.0) dr /= dr[big];
+  m.shape = dr;
+  m.energy = bodyEnergies(sys, model.nFreeBodies(), dv);
+  double total = 0.0;
+  for (double e : m.energy) total += e;
+  if (total > 0.0)
+    for (auto& e : m.energy) e /= total;
+  m.dominantBody = static_cast<int>(std::max_element(m.energy.begin(), m.energy.end()) - m.energy.begin());
+  // A mode of a coupled mirror-image pair has the same energy in both halves: name both.
+  const int d = m.dominantBody;
+  const Vec3 p = model.bodies[model.freeBodies[d]].p0;
+  for (int l = 0; l < model.nFreeBodies() && std::abs(p.y()) > 1e-9; ++l) {
+    const Vec3 q = model.bodies[model.freeBodies[l]].p0;
+    if (l == d || (q - Vec3(p.x(), -p.y(), p.z())).norm() > 1e-6 || m.energy[l] < 0.99 * m.energy[d]) continue;
+    const int leftSlot = p.y() > 0.0 ? d : l, rightSlot = p.y() > 0.0 ? l : d;
+    m.dominantBody = leftSlot;
+    m.twinBody = rightSlot;
+    // Mirror images move alike in x and z and oppositely in y: compare the larger of x and z.
+    const Eigen::Vector3cd a = m.shape.segment<3>(6 * leftSlot), b = m.shape.segment<3>(6 * rightSlot);
+    const int c = std::abs(a.z()) >= std::abs(a.x()) ? 2 : 0;
+    m.inPhase = (a[c] * std::conj(b[c])).real() >= 0.0;
+    break;
+  }
+  return m;
+}
+
+}  // namespace
+
+std::string dominantText(const SuspensionModel& model, const Mode& m) {
+  if (m.dominantBody < 0 || m.dominantBody >= model.nFreeBodies()) return "-";
+  const std::string& a = model.bodies[model.freeBodies[m.dominantBody]].name;
+  if (m.twinBody < 0) return a + " (" + std::to_string(static_cast<int>(std::lround(100 * m.energy[m.dominantBody]))) + " %)";
+  return a + " + " + model.bodies[model.freeBodies[m.twinBody]].name + (m.inPhase ? ", in phase (" : ", anti-phase (") +
+         std::to_string(static_cast<int>(std::lround(100 * m.energy[m.dominantBody]))) + " % each)";
+}
+
 ModesResult computeModes(const SuspensionModel& model, const OperatingPoint& point) {
   FirstOrderSystem sys(model);
   buildFirstOrderSystem(model, point, sys);
-  const int n = sys.n;
   const Eigen::EigenSolver<MatX> es(sys.S, true);
   if (es.info() != Eigen::Success) throw SimulationError("the eigenvalue iteration did not converge");
   ModesResult res;
@@ -152,49 +263,34 @@ ModesResult computeModes(const SuspensionModel& model, const OperatingPoint& poi
   double maxAbs = 0.0;
   for (Eigen::Index k = 0; k < es.eigenvalues().size(); ++k) maxAbs = std::max(maxAbs, std::abs(es.eigenvalues()[k]));
   const MatXc V = es.eigenvectors();
+  std::vector<std::pair<Complex, VecXc>> kept;  // the eigenvalue and its first-order eigenvector
   for (Eigen::Index k = 0; k < es.eigenvalues().size(); ++k) {
     const Complex lambda = es.eigenvalues()[k];
-    const double mag = std::abs(lambda);
-    if (mag < 1e-9 * maxAbs) {
+    if (std::abs(lambda) < 1e-9 * maxAbs) {
       ++res.zeroModes;
       continue;
     }
-    if (lambda.imag() < 0.0) continue;  // the conjugate of a kept mode
-    Mode m;
-    m.eigenvalue = lambda;
-    m.oscillatory = lambda.imag() > 0.0;
-    m.frequency = mag / (2.0 * M_PI);
-    m.dampedFrequency = lambda.imag() / (2.0 * M_PI);
-    m.dampingRatio = m.oscillatory ? -lambda.real() / mag : 1.0;
-    VecXc dr = V.col(k).head(n);
-    const VecXc dv = sys.s * V.col(k).tail(n);
-    // Normalize: largest entry 1 and real (rotations weighted by a 0.1 m lever).
-    Eigen::Index big = 0;
-    double bigValue = -1.0;
-    for (Eigen::Index i = 0; i < n; ++i) {
-      const double v = std::abs(dr[i]) * (i % 6 < 3 ? 1.0 : 0.1);
-      if (v > bigValue) {
-        bigValue = v;
-        big = i;
-      }
+    // A double real root of two halves that do not interact can come out as a conjugate pair
+    // with a round-off imaginary part: both members are kept as real modes (their vectors span
+    // the two halves' modes, separated below). Otherwise the conjugate of a kept mode is skipped.
+    if (std::abs(lambda.imag()) <= 1e-6 * std::abs(lambda)) {
+      kept.emplace_back(Complex(lambda.real(), 0.0), V.col(k));
+      continue;
     }
-    if (std::abs(dr[big]) > 0.0) dr /= dr[big];
-    m.shape = dr;
-    double total = 0.0;
-    m.energy.assign(model.nFreeBodies(), 0.0);
-    for (int l = 0; l < model.nFreeBodies(); ++l) {
-      const Eigen::Vector3cd vt = dv.segment<3>(6 * l), wt = dv.segment<3>(6 * l + 3);
-      const double e = sys.massDiag[l] * vt.squaredNorm() + (wt.adjoint() * sys.inertia[l].cast<Complex>() * wt)(0, 0).real();
-      m.energy[l] = e;
-      total += e;
-    }
-    if (total > 0.0)
-      for (auto& e : m.energy) e /= total;
-    m.dominantBody = static_cast<int>(std::max_element(m.energy.begin(), m.energy.end()) - m.energy.begin());
-    res.modes.push_back(std::move(m));
+    if (lambda.imag() < 0.0) continue;
+    kept.emplace_back(lambda, V.col(k));
   }
-  std::sort(res.modes.begin(), res.modes.end(),
-            [](const Mode& a, const Mode& b) { return std::abs(a.eigenvalue) < std::abs(b.eigenvalue); });
+  std::sort(kept.begin(), kept.end(), [](const auto& a, const auto& b) { return std::abs(a.first) < std::abs(b.first); });
+  // Degenerate pairs: separated into their left and right halves (left first).
+  for (std::size_t k = 0; k + 1 < kept.size(); ++k) {
+    const bool pair = std::abs(kept[k].first - kept[k + 1].first) <= 1e-6 * std::abs(kept[k].first) &&
+                      (k + 2 >= kept.size() || std::abs(kept[k + 2].first - kept[k].first) > 1e-6 * std::abs(kept[k].first));
+    if (!pair) continue;
+    separateSides(model, sys, kept[k].second, kept[k + 1].second);
+    ++res.separatedPairs;
+    ++k;
+  }
+  for (const auto& [lambda, v] : kept) res.modes.push_back(makeMode(model, sys, lambda, v));
   return res;
 }
 

@@ -67,11 +67,23 @@ struct Mode {
   VecXc shape;
   std::vector<double> energy;  ///< kinetic energy share of each free body (sums to 1)
   int dominantBody = -1;       ///< free-body slot with the largest share
+  /// A mode shared by two mirror-image halves (a coupled left/right pair: in phase or in
+  /// anti-phase): the dominant body's mirror image (its centre of mass at (x, -y, z)) when that
+  /// has the same share to 1 %, else -1. The dominant body is then the left one.
+  int twinBody = -1;
+  bool inPhase = true;  ///< with a twin: the two move as mirror images (vertical motion the same way)
 };
+
+/// "wheel left (31 %)", or for a mode shared by mirror images "wheel left + wheel right, in
+/// phase (29 % each)": the largest kinetic energy as the runner and the workbench list it.
+std::string dominantText(const SuspensionModel& model, const Mode& mode);
 
 struct ModesResult {
   std::vector<Mode> modes;  ///< ascending |lambda|
   int zeroModes = 0;        ///< eigenvalues below 1e-9 |lambda|max: free directions (e.g. wheel spin)
+  /// Pairs with one eigenvalue (to 1e-6 relative: halves that do not interact) separated into
+  /// the combination with its energy most on the left (y > 0, listed first) and most on the right.
+  int separatedPairs = 0;
   std::string point;        ///< the operating point's description
 };
 

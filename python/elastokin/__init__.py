@@ -159,8 +159,9 @@ def static_load(project, load, wheel=None, from_=None, to=None, points=None):
 
 class Modes:
     """Eigenmodes of the linearization: ``frequency`` [Hz], ``damped_frequency``, ``damping_ratio``,
-    ``eigenvalue`` (complex, 1/s), ``dominant_body`` (names), ``energy`` (modes x bodies),
-    ascending in frequency."""
+    ``eigenvalue`` (complex, 1/s), ``dominant_body`` (names), ``largest_energy`` (the runner's
+    text: "wheel left + wheel right, in phase (29 % each)" for a mode of mirror images),
+    ``energy`` (modes x bodies), ascending in frequency."""
 
     def __init__(self, raw):
         for key, value in raw.items():

@@ -876,15 +876,22 @@ class TestWorkbench : public QObject {
     QVERIFY(csv.open(QIODevice::ReadOnly | QIODevice::Text));
     QVERIFY(QString::fromUtf8(csv.readLine()).startsWith("travel [m],wheel left toe [rad]"));
 
-    // A sweep beyond what the axle can reach stops with the engine's message naming the point;
-    // the shown result stays. A long sweep can be cancelled.
+    // A sweep beyond what the axle can reach ends at its travel limits: each direction stops where
+    // a joint carries more than 20 times the design wheel load, said in red under the buttons.
     a->setRange(-400, 400, 81);
     a->run();
     QVERIFY(done.wait(300000));
-    QCOMPARE(done.last().first().toBool(), false);
-    const QString why = done.last().at(1).toString();
-    QVERIFY2(why.startsWith("point 75 of 81 (travel = 0.34 m): static equilibrium not found"), qPrintable(why));
-    QCOMPARE(a->current()->kc.sweep.size(), std::size_t(161));
+    QCOMPARE(done.last().first().toBool(), true);
+    QVERIFY2(done.last().at(1).toString().endsWith("(ends short: travel limit)"), qPrintable(done.last().at(1).toString()));
+    QVERIFY(a->limitsLabel()->isVisible());
+    const QStringList limits = a->limitsLabel()->text().split("\n");
+    qInfo("%s", qPrintable(limits.join(" | ")));
+    QCOMPARE(limits.size(), 2);
+    QVERIFY(limits[0].startsWith("travel limit at point 74 of 81 (travel = 0.33 m): bushing 'lower wishbone outer "));
+    QVERIFY(limits[1].startsWith("travel limit at point 18 of 81 (travel = -0.23 m): bushing 'upper ball joint right'"));
+    QCOMPARE(a->current()->kc.sweep.size(), std::size_t(57));
+    QVERIFY(a->limitsLabel()->width() <= w.width());  // wrapped, not widening the window
+    QVERIFY(w.grab().save(kArtefacts + "/analyses_travel_limit.png"));
     a->setRange(-80, 80, 100000);
     a->run();
     a->cancel();

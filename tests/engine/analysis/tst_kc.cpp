@@ -10,6 +10,7 @@
 #include "engine/core/rotation.h"
 #include "engine/dynamics/kinematics.h"
 #include "engine/model/project_io.h"
+#include "engine/model/table_path.h"
 
 using namespace ek;
 
@@ -444,6 +445,72 @@ class TestKc : public QObject {
     QCOMPARE(doc["targets"][1]["status"].get<std::string>(), std::string("missed"));
     QVERIFY(doc["targets"][3]["value"].is_null());
     QVERIFY(doc["targets"][2]["lower"].is_null());
+  }
+
+  /// Robust load sweeps: the +-5 kN braking-force sweep on the double wishbone with its outer
+  /// track rod joints raised 10 mm (21 points, and 41 points to 4.5 kN) converges, and its slope
+  /// at the design position is the analytic compliance.
+  void loadSweepOnRaisedTrackRods() {
+    Project p = readProject(kProjects + "double_wishbone.json");
+    std::vector<std::pair<std::string, double>> raised;
+    for (int m : {16, 17, 65, 66}) {
+      const std::string cell = "markers/" + std::to_string(m) + "/position [m][3]";
+      raised.push_back({cell, tableValue(p, cell) + 0.010});
+    }
+    const auto model = SuspensionModel::build(withTableValues(p, raised));
+    for (const auto& [to, points] : {std::pair{5000.0, 21}, std::pair{4500.0, 41}}) {
+      KcOptions o = defaultKcOptions(KcKind::StaticLoad);
+      o.load = kFxContact;
+      o.from = -to;
+      o.to = to;
+      o.points = points;
+      KcResult r;
+      try {
+        r = runKc(*model, o);
+      } catch (const std::exception& e) {
+        QFAIL(e.what());
+      }
+      QCOMPARE(int(r.sweep.size()), points);
+      QVERIFY(r.warnings.empty());
+      qInfo("+-%.0f N, %d points: %d equilibrium iterations, %d points in smaller steps", to, points, r.iterations,
+            r.subdividedPoints);
+    }
+    // The slope at the design position from a +-1 N sweep against -C J_r^-1 B.
+    KcOptions o = defaultKcOptions(KcKind::StaticLoad);
+    o.load = kFxContact;
+    o.wheel = 0;
+    o.from = -1.0;
+    o.to = 1.0;
+    o.points = 3;
+    o.tolerance = 1e-10;
+    const KcResult r = runKc(*model, o);
+    const int toe = r.column("wheel left toe");
+    const double slope = (r.values[2][toe] - r.values[0][toe]) / 2.0;
+    const double analytic = wheelCompliance(*model, solveDesign(*model, 1e-10), 0, kFxContact)(0, kToe);
+    qInfo("toe per +Fx at the contact: sweep %.6e, analytic %.6e rad/N", slope, analytic);
+    QVERIFY(std::abs(slope - analytic) < 1e-3 * std::abs(analytic));
+  }
+
+  /// A sweep past the mechanism's travel: the point where a joint's force exceeds 20 times the
+  /// largest design wheel load is flagged (column "travel limit", a warning naming the element)
+  /// and the sweep goes no further in that direction; the other direction is complete.
+  void travelLimitIsFlagged() {
+    const auto model = SuspensionModel::build(readProject(kProjects + "double_wishbone.json"));
+    KcOptions o;
+    o.from = -0.3;
+    o.to = 0.3;
+    o.points = 61;
+    const KcResult r = runKc(*model, o);
+    QCOMPARE(int(r.warnings.size()), 1);
+    qInfo("%s", r.warnings[0].c_str());
+    QVERIFY(QString::fromStdString(r.warnings[0]).contains(QRegularExpression(
+        "^travel limit at point \\d+ of 61 \\(travel = -0\\.\\d+ m\\): bushing '[^']+' carries [0-9.]+ kN, more than 20 times")));
+    const int flag = r.column("travel limit");
+    QVERIFY(flag >= 0);
+    QCOMPARE(r.values.front()[flag], 1.0);  // the last point reached downwards
+    for (std::size_t k = 1; k < r.values.size(); ++k) QCOMPARE(r.values[k][flag], 0.0);
+    QVERIFY(r.sweep.front() > -0.3 + 1e-9);
+    QCOMPARE(r.sweep.back(), 0.3);  // upwards complete
   }
 
   /// A sweep point that cannot be reached stops the sweep with a message naming the point.

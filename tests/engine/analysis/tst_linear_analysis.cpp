@@ -334,6 +334,60 @@ class TestLinearAnalysis : public QObject {
     }
   }
 
+  /// Symmetric halves that do not interact have one eigenvalue per pair of modes; each pair is
+  /// separated into its left and its right mode. On the double wishbone without the anti-roll
+  /// bar's torsion bushing (the corners then meet only at the held body) every pair is a body and
+  /// its mirror image, and each wheel's hop mode appears once per side.
+  void symmetricPairsSeparateIntoSides() {
+    Project p = readProject(std::string(ELASTOKIN_SOURCE_DIR) + "/projects/double_wishbone.json");
+    std::erase_if(p.bushings, [](const BushingRow& b) { return b.name == "anti-roll bar torsion"; });
+    const auto model = SuspensionModel::build(p);
+    const ModesResult r = computeModes(*model, designPoint(*model));
+    auto name = [&](int slot) { return model->bodies[model->freeBodies[slot]].name; };
+    auto mirrored = [](std::string n) {
+      const auto at = n.rfind(" left");
+      return at == std::string::npos ? n : n.replace(at, 5, " right");
+    };
+    int pairs = 0;
+    double worstShare = 1.0;
+    for (std::size_t k = 0; k + 1 < r.modes.size(); ++k) {
+      const Mode &a = r.modes[k], &b = r.modes[k + 1];
+      if (std::abs(a.eigenvalue - b.eigenvalue) > 1e-6 * std::abs(a.eigenvalue)) continue;
+      // Left first, then its mirror image; each with its energy on its own side.
+      QVERIFY2(name(b.dominantBody) == mirrored(name(a.dominantBody)) && name(a.dominantBody) != name(b.dominantBody),
+               qPrintable(QString("%1 Hz: %2 and %3").arg(a.frequency).arg(QString::fromStdString(name(a.dominantBody)),
+                                                                          QString::fromStdString(name(b.dominantBody)))));
+      double left = 0.0, right = 0.0;
+      for (int l = 0; l < model->nFreeBodies(); ++l) {
+        const double y = model->bodies[model->freeBodies[l]].p0.y();
+        (y > 0 ? left : right) += (y > 0 ? a.energy[l] : b.energy[l]);
+      }
+      worstShare = std::min({worstShare, left, right});
+      ++pairs;
+      ++k;
+    }
+    // Modes the steering rack couples (it joins the track rods of both sides) are shared by the
+    // mirror images, in phase or in anti-phase: both named, each side counted.
+    int hopLeft = 0, hopRight = 0, shared = 0;
+    for (const Mode& m : r.modes) {
+      hopLeft += name(m.dominantBody) == "wheel left";
+      hopRight += name(m.dominantBody) == "wheel right" || (m.twinBody >= 0 && name(m.twinBody) == "wheel right");
+      if (m.twinBody >= 0) {
+        ++shared;
+        QCOMPARE(name(m.twinBody), mirrored(name(m.dominantBody)));
+        QVERIFY(std::abs(m.energy[m.twinBody] - m.energy[m.dominantBody]) < 0.01 * m.energy[m.dominantBody]);
+      }
+    }
+    qInfo("%d modes shared by mirror images", shared);
+    qInfo("%d modes, %d separated pairs (%d found by the test), smallest share of a pair's energy on its side %.6f; "
+          "modes led by wheel left %d, wheel right %d", int(r.modes.size()), r.separatedPairs, pairs, worstShare, hopLeft, hopRight);
+    QVERIFY(pairs >= 20);
+    QCOMPARE(r.separatedPairs, pairs);
+    QVERIFY(worstShare > 0.999);
+    QCOMPARE(hopLeft, hopRight);
+    QVERIFY(hopLeft >= 7);  // before: the right wheel's overdamped hop mode (a double real root) was lost
+  }
+
   void badOptionsAreRejected() {
     const auto m = SuspensionModel::build(dampedBody());
     const OperatingPoint pt = restPoint(*m);
