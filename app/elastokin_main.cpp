@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// elastokin: the workbench. Opens a project (default: projects/double_wishbone.json). Without a
+// elastokin: the workbench. Opens a project (default: projects/macpherson_front.json). Without a
 // display it says so and runs the headless job instead (elastokin-sim on LC1 of the project).
 #include <QApplication>
 #include <QDir>
@@ -19,7 +19,7 @@
 
 int main(int argc, char** argv) {
   const QString root = QStringLiteral(ELASTOKIN_SOURCE_DIR);
-  QString project = root + "/projects/double_wishbone.json";
+  QString project = root + "/projects/macpherson_front.json";
   QString screenshot;
   double runSeconds = -1.0;
   QString tab, table, analysis;

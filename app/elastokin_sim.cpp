@@ -2,6 +2,7 @@
 // elastokin-sim: runs a load case of a project headless and writes the output channels as CSV.
 #include <unistd.h>
 
+#include <nlohmann/json.hpp>
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
@@ -20,6 +21,7 @@
 #include <vector>
 
 #include "engine/analysis/kc.h"
+#include "engine/analysis/kc_measured.h"
 #include "engine/analysis/linear_analysis.h"
 #include "engine/analysis/modal.h"
 #include "engine/analysis/realtime.h"
@@ -144,7 +146,13 @@ constexpr const char* kUsage =
     "                        first load case)\n"
     "  --channels A,B,...    frequency response outputs (default: the project's outputs and\n"
     "                        every wheel's alignment channels)\n"
-    "  --metrics FILE.json   K&C: also the metrics as JSON, to full precision, with units\n"
+    "  --metrics FILE.json   K&C: also the metrics as JSON, to full precision, with units, the\n"
+    "                        targets' verdicts and the correlation with --measured\n"
+    "  --measured FILE.csv   K&C: a rig's measured sweep (header \"name [unit]\", the swept\n"
+    "                        quantity first) to correlate with: RMS and largest deviation per\n"
+    "                        channel (docs/analyses.md, \"Measured K&C data\")\n"
+    "  --map COLUMN=CHANNEL  a measured column's channel of the sweep (repeatable; columns named\n"
+    "                        as the sweep's channels map themselves)\n"
     "  --report FILE.pdf     also a PDF report: the metrics, response or mode table, then a\n"
     "                        page per K&C quantity (both wheels), per output's Bode plot, or the\n"
     "                        modes' damping chart (not in builds without the workbench)\n"
@@ -284,6 +292,8 @@ struct AnalysisArgs {
   std::vector<std::string> channels;
   std::string reportPath;   ///< --report; empty: none
   std::string metricsPath;  ///< --metrics (K&C); empty: none
+  std::string measuredPath;  ///< --measured (K&C): a rig's CSV to correlate with
+  std::vector<std::pair<std::string, std::string>> mapping;  ///< --map COLUMN=CHANNEL
 };
 
 int loadIndex(const std::string& name) { return ek::wheelLoadByKey(name); }
@@ -450,6 +460,9 @@ int analysisReport(const std::shared_ptr<const ek::SuspensionModel>& model, cons
                    const std::string& outPath, bool quiet) {
   if (!a.metricsPath.empty() && (a.name == "frequency-response" || a.name == "modes"))
     return usageError("--metrics is for the K&C analyses (their metrics at the design position)");
+  if ((!a.measuredPath.empty() || !a.mapping.empty()) && (a.name == "frequency-response" || a.name == "modes"))
+    return usageError("--measured and --map are for the K&C analyses (a rig's sweep)");
+  if (!a.mapping.empty() && a.measuredPath.empty()) return usageError("--map needs --measured");
   if (a.name == "frequency-response") return frequencyReport(model, a, outPath, quiet);
   if (a.name == "modes") return modesReport(model, a, outPath);
   ek::KcOptions o;
@@ -546,8 +559,37 @@ int analysisReport(const std::shared_ptr<const ek::SuspensionModel>& model, cons
                     t.note.empty() ? "" : "  ", t.note.c_str());
     }
   }
+  std::vector<ek::KcCorrelation> correlation;
+  if (!a.measuredPath.empty()) {
+    const ek::MeasuredKc measured = ek::readMeasuredKc(a.measuredPath, a.mapping, r.columns);
+    correlation = ek::correlate(r, measured);
+    ek::cprintf("\nmeasured       %s: %zu points, %zu channels compared", a.measuredPath.c_str(), measured.sweep.size(),
+                measured.columns.size());
+    if (!measured.leftOut.empty()) {
+      std::string list;
+      for (const auto& h : measured.leftOut) list += (list.empty() ? "" : "', '") + h;
+      ek::cprintf(" (not compared: '%s')", list.c_str());
+    }
+    ek::cprintf("\n  %-36s %12s %12s %14s %8s\n", "channel: computed - measured", "RMS", "largest", "at", "points");
+    for (const auto& c : correlation) {
+      const auto [factor, unit] = ek::displayUnit(r.sweepUnit);
+      ek::cprintf("  %-36s %12.5g %12.5g %10.5g %-3s %8d %s%s\n", c.channel.c_str(), c.rms, c.max, c.maxAt * factor,
+                  unit.c_str(), c.points, c.unit.c_str(),
+                  c.outside ? (" (" + std::to_string(c.outside) + " measured points outside the sweep)").c_str() : "");
+    }
+  }
   if (!a.metricsPath.empty()) {
-    ek::writeFile(a.metricsPath, ek::kcMetricsJson(r, a.name, targets), "metrics file");
+    std::string json = ek::kcMetricsJson(r, a.name, targets);
+    if (!correlation.empty()) {  // the correlation with the measured sweep
+      auto doc = nlohmann::ordered_json::parse(json);
+      auto list = nlohmann::ordered_json::array();
+      for (const auto& c : correlation)
+        list.push_back({{"channel", c.channel}, {"unit", c.unit}, {"rms", c.rms}, {"max", c.max}, {"max at", c.maxAt},
+                        {"points", c.points}, {"outside", c.outside}});
+      doc["correlation"] = {{"file", a.measuredPath}, {"channels", list}};
+      json = doc.dump(2) + "\n";
+    }
+    ek::writeFile(a.metricsPath, json, "metrics file");
     ek::cprintf("\nmetrics        %zu, full precision -> %s\n", r.metrics.size(), a.metricsPath.c_str());
   }
   return a.reportPath.empty() ? kDone : pdfReport(*model, a, &r, nullptr, nullptr, nullptr);
@@ -733,6 +775,13 @@ int main(int argc, char** argv) {
       if (!value(canonicalPath) || canonicalPath.empty()) return usageError("--write-project needs a file name");
     } else if (a == "--metrics") {
       if (!value(analysis.metricsPath) || analysis.metricsPath.empty()) return usageError("--metrics needs a file name");
+    } else if (a == "--measured") {
+      if (!value(analysis.measuredPath) || analysis.measuredPath.empty()) return usageError("--measured needs a CSV file");
+    } else if (a == "--map") {
+      std::string m;
+      if (!value(m) || m.find('=') == std::string::npos || m.find('=') == 0 || m.find('=') + 1 == m.size())
+        return usageError("--map needs COLUMN=CHANNEL (a column of the measured file, a channel of the sweep)");
+      analysis.mapping.emplace_back(m.substr(0, m.find('=')), m.substr(m.find('=') + 1));
     } else if (a == "--report") {
       if (!value(analysis.reportPath) || analysis.reportPath.empty()) return usageError("--report needs a file name");
 #ifndef ELASTOKIN_HAVE_REPORT
@@ -836,8 +885,10 @@ int main(int argc, char** argv) {
       return analysisReport(model, analysis, outPath, quiet);
     }
     if (analysis.haveFrom || analysis.haveTo || analysis.havePoints || analysis.wheelId >= 0 || !analysis.load.empty() ||
-        analysis.inputId >= 0 || !analysis.reportPath.empty() || !analysis.metricsPath.empty())
-      return usageError("--from, --to, --points, --wheel, --load, --input, --report and --metrics need --analysis");
+        analysis.inputId >= 0 || !analysis.reportPath.empty() || !analysis.metricsPath.empty() ||
+        !analysis.measuredPath.empty() || !analysis.mapping.empty())
+      return usageError("--from, --to, --points, --wheel, --load, --input, --report, --metrics, --measured and --map need "
+                        "--analysis");
     if (loadCase.empty()) return usageError("--loadcase is required");
     if (stiffness) return stiffnessReport(model, loadCase, outPath);
     if (!inputsPath.empty()) {

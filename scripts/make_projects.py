@@ -549,6 +549,10 @@ def double_wishbone(viscoelastic=False):
                           "direction": [0.0, 1.0, 0.0]})
     b.vehicle("front", 1.0)
     b.p["outputs"] = outputs
+    # A passenger car's front-axle ranges: the papers' axle misses most (docs/analyses.md, "Targets").
+    b.p["targets"] = FRONT_AXLE_TARGETS + [
+        {"id": 6, "metric": "toe compliance, braking (-Fx at contact)", "lower": 0.0,
+         "note": "toe-in under braking: straight-line stability"}]
     b.write("double_wishbone_viscoelastic.json" if viscoelastic else "double_wishbone.json")
 
 
@@ -611,6 +615,123 @@ def multilink():
     b.vehicle("rear", 0.0)
     b.p["outputs"] = outputs
     b.write("multilink.json")
+
+
+# ---------------------------------------------------------------------------------------------
+# A passenger car's MacPherson strut front axle: the workbench's default project.
+# ---------------------------------------------------------------------------------------------
+
+# Typical ranges of a passenger car's front axle at the design position, the K&C targets the
+# MacPherson project carries (docs/analyses.md, "A passenger car's front axle").
+FRONT_AXLE_TARGETS = [
+    {"id": 1, "metric": "bump steer", "lower": -15.0, "upper": 15.0,
+     "note": "small toe change over travel (Reimpell, The Automotive Chassis)"},
+    {"id": 2, "metric": "bump camber", "lower": -30.0, "upper": -5.0,
+     "note": "negative camber in bump keeps the outer wheel upright in a turn"},
+    {"id": 3, "metric": "roll centre height (above the contact points)", "lower": 20.0, "upper": 120.0,
+     "note": "front roll centre below the rear's"},
+    {"id": 4, "metric": "wheel rate", "lower": 20.0, "upper": 40.0, "note": "passenger-car front corner"},
+    {"id": 5, "metric": "toe compliance, lateral force inboard (at contact)", "upper": 0.0,
+     "note": "outer front wheel toes out under cornering force: understeer"},
+]
+
+
+def macpherson_front(tie_rod_inner=(0.310, 0.256), filename="macpherson_front.json"):
+    """A mid-size passenger car's MacPherson strut front axle (the most common front suspension):
+    per side wheel, knuckle with the strut tube, piston rod in the strut (a sliding bushing free
+    along the strut axis), top mount with a bearing, L-shaped lower control arm on two bushings
+    (the rear one soft, for longitudinal compliance), tie rod to a steering rack; coil spring,
+    damper, bump and rebound stop between strut and body; anti-roll bar with drop links to the
+    struts. Vehicle body fixed. Geometry: track 1.54 m, tyre radius 0.31 m, kingpin axis from the
+    lower ball joint to the top mount (caster and kingpin inclination about 5 and 12 deg, small
+    positive scrub radius, trail about 27 mm)."""
+    b = Builder("MacPherson strut front axle (passenger car)",
+                "A mid-size passenger car's MacPherson strut front axle: per side wheel, knuckle with strut "
+                "tube, piston rod sliding in the strut (a bushing free along the strut axis), top mount with "
+                "bearing, L-shaped lower control arm, tie rod to a driven steering rack; coil spring, damper, "
+                "bump and rebound stop; anti-roll bar with drop links. Vehicle body fixed. Typical K&C of a "
+                "front axle (docs/analyses.md); data: geometry and rates of the class from Reimpell, The "
+                "Automotive Chassis, and Heissing/Ersoy, Chassis Handbook (not a particular car).")
+    shared_curves(b)
+    b.body(0, "vehicle body", "vehicle body", fixed=True)
+    rack = b.body(40, "steering rack", "steering", fixed=True)
+    rack_row = b.p["bodies"].pop()
+    ax = Axle(b)
+    centres, outputs, bars = [], [], {}
+    for s, tag, base in [(1, "left", 1), (-1, "right", 20)]:
+        P = lambda x, y, z: [x, s * y, z]
+        wc = P(0.0, 0.770, 0.310)
+        LB = P(0.015, 0.730, 0.150)           # lower ball joint
+        T = P(-0.035, 0.610, 0.700)           # top mount centre: the kingpin axis is LB-T
+        LF, LR = P(0.090, 0.370, 0.172), P(-0.300, 0.400, 0.178)  # lower arm inner bushings
+        # Front steer: rack and tie rods ahead of the axle, so that the knuckle's inboard deflection
+        # under a cornering force toes the outer wheel out (understeer). The inner joint's place
+        # (y, z) was chosen by scanning for the flattest toe curve over +-80 mm (0.06 deg at most).
+        TI, TO = P(0.150, tie_rod_inner[0], tie_rod_inner[1]), P(0.135, 0.725, 0.240)  # tie rod inner (rack), outer
+        # The strut axis: from a point on the knuckle below the spring seat to the top mount, a
+        # little inboard of the kingpin axis at the bottom (the strut sits inside the wheel).
+        SB = P(-0.020, 0.660, 0.330)
+        L = norm(sub(T, SB))
+        u = [x / L for x in sub(T, SB)]
+        o = axis_orientation([u[0], u[1], u[2]])
+        at = lambda f: lerp(SB, T, f)
+        axle_marker = ax.next_marker
+        mount, wheel, centre = wheel_and_mount(ax, tag, s, base, wc, centroid(LB, SB, wc, at(0.35)), 14.0,
+                                               [0.35, 0.32, 0.08, 0, 0, 0])
+        centres.append((tag, centre))
+        rod = b.body(base + 2, "piston rod " + tag, "spring damper", 1.1, rod_inertia(1.1, at(0.45), T, 0.011),
+                     at=at(0.75))
+        # The strut: rod in the tube (the knuckle), free along and about the strut axis.
+        slide_t, slide_r = [1.0e7, 1.0e7, 0.0], [5.0e4, 5.0e4, 2.0]
+        slide_dt, slide_dr = [1.0e4, 1.0e4, 40.0], [10.0, 10.0, 0.05]
+        ax.bushing("strut rod guide " + tag, rod, mount, at(0.62), slide_t, slide_r, o, damp_t=slide_dt, damp_r=slide_dr)
+        ax.bushing("strut piston " + tag, rod, mount, at(0.42), slide_t, [0.0, 0.0, 0.0], o, damp_t=slide_dt,
+                   damp_r=[0.0] * 3)
+        # Top mount with its bearing: the strut turns about its axis when the wheel steers.
+        ax.bushing("top mount " + tag, rod, 0, T, [2.5e6, 2.5e6, 1.2e6], [700.0, 700.0, 1.0], o,
+                   damp_r=[0.5, 0.5, 0.02])
+        lower = b.body(base + 3, "lower control arm " + tag, "control arms", 4.2, plate_inertia(4.2, [LF, LR, LB]),
+                       at=centroid(LF, LR, LB))
+        ax.bushing("lower arm front bushing " + tag, lower, 0, LF, [6.0e6, 6.0e6, 6.0e6], [150.0, 2500.0, 2500.0])
+        lr = ax.bushing("lower arm rear bushing " + tag, lower, 0, LR, [{"curve": 4}, 1.6e6, 1.0e6],
+                        [150.0, 1200.0, 1200.0], damp_t=[600.0, 1600.0, 1000.0])
+        lower_ball = ax.next_marker + 1
+        ax.bushing("lower ball joint " + tag, lower, mount, LB, BALL_T, BALL_R)
+        b.wheel(1 if s > 0 else 2, "wheel " + tag, axle_marker, mount, 0.31, tag)
+        b.p["wheels"][-1]["steering input"] = 5
+        link(ax, "tie rod", tag, base + 4, TI, rack, TO, mount, 0.9, BALL_T, BALL_R)
+        # Spring between the strut's lower seat on the knuckle and the top mount; damper and
+        # stops between tube and rod.
+        rate, preload = 30000.0, 4300.0
+        seat, top = at(0.30), at(0.97)
+        spring_length = norm(sub(top, seat))
+        ax.p2p("coil spring " + tag, mount, seat, rod, top, free_length=spring_length + preload / rate, spring=rate)
+        ax.p2p("damper " + tag, mount, at(0.05), rod, at(0.99), damper={"curve": 1})
+        ax.p2p("bump stop " + tag, mount, at(0.66), rod, at(0.92),
+               **{"bump stop": {"clearance [m]": 0.062, "stiffness [N/m]": {"curve": 2}}})
+        ax.p2p("rebound stop " + tag, mount, at(0.58), rod, at(0.74),
+               **{"rebound stop": {"clearance [m]": 0.075, "stiffness [N/m]": {"curve": 3}}})
+        # Anti-roll bar: drop link from the bar's arm end to the strut tube.
+        bars[s] = anti_roll_bar_half(ax, tag, s, base + 5, 0.26, 0.17, 0.42, P(0.04, 0.600, 0.200), mount,
+                                     at(0.18), 0)
+        outputs += [
+            {"name": "toe " + tag, "quantity": "wheel", "wheel": 1 if s > 0 else 2, "component": "toe"},
+            {"name": "camber " + tag, "quantity": "wheel", "wheel": 1 if s > 0 else 2, "component": "camber"},
+            {"name": "wheel centre x " + tag, "quantity": "marker displacement", "marker": centre, "component": "x"},
+            {"name": "wheel centre z " + tag, "quantity": "marker displacement", "marker": centre, "component": "z"},
+            {"name": "lower arm rear bushing fx " + tag, "quantity": "bushing force", "bushing": lr, "component": "x"},
+        ]
+    ax.bushing("anti-roll bar torsion", bars[1], bars[-1], [0.26, 0.0, 0.17], STIFF_T, [3000.0, 1.0e5, 1.0e5],
+               (math.pi / 2, 0, 0), damp_r=[2.0, 20.0, 20.0])
+    load_cases_and_inputs(b, centres)
+    b.p["bodies"].append(rack_row)
+    b.marker(300, "rack centre", rack, [0.15, 0.0, tie_rod_inner[1]])
+    b.p["inputs"].append({"id": 5, "name": "rack travel", "marker": 300, "kind": "translation", "frame": "global",
+                          "direction": [0.0, 1.0, 0.0]})
+    b.vehicle("front", 1.0)
+    b.p["outputs"] = outputs
+    b.p["targets"] = FRONT_AXLE_TARGETS
+    b.write(filename)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -817,4 +938,5 @@ if __name__ == "__main__":
     double_wishbone()
     double_wishbone(viscoelastic=True)
     multilink()
+    macpherson_front()
     full_vehicle()

@@ -40,7 +40,7 @@ enum CriterionColumn {
   kCritTimePower, kCritDerivative, kCritExponent, kCritWeight, kCritAbsolute, kCritAtMost, kCritAtLeast, kCritMetric, kCritWheel, kCritColumns
 };
 const char* kKinds[] = {"rms", "max", "max abs", "peak to peak", "integral square", "weighted integral", "value at",
-                        "settling time", "kc metric"};
+                        "settling time", "kc metric", "kc measured"};
 
 QString cellText(const QTableWidget* t, int row, int column) {
   if (auto* combo = qobject_cast<QComboBox*>(t->cellWidget(row, column))) return combo->currentText();
@@ -387,6 +387,16 @@ QString StudyDialog::studyText() const {
   for (int r = 0; r < criteria_->rowCount(); ++r) {
     QJsonObject c;
     c["name"] = cellText(criteria_, r, kCritName);
+    if (cellText(criteria_, r, kCritKind) == "kc measured") {
+      // Edited in the study file (file, mapping, sweep): kept as read, renamed if the name changed.
+      const QTableWidgetItem* item = criteria_->item(r, kCritName);
+      QJsonObject kept = item ? QJsonObject::fromVariantMap(item->data(Qt::UserRole).toMap()) : QJsonObject();
+      kept["name"] = c["name"];
+      kept["kind"] = "kc measured";
+      if (!kept.contains("channel")) kept["channel"] = cellText(criteria_, r, kCritChannel);
+      crit.append(kept);
+      continue;
+    }
     if (cellText(criteria_, r, kCritKind) == "kc metric") {
       c["kind"] = "kc metric";
       c["metric"] = cellText(criteria_, r, kCritMetric);
@@ -436,6 +446,7 @@ QString StudyDialog::studyText() const {
     st["objective"] = objective_->currentText();
     st["max evaluations"] = maxEvaluations_->value();
   }
+  if (targetsAsLimits_) st["targets as limits"] = true;  // set in the study file; kept
   s["study"] = st;
   return QString::fromUtf8(QJsonDocument(s).toJson(QJsonDocument::Indented));
 }
@@ -486,9 +497,12 @@ QString StudyDialog::setStudyText(const QString& text, const QString& path) {
     setCell(criteria_, r, kCritMetric, c["metric"].toString());
     setCell(criteria_, r, kCritWheel, c["wheel"].toString());
     setCell(criteria_, r, kCritWeight, c.contains("weight") ? number(c["weight"].toDouble()) : QString("0"));
+    if (c["kind"].toString() == "kc measured" && criteria_->item(r, kCritName))
+      criteria_->item(r, kCritName)->setData(Qt::UserRole, c.toVariantMap());  // written back whole
   }
   rebuildChoices();
   const QJsonObject st = s["study"].toObject();
+  targetsAsLimits_ = st["targets as limits"].toBool(false);
   type_->setCurrentText(st["type"].toString());
   plan_->setCurrentText(st["plan"].toString("latin hypercube"));
   points_->setValue(st["points"].toInt(16));

@@ -66,6 +66,7 @@ class StudyDialog : public QDialog {
   void studyFinished(bool completed);
 
  private:
+  bool targetsAsLimits_ = false;  ///< the study file's "targets as limits", kept on saving
   void rebuildChoices();
   void updateSettings();
   void onRecord(const StudyRecord& record, long long done, long long expected, double secondsLeft);

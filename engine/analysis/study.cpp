@@ -145,7 +145,39 @@ void readCriterion(ObjectReader& r, StudyCriterion& c) {
   c.name = r.string("name");
   checkColumnName(r, c.name, "name");
   c.kcMetric = r.has("kind") && r.raw("kind").is_string() && r.raw("kind").get<std::string>() == "kc metric";
+  c.kcMeasured = r.has("kind") && r.raw("kind").is_string() && r.raw("kind").get<std::string>() == "kc measured";
   readCommon(r, c);
+  if (c.kcMeasured) {
+    // A K&C sweep of the design against a rig's measurement: no load case or window.
+    (void)r.string("kind");
+    c.analysis = r.string("analysis");
+    static const char* const kSweeps[] = {"parallel-travel", "opposite-travel", "single-travel", "static-load"};
+    if (!oneOf(c.analysis, kSweeps))
+      r.fail("analysis", "unknown K&C sweep '" + printableExcerpt(c.analysis) + "' (known: " + listed(kSweeps) + ")");
+    c.file = r.string("file");
+    c.channel = r.string("channel");
+    c.wheel = r.string("wheel", "");
+    c.load = r.string("load", "");
+    if (c.analysis == "single-travel" && c.wheel.empty()) r.fail("wheel", "single-travel needs the moving wheel's name");
+    if (c.analysis == "static-load" && wheelLoadByKey(c.load) < 0)
+      r.fail("load", "static-load needs 'load': fx-contact, fy-contact, fz-contact, mx, my, mz or fx-centre");
+    const std::string measure = r.string("measure", "rms");
+    if (measure != "rms" && measure != "max") r.fail("measure", "expected \"rms\" or \"max\", found '" + printableExcerpt(measure) + "'");
+    c.maxDeviation = measure == "max";
+    if (r.has("points")) {
+      c.sweepPoints = r.integer("points");
+      if (c.sweepPoints < 3 || c.sweepPoints > 1001) r.fail("points", "must be 3 to 1001");
+    }
+    if (r.has("map")) {
+      const Json& map = r.raw("map");
+      if (!map.is_object()) r.fail("map", "expected an object {\"column\": \"channel\", ...}");
+      for (auto it = map.begin(); map.is_object() && it != map.end(); ++it) {
+        if (!it.value().is_string()) r.fail("map", "the channel of '" + printableExcerpt(it.key()) + "' must be a string");
+        else c.mapping.emplace_back(it.key(), it.value().get<std::string>());
+      }
+    }
+    return;
+  }
   if (c.kcMetric) {
     // A figure of the design position: no load case, channel or window.
     c.metric = r.string("metric");
@@ -241,6 +273,24 @@ void readRunSettings(ObjectReader& r, StudyRunSettings& s) {
   if (s.relativeTolerance <= 0.0 || s.relativeTolerance >= 1.0) r.fail("relative tolerance", "must be in (0, 1)");
 }
 
+/// The K&C sweep of a "kc measured" criterion over [from, to]. @throws std::invalid_argument for
+/// a wheel the model does not have.
+KcOptions measuredSweepOptions(const StudyCriterion& c, const SuspensionModel& model, double from, double to, int points) {
+  KcKind kind = KcKind::ParallelTravel;
+  parseKcKind(c.analysis, kind);
+  KcOptions o = defaultKcOptions(kind);
+  o.from = from;
+  o.to = to;
+  o.points = points;
+  if (!c.wheel.empty()) {
+    for (std::size_t w = 0; w < model.wheels.size(); ++w)
+      if (model.wheels[w].name == c.wheel) o.wheel = static_cast<int>(w);
+    if (o.wheel < 0) throw std::invalid_argument("no wheel '" + printableExcerpt(c.wheel) + "' in the project");
+  }
+  if (kind == KcKind::StaticLoad) o.load = wheelLoadByKey(c.load);
+  return o;
+}
+
 /// Checks of the study against its project and model: variable paths and their values, channels,
 /// load cases and windows, the objective.
 void checkAgainstProject(Study& s, const Project& project, const Json& doc, Diagnostics& diag) {
@@ -328,6 +378,28 @@ void checkAgainstProject(Study& s, const Project& project, const Json& doc, Diag
     weights += c.weight;
     if (c.name == "multi") fail("name", "'multi' names the multi-criterion; choose another name");
     if (!names.insert(c.name).second) fail("name", "the name '" + printableExcerpt(c.name) + "' is used by another criterion");
+    if (c.kcMeasured) {
+      // The measured file, read once with the columns of the sweep (a 3-point probe names them).
+      try {
+        if (model->wheels.empty()) throw std::invalid_argument("the project has no wheels: K&C sweeps need the 'wheels' table");
+        const KcResult probe = runKc(*model, measuredSweepOptions(c, *model, -1e-3, 1e-3, 3));
+        auto measured = std::make_shared<MeasuredKc>(readMeasuredKc(c.file, c.mapping, probe.columns));
+        std::string have;
+        bool found = false;
+        for (const auto& col : measured->columns) {
+          found = found || col.channel == c.channel;
+          have += (have.empty() ? "'" : ", '") + col.channel + "'";
+        }
+        if (!found)
+          fail("channel", "the measured file has no column for '" + printableExcerpt(c.channel) + "' (its columns map to " + have + ")");
+        s.criteria[i].measured = measured;
+      } catch (const ModelError& e) {
+        fail("file", e.what());
+      } catch (const std::exception& e) {
+        fail("analysis", e.what());
+      }
+      continue;
+    }
     if (c.kcMetric) {
       // The metrics of the project's design position name what there is.
       if (!metrics) {
@@ -489,6 +561,8 @@ Study parseStudyWith(const std::string& text, const std::string& path, Project* 
     top.fail("project", "is empty; name the project file (relative to the study file)");
   forEachRow(top, "variables", true, nameEntry, [&](ObjectReader& r) { readVariable(r, s.variables.emplace_back()); });
   forEachRow(top, "criteria", true, nameEntry, [&](ObjectReader& r) { readCriterion(r, s.criteria.emplace_back()); });
+  for (auto& c : s.criteria)
+    if (c.kcMeasured && !c.file.empty()) c.file = resolve(path, c.file);
   if (top.has("study")) {
     ObjectReader r(top.raw("study"), {path, "study", "", ""}, diag);
     readSettings(r, s.settings);
@@ -559,7 +633,7 @@ std::vector<std::pair<std::string, std::string>> studyOutputConflicts(const Stud
 std::vector<std::string> Study::loadCases() const {
   std::vector<std::string> out;
   for (const auto& c : criteria)
-    if (!c.kcMetric && std::find(out.begin(), out.end(), c.loadCase) == out.end()) out.push_back(c.loadCase);
+    if (!c.kcMetric && !c.kcMeasured && std::find(out.begin(), out.end(), c.loadCase) == out.end()) out.push_back(c.loadCase);
   return out;
 }
 
@@ -622,6 +696,24 @@ DesignResult evaluateDesign(const StudyContext& context, const std::vector<doubl
         if (c.absolute) result.criteria[i] = std::abs(result.criteria[i]);
         if (!std::isfinite(result.criteria[i])) throw SimulationError("the metric '" + printableExcerpt(c.metric) + "' is not finite");
       }
+    }
+    for (std::size_t i = 0; i < s.criteria.size(); ++i) {
+      const StudyCriterion& c = s.criteria[i];
+      if (!c.kcMeasured || !c.measured) continue;
+      where = "the K&C sweep of criterion '" + c.name + "'";
+      const MeasuredKc& ms = *c.measured;
+      const KcResult kr = runKc(*model, measuredSweepOptions(c, *model, ms.sweep.front(), ms.sweep.back(), c.sweepPoints), {},
+                                context.cancel);
+      if (kr.cancelled) {
+        result.cancelled = true;
+        return result;
+      }
+      if (!kr.warnings.empty()) throw SimulationError(kr.warnings.front() + ": the measured range is not reached");
+      MeasuredKc one = ms;
+      std::erase_if(one.columns, [&](const MeasuredKc::Column& col) { return col.channel != c.channel; });
+      one.columns.resize(1);
+      const KcCorrelation k = correlate(kr, one).front();
+      result.criteria[i] = c.maxDeviation ? k.max : k.rms;
     }
     for (const std::string& lc : s.loadCases()) {
       where = "load case " + lc;
@@ -698,6 +790,17 @@ std::string studyFingerprint(const StudyContext& context) {
   t += "\ncriteria";
   for (const auto& c : s.criteria) {
     const Criterion& k = c.criterion;
+    if (c.kcMeasured) {  // the measured data are part of the criterion
+      t += "\n" + c.name + "|measured|" + c.analysis + "|" + c.load + "|" + c.wheel + "|" + c.channel + "|" +
+           (c.maxDeviation ? "max" : "rms") + "|" + std::to_string(c.sweepPoints) + "|" + c.file;
+      for (const auto& [column, channel] : c.mapping) t += "|" + column + "=" + channel;
+      try {
+        t += "|" + readTextFile(c.file, std::uintmax_t(64) << 20, "measured K&C file");
+      } catch (const std::exception& e) {
+        t += std::string("|unreadable|") + e.what();
+      }
+      continue;
+    }
     t += "\n" + c.name + "|" + (c.kcMetric ? "kc|" + c.metric + "|" + c.wheel : c.loadCase + "|" + c.channel + "|" + c.minusChannel) +
          "|" + (c.absolute ? "abs" : "") + "|" + shortestText(c.reference) + (c.referenceAtStart ? "|start" : "") + "|" +
          shortestText(c.scale) + "|" + toString(k.kind) + "|" + shortestText(k.from) + "|" + shortestText(k.to) + "|" +

@@ -8,12 +8,14 @@
 /// is study_runner.h.
 
 #include <atomic>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "engine/analysis/criteria.h"
+#include "engine/analysis/kc_measured.h"
 #include "engine/core/error.h"
 #include "engine/model/project.h"
 
@@ -37,6 +39,16 @@ struct StudyCriterion {
   std::string name;
   bool kcMetric = false;
   std::string metric, wheel;  ///< kc metric: its name and wheel (empty: an axle metric)
+  /// "kind": "kc measured": the deviation of a K&C sweep of the design from a rig's measured one
+  /// (docs/studies.md): RMS (or the largest) of computed - measured of `channel`, in deg or mm.
+  bool kcMeasured = false;
+  std::string analysis;  ///< parallel-travel, opposite-travel, single-travel (wheel), static-load (load)
+  std::string load;      ///< static-load: fx-contact, fy-contact, ... (every wheel, or `wheel`)
+  std::string file;      ///< the measured CSV, resolved against the study file
+  std::vector<std::pair<std::string, std::string>> mapping;  ///< "map": {column: channel}
+  bool maxDeviation = false;  ///< "measure": "max"; else "rms"
+  int sweepPoints = 41;       ///< points of the computed sweep over the measured range
+  std::shared_ptr<const MeasuredKc> measured;  ///< read with the study
   bool absolute = false;      ///< the criterion is |value| (with a reference: the distance to a target)
   std::string loadCase;
   std::string channel;

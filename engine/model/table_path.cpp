@@ -5,8 +5,10 @@
 #include <cctype>
 #include <stdexcept>
 
+#include "engine/core/rotation.h"
 #include "engine/core/text.h"
 #include "engine/model/project_io.h"
+#include "engine/model/validate.h"
 
 namespace ek {
 
@@ -124,10 +126,73 @@ std::string swapSides(const std::string& name) {
   return out;
 }
 
+// Hardpoints: hardpoints/MARKER/x [m] (y, z; "mirror y [m]" is -y) is the marker's global
+// coordinate as modelled; setting it moves every marker at that point (within kCoincident: the two
+// markers of a joint, the markers of one point on a body) in its body's frame.
+constexpr double kCoincident = 1e-6;  // [m]
+
+bool isHardpoint(const Parts& p) { return p.table == "hardpoints"; }
+
+const MarkerRow& hardpointMarker(const Project& project, const Parts& p, const std::string& path) {
+  for (const MarkerRow& m : project.markers)
+    if (std::to_string(m.id) == p.row) return m;
+  throw std::invalid_argument("'" + printableExcerpt(path) + "': no marker " + printableExcerpt(p.row) +
+                              " (hardpoints are addressed by a marker's id)");
+}
+
+/// The axis (0, 1, 2) and sign (-1 for "mirror y [m]") of a hardpoint field.
+std::pair<int, double> hardpointAxis(const Parts& p, const std::string& path) {
+  if (p.field == "x [m]") return {0, 1.0};
+  if (p.field == "y [m]") return {1, 1.0};
+  if (p.field == "z [m]") return {2, 1.0};
+  if (p.field == "mirror y [m]") return {1, -1.0};
+  throw std::invalid_argument("'" + printableExcerpt(path) + "': a hardpoint's fields are 'x [m]', 'y [m]', 'z [m]' "
+                              "(global, as modelled) and 'mirror y [m]' (-y, for a left/right twin)");
+}
+
+double hardpointValue(const Project& project, const std::string& path) {
+  const Parts p = split(path);
+  const auto [axis, sign] = hardpointAxis(p, path);
+  return sign * markerPositionAsModelled(project, hardpointMarker(project, p, path))[axis];
+}
+
+/// Moves the point of marker `path` names so that its coordinate is `value`.
+void moveHardpoint(Project& project, const std::string& path, double value) {
+  const Parts p = split(path);
+  const auto [axis, sign] = hardpointAxis(p, path);
+  const Vec3 from = markerPositionAsModelled(project, hardpointMarker(project, p, path));
+  Vec3 to = from;
+  to[axis] = sign * value;
+  std::vector<std::size_t> moving;
+  for (std::size_t k = 0; k < project.markers.size(); ++k)
+    if ((markerPositionAsModelled(project, project.markers[k]) - from).norm() <= kCoincident) moving.push_back(k);
+  for (std::size_t k : moving) {
+    MarkerRow& m = project.markers[k];
+    const BodyRow* body = nullptr;
+    for (const BodyRow& b : project.bodies)
+      if (b.id == m.body) body = &b;
+    m.position = body ? Vec3(rotation::matrix(body->orientation).transpose() * (to - body->position)) : to;
+  }
+}
+
 }  // namespace
 
 std::string twinPath(const Project& project, const std::string& path) {
   const Parts p = split(path);
+  if (isHardpoint(p)) {
+    // The marker at the mirror point (x, -y, z); its y mirrored.
+    const auto [axis, sign] = hardpointAxis(p, path);
+    const Vec3 at = markerPositionAsModelled(project, hardpointMarker(project, p, path));
+    if (std::abs(at.y()) <= kCoincident)
+      throw std::invalid_argument("'" + printableExcerpt(path) + "': the point lies in the centre plane (y = 0): no twin");
+    for (const MarkerRow& m : project.markers)
+      if ((markerPositionAsModelled(project, m) - Vec3(at.x(), -at.y(), at.z())).norm() <= kCoincident) {
+        const std::string field = axis != 1 ? p.field : sign > 0 ? "mirror y [m]" : "y [m]";
+        return "hardpoints/" + std::to_string(m.id) + "/" + field;
+      }
+    throw std::invalid_argument("'" + printableExcerpt(path) + "': no marker at the mirror point (" + significant(at.x(), 6) +
+                                ", " + significant(-at.y(), 6) + ", " + significant(at.z(), 6) + ") m");
+  }
   Json doc = Json::parse(writeProjectText(project));
   const Json& row = findRow(doc, p, path);
   const std::string name = row.contains("name") && row["name"].is_string() ? row["name"].get<std::string>() : "";
@@ -145,6 +210,7 @@ std::string twinPath(const Project& project, const std::string& path) {
 
 double tableValue(const Project& project, const std::string& path) {
   const Parts p = split(path);
+  if (isHardpoint(p)) return hardpointValue(project, path);
   Json doc = Json::parse(writeProjectText(project));
   if (p.table == "curves" && p.field == "scale") {
     (void)findRow(doc, p, path);
@@ -159,8 +225,14 @@ Project withTableValue(const Project& project, const std::string& path, double v
 
 Project withTableValues(const Project& project, const std::vector<std::pair<std::string, double>>& cells) {
   Json doc = Json::parse(writeProjectText(project));
+  std::vector<std::pair<std::string, double>> hardpoints;  // moved after the table cells
   for (const auto& [path, value] : cells) {
     const Parts p = split(path);
+    if (isHardpoint(p)) {
+      (void)hardpointAxis(p, path);
+      hardpoints.emplace_back(path, value);
+      continue;
+    }
     Json& row = findRow(doc, p, path);
     if (p.table == "curves" && p.field == "scale") {
       for (Json& point : row["points"]) point[1] = point[1].get<double>() * value;
@@ -170,6 +242,7 @@ Project withTableValues(const Project& project, const std::vector<std::pair<std:
   }
   Project out = parseProject(doc.dump(), project.sourcePath);
   out.sourcePath = project.sourcePath;
+  for (const auto& [path, value] : hardpoints) moveHardpoint(out, path, value);
   return out;
 }
 

@@ -9,7 +9,10 @@
 ///   bodies/3/mass [kg]                 markers/18/position [m][2]
 ///   bushings/9/x.damping [N s/m]       bushings/9/x.maxwell[1].stiffness [N/m]
 ///   p2p elements/1/spring [N/m]        load cases/LC1/duration [s]
-/// and curves/ID/scale, a factor on every y of a curve (1 is the curve as it is).
+/// and curves/ID/scale, a factor on every y of a curve (1 is the curve as it is), and
+///   hardpoints/MARKER/x [m]  (y [m], z [m]; mirror y [m] is -y)
+/// a marker's global coordinate as modelled: setting it moves every marker at that point (the two
+/// markers of a joint; within 1e-6 m) in its body's frame, the bodies staying where they are.
 
 #include <string>
 #include <utility>
@@ -31,6 +34,8 @@ Project withTableValues(const Project& project, const std::vector<std::pair<std:
 
 /// The same cell of the row's left/right twin: the row of the same table whose name is this row's
 /// with the words left and right swapped ("trailing arm front bushing left" -> "... right").
+/// A hardpoint's twin is the marker at the mirror point (x, -y, z), its y as "mirror y [m]" (so
+/// that one value moves both points symmetrically).
 /// @throws std::invalid_argument when the name says neither side or no row has the twin's name.
 std::string twinPath(const Project& project, const std::string& path);
 

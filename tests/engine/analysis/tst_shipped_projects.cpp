@@ -9,6 +9,7 @@
 #include <numeric>
 #include <sstream>
 
+#include "engine/analysis/kc.h"
 #include "engine/analysis/simulation.h"
 #include "engine/dynamics/linearize.h"
 #include "engine/integrators/lsrt2.h"
@@ -74,6 +75,7 @@ class TestShippedProjects : public QObject {
     QTest::addColumn<QString>("project");
     QTest::newRow("double wishbone") << "double_wishbone";
     QTest::newRow("multilink") << "multilink";
+    QTest::newRow("MacPherson front") << "macpherson_front";
   }
   void atRestAtEquilibrium() {
     QFETCH(QString, project);
@@ -292,6 +294,43 @@ class TestShippedProjects : public QObject {
 
   // The viscoelastic variant is the double wishbone with Maxwell branches on the trailing-arm
   // bushings' x and their deflections as outputs, nothing else changed (a stale copy fails here).
+  /// The default project, a passenger car's MacPherson front axle, has a front axle's K&C: it
+  /// meets its targets (bump steer, bump camber, roll centre, wheel rate, lateral force toe-out),
+  /// caster 4-7 deg, kingpin inclination 10-15 deg, trail 15-30 mm at design, the toe within
+  /// 0.2 deg over +-80 mm, and its bump stop engages within the travel (wheel rate at +80 mm
+  /// more than twice the design's).
+  void macphersonHasAFrontAxlesKc() {
+    const auto m = load("macpherson_front");
+    const KcResult r = runKc(*m, KcOptions{});
+    int met = 0;
+    const auto targets = checkTargets(m->project(), r.metrics);
+    for (const auto& t : targets) {
+      qInfo("target %d %s (%s): %.4g %s", t.id, t.metric.c_str(), t.wheel.c_str(), t.value, toString(t.status));
+      met += t.met();
+    }
+    QCOMPARE(met, int(targets.size()));
+    QVERIFY(targets.size() >= 9);
+    const int mid = 80;  // the design position of the 161-point sweep
+    QCOMPARE(r.sweep[mid], 0.0);
+    auto at = [&](const std::string& column, int k) { return r.values[k][r.column(column)]; };
+    const double deg = 180 / M_PI;
+    for (const std::string w : {"wheel left", "wheel right"}) {
+      const double caster = at(w + " caster", mid) * deg, kpi = at(w + " kingpin inclination", mid) * deg,
+                   trail = at(w + " trail", mid) * 1000;
+      double toe = 0.0;
+      for (std::size_t k = 0; k < r.sweep.size(); ++k) toe = std::max(toe, std::abs(at(w + " toe", k) - at(w + " toe", mid)) * deg);
+      const auto rate = [&](int k) { return (at(w + " vertical force", k + 1) - at(w + " vertical force", k - 1)) / 2e-3; };
+      const double stop = (at(w + " vertical force", 160) - at(w + " vertical force", 159)) / 1e-3;
+      qInfo("%s: caster %.2f deg, kingpin inclination %.2f deg, trail %.1f mm, toe within %.3f deg, wheel rate %.1f N/mm "
+            "at design, %.1f N/mm at +80 mm", w.c_str(), caster, kpi, trail, toe, rate(mid) / 1000, stop / 1000);
+      QVERIFY(caster > 4 && caster < 7);
+      QVERIFY(kpi > 10 && kpi < 15);
+      QVERIFY(trail > 15 && trail < 30);
+      QVERIFY(toe < 0.2);
+      QVERIFY(stop > 2 * rate(mid));
+    }
+  }
+
   void viscoelasticVariantDiffersOnlyInTheBranches() {
     const Project base = readProject(kRoot + "/projects/double_wishbone.json");
     const Project variant = readProject(kRoot + "/projects/double_wishbone_viscoelastic.json");

@@ -17,6 +17,8 @@
 
 #include "engine/analysis/study_runner.h"
 #include "engine/analysis/kc.h"
+#include "engine/core/text.h"
+#include "engine/model/validate.h"
 #include "engine/model/model.h"
 #include "engine/model/project_io.h"
 #include "engine/model/table_path.h"
@@ -451,6 +453,45 @@ class TestStudy : public QObject {
       QVERIFY(QString(e.what()).contains("field 'targets as limits': the project's target 7 ('toe compliance, braking Fx at "
                                          "contact'): the metric is now 'toe compliance, braking (-Fx at contact)'"));
     }
+  }
+
+  /// Hardpoints as design variables: a marker's global coordinate moves both markers of its
+  /// joint; "symmetric" moves the mirror-image joint with it (y mirrored). Raising the outer
+  /// track rod joints 10 mm gives the bump steer the same move by marker cells gives
+  /// (docs/python.md's kc_variants: -43.372 deg/m), equal on both sides.
+  void hardpointVariables() {
+    const std::string dw = std::string(ELASTOKIN_SOURCE_DIR) + "/projects/double_wishbone.json";
+    const Project p = readProject(dw);
+    QCOMPARE(twinPath(p, "hardpoints/16/z [m]"), std::string("hardpoints/65/z [m]"));
+    QCOMPARE(twinPath(p, "hardpoints/16/y [m]"), std::string("hardpoints/65/mirror y [m]"));
+    QVERIFY(std::abs(tableValue(p, "hardpoints/65/mirror y [m]") - tableValue(p, "hardpoints/16/y [m]")) < 1e-9);
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("tie_rod.study.json").toStdString();
+    const double z0 = tableValue(p, "hardpoints/16/z [m]");
+    std::ofstream(path) << "{\"project\": \"" + dw + "\", \"results\": \"" + dir.filePath("r.csv").toStdString() +
+                               "\", \"best project\": \"" + dir.filePath("b.json").toStdString() + "\", "
+                           "\"variables\": [{\"name\": \"tie rod z\", \"path\": \"hardpoints/16/z [m]\", \"symmetric\": true, "
+                           "\"lower\": " + shortestText(z0 - 0.03) + ", \"upper\": " + shortestText(z0 + 0.03) + "}], "
+                           "\"criteria\": [{\"name\": \"bs left\", \"kind\": \"kc metric\", \"metric\": \"bump steer\", \"wheel\": \"wheel left\"}, "
+                           "{\"name\": \"bs right\", \"kind\": \"kc metric\", \"metric\": \"bump steer\", \"wheel\": \"wheel right\"}], "
+                           "\"study\": {\"type\": \"evaluate\"}}";
+    const StudyContext c = loadStudy(path);
+    QCOMPARE(c.study.variables[0].twins, std::vector<std::string>{"hardpoints/65/z [m]"});
+    const Project raised = applyDesign(c, {z0 + 0.010});
+    for (const MarkerRow& m : raised.markers) {
+      const MarkerRow* before = nullptr;
+      for (const MarkerRow& b : p.markers)
+        if (b.id == m.id) before = &b;
+      const Vec3 d = markerPositionAsModelled(raised, m) - markerPositionAsModelled(p, *before);
+      const bool joint = m.id == 16 || m.id == 17 || m.id == 65 || m.id == 66;
+      // The joint's two markers end at one point: the named marker's, moved (they were 1e-9 apart).
+      QVERIFY2((d - (joint ? Vec3(0, 0, 0.010) : Vec3::Zero())).norm() < (joint ? 1e-8 : 1e-15), qPrintable(QString::number(m.id)));
+    }
+    const DesignResult r = evaluateDesign(c, {z0 + 0.010});
+    QVERIFY(r.ok);
+    qInfo("outer track rod joints +10 mm: bump steer %.4f / %.4f deg/m (left / right)", r.criteria[0], r.criteria[1]);
+    QVERIFY(std::abs(r.criteria[0] - r.criteria[1]) < 1e-6 * std::abs(r.criteria[0]));
+    QVERIFY(std::abs(r.criteria[0] - (-43.3720)) < 1e-3);
   }
 
   void badStudyFilesAreNamed() {

@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/analysis/kc_measured.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "engine/core/error.h"
+#include "engine/core/text.h"
+#include "engine/core/text_file.h"
+
+namespace ek {
+namespace {
+
+constexpr std::uintmax_t kMaxMeasuredBytes = 64u << 20;
+
+/// The fields of one CSV line (RFC 4180 quotes, `sep` between fields).
+std::vector<std::string> splitFields(const std::string& line, char sep) {
+  std::vector<std::string> out(1);
+  bool quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') out.back() += '"', ++i;
+      else if (c == '"') quoted = false;
+      else out.back() += c;
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == sep) {
+      out.emplace_back();
+    } else {
+      out.back() += c;
+    }
+  }
+  return out;
+}
+
+std::string trimmed(const std::string& s) {
+  const auto a = s.find_first_not_of(" \t");
+  if (a == std::string::npos) return "";
+  return s.substr(a, s.find_last_not_of(" \t") - a + 1);
+}
+
+/// "toe left [deg]" or "toe left (deg)" -> name and unit; no unit: "".
+std::pair<std::string, std::string> splitHeader(const std::string& header) {
+  const std::string h = trimmed(header);
+  for (const auto& [open, close] : {std::pair{'[', ']'}, std::pair{'(', ')'}}) {
+    if (h.empty() || h.back() != close) continue;
+    const auto at = h.rfind(open);
+    if (at == std::string::npos) continue;
+    return {trimmed(h.substr(0, at)), trimmed(h.substr(at + 1, h.size() - at - 2))};
+  }
+  return {h, ""};
+}
+
+}  // namespace
+
+bool unitToSi(const std::string& unit, double& factor) {
+  static const std::pair<const char*, double> kUnits[] = {
+      {"", 1.0},         {"-", 1.0},          {"m", 1.0},          {"mm", 1e-3},           {"cm", 1e-2},
+      {"km", 1e3},       {"in", 0.0254},      {"inch", 0.0254},    {"ft", 0.3048},         {"rad", 1.0},
+      {"deg", M_PI / 180}, {"degree", M_PI / 180}, {"degrees", M_PI / 180}, {"n", 1.0}, {"kn", 1e3},
+      {"lbf", 4.4482216152605}, {"n m", 1.0}, {"nm", 1.0}, {"n*m", 1.0}, {"kn m", 1e3}, {"knm", 1e3}};
+  const std::string u = asciiLower(trimmed(unit));
+  for (const auto& [name, f] : kUnits)
+    if (u == name) {
+      factor = f;
+      return true;
+    }
+  return false;
+}
+
+std::pair<double, std::string> displayUnit(const std::string& siUnit) {
+  if (siUnit == "rad") return {180.0 / M_PI, "deg"};
+  if (siUnit == "m") return {1000.0, "mm"};
+  return {1.0, siUnit};
+}
+
+MeasuredKc readMeasuredKc(const std::string& path, const std::vector<std::pair<std::string, std::string>>& mapping,
+                          const std::vector<std::string>& channels) {
+  const std::string text = readTextFile(path, kMaxMeasuredBytes, "measured K&C file");
+  Diagnostics diag;
+  MeasuredKc m;
+  m.path = path;
+  std::vector<std::pair<int, std::string>> lines;  // (line number, text) of the non-empty, non-comment lines
+  {
+    std::size_t start = 0;
+    int number = 0;
+    while (start <= text.size()) {
+      std::size_t end = text.find('\n', start);
+      if (end == std::string::npos) end = text.size();
+      std::string line = text.substr(start, end - start);
+      ++number;
+      if (!line.empty() && line.back() == '\r') line.pop_back();
+      if (!trimmed(line).empty() && trimmed(line)[0] != '#') lines.emplace_back(number, line);
+      if (end == text.size()) break;
+      start = end + 1;
+    }
+  }
+  auto at = [&](int line, const std::string& column) {
+    Location w{path, "", "line " + std::to_string(line), column};
+    w.line = line;
+    return w;
+  };
+  if (lines.empty()) {
+    diag.error({path}, "no header and no data: the file is empty");
+    diag.throwIfErrors();
+  }
+  const std::string& head = lines[0].second;
+  const char sep = head.find(';') != std::string::npos && head.find(',') == std::string::npos ? ';' : ',';
+  const std::vector<std::string> headers = splitFields(head, sep);
+  if (headers.size() < 2) diag.error(at(lines[0].first, ""), "a header with the swept quantity and at least one channel is needed");
+  std::vector<double> factor(headers.size(), 1.0);
+  std::vector<int> target(headers.size(), -1);  // index into m.columns
+  std::vector<bool> used(mapping.size(), false);
+  for (std::size_t c = 0; c < headers.size(); ++c) {
+    const auto [name, unit] = splitHeader(headers[c]);
+    if (!unitToSi(unit, factor[c]))
+      diag.error(at(lines[0].first, headers[c]), "unknown unit '" + printableExcerpt(unit) +
+                                                     "' (m, mm, cm, in, ft, rad, deg, N, kN, lbf, N m, kN m, or none for SI)");
+    if (c == 0) {
+      m.sweepHeader = trimmed(headers[c]);
+      continue;
+    }
+    std::string channel;
+    for (std::size_t k = 0; k < mapping.size(); ++k)
+      if (mapping[k].first == name || mapping[k].first == trimmed(headers[c])) channel = mapping[k].second, used[k] = true;
+    if (channel.empty() && std::find(channels.begin(), channels.end(), name) != channels.end()) channel = name;
+    if (channel.empty()) {
+      m.leftOut.push_back(trimmed(headers[c]));
+      continue;
+    }
+    if (std::find(channels.begin(), channels.end(), channel) == channels.end()) {
+      diag.error(at(lines[0].first, headers[c]), "mapped to '" + printableExcerpt(channel) + "', which is not a channel of the sweep");
+      continue;
+    }
+    target[c] = static_cast<int>(m.columns.size());
+    m.columns.push_back({trimmed(headers[c]), channel, {}});
+  }
+  for (std::size_t k = 0; k < mapping.size(); ++k)
+    if (!used[k]) diag.error({path, "", "", mapping[k].first}, "the mapping names a column the file does not have");
+  if (!diag.hasErrors() && m.columns.empty()) {
+    std::string known;
+    for (std::size_t k = 0; k < std::min<std::size_t>(channels.size(), 6); ++k) known += (k ? "', '" : "'") + channels[k];
+    diag.error(at(lines[0].first, ""), "no column maps to a channel of the sweep, so nothing would be compared: name the columns "
+                                       "as the sweep's channels (" + known + "', ...) or map them (NAME=CHANNEL)");
+  }
+  int badRows = 0;
+  for (std::size_t r = 1; r < lines.size(); ++r) {
+    const std::vector<std::string> f = splitFields(lines[r].second, sep);
+    if (f.size() != headers.size()) {
+      if (++badRows <= 5)
+        diag.error(at(lines[r].first, ""), std::to_string(f.size()) + " fields, the header has " + std::to_string(headers.size()));
+      continue;
+    }
+    double sweep = 0.0;
+    bool ok = true;
+    std::vector<double> row(f.size());
+    for (std::size_t c = 0; c < f.size(); ++c) {
+      if (c > 0 && target[c] < 0) continue;
+      if (!parseDecimalField(f[c], row[c])) {
+        ok = false;
+        if (++badRows <= 5) diag.error(at(lines[r].first, headers[c]), "'" + printableExcerpt(f[c]) + "' is not a finite decimal number");
+      }
+    }
+    if (!ok) continue;
+    sweep = row[0] * factor[0];
+    m.sweep.push_back(sweep);
+    for (std::size_t c = 1; c < f.size(); ++c)
+      if (target[c] >= 0) m.columns[target[c]].values.push_back(row[c] * factor[c]);
+  }
+  if (badRows > 5) diag.error({path}, std::to_string(badRows - 5) + " more rows with the same kinds of problems");
+  if (!diag.hasErrors() && m.sweep.size() < 2) diag.error({path}, "fewer than 2 data rows");
+  if (!diag.hasErrors()) {
+    // Rigs sweep either way: falling data are reversed; a sweep that turns back (loading and
+    // unloading, hysteresis) must be split into its branches.
+    if (m.sweep.front() > m.sweep.back()) {
+      std::reverse(m.sweep.begin(), m.sweep.end());
+      for (auto& c : m.columns) std::reverse(c.values.begin(), c.values.end());
+    }
+    for (std::size_t k = 1; k < m.sweep.size(); ++k)
+      if (!(m.sweep[k] > m.sweep[k - 1])) {
+        diag.error({path, "", "", m.sweepHeader},
+                   "the swept quantity does not rise (or fall) strictly from row to row (at " + significant(m.sweep[k], 6) +
+                       " SI): give one branch of a loading/unloading loop per file");
+        break;
+      }
+  }
+  diag.throwIfErrors();
+  return m;
+}
+
+std::vector<KcCorrelation> correlate(const KcResult& r, const MeasuredKc& measured) {
+  if (r.sweep.size() < 2) throw std::invalid_argument("the computed sweep has fewer than 2 points");
+  std::vector<KcCorrelation> out;
+  for (const auto& col : measured.columns) {
+    const int c = r.column(col.channel);
+    if (c < 0) throw std::invalid_argument("the sweep has no channel '" + col.channel + "'");
+    const auto [factor, unit] = displayUnit(r.units[c]);
+    KcCorrelation k;
+    k.channel = col.channel;
+    k.unit = unit;
+    double sum = 0.0;
+    for (std::size_t i = 0; i < measured.sweep.size(); ++i) {
+      const double s = measured.sweep[i];
+      if (s < r.sweep.front() || s > r.sweep.back()) {
+        ++k.outside;
+        continue;
+      }
+      const auto hi = std::upper_bound(r.sweep.begin(), r.sweep.end(), s);
+      const std::size_t j = std::min<std::size_t>(std::max<std::ptrdiff_t>(hi - r.sweep.begin(), 1), r.sweep.size() - 1);
+      const double t = (s - r.sweep[j - 1]) / (r.sweep[j] - r.sweep[j - 1]);
+      const double computed = r.values[j - 1][c] + t * (r.values[j][c] - r.values[j - 1][c]);
+      const double d = (computed - col.values[i]) * factor;
+      sum += d * d;
+      if (std::abs(d) > k.max) k.max = std::abs(d), k.maxAt = s;
+      ++k.points;
+    }
+    if (k.points == 0)
+      throw std::invalid_argument("no measured point of '" + col.header + "' lies inside the computed sweep (" +
+                                  significant(r.sweep.front(), 6) + " to " + significant(r.sweep.back(), 6) + " SI)");
+    k.rms = std::sqrt(sum / k.points);
+    out.push_back(k);
+  }
+  return out;
+}
+
+}  // namespace ek

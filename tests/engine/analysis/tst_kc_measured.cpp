@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Measured K&C data: a rig's CSV read with its columns mapped and its units converted, the
+// correlation of a sweep with itself (0) and with a shifted copy (the shift), every file problem
+// named in one pass, and a study that fits a bushing to a "measured" sweep.
+#include <QtTest>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include "engine/analysis/kc_measured.h"
+#include "engine/analysis/study.h"
+#include "engine/analysis/study_runner.h"
+#include "engine/model/project_io.h"
+#include "engine/model/table_path.h"
+
+using namespace ek;
+
+namespace {
+
+const std::string kProjects = std::string(ELASTOKIN_SOURCE_DIR) + "/projects/";
+
+/// A rig's export of a sweep: a comment line, a header in rig units (mm, deg, kN), semicolons.
+/// `shiftDeg` is added to the toe column.
+std::string rigCsv(const KcResult& r, const std::string& sweepHeader, double sweepToFile, double shiftDeg, int every) {
+  const int toe = r.column("wheel left toe"), camber = r.column("wheel left camber"), cx = r.column("wheel left centre x");
+  std::string text = "# K&C rig export, test vehicle, run 12\n" + sweepHeader +
+                     ";Toe LF [deg];Camber LF [deg];Wheel centre X LF [mm];Steer rack force [kN]\n";
+  char line[256];
+  for (std::size_t k = 0; k < r.sweep.size(); k += every) {
+    std::snprintf(line, sizeof line, "%.17g;%.17g;%.17g;%.17g;0.0\n", r.sweep[k] * sweepToFile,
+                  r.values[k][toe] * 180 / M_PI + shiftDeg, r.values[k][camber] * 180 / M_PI, r.values[k][cx] * 1000);
+    text += line;
+  }
+  return text;
+}
+
+const std::vector<std::pair<std::string, std::string>> kMapping = {
+    {"Toe LF", "wheel left toe"}, {"Camber LF", "wheel left camber"}, {"Wheel centre X LF", "wheel left centre x"}};
+
+}  // namespace
+
+class TestKcMeasured : public QObject {
+  Q_OBJECT
+ private slots:
+  /// The sweep against itself, every 5th point in rig units: 0 to round-off; with the toe
+  /// shifted by 0.1 deg: RMS and largest toe deviation 0.1 deg, the others 0.
+  void correlationOfItselfAndAShiftedCopy() {
+    const auto model = SuspensionModel::build(readProject(kProjects + "double_wishbone.json"));
+    const KcResult r = runKc(*model, KcOptions{});
+    QTemporaryDir dir;
+    for (double shift : {0.0, 0.1}) {
+      const std::string path = dir.filePath("rig.csv").toStdString();
+      std::ofstream(path) << rigCsv(r, "Wheel travel LF [mm]", 1000.0, shift, 5);
+      const MeasuredKc m = readMeasuredKc(path, kMapping, r.columns);
+      QCOMPARE(int(m.sweep.size()), 33);
+      QCOMPARE(int(m.columns.size()), 3);
+      QCOMPARE(m.leftOut, std::vector<std::string>{"Steer rack force [kN]"});
+      const auto c = correlate(r, m);
+      QCOMPARE(int(c.size()), 3);
+      for (const auto& k : c)
+        qInfo("shift %.1f deg: %-22s RMS %.3e, largest %.3e %s over %d points", shift, k.channel.c_str(), k.rms, k.max,
+              k.unit.c_str(), k.points);
+      QCOMPARE(c[0].unit, std::string("deg"));
+      QCOMPARE(c[2].unit, std::string("mm"));
+      QVERIFY(std::abs(c[0].rms - shift) < 1e-9 && std::abs(c[0].max - shift) < 1e-9);
+      QVERIFY(c[1].max < 1e-9 && c[2].max < 1e-9);
+      QCOMPARE(c[0].points, 33);
+    }
+    // A falling sweep (rigs go from bump to rebound) reads the same.
+    const std::string path = dir.filePath("falling.csv").toStdString();
+    std::string text = rigCsv(r, "Wheel travel LF [mm]", 1000.0, 0.0, 5);
+    {
+      std::vector<std::string> rows;
+      std::istringstream in(text);
+      for (std::string l; std::getline(in, l);) rows.push_back(l);
+      std::reverse(rows.begin() + 2, rows.end());
+      text.clear();
+      for (const auto& l : rows) text += l + "\n";
+    }
+    std::ofstream(path) << text;
+    QVERIFY(correlate(r, readMeasuredKc(path, kMapping, r.columns))[0].max < 1e-9);
+  }
+
+  /// Every problem of a file in one pass, each naming file, line and column; a file whose columns
+  /// map to nothing is an error, not an empty comparison.
+  void badFilesAreNamed() {
+    const auto model = SuspensionModel::build(readProject(kProjects + "double_wishbone.json"));
+    KcOptions o;
+    o.points = 3;
+    o.from = -0.001;
+    o.to = 0.001;
+    const KcResult r = runKc(*model, o);
+    QTemporaryDir dir;
+    auto errors = [&](const std::string& text, const std::vector<std::pair<std::string, std::string>>& map) {
+      const std::string path = dir.filePath("bad.csv").toStdString();
+      std::ofstream(path) << text;
+      try {
+        readMeasuredKc(path, map, r.columns);
+      } catch (const ModelError& e) {
+        return QString(e.what());
+      }
+      return QString();
+    };
+    const QString all = errors("travel [furlong],Toe LF [deg],Camber LF [deg]\n0,0.1,0.2\n1,abc,0.3\n2,0.3\n",
+                               {{"Toe LF", "wheel left toe"}, {"Camber LF", "wheel left camber"}, {"Caster LF", "wheel left caster"}});
+    qInfo("%s", qPrintable(all));
+    for (const char* expected :
+         {"field 'travel [furlong]': unknown unit 'furlong'", "line 3, field 'Toe LF [deg]': 'abc' is not a finite decimal number",
+          "line 4: 2 fields, the header has 3", "field 'Caster LF': the mapping names a column the file does not have"})
+      QVERIFY2(all.contains(expected), expected);
+    const QString nothing = errors("travel [mm],Toe LF [deg]\n0,0.1\n1,0.2\n", {});
+    QVERIFY2(nothing.contains("no column maps to a channel of the sweep, so nothing would be compared"), qPrintable(nothing));
+    const QString loop = errors("travel [mm],wheel left toe [deg]\n0,0.1\n1,0.2\n0.5,0.1\n", {});
+    QVERIFY2(loop.contains("does not rise (or fall) strictly"), qPrintable(loop));
+    const QString unknown = errors("travel [mm],Toe LF [deg]\n0,0.1\n1,0.2\n", {{"Toe LF", "wheel left tow"}});
+    QVERIFY2(unknown.contains("mapped to 'wheel left tow', which is not a channel of the sweep"), qPrintable(unknown));
+  }
+
+  /// Fitting to measurements: a "measured" braking-force sweep of the double wishbone with its
+  /// trailing-arm bushing 1.5 times as stiff; a study of "kc measured" criterion (RMS of the toe
+  /// deviation) finds the stiffness scale back.
+  void studyFitsABushingToMeasurements() {
+    const Project base = readProject(kProjects + "double_wishbone.json");
+    const auto stiffer = SuspensionModel::build(withTableValue(base, "curves/4/scale", 1.5));
+    KcOptions o = defaultKcOptions(KcKind::StaticLoad);
+    o.load = kFxContact;
+    o.from = -3000;
+    o.to = 3000;
+    o.points = 25;
+    const KcResult measured = runKc(*stiffer, o);
+    QTemporaryDir dir;
+    std::ofstream(dir.filePath("braking.csv").toStdString())
+        << rigCsv(measured, "Fx LF [kN]", 1e-3, 0.0, 1);
+    writeProject(base, dir.filePath("dw.json").toStdString());
+    const std::string path = dir.filePath("fit.study.json").toStdString();
+    std::ofstream(path) << R"({"project": "dw.json",
+      "variables": [{"name": "k", "path": "curves/4/scale", "lower": 0.5, "upper": 3}],
+      "criteria": [{"name": "toe vs rig", "kind": "kc measured", "analysis": "static-load", "load": "fx-contact",
+                    "file": "braking.csv", "map": {"Toe LF": "wheel left toe"}, "channel": "wheel left toe", "points": 25}],
+      "study": {"type": "optimization", "algorithm": "bobyqa", "objective": "toe vs rig", "tolerance": 1e-8}})";
+    const StudyContext c = loadStudy(path);
+    const DesignResult start = evaluateDesign(c, {1.0}), truth = evaluateDesign(c, {1.5});
+    QVERIFY(start.ok && truth.ok);
+    qInfo("RMS toe deviation: %.4g deg as modelled, %.3g deg at the measured stiffness", start.criteria[0], truth.criteria[0]);
+    QVERIFY(truth.criteria[0] < 1e-9);
+    QVERIFY(start.criteria[0] > 1e-3);
+    ThreadExecutor threads(c, 1);
+    const StudyOutcome out = runStudy(c, threads, {true});
+    QCOMPARE(out.optimizations.size(), std::size_t(1));
+    const auto& best = out.optimizations[0];
+    qInfo("fitted stiffness scale %.6f (measured with 1.5), RMS %.3g deg, %d evaluations", best.best[0], best.bestCriteria[0],
+          best.evaluations);
+    QVERIFY(std::abs(best.best[0] - 1.5) < 1e-3);
+    // A criterion whose channel the file does not map is named.
+    std::ofstream(path) << R"({"project": "dw.json", "variables": [],
+      "criteria": [{"name": "camber", "kind": "kc measured", "analysis": "static-load", "load": "fx-contact",
+                    "file": "braking.csv", "map": {"Toe LF": "wheel left toe"}, "channel": "wheel left camber"}],
+      "study": {"type": "evaluate"}})";
+    try {
+      (void)loadStudy(path);
+      QFAIL("a channel without measured data was accepted");
+    } catch (const ModelError& e) {
+      QVERIFY2(QString(e.what()).contains("field 'channel': the measured file has no column for 'wheel left camber' "
+                                          "(its columns map to 'wheel left toe')"),
+               e.what());
+    }
+  }
+};
+
+QTEST_APPLESS_MAIN(TestKcMeasured)
+#include "tst_kc_measured.moc"
