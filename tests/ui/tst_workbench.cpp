@@ -1201,6 +1201,30 @@ class TestWorkbench : public QObject {
       ++n;
     }
     QVERIFY(n >= 4);
+    // What the dialog does not edit is kept, not dropped: a "kc measured" criterion (file,
+    // mapping, sweep) and "targets as limits".
+    {
+      StudyDialog d(w.document());
+      const QString rig = kRoot + "/tests/data/kc_rig/macpherson_parallel_travel.csv";
+      const QString text =
+          "{\"project\": \"P\", \"variables\": [{\"name\": \"k\", \"path\": \"curves/4/scale\", \"lower\": 0.5, \"upper\": 2}], "
+          "\"criteria\": [{\"name\": \"toe vs rig\", \"kind\": \"kc measured\", \"analysis\": \"parallel-travel\", \"file\": \"" +
+          rig +
+          "\", \"map\": {\"Toe LF\": \"wheel left toe\"}, \"channel\": \"wheel left toe\", \"measure\": \"max\", "
+          "\"points\": 17}], \"study\": {\"type\": \"optimization\", \"algorithm\": \"cobyla\", "
+          "\"objective\": \"toe vs rig\", \"targets as limits\": true}}";
+      const std::string path = (kArtefacts + "/kept.study.json").toStdString();
+      QCOMPARE(d.setStudyText(text, QString::fromStdString(path)), QString());
+      const ek::Project& p = w.document()->project();
+      const ek::StudyContext a = ek::studyContext(text.toStdString(), path, &p);
+      const ek::StudyContext b = ek::studyContext(d.studyText().toStdString(), path, &p);
+      QCOMPARE(b.study.criteria.size(), a.study.criteria.size());
+      const ek::StudyCriterion &x = a.study.criteria[0], &y = b.study.criteria[0];
+      QVERIFY(y.kcMeasured && y.analysis == x.analysis && y.file == x.file && y.mapping == x.mapping &&
+              y.channel == x.channel && y.maxDeviation && y.sweepPoints == 17);
+      QVERIFY(b.study.settings.targetsAsLimits);
+      QVERIFY(b.study.criteria.size() > 1);  // the double wishbone's targets as limited criteria
+    }
   }
 
   void importAdamsPropertyFile() {
