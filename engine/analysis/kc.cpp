@@ -119,6 +119,57 @@ TravelRates travelRates(const SuspensionModel& model, Linearization& lin, const 
   return t;
 }
 
+/// The kinematic roll centre (y, z) in the front view: each contact point moves perpendicular to
+/// the line from it to the roll centre; a left and a right wheel's lines intersect there (one side
+/// only: the line meets the centre plane y = 0). False where the lines are parallel.
+bool rollCentre(const SuspensionModel& model, const std::vector<std::array<double, kWheelChannels>>& at,
+                const TravelRates& par, Eigen::Vector2d& rc) {
+  const int m = static_cast<int>(model.wheels.size());
+  int left = -1, right = -1;
+  for (int w = m - 1; w >= 0; --w) (model.wheels[w].side > 0 ? left : right) = w;  // the first of each side
+  auto line = [&](int w, Eigen::Vector2d& p, Eigen::Vector2d& d) {
+    p = {at[w][kContactY], at[w][kContactZ]};
+    d = {-par.channel(w, kContactZ), par.channel(w, kContactY)};  // perpendicular to the velocity
+  };
+  if (left >= 0 && right >= 0) {
+    Eigen::Vector2d p1, d1, p2, d2;
+    line(left, p1, d1);
+    line(right, p2, d2);
+    Eigen::Matrix2d M;
+    M << d1, -d2;
+    if (!(std::abs(M.determinant()) > 1e-12 * d1.norm() * d2.norm())) return false;
+    const Eigen::Vector2d t = M.lu().solve(p2 - p1);
+    rc = p1 + t[0] * d1;
+    return true;
+  }
+  if (m == 0) return false;
+  Eigen::Vector2d p, d;
+  line(0, p, d);
+  if (!(std::abs(d.x()) > 1e-12 * d.norm())) return false;
+  rc = p + (-p.x() / d.x()) * d;
+  return true;
+}
+
+/// Instant centres of a wheel's carrier moving with that wheel's own travel (the other wheel
+/// centres held): in the front view (y, z), about which it turns in the y-z plane, and in the
+/// side view (x, z). NaN in a view where the carrier does not turn.
+std::array<double, 4> instantCentres(const SuspensionModel& model, Linearization& lin, HeldHeights& held, int wheel) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  std::array<double, 4> out{nan, nan, nan, nan};
+  const ModelWheel& w = model.wheels[wheel];
+  const int s = model.bodies[w.carrier.value].state;
+  if (s < 0) return out;
+  VecX dz = VecX::Zero(static_cast<Eigen::Index>(model.wheels.size())), forces;
+  dz[wheel] = 1.0;
+  const VecX dq = held.move(dz, forces);
+  const BodyKinematics& c = lin.ws().bodies[w.carrier.value];
+  const Vec3 v = dq.segment<3>(6 * s), omega = c.R * dq.segment<3>(6 * s + 3);
+  // v_P = v + omega x (P - C) without its in-plane components at the instant centre.
+  if (std::abs(omega.x()) > 1e-9 * v.norm()) out[0] = c.p.y() - v.z() / omega.x(), out[1] = c.p.z() + v.y() / omega.x();
+  if (std::abs(omega.y()) > 1e-9 * v.norm()) out[2] = c.p.x() + v.z() / omega.y(), out[3] = c.p.z() - v.x() / omega.y();
+  return out;
+}
+
 /// A marker's global displacement and rotation for body increments dq (world translation of the
 /// body's centre of mass, rotation in body axes, as the Linearization's responses hold them).
 Vec3 markerShift(const Workspace& ws, int marker, const VecX& dq) {
@@ -452,31 +503,8 @@ std::vector<KcMetric> designMetrics(const SuspensionModel& model, const KcDesign
   {
     int left = -1, right = -1;
     for (int w = m - 1; w >= 0; --w) (model.wheels[w].side > 0 ? left : right) = w;  // the first of each side
-    auto line = [&](int w, Eigen::Vector2d& p, Eigen::Vector2d& d) {
-      p = {design0[w][kContactY], design0[w][kContactZ]};
-      d = {-par.channel(w, kContactZ), par.channel(w, kContactY)};  // perpendicular to the velocity
-    };
     Eigen::Vector2d rc;
-    bool found = false;
-    if (left >= 0 && right >= 0) {
-      Eigen::Vector2d p1, d1, p2, d2;
-      line(left, p1, d1);
-      line(right, p2, d2);
-      Eigen::Matrix2d M;
-      M << d1, -d2;
-      if (std::abs(M.determinant()) > 1e-12 * d1.norm() * d2.norm()) {
-        const Eigen::Vector2d t = M.lu().solve(p2 - p1);
-        rc = p1 + t[0] * d1;
-        found = true;
-      }
-    } else if (m > 0) {
-      Eigen::Vector2d p, d;
-      line(0, p, d);
-      if (std::abs(d.x()) > 1e-12 * d.norm()) {
-        rc = p + (-p.x() / d.x()) * d;
-        found = true;
-      }
-    }
+    const bool found = rollCentre(model, design0, par, rc);
     if (found) {
       double ground = 0.0;
       for (int w = 0; w < m; ++w) ground += design0[w][kContactZ] / m;
@@ -607,6 +635,17 @@ KcResult runKc(const SuspensionModel& model, const KcOptions& o, const std::func
     res.columns.push_back(c.name);
     res.units.push_back(c.unit);
   }
+  // Instant centres per wheel and the roll centre at every point (from the linearization there).
+  for (int w = 0; w < m; ++w)
+    for (const char* c : {" instant centre front view y", " instant centre front view z", " instant centre side view x",
+                          " instant centre side view z"}) {
+      res.columns.push_back(model.wheels[w].name + c);
+      res.units.push_back("m");
+    }
+  res.columns.push_back("roll centre height");  // above the contact points' mean height
+  res.units.push_back("m");
+  res.columns.push_back("roll centre y");
+  res.units.push_back("m");
   res.columns.push_back("travel limit");  // 1 at the point where the sweep met the mechanism's limit
   res.units.push_back("-");
   const std::vector<Vec3> markerStart = markerPositionsAsModelled(model);
@@ -645,11 +684,13 @@ KcResult runKc(const SuspensionModel& model, const KcOptions& o, const std::func
     out.wheelLoads = wsp.wheelLoads;
     const VecX u = inputs(s);
     evaluateOutputsState(model, st, u, out);
-    std::unique_ptr<Linearization> lin;  // for screw axes: the stiffness at this point
+    // The linearization at this point: screw axes, instant centres, the roll centre.
+    std::unique_ptr<Linearization> lin = std::make_unique<Linearization>(model, st, wsp.wheelLoads, u);
     std::unique_ptr<HeldHeights> held;
-    if (screw) {
-      lin = std::make_unique<Linearization>(model, st, wsp.wheelLoads, u);
+    try {
       held = std::make_unique<HeldHeights>(model, *lin);
+    } catch (const SimulationError&) {
+      if (screw) throw;  // the steering axis needs it; the centres are NaN without it
     }
     std::vector<double> steer(m);
     for (int w = 0; w < m; ++w) {
@@ -678,6 +719,23 @@ KcResult runKc(const SuspensionModel& model, const KcOptions& o, const std::func
       row.push_back(defined ? 100.0 * (inner - outer) / (inner - ideal) : std::numeric_limits<double>::quiet_NaN());
     }
     for (const auto& c : outputs) row.push_back(channelValue(c, out, markerStart));
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    std::vector<std::array<double, kWheelChannels>> at;
+    double ground = 0.0;
+    for (int w = 0; w < m; ++w) {
+      at.push_back(wheelChannels(model.wheels[w], out));
+      ground += at.back()[kContactZ] / m;
+      const auto ic = held ? instantCentres(model, *lin, *held, w) : std::array<double, 4>{nan, nan, nan, nan};
+      row.insert(row.end(), ic.begin(), ic.end());
+    }
+    Eigen::Vector2d rc;
+    if (held && rollCentre(model, at, travelRates(model, *lin, VecX::Ones(m)), rc)) {
+      row.push_back(rc.y() - ground);
+      row.push_back(rc.x());
+    } else {
+      row.push_back(nan);
+      row.push_back(nan);
+    }
     row.push_back(0.0);  // travel limit, set by the sweep
     return std::pair{s, row};
   };

@@ -254,6 +254,21 @@ class TestKc : public QObject {
       qInfo("inclined arms: instant centre (%.4f, %.4f) m, roll centre %.5f m by construction, %.5f m computed",
             ic.x(), ic.y(), rcHeight, got);
       QVERIFY(std::abs(got - rcHeight) < 1e-3);
+      // The same at every sweep point as channels: the instant centre (front view) and the roll
+      // centre at the design point of a 3-point sweep.
+      KcOptions o;
+      o.from = -0.01;
+      o.to = 0.01;
+      o.points = 3;
+      const KcResult r = runKc(*model, o);
+      const double icY = r.values[1][r.column("wheel instant centre front view y")],
+                   icZ = r.values[1][r.column("wheel instant centre front view z")],
+                   rcZ = r.values[1][r.column("roll centre height")];
+      qInfo("instant centre channel (%.5f, %.5f) m, roll centre channel %.5f m", icY, icZ, rcZ);
+      QVERIFY(std::abs(icY - ic.x()) < 1e-3 && std::abs(icZ - ic.y()) < 1e-3);
+      QVERIFY(std::abs(rcZ - got) < 1e-6);
+      // The side view: both arms turn about x only, so the carrier does not turn in it.
+      QVERIFY(std::isnan(r.values[1][r.column("wheel instant centre side view x")]));
     }
   }
 
