@@ -8,6 +8,10 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
+#include <QFileInfo>
+#include <QMessageBox>
+#include <QInputDialog>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
@@ -60,6 +64,8 @@ AnalysesPanel::AnalysesPanel(QWidget* parent) : QWidget(parent) {
   csv_ = new QPushButton(tr("Export CSV..."), this);
   pdf_ = new QPushButton(tr("Export PDF report..."), this);
   animate_ = new QPushButton(tr("Animate mode in 3D"), this);
+  measuredButton_ = new QPushButton(tr("Measured data..."), this);
+  measuredButton_->setToolTip(tr("A rig's K&C CSV drawn over the sweep, with its correlation"));
   progress_ = new QProgressBar(this);
   progress_->setRange(0, 1000);
   progress_->setMaximumWidth(160);
@@ -84,7 +90,7 @@ AnalysesPanel::AnalysesPanel(QWidget* parent) : QWidget(parent) {
   layout->addLayout(bar);
   auto* bar2 = new QHBoxLayout;
   for (QWidget* w : {static_cast<QWidget*>(keep_), static_cast<QWidget*>(clear_), static_cast<QWidget*>(csv_),
-                     static_cast<QWidget*>(pdf_), static_cast<QWidget*>(animate_)})
+                     static_cast<QWidget*>(pdf_), static_cast<QWidget*>(animate_), static_cast<QWidget*>(measuredButton_)})
     bar2->addWidget(w);
   status_ = new QLabel(this);
   bar2->addWidget(status_, 1);
@@ -99,6 +105,10 @@ AnalysesPanel::AnalysesPanel(QWidget* parent) : QWidget(parent) {
   limits_->setStyleSheet("color: #b00020;");
   limits_->setVisible(false);
   layout->addWidget(limits_);
+  measuredLabel_ = new QLabel(this);  // the correlation with measured data
+  measuredLabel_->setWordWrap(true);
+  measuredLabel_->setVisible(false);
+  layout->addWidget(measuredLabel_);
 
   auto* split = new QSplitter(Qt::Horizontal, this);
   auto* grid = new QWidget(split);
@@ -160,6 +170,26 @@ AnalysesPanel::AnalysesPanel(QWidget* parent) : QWidget(parent) {
     const int row = table_->currentRow();
     animateMode(row >= 0 ? row : 0);
     emit showModeRequested();
+  });
+  connect(measuredButton_, &QPushButton::clicked, this, [this] {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Measured K&C data"), QString(), "CSV (*.csv);;All (*)");
+    if (path.isEmpty()) return;
+    QString err = loadMeasured(path);
+    if (err.contains("no column maps")) {
+      // Rig names: ask for the mapping, COLUMN=CHANNEL pairs separated by semicolons.
+      bool ok = false;
+      const QString text = QInputDialog::getText(this, tr("Map the measured columns"),
+                                                 tr("COLUMN=CHANNEL; ... (e.g. Toe LF=wheel left toe)"), QLineEdit::Normal,
+                                                 QString(), &ok);
+      if (!ok) return;
+      std::vector<std::pair<std::string, std::string>> mapping;
+      for (const QString& pair : text.split(';', Qt::SkipEmptyParts)) {
+        const int eq = pair.indexOf('=');
+        if (eq > 0) mapping.emplace_back(pair.left(eq).trimmed().toStdString(), pair.mid(eq + 1).trimmed().toStdString());
+      }
+      err = loadMeasured(path, mapping);
+    }
+    if (!err.isEmpty()) QMessageBox::warning(this, tr("Measured K&C data"), err);
   });
   connect(csv_, &QPushButton::clicked, this, [this] {
     const QString path = QFileDialog::getSaveFileName(this, tr("Export analysis CSV"), "analysis.csv", "CSV (*.csv)");
@@ -413,6 +443,7 @@ void AnalysesPanel::onResult(Result r, QString error) {
     for (const auto& w : current_.kc.warnings) limits << QString::fromStdString(w);
   limits_->setText(limits.join("\n"));
   limits_->setVisible(!limits.isEmpty());
+  showCorrelation();
   redraw();
   fillTable();
   updateStale();
@@ -487,7 +518,41 @@ PlotChoices AnalysesPanel::plotChoices() const {
   c.modesFrom = from_->value();
   c.modesTo = to_->value();
   c.font = font();
+  c.measured = measured_ ? &*measured_ : nullptr;
   return c;
+}
+
+QString AnalysesPanel::loadMeasured(const QString& path, const std::vector<std::pair<std::string, std::string>>& mapping) {
+  if (!hasCurrent_ || current_.kind != Kind::Kc) return tr("Run a K&C sweep first: measured data are compared with it.");
+  try {
+    measured_ = readMeasuredKc(path.toStdString(), mapping, current_.kc.columns);
+  } catch (const std::exception& e) {
+    return QString::fromStdString(e.what());
+  }
+  showCorrelation();
+  redraw();
+  return {};
+}
+
+void AnalysesPanel::showCorrelation() {
+  measuredLabel_->setVisible(false);
+  if (!measured_ || !hasCurrent_ || current_.kind != Kind::Kc) return;
+  QStringList lines;
+  try {
+    for (const KcCorrelation& c : correlate(current_.kc, *measured_))
+      lines << tr("%1: RMS %2 %4, largest %3 %4 (%5 points)")
+                   .arg(QString::fromStdString(c.channel))
+                   .arg(c.rms, 0, 'g', 4)
+                   .arg(c.max, 0, 'g', 4)
+                   .arg(QString::fromStdString(c.unit))
+                   .arg(c.points);
+  } catch (const std::exception& e) {
+    lines << QString::fromStdString(e.what());
+  }
+  measuredLabel_->setText(tr("Measured (%1), computed - measured: ")
+                              .arg(QFileInfo(QString::fromStdString(measured_->path)).fileName()) +
+                          lines.join("; "));
+  measuredLabel_->setVisible(true);
 }
 
 void AnalysesPanel::redraw() {

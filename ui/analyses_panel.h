@@ -9,9 +9,11 @@
 
 #include <QWidget>
 #include <atomic>
+#include <optional>
 #include <memory>
 #include <vector>
 
+#include "engine/analysis/kc_measured.h"
 #include "ui/analysis_report.h"
 #include "ui/simulation_worker.h"
 
@@ -68,6 +70,12 @@ class AnalysesPanel : public QWidget {
 
   /// @returns an error text or empty.
   QString exportCsv(const QString& path) const;
+  /// Measured K&C data (engine/analysis/kc_measured.h) drawn over the current sweep's plots as
+  /// points, its correlation (RMS and largest deviation per channel) under the buttons; columns
+  /// named as the sweep's channels map themselves, `mapping` names the others. Needs a current
+  /// K&C result. @returns an error text (every problem of the file) or empty.
+  QString loadMeasured(const QString& path, const std::vector<std::pair<std::string, std::string>>& mapping = {});
+  QLabel* measuredLabel() const { return measuredLabel_; }
   /// The report of what is shown (writeAnalysisReport: the current result, the kept ones of the
   /// same analysis overlaid, the Bode pair of the chosen output). @returns an error text or empty.
   QString exportPdf(const QString& path) const;
@@ -104,9 +112,11 @@ class AnalysesPanel : public QWidget {
   QComboBox *analysis_, *wheel_, *load_, *input_, *point_, *output_;
   QDoubleSpinBox *from_, *to_;
   QSpinBox* points_;
-  QPushButton *run_, *cancel_, *keep_, *clear_, *csv_, *pdf_, *animate_;
+  QPushButton *run_, *cancel_, *keep_, *clear_, *csv_, *pdf_, *animate_, *measuredButton_;
   QProgressBar* progress_;
-  QLabel *status_, *stale_, *limits_;
+  QLabel *status_, *stale_, *limits_, *measuredLabel_;
+  std::optional<MeasuredKc> measured_;  ///< drawn over K&C sweeps
+  void showCorrelation();
   std::vector<QCustomPlot*> plots_;
   QTableWidget* table_;
   QTimer* animation_;

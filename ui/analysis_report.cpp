@@ -93,6 +93,33 @@ void drawKc(const std::vector<ShownResult>& shown, const PlotChoices& choices, c
         any = true;
       }
     }
+    // Measured points over the current sweep, referred to its design value like the curves.
+    if (any && choices.measured) {
+      std::size_t design = 0;
+      for (std::size_t i = 0; i < cur.sweep.size(); ++i)
+        if (std::abs(cur.sweep[i]) < std::abs(cur.sweep[design])) design = i;
+      for (const WheelRow& wheel : current.project.wheels) {
+        const std::string channel = wheel.name + " " + kq.column;
+        const int c = cur.column(channel);
+        for (const auto& col : choices.measured->columns) {
+          if (col.channel != channel || c < 0) continue;
+          const double offset = kq.change ? cur.values[design][c] : 0.0;
+          const double sign = kq.outboard && wheel.side == WheelSide::Right ? -1.0 : 1.0;
+          QVector<double> x, y;
+          for (std::size_t i = 0; i < choices.measured->sweep.size(); ++i) {
+            x << choices.measured->sweep[i] * xScale;
+            y << sign * (col.values[i] - offset) * kq.scale;
+          }
+          QCPGraph* g = p->addGraph();
+          g->setData(x, y, true);
+          g->setLineStyle(QCPGraph::lsNone);
+          g->setScatterStyle(QCPScatterStyle(wheel.side == WheelSide::Right ? QCPScatterStyle::ssTriangle
+                                                                              : QCPScatterStyle::ssCircle,
+                                             Qt::black, 6));
+          g->setName(QObject::tr("measured, %1").arg(QString::fromStdString(wheel.name)));
+        }
+      }
+    }
     if (!any) continue;
     setTitle(p, QObject::tr("%1 [%2]").arg(QObject::tr(kq.title), kq.unit));
     p->xAxis->setLabel(xLabel);

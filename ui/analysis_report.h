@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "engine/analysis/kc.h"
+#include "engine/analysis/kc_measured.h"
 #include "engine/analysis/linear_analysis.h"
 
 class QCustomPlot;
@@ -57,6 +58,7 @@ struct PlotChoices {
   QString output;                       ///< the Bode plots' output channel
   double modesFrom = 0.0, modesTo = 100.0;  ///< the mode chart's frequency range [Hz]
   QFont font;                           ///< legend font family
+  const MeasuredKc* measured = nullptr;  ///< K&C: measured points drawn over the current sweep
 };
 
 /// Draws `shown` (the last one is the current result, drawn on top; all of one kind and analysis)

@@ -858,6 +858,27 @@ class TestWorkbench : public QObject {
     QVERIFY(metNames.contains("toe compliance, braking (-Fx at contact) (wheel left)"));
     QVERIFY(w.grab().save(kArtefacts + "/analyses.png"));
 
+    // Measured data over the sweep: the rig file's toe points drawn as markers on the toe plot
+    // (absolute toe, as its curves), and the correlation under the buttons.
+    {
+      const QString rig = kRoot + "/tests/data/kc_rig/macpherson_parallel_travel.csv";
+      QVERIFY(a->loadMeasured(rig).contains("no column maps to a channel of the sweep"));  // rig names
+      QCOMPARE(a->loadMeasured(rig, {{"Toe LF", "wheel left toe"}, {"Camber LF", "wheel left camber"}}), QString());
+      QCPGraph* measured = nullptr;
+      for (int k = 0; k < toe->graphCount(); ++k)
+        if (toe->graph(k)->name() == "measured, wheel left") measured = toe->graph(k);
+      QVERIFY(measured);
+      QCOMPARE(measured->data()->size(), 17);
+      QCOMPARE(measured->lineStyle(), QCPGraph::lsNone);
+      QVERIFY(std::abs(measured->data()->at(0)->key - (-80.0)) < 1e-9);
+      QVERIFY(std::abs(measured->data()->at(0)->value - 0.16165) < 1e-9);  // the file's first toe [deg]
+      QVERIFY(a->measuredLabel()->isVisible());
+      qInfo("%s", qPrintable(a->measuredLabel()->text()));
+      QVERIFY(a->measuredLabel()->text().contains("wheel left toe: RMS"));
+      QVERIFY(a->measuredLabel()->text().contains("wheel left camber: RMS"));
+      QVERIFY(w.grab().save(kArtefacts + "/analyses_measured.png"));
+    }
+
     // PDF report: a title page with the metrics, then a page per plot.
     const QString pdf = kArtefacts + "/kc_report.pdf";
     QCOMPARE(a->exportPdf(pdf), QString());
