@@ -177,14 +177,7 @@ fmi2Status fmi2SetString(fmi2Component c, const fmi2ValueReference[], size_t nvr
 fmi2Status fmi2GetFMUstate(fmi2Component c, fmi2FMUstate* FMUstate) {
   return call(c, "fmi2GetFMUstate", [&](Instance& in) {
     if (!FMUstate) return in.fail("fmi2GetFMUstate: no place for the state");
-    if (*FMUstate) {
-      Instance::free(static_cast<Instance::Saved*>(*FMUstate));
-      *FMUstate = nullptr;
-    }
-    Instance::Saved* s = nullptr;
-    const Status st = in.save(&s);
-    *FMUstate = s;
-    return st;
+    return in.saveInto(FMUstate);
   });
 }
 
@@ -197,10 +190,7 @@ fmi2Status fmi2SetFMUstate(fmi2Component c, fmi2FMUstate FMUstate) {
 
 fmi2Status fmi2FreeFMUstate(fmi2Component c, fmi2FMUstate* FMUstate) {
   return call(c, "fmi2FreeFMUstate", [&](Instance&) {
-    if (FMUstate) {
-      Instance::free(static_cast<Instance::Saved*>(*FMUstate));
-      *FMUstate = nullptr;
-    }
+    if (FMUstate) Instance::release(FMUstate);
     return Status::OK;
   });
 }

@@ -203,14 +203,7 @@ fmi3Status fmi3GetVariableDependencies(fmi3Instance instance, fmi3ValueReference
 fmi3Status fmi3GetFMUState(fmi3Instance instance, fmi3FMUState* FMUState) {
   return call(instance, "fmi3GetFMUState", [&](Instance& in) {
     if (!FMUState) return in.fail("fmi3GetFMUState: no place for the state");
-    if (*FMUState) {  // overwrite a state the importer passes back
-      Instance::free(static_cast<Instance::Saved*>(*FMUState));
-      *FMUState = nullptr;
-    }
-    Instance::Saved* s = nullptr;
-    const Status st = in.save(&s);
-    *FMUState = s;
-    return st;
+    return in.saveInto(FMUState);
   });
 }
 
@@ -223,10 +216,7 @@ fmi3Status fmi3SetFMUState(fmi3Instance instance, fmi3FMUState FMUState) {
 
 fmi3Status fmi3FreeFMUState(fmi3Instance instance, fmi3FMUState* FMUState) {
   return call(instance, "fmi3FreeFMUState", [&](Instance&) {
-    if (FMUState) {
-      Instance::free(static_cast<Instance::Saved*>(*FMUState));
-      *FMUState = nullptr;
-    }
+    if (FMUState) Instance::release(FMUState);
     return Status::OK;
   });
 }

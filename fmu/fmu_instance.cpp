@@ -259,6 +259,19 @@ Status Instance::restore(const Saved& s) {
 
 void Instance::free(Saved* s) { delete s; }
 
+Status Instance::saveInto(void** slot) {
+  release(slot);
+  Saved* s = nullptr;
+  const Status st = save(&s);
+  *slot = s;
+  return st;
+}
+
+void Instance::release(void** slot) {
+  free(static_cast<Saved*>(*slot));
+  *slot = nullptr;
+}
+
 namespace {
 
 /// The saved state as numbers: magic, sizes, then t, step, r, v, z, held flags and values, inputs.

@@ -48,6 +48,11 @@ class Instance {
   Status save(Saved** out);
   Status restore(const Saved& s);
   static void free(Saved* s);
+  /// FMI get FMU state: saves into the importer's slot; a state already there (passed back to be
+  /// overwritten) is freed first.
+  Status saveInto(void** slot);
+  /// FMI free FMU state: frees the state in the importer's slot and empties it.
+  static void release(void** slot);
   std::size_t serializedSize(const Saved& s) const;
   Status serialize(const Saved& s, std::uint8_t* bytes, std::size_t size) const;
   Status deserialize(const std::uint8_t* bytes, std::size_t size, Saved** out);

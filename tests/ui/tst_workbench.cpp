@@ -1350,7 +1350,7 @@ class TestWorkbench : public QObject {
     const int last = vars->rowCount() - 1;
     QCOMPARE(vars->item(last, 1)->text(), QString("parameter"));
     QCOMPARE(vars->item(last, 2)->text(), QString("N/m"));
-    QCOMPARE(vars->item(last, 3)->text().toDouble(), std::stod(ek::significant(p.bushings[0].directions[1].stiffness.coefficient, 6)));
+    QCOMPARE(vars->item(last, 3)->text().toDouble(), QString::fromStdString(ek::significant(p.bushings[0].directions[1].stiffness.coefficient, 6)).toDouble());
     // A path that is no cell of the project: said at once, nothing can be exported.
     d->parametersEdit()->setPlainText("bushings/1/y.stiffness [N/m]\nbushings/99/y.stiffness [N/m]");
     QVERIFY(d->summary().startsWith("Cannot export"));

@@ -11,6 +11,7 @@
 
 #include "engine/analysis/kc.h"
 #include "engine/analysis/simulation.h"
+#include "engine/core/text.h"
 #include "engine/dynamics/linearize.h"
 #include "engine/integrators/lsrt2.h"
 #include "engine/model/project_diff.h"
@@ -36,7 +37,11 @@ std::vector<std::vector<double>> readCsv(const std::string& path) {
   while (std::getline(in, line)) {
     std::vector<double> row;
     std::stringstream ss(line);
-    for (std::string cell; std::getline(ss, cell, ',');) row.push_back(std::stod(cell));
+    for (std::string cell; std::getline(ss, cell, ',');) {
+      double x = std::nan("");
+      ek::parseDecimal(cell, x);  // the C locale's digits, whatever the process's locale
+      row.push_back(x);
+    }
     rows.push_back(row);
   }
   return rows;
