@@ -13,9 +13,9 @@
 
 #include "engine/model/project_io.h"
 #include "engine/core/text.h"
-#include "ui/analyses_panel.h"
+#include "ui/panels/analyses_panel.h"
 #include "ui/main_window.h"
-#include "ui/vtk_widget.h"
+#include "ui/views/vtk_widget.h"
 
 int main(int argc, char** argv) {
   const QString root = QStringLiteral(ELASTOKIN_SOURCE_DIR);

@@ -42,7 +42,7 @@
 #ifdef ELASTOKIN_HAVE_REPORT
 #include <QApplication>
 
-#include "ui/analysis_report.h"
+#include "ui/views/analysis_report.h"
 #endif
 
 namespace {

@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// elastokin-gui-bench: responsiveness of the workbench while a paced (real-time) run animates
-// the 3D view and the plots: the gaps between the ticks of a 10 ms timer on the GUI thread,
-// the 3D render times, the missed deadlines of the run and the process's CPU time. Each repeat
-// runs two variants interleaved: the machine as it is, and with THREADS extra busy threads in
-// the process (a background CPU load). Needs a display (run under xvfb-run).
+// elastokin-gui-bench: the workbench against the engine alone, and its responsiveness.
+//  1. The same work in the workbench and in the engine as the runner calls it, interleaved: a
+//     K&C sweep (parallel travel, +-80 mm, 161 points) from the Analyses tab's run() to its
+//     drawn result, and an unpaced run of the load case from Run to the finished run with its
+//     plots and 3D frames; wall and CPU time, the ratio GUI / engine, and the gaps of a 10 ms
+//     timer on the GUI thread during the workbench's run.
+//  2. Paced (real-time) runs animating the 3D view and the plots: event-loop gaps, render times,
+//     CPU time; two variants interleaved: the machine as it is, and with THREADS busy threads.
+// Needs a display (run under xvfb-run).
 //
 //   elastokin-gui-bench [--repeat N] [--load THREADS] [--seconds S] [--project FILE]
 #include <sys/resource.h>
@@ -11,18 +15,28 @@
 #include <QApplication>
 #include <QSignalSpy>
 #include <QTest>
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
-#include "ui/event_loop_probe.h"
+#include <QComboBox>
+#include <QProcess>
+#include <QElapsedTimer>
+#include <QSpinBox>
+
+#include "engine/analysis/kc.h"
+#include "engine/analysis/simulation.h"
+#include "ui/panels/analyses_panel.h"
+#include "ui/run/event_loop_probe.h"
 #include "ui/main_window.h"
-#include "ui/plot_panel.h"
-#include "ui/view3d.h"
-#include "ui/vtk_widget.h"
+#include "ui/views/plot_panel.h"
+#include "ui/views/view3d.h"
+#include "ui/views/vtk_widget.h"
 #include "engine/core/text.h"
 #include "bench_args.h"
 
@@ -73,6 +87,124 @@ Figures measure(MainWindow& w, double seconds, int load) {
   return f;
 }
 
+struct Timed {
+  double wall = 0, cpu = 0;
+  qint64 p99 = 0, largest = 0;  ///< event-loop gaps [ms] (workbench only)
+};
+
+template <class Work>
+Timed timed(Work&& work) {
+  QElapsedTimer clock;
+  const double cpu0 = cpuSeconds();
+  clock.start();
+  work();
+  return {clock.nsecsElapsed() * 1e-9, cpuSeconds() - cpu0};
+}
+
+double median(std::vector<double> x) {
+  std::sort(x.begin(), x.end());
+  return x.empty() ? 0.0 : x[x.size() / 2];
+}
+
+/// The runner as a user calls it (process start, project read, CSV written): wall time, and the
+/// child's CPU time.
+Timed runner(const QString& project, const QStringList& args) {
+  QProcess p;
+  p.setProgram(QStringLiteral(ELASTOKIN_RUNNER));
+  p.setArguments(QStringList{project} + args + QStringList{"--quiet", "--out", "/dev/null"});
+  rusage before{}, after{};
+  getrusage(RUSAGE_CHILDREN, &before);
+  QElapsedTimer clock;
+  clock.start();
+  p.start();
+  p.waitForFinished(600000);
+  Timed t;
+  t.wall = clock.nsecsElapsed() * 1e-9;
+  getrusage(RUSAGE_CHILDREN, &after);
+  auto sec = [](const timeval& v) { return v.tv_sec + 1e-6 * v.tv_usec; };
+  t.cpu = sec(after.ru_utime) + sec(after.ru_stime) - sec(before.ru_utime) - sec(before.ru_stime);
+  if (p.exitCode() != 0) ek::cfprintf(stderr, "runner failed: %s\n", p.readAllStandardError().constData());
+  return t;
+}
+
+/// The same K&C sweep and the same unpaced load-case run in the workbench, in the runner and in
+/// the engine alone.
+void compareWithEngine(MainWindow& w, int repeat, double seconds) {
+  const auto model = ek::SuspensionModel::build(w.document()->project());
+  const std::string loadCase = model->project().loadCases.front().name;
+  auto* integrator = w.findChild<QComboBox*>("integrator");
+  auto* linEvery = w.findChild<QSpinBox*>("linEvery");
+  ek::RunOptions run;
+  run.integrator = integrator->currentData().toString().toStdString();
+  run.linearizeEvery = linEvery->value();
+  run.duration = seconds;
+  ek::KcOptions kc;
+  kc.from = -0.08;
+  kc.to = 0.08;
+  kc.points = 161;
+  AnalysesPanel* analyses = w.analyses();
+  analyses->setAnalysis("parallel-travel");
+  analyses->setRange(-80.0, 80.0, 161);
+  ek::cprintf("the same work in the workbench and in the engine (as elastokin-sim runs it), interleaved, %d repeats\n",
+              repeat);
+  ek::cprintf("%-34s %-10s %9s %9s %9s %9s\n", "work", "where", "wall [s]", "CPU [s]", "p99 gap", "largest");
+  std::vector<double> ratio[4];
+  for (int r = 0; r < repeat; ++r) {
+    // K&C sweep.
+    const Timed engineKc = timed([&] { ek::runKc(*model, kc); });
+    const Timed runnerKc = runner(w.document()->path(), {"--analysis", "parallel-travel", "--from", "-80", "--to", "80",
+                                                         "--points", "161"});
+    QSignalSpy done(analyses, &AnalysesPanel::finished);
+    EventLoopProbe probe;
+    probe.start();
+    Timed guiKc = timed([&] {
+      analyses->run();
+      done.wait(120000);
+    });
+    probe.stop();
+    guiKc.p99 = probe.quantile(0.99);
+    guiKc.largest = probe.gaps.empty() ? 0 : probe.gaps.back();
+    // Load case, unpaced.
+    const Timed engineRun = timed([&] {
+      ek::Simulation sim(model, loadCase, run);
+      sim.initialize();
+      while (sim.step()) {
+      }
+    });
+    const Timed runnerRun =
+        runner(w.document()->path(), {"--loadcase", QString::fromStdString(loadCase), "--duration", QString::number(seconds),
+                                      "--integrator", QString::fromStdString(run.integrator), "--lin-every",
+                                      QString::number(run.linearizeEvery)});
+    QSignalSpy finished(&w, &MainWindow::runFinished);
+    probe.start();
+    Timed guiRun = timed([&] {
+      w.startRun(seconds);
+      finished.wait(static_cast<int>(1000 * (60 + 20 * seconds)));
+    });
+    probe.stop();
+    guiRun.p99 = probe.quantile(0.99);
+    guiRun.largest = probe.gaps.empty() ? 0 : probe.gaps.back();
+    const std::string what = "load case " + loadCase + ", " + run.integrator + ", " + std::to_string(seconds).substr(0, 4) + " s";
+    const std::string kcName = "K&C parallel travel, 161 points";
+    for (const auto& [name, where, t] : {std::tuple{kcName, "engine", engineKc}, std::tuple{kcName, "runner", runnerKc},
+                                         std::tuple{kcName, "workbench", guiKc}, std::tuple{what, "engine", engineRun},
+                                         std::tuple{what, "runner", runnerRun}, std::tuple{what, "workbench", guiRun}}) {
+      if (std::string(where) != "workbench") ek::cprintf("%-34s %-10s %9.3f %9.3f\n", name.c_str(), where, t.wall, t.cpu);
+      else
+        ek::cprintf("%-34s %-10s %9.3f %9.3f %6lld ms %6lld ms\n", name.c_str(), where, t.wall, t.cpu, t.p99, t.largest);
+    }
+    ratio[0].push_back(guiKc.wall / runnerKc.wall);
+    ratio[1].push_back(guiRun.wall / runnerRun.wall);
+    ratio[2].push_back(guiKc.wall / engineKc.wall);
+    ratio[3].push_back(guiRun.wall / engineRun.wall);
+    std::fflush(stdout);
+  }
+  ek::cprintf("median ratio workbench / runner (wall): K&C sweep %.2f, load case %.2f\n", median(ratio[0]),
+              median(ratio[1]));
+  ek::cprintf("median ratio workbench / engine alone (wall): K&C sweep %.2f, load case %.2f\n", median(ratio[2]),
+              median(ratio[3]));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -103,7 +235,11 @@ int main(int argc, char** argv) {
   w.show();
   if (!w.openProject(QString::fromStdString(project))) return 1;
   if (!QTest::qWaitForWindowExposed(&w)) return 1;
-  QTest::qWait(1000);
+  {
+    QSignalSpy rendered(w.view3d()->vtkWidget(), &VtkWidget::rendered);
+    if (w.view3d()->vtkWidget()->renders() == 0) rendered.wait(20000);  // shaders compiled before measuring
+  }
+  compareWithEngine(w, repeat, seconds);
   w.setRealtime(true);
   ek::cprintf("paced %.1f s runs of %s; GUI event loop: gaps of a 10 ms timer [ms]\n", seconds, project.c_str());
   ek::cprintf("%-7s %-12s %6s %7s %5s %8s %8s %10s %8s  %s\n", "repeat", "variant", "ticks", "median", "p99",

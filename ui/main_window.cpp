@@ -42,287 +42,76 @@
 #include "engine/model/project_io.h"
 #include "engine/analysis/bushing_dynamics.h"
 #include "engine/model/adams_export.h"
-#include "ui/analyses_panel.h"
+#include "ui/panels/analyses_panel.h"
 #include "engine/model/adams_import.h"
-#include "ui/bushing_dynamics_panel.h"
-#include "ui/curve_editor.h"
-#include "ui/file_output.h"
+#include "ui/panels/bushing_dynamics_panel.h"
+#include "ui/panels/curve_editor.h"
+#include "ui/document/file_output.h"
 #ifdef ELASTOKIN_HAVE_FMU
-#include "ui/fmu_export_dialog.h"
+#include "ui/panels/fmu_export_dialog.h"
 #endif
-#include "ui/property_import_dialog.h"
-#include "ui/mirror.h"
-#include "ui/plot_panel.h"
-#include "ui/problems_panel.h"
-#include "ui/results_file.h"
-#include "ui/signal_form.h"
-#include "ui/study_dialog.h"
-#include "ui/sparsity_view.h"
-#include "ui/topology_view.h"
-#include "ui/units.h"
-#include "ui/view3d.h"
-#include "ui/vtk_widget.h"
+#include "ui/panels/property_import_dialog.h"
+#include "ui/document/mirror.h"
+#include "ui/panels/playback_bar.h"
+#include "ui/panels/table_pane.h"
+#include "ui/run/run_controller.h"
+#include "ui/views/plot_panel.h"
+#include "ui/panels/problems_panel.h"
+#include "ui/document/results_file.h"
+#include "ui/panels/signal_form.h"
+#include "ui/panels/study_dialog.h"
+#include "ui/views/sparsity_view.h"
+#include "ui/views/topology_view.h"
+#include "ui/document/units.h"
+#include "ui/views/view3d.h"
+#include "ui/views/vtk_widget.h"
 
 namespace ek::ui {
 
-namespace {
-const std::pair<Table, const char*> kTableTabs[] = {
-    {Table::Bodies, "Bodies"}, {Table::Markers, "Markers"}, {Table::Bushings, "Bushings"}, {Table::P2Ps, "P2P"},
-    {Table::Curves, "Curves"}, {Table::Inputs, "Inputs"},   {Table::LoadCases, "Load cases"},
-    {Table::Signals, "Signals"}, {Table::Outputs, "Outputs"}, {Table::Hardpoints, "Hardpoints"}};
-}
-
-MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), doc_(new ProjectDocument(this)) {
-  qRegisterMetaType<SampleBlock>();
-  qRegisterMetaType<Frame>();
-  qRegisterMetaType<RunSettings>();
-  qRegisterMetaType<std::shared_ptr<const SuspensionModel>>();
-
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent), doc_(new ProjectDocument(this)), runs_(new RunHistory(this)), run_(new RunController(runs_, this)) {
   auto* split = new QSplitter(this);
-  auto* left = new QWidget(split);
-  auto* leftLayout = new QVBoxLayout(left);
-  leftLayout->setContentsMargins(2, 2, 2, 2);
-  tables_ = new QTabWidget(left);
-  tableError_ = new QLabel(left);
-  tableError_->setWordWrap(true);
-  tableError_->setStyleSheet("color: #b00020;");
-  leftLayout->addWidget(tables_, 1);
-  auto* rowButtons = new QHBoxLayout;
-  for (auto [label, op] : {std::pair{tr("Add"), 0}, std::pair{tr("Duplicate"), 1}, std::pair{tr("Delete"), 2}}) {
-    auto* b = new QPushButton(label, left);
-    rowButtons->addWidget(b);
-    connect(b, &QPushButton::clicked, this, [this, op = op] {
-      auto* view = qobject_cast<QTableView*>(tables_->currentWidget());
-      auto* model = view ? qobject_cast<TableModel*>(view->model()) : nullptr;
-      if (!model) return;
-      const int row = view->currentIndex().isValid() ? view->currentIndex().row() : model->rowCount() - 1;
-      if (op == 0 && !model->addVariants().isEmpty()) {  // e.g. the bushings' joint presets
-        QMenu menu;
-        const QStringList variants = model->addVariants();
-        for (int k = 0; k < variants.size(); ++k)
-          menu.addAction(variants[k], this, [model, k] { model->addRowVariant(k); });
-        menu.exec(QCursor::pos());
-      } else if (op == 0) model->addRow();
-      else if (op == 1) model->duplicateRow(row);
-      else model->removeRowAt(row);
-    });
-  }
-  // The Signals table's rows edited as a whole: type and parameters with their units.
-  auto* signalForm = new QPushButton(tr("Signal..."), left);
-  signalForm->setToolTip(tr("Edit the selected signal's type and parameters in a form (Signals table)"));
-  rowButtons->addWidget(signalForm);
-  connect(signalForm, &QPushButton::clicked, this, [this] {
-    showTable(tr("Signals"));
-    auto* view = qobject_cast<QTableView*>(tables_->currentWidget());
-    int lc = 0, drive = 0;
-    const Project& p = doc_->project();
-    if (!view || !signalOfRow(p, std::max(0, view->currentIndex().row()), lc, drive)) return;
-    QString unit = "N";
-    for (const auto& in : p.inputs)
-      if (in.id == p.loadCases[lc].drives[drive].input) unit = inputUnit(in.kind);
-    SignalForm form(p.loadCases[lc].drives[drive].signal, unit, this);
-    form.setWindowTitle(tr("Signal of input %1 in load case %2").arg(p.loadCases[lc].drives[drive].input)
-                            .arg(QString::fromStdString(p.loadCases[lc].name)));
-    if (form.exec() != QDialog::Accepted) return;
-    QString error;
-    const SignalRow s = form.signal(&error);
-    if (error.isEmpty()) error = editSignal(doc_, lc, drive, s);
-    if (!error.isEmpty()) message(tr("Signal"), error);
-  });
-  rowButtons->addStretch();
-  leftLayout->addLayout(rowButtons);
-  leftLayout->addWidget(tableError_);
-  problems_ = new ProblemsPanel(left);
-  problems_->setMaximumHeight(140);
-  problems_->setVisible(false);
-  leftLayout->addWidget(problems_);
-  connect(problems_, &ProblemsPanel::goTo, this, &MainWindow::goToCell);
-
-  auto* centre = centre_ = new QTabWidget(split);
-  auto* view3dPage = new QWidget(centre);
-  auto* v3 = new QVBoxLayout(view3dPage);
-  v3->setContentsMargins(0, 0, 0, 0);
-  staleView_ = new QLabel(view3dPage);
-  staleView_->setWordWrap(true);
-  staleView_->setStyleSheet("color: #9a5b00; font-weight: bold;");
-  staleView_->setVisible(false);
-  v3->addWidget(staleView_);
-  view3d_ = new View3D(view3dPage);
-  v3->addWidget(view3d_, 1);
-  auto* viewBar = new QHBoxLayout;
-  for (auto [label, preset] : {std::pair{tr("Front"), View3D::Preset::Front}, std::pair{tr("Side"), View3D::Preset::Side},
-                               std::pair{tr("Top"), View3D::Preset::Top}, std::pair{tr("Iso"), View3D::Preset::Iso}}) {
-    auto* b = new QPushButton(label, view3dPage);
-    b->setToolTip(tr("Look from this direction, everything in view"));
-    connect(b, &QPushButton::clicked, this, [this, p = preset] { view3d_->setView(p); });
-    viewBar->addWidget(b);
-  }
-  auto* fit = new QPushButton(tr("Fit"), view3dPage);
-  fit->setToolTip(tr("Keep the direction, bring everything into view"));
-  connect(fit, &QPushButton::clicked, this, [this] { view3d_->fitAll(); });
-  viewBar->addWidget(fit);
-  viewBar->addWidget(new QLabel(tr("Exaggeration:"), view3dPage));
-  exaggeration_ = new QDoubleSpinBox(view3dPage);
-  exaggeration_->setRange(1, 200);
-  exaggeration_->setValue(1);
-  exaggeration_->setSuffix(" x");
-  exaggeration_->setObjectName("exaggeration");
-  exaggeration_->setToolTip(tr("Scales the motion from the run's initial equilibrium (the design pose before a run)"));
-  connect(exaggeration_, &QDoubleSpinBox::valueChanged, this, [this](double v) { view3d_->setExaggeration(v); });
-  viewBar->addWidget(exaggeration_);
-  auto* ghost = new QCheckBox(tr("design pose"), view3dPage);
-  ghost->setToolTip(tr("Show the bodies as modelled as a translucent ghost"));
-  connect(ghost, &QCheckBox::toggled, this, [this](bool on) { view3d_->setGhost(on); });
-  viewBar->addWidget(ghost);
-  // Playback of the run's poses (kPoseRate per simulated second) at a chosen speed.
-  playButton_ = new QPushButton(tr("Play"), view3dPage);
-  playButton_->setToolTip(tr("Play the run's poses back (from the start when at the end)"));
-  auto* stepBack = new QPushButton(QStringLiteral("<"), view3dPage);
-  auto* stepOn = new QPushButton(QStringLiteral(">"), view3dPage);
-  stepBack->setToolTip(tr("One pose back"));
-  stepOn->setToolTip(tr("One pose on"));
-  for (auto* b : {stepBack, stepOn}) b->setMaximumWidth(28);
-  speed_ = new QComboBox(view3dPage);
-  for (double f : {0.1, 0.25, 0.5, 1.0, 2.0, 5.0}) speed_->addItem(QStringLiteral("%1x").arg(f), f);
-  speed_->setCurrentIndex(3);
-  speed_->setToolTip(tr("Playback speed: simulated seconds per second"));
-  playTimer_ = new QTimer(this);
-  playTimer_->setInterval(33);
-  connect(playTimer_, &QTimer::timeout, this, [this] {
-    if (frames_.empty() || running_) return stopPlayback();
-    playTime_ += speed_->currentData().toDouble() * playTimer_->interval() * 1e-3;
-    auto it = std::upper_bound(frames_.begin(), frames_.end(), playTime_,
-                               [](double t, const Frame& f) { return t < f.t; });
-    const int i = std::max(0, static_cast<int>(it - frames_.begin()) - 1);
-    timeSlider_->setValue(i);
-    if (i + 1 >= static_cast<int>(frames_.size())) stopPlayback();
-  });
-  connect(playButton_, &QPushButton::clicked, this, [this] {
-    if (playTimer_->isActive()) return stopPlayback();
-    if (frames_.empty() || running_) return;
-    if (timeSlider_->value() + 1 >= static_cast<int>(frames_.size())) timeSlider_->setValue(0);
-    playTime_ = frames_[timeSlider_->value()].t;
-    playTimer_->start();
-    playButton_->setText(tr("Pause"));
-  });
-  connect(stepBack, &QPushButton::clicked, this, [this] { timeSlider_->setValue(timeSlider_->value() - 1); });
-  connect(stepOn, &QPushButton::clicked, this, [this] { timeSlider_->setValue(timeSlider_->value() + 1); });
-  for (QWidget* w : {static_cast<QWidget*>(playButton_), static_cast<QWidget*>(stepBack), static_cast<QWidget*>(stepOn),
-                     static_cast<QWidget*>(speed_)})
-    viewBar->addWidget(w);
-  timeSlider_ = new QSlider(Qt::Horizontal, view3dPage);
-  timeSlider_->setEnabled(false);
-  timeLabel_ = new QLabel(view3dPage);
-  timeLabel_->setMinimumWidth(110);
-  connect(timeSlider_, &QSlider::valueChanged, this, [this](int v) {
-    if (running_ || v < 0 || v >= static_cast<int>(frames_.size())) return;
-    view3d_->showFrame(frames_[v]);
-    timeLabel_->setText(tr("t = %1 s").arg(frames_[v].t, 0, 'f', 3));
-  });
-  viewBar->addWidget(timeSlider_, 1);
-  viewBar->addWidget(timeLabel_);
-  for (QWidget* w : {static_cast<QWidget*>(playButton_), static_cast<QWidget*>(stepBack), static_cast<QWidget*>(stepOn)})
-    connect(timeSlider_, &QSlider::rangeChanged, w, [this, w] { w->setEnabled(timeSlider_->isEnabled()); });
-  v3->addLayout(viewBar);
-  centre->addTab(view3dPage, tr("3D"));
-  plots_ = new PlotPanel(centre, 2);
-  centre->addTab(plots_, tr("Plots"));
-  // The 3D playback shows the newest run's poses: stale with it.
-  connect(plots_, &PlotPanel::staleChanged, this, [this](bool stale, const QString& text) {
-    staleView_->setText(text + tr(" The time slider plays the poses of that run."));
-    staleView_->setVisible(stale && !frames_.empty());
-  });
-  curves_ = new CurveEditor(doc_, centre);
-  centre->addTab(curves_, tr("Curves"));
-  dynamics_ = new BushingDynamicsPanel(doc_, centre);
-  centre->addTab(dynamics_, tr("Bushing dynamics"));
-  topology_ = new TopologyView(centre);
-  centre->addTab(topology_, tr("Topology"));
-  sparsity_ = new SparsityView(centre);
-  centre->addTab(sparsity_, tr("Sparsity"));
-  analyses_ = new AnalysesPanel(centre);
-  centre->addTab(analyses_, tr("Analyses"));
+  tables_ = new TablePane(doc_, split);
+  connect(tables_, &TablePane::designVariableRequested, this, [this](const QString& p) { addDesignVariable(p); });
+  connect(tables_, &TablePane::fmuParameterRequested, this, &MainWindow::addFmuParameter);
+  connect(tables_, &TablePane::bushingRowChanged, this,
+          [this](int id) { dynamics_->showBushing(id, dynamics_->currentDirection()); });
+  connect(tables_, &TablePane::editRejected, this, [this](const QString& m) { statusBar()->showMessage(m, 8000); });
+  connect(tables_, &TablePane::problem, this, [this](const QString& title, const QString& text) { message(title, text); });
+  centre_ = new QTabWidget(split);
+  centre_->setUsesScrollButtons(true);
+  centre_->addTab(build3DPage(), tr("3D"));
+  plots_ = new PlotPanel(runs_, centre_, 2);
+  plots_->setPreferred({"wheel centre x", "bushing fx"});
+  centre_->addTab(plots_, tr("Plots"));
+  curves_ = new CurveEditor(doc_, centre_);
+  centre_->addTab(curves_, tr("Curves"));
+  dynamics_ = new BushingDynamicsPanel(doc_, centre_);
+  centre_->addTab(dynamics_, tr("Bushing dynamics"));
+  topology_ = new TopologyView(centre_);
+  centre_->addTab(topology_, tr("Topology"));
+  sparsity_ = new SparsityView(centre_);
+  centre_->addTab(sparsity_, tr("Sparsity"));
+  analyses_ = new AnalysesPanel(centre_);
+  centre_->addTab(analyses_, tr("Analyses"));
   connect(analyses_, &AnalysesPanel::modeFrame, this, [this](const Frame& f) {
-    if (!running_) view3d_->showFrame(f);
+    if (!run_->isRunning()) view3d_->showFrame(f);
   });
   connect(analyses_, &AnalysesPanel::showModeRequested, this, [this] { showTab(tr("3D")); });
   connect(topology_, &TopologyView::picked, this, [this](Table t, int id) { select(t, id); });
-  split->addWidget(left);
-  split->addWidget(centre);
+  split->addWidget(tables_);
+  split->addWidget(centre_);
   split->setStretchFactor(0, 2);
   split->setStretchFactor(1, 3);
   setCentralWidget(split);
 
-  progress_ = new QProgressBar(this);
-  progress_->setMaximumWidth(220);
-  rtf_ = new QLabel(this);
-  statusBar()->addPermanentWidget(rtf_);
-  errorLabel_ = new QLabel(this);
-  errorLabel_->setObjectName("errorEstimate");
-  statusBar()->addPermanentWidget(errorLabel_);
-  statusBar()->addPermanentWidget(progress_);
-
-  worker_ = new SimulationWorker;
-  worker_->moveToThread(&thread_);
-  connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
-  thread_.start();
-  connect(worker_, &SimulationWorker::started, this, [this](QStringList ch, QStringList un, double duration) {
-    plots_->startRun(ch, un, duration, {"wheel centre x", "bushing fx"}, runProject_, runLoadCase_, runMethod_);
-    plots_->setRunning(true);
-    frames_.clear();
-    progress_->setRange(0, 1000);
-  });
-  connect(worker_, &SimulationWorker::samples, this, [this](SampleBlock b) { plots_->append(b); });
-  // Software OpenGL (llvmpipe) needs 30-70 ms per frame: render the newest frame only after an
-  // idle interval of twice the last render time (at least 40 ms), so the GUI thread never spends
-  // more than a third of its time rendering.
-  frameTimer_ = new QTimer(this);
-  frameTimer_->setSingleShot(true);
-  sinceRender_.start();
-  connect(frameTimer_, &QTimer::timeout, this, [this] {
-    if (frames_.empty()) return;
-    view3d_->showFrame(frames_.back());
-    sinceRender_.restart();
-  });
-  connect(worker_, &SimulationWorker::frame, this, [this](Frame f) {
-    frames_.push_back(std::move(f));
-    if (frames_.size() == 1) view3d_->setReference(frames_.front());  // the initial equilibrium
-    if (frameTimer_->isActive()) return;
-    const qint64 wait = std::max<qint64>(40, static_cast<qint64>(3.0 * view3d_->vtkWidget()->lastRenderMs()));
-    frameTimer_->start(static_cast<int>(std::max<qint64>(0, wait - sinceRender_.elapsed())));
-  });
-  connect(worker_, &SimulationWorker::progress, this, [this](double t, double duration, double rtf) {
-    progress_->setValue(static_cast<int>(1000.0 * t / std::max(duration, 1e-9)));
-    rtf_->setText(tr("t = %1 s   real-time factor %2").arg(t, 0, 'f', 2).arg(rtf, 0, 'f', 3));
-    rtf_->setMinimumWidth(rtf_->sizeHint().width());  // not squeezed by a long status message
-  });
-  connect(worker_, &SimulationWorker::realtimeReport, this, [this](const QString& r) { realtimeReport_ = r; });
-  connect(worker_, &SimulationWorker::errorEstimate, this, [this](double rms, double largest, double at, double warnAt) {
-    const DisplayUnit u = displayUnit("m");
-    errorEstimate_ = tr("error estimate RMS %1 %2, largest %3 %2 at t = %4 s")
-                         .arg(u.factor * rms, 0, 'g', 2)
-                         .arg(u.unit)
-                         .arg(u.factor * largest, 0, 'g', 2)
-                         .arg(at, 0, 'f', 3);
-    if (warnAt >= 0.0)
-      errorEstimate_ += tr(" - above the warning threshold %1 %2 from t = %3 s")
-                            .arg(u.factor * runWarnError_, 0, 'g', 2)
-                            .arg(u.unit)
-                            .arg(warnAt, 0, 'f', 3);
-    errorLabel_->setStyleSheet(warnAt >= 0.0 ? QStringLiteral("color: #c00000; font-weight: bold") : QString());
-    errorLabel_->setText(errorEstimate_);
-    errorLabel_->setMinimumWidth(errorLabel_->sizeHint().width());
-    errorLabel_->setToolTip(tr("The integrator's local error estimate of the positions, per step, from its "
-                               "embedded lower-order solution (LSRT2: first order, ROS34PW2: second order; "
-                               "docs/method.md); a smaller step lowers it"));
-  });
-  connect(worker_, &SimulationWorker::finished, this, &MainWindow::onFinished);
-
+  buildStatusBar();
+  connectRun();
   buildRunBar();
   buildMenus();
   connect(doc_, &ProjectDocument::projectReset, this, [this] {
     clearResults();
-    buildTables();
+    tables_->rebuild();
     rebuildModel();
     updateTitle();
   });
@@ -330,14 +119,117 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), doc_(new ProjectD
   connect(doc_->undoStack(), &QUndoStack::indexChanged, this, [this] {
     rebuildModel();
     // Results of an earlier version stay marked until the next run, also after an undo back to it.
-    if (plots_->runCount() > 0) {
-      QStringList parts;
-      for (const auto& c : describeChanges(plots_->run(plots_->runCount() - 1).project, doc_->project(), 3))
-        parts << QString::fromStdString(c);
-      plots_->markStale(parts.isEmpty() ? tr("edited, then undone or redone") : parts.join("; "));
-    }
+    markRunsStale(tr("edited, then undone or redone"));
   });
-  resize(1400, 860);
+  resize(1340, 740);
+}
+
+QWidget* MainWindow::build3DPage() {
+  auto* page = new QWidget(centre_);
+  auto* v3 = new QVBoxLayout(page);
+  v3->setContentsMargins(0, 0, 0, 0);
+  staleView_ = new QLabel(page);
+  staleView_->setWordWrap(true);
+  staleView_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+  staleView_->setStyleSheet("color: #9a5b00; font-weight: bold;");
+  staleView_->setVisible(false);
+  v3->addWidget(staleView_);
+  view3d_ = new View3D(page);
+  v3->addWidget(view3d_, 1);
+  auto* viewBar = new QHBoxLayout;
+  for (auto [label, preset] : {std::pair{tr("Front"), View3D::Preset::Front}, std::pair{tr("Side"), View3D::Preset::Side},
+                               std::pair{tr("Top"), View3D::Preset::Top}, std::pair{tr("Iso"), View3D::Preset::Iso}}) {
+    auto* b = new QPushButton(label, page);
+    b->setToolTip(tr("Look from this direction, everything in view"));
+    connect(b, &QPushButton::clicked, this, [this, p = preset] { view3d_->setView(p); });
+    viewBar->addWidget(b);
+  }
+  auto* fit = new QPushButton(tr("Fit"), page);
+  fit->setToolTip(tr("Keep the direction, bring everything into view"));
+  connect(fit, &QPushButton::clicked, this, [this] { view3d_->fitAll(); });
+  viewBar->addWidget(fit);
+  auto* ortho = new QCheckBox(tr("orthographic"), page);
+  ortho->setObjectName("orthographic");
+  ortho->setToolTip(tr("Parallel projection: lengths and angles read true in the front, side and top views"));
+  connect(ortho, &QCheckBox::toggled, this, [this](bool on) { view3d_->setOrthographic(on); });
+  viewBar->addWidget(ortho);
+  viewBar->addWidget(new QLabel(tr("Exaggeration:"), page));
+  exaggeration_ = new QDoubleSpinBox(page);
+  exaggeration_->setRange(1, 200);
+  exaggeration_->setValue(1);
+  exaggeration_->setSuffix(" x");
+  exaggeration_->setObjectName("exaggeration");
+  exaggeration_->setToolTip(tr("Scales the motion from the run's initial equilibrium (the design pose before a run)"));
+  connect(exaggeration_, &QDoubleSpinBox::valueChanged, this, [this](double v) { view3d_->setExaggeration(v); });
+  viewBar->addWidget(exaggeration_);
+  auto* ghost = new QCheckBox(tr("design pose"), page);
+  ghost->setToolTip(tr("Show the bodies as modelled as a translucent ghost"));
+  connect(ghost, &QCheckBox::toggled, this, [this](bool on) { view3d_->setGhost(on); });
+  viewBar->addWidget(ghost);
+  viewBar->addStretch();
+  v3->addLayout(viewBar);
+  playback_ = new PlaybackBar(&run_->frames(), page);
+  connect(playback_, &PlaybackBar::frameChosen, this, [this](const Frame& f) { view3d_->showFrame(f); });
+  v3->addWidget(playback_);
+  // The 3D playback shows the newest run's poses: stale with it.
+  connect(runs_, &RunHistory::staleChanged, this, [this](bool stale, const QString& text) {
+    staleView_->setText(text + tr(" The time slider plays the poses of that run."));
+    staleView_->setVisible(stale && !run_->frames().empty());
+  });
+  return page;
+}
+
+void MainWindow::buildStatusBar() {
+  progress_ = new QProgressBar(this);
+  progress_->setMaximumWidth(160);
+  rtf_ = new QLabel(this);
+  statusBar()->addPermanentWidget(rtf_);
+  errorLabel_ = new QLabel(this);
+  errorLabel_->setObjectName("errorEstimate");
+  // The error estimate can be long: elided to the status bar, in full in its tooltip.
+  errorLabel_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+  errorLabel_->setMinimumWidth(120);
+  statusBar()->addPermanentWidget(errorLabel_, 1);
+  statusBar()->addPermanentWidget(progress_);
+}
+
+void MainWindow::connectRun() {
+  // Software OpenGL (llvmpipe) needs 30-70 ms per frame: the controller hands over the newest
+  // pose only after an idle interval of three times the last render time (run_controller.h).
+  run_->setRenderCost([this] { return static_cast<double>(view3d_->vtkWidget()->lastRenderMs()); });
+  connect(run_, &RunController::started, this, [this] {
+    plots_->setRunning(true);
+    progress_->setRange(0, 1000);
+  });
+  connect(run_, &RunController::firstFrame, this, [this](const Frame& f) { view3d_->setReference(f); });
+  connect(run_, &RunController::renderFrame, this, [this](const Frame& f) { view3d_->showFrame(f); });
+  connect(run_, &RunController::progress, this, [this](double t, double duration, double rtf) {
+    progress_->setValue(static_cast<int>(1000.0 * t / std::max(duration, 1e-9)));
+    rtf_->setText(tr("t = %1 s   real-time factor %2").arg(t, 0, 'f', 2).arg(rtf, 0, 'f', 3));
+    rtf_->setMinimumWidth(rtf_->sizeHint().width());  // not squeezed by a long status message
+  });
+  connect(run_, &RunController::errorEstimateChanged, this, [this](const QString& text, bool warn) {
+    errorLabel_->setStyleSheet(warn ? QStringLiteral("color: #c00000; font-weight: bold") : QString());
+    errorLabel_->setText(elidedFor(errorLabel_, text));
+    errorLabel_->setToolTip(text + "\n" +
+                            tr("The integrator's local error estimate of the positions, per step, from its "
+                               "embedded lower-order solution (LSRT2: first order, ROS34PW2: second order; "
+                               "docs/method.md); a smaller step lowers it"));
+  });
+  connect(run_, &RunController::finished, this, &MainWindow::onFinished);
+}
+
+QString MainWindow::elidedFor(QLabel* label, const QString& text) const {
+  const int width = std::max(120, statusBar()->width() / 2);
+  return label->fontMetrics().elidedText(text, Qt::ElideRight, width);
+}
+
+void MainWindow::markRunsStale(const QString& ifNothing) {
+  if (runs_->empty()) return;
+  QStringList parts;
+  for (const auto& c : describeChanges(runs_->run(runs_->count() - 1).project, doc_->project(), 3))
+    parts << QString::fromStdString(c);
+  if (!parts.isEmpty() || !ifNothing.isEmpty()) runs_->markStale(parts.isEmpty() ? ifNothing : parts.join("; "));
 }
 
 MainWindow::~MainWindow() {
@@ -345,21 +237,25 @@ MainWindow::~MainWindow() {
   // would otherwise rebuild the model into views already deleted.
   doc_->undoStack()->disconnect(this);
   doc_->disconnect(this);
-  worker_->stop();
-  thread_.quit();
-  thread_.wait();
+  run_->stop();
+  // The panes hold views of the document's models: they go before the document (the first child).
+  delete takeCentralWidget();
 }
 
+TableModel* MainWindow::tableModel(Table t) { return tables_->model(t); }
+ProblemsPanel* MainWindow::problems() { return tables_->problems(); }
+QSlider* MainWindow::timeSlider() const { return playback_->slider(); }
+QLabel* MainWindow::timeLabel() const { return playback_->timeLabel(); }
+QPushButton* MainWindow::playButton() const { return playback_->playButton(); }
+const std::vector<Frame>& MainWindow::frames() const { return run_->frames(); }
+bool MainWindow::isRunning() const { return run_->isRunning(); }
+QString MainWindow::lastRunMessage() const { return run_->lastMessage(); }
+QString MainWindow::lastRealtimeReport() const { return run_->realtimeReport(); }
+QString MainWindow::lastErrorEstimate() const { return run_->errorEstimate(); }
+const SimulationWorker* MainWindow::worker() const { return run_->worker(); }
+
 void MainWindow::select(Table t, int id) {
-  for (int k = 0; k < static_cast<int>(models_.size()); ++k) {
-    if (models_[k]->table() != t) continue;
-    auto* view = qobject_cast<QTableView*>(tables_->widget(k));
-    for (int r = 0; r < models_[k]->rowCount(); ++r)
-      if (models_[k]->data(models_[k]->index(r, 0), Qt::DisplayRole).toInt() == id) {
-        tables_->setCurrentIndex(k);
-        view->selectRow(r);
-      }
-  }
+  tables_->select(t, id);
   if (t == Table::Bushings) dynamics_->showBushing(id, dynamics_->currentDirection());
   if (!model_) return;
   int body = -1;
@@ -372,76 +268,20 @@ void MainWindow::select(Table t, int id) {
 }
 
 bool MainWindow::goToCell(const QString& table, const QString& row, const QString& field) {
-  for (int k = 0; k < static_cast<int>(models_.size()); ++k) {
-    if (tableName(models_[k]->table()) != table) continue;
-    const QModelIndex cell = models_[k]->locate(row, field);
-    if (!cell.isValid()) return false;
-    tables_->setCurrentIndex(k);
-    auto* view = qobject_cast<QTableView*>(tables_->widget(k));
-    view->setCurrentIndex(cell);
-    view->scrollTo(cell);
-    view->setFocus();
-    return true;
-  }
-  return false;
+  return tables_->goToCell(table, row, field);
 }
 
-void MainWindow::showTable(const QString& title) {
-  for (int k = 0; k < tables_->count(); ++k)
-    if (tables_->tabText(k) == title) tables_->setCurrentIndex(k);
-}
+void MainWindow::showTable(const QString& title) { tables_->showTable(title); }
 
 void MainWindow::showTab(const QString& title) {
   for (int k = 0; k < centre_->count(); ++k)
     if (centre_->tabText(k) == title) centre_->setCurrentIndex(k);
 }
 
-TableModel* MainWindow::tableModel(Table t) {
-  for (auto& m : models_)
-    if (m->table() == t) return m.get();
-  return nullptr;
-}
-
-void MainWindow::buildTables() {
-  tables_->clear();
-  models_.clear();
-  for (auto [t, label] : kTableTabs) {
-    models_.push_back(makeTableModel(doc_, t));
-    auto* view = new QTableView(tables_);
-    view->setModel(models_.back().get());
-    view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    view->setAlternatingRowColors(true);
-    view->setItemDelegate(new ReferenceDelegate(view));
-    // A cell's context menu: the cell as a design variable of a parameter study.
-    view->setContextMenuPolicy(Qt::CustomContextMenu);
-    connect(view, &QTableView::customContextMenuRequested, this, [this, view](const QPoint& at) {
-      const QModelIndex i = view->indexAt(at);
-      auto* model = qobject_cast<TableModel*>(view->model());
-      const QString path = model && i.isValid() ? model->cellPath(i) : QString();
-      if (path.isEmpty()) return;
-      QMenu menu;
-      menu.addAction(tr("Add as design variable (%1)").arg(path), this, [this, path] { addDesignVariable(path); });
-#ifdef ELASTOKIN_HAVE_FMU
-      menu.addAction(tr("Add as FMU parameter (%1)").arg(path), this, [this, path] { addFmuParameter(path); });
-#endif
-      menu.exec(view->viewport()->mapToGlobal(at));
-    });
-    tables_->addTab(view, tr(label));
-    if (t == Table::Bushings)  // the bushing dynamics tab follows the bushing row the user is on
-      connect(view->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this, view](const QModelIndex& i) {
-        if (i.isValid()) dynamics_->showBushing(view->model()->index(i.row(), 0).data().toInt(), dynamics_->currentDirection());
-      });
-    connect(models_.back().get(), &TableModel::editRejected, this, [this](const QString& m) {
-      tableError_->setText(m);
-      statusBar()->showMessage(m, 8000);
-    });
-  }
-}
-
 void MainWindow::rebuildModel() {
   // Every error and warning of the tables, listed with a way to their cells.
   const Diagnostics d = check(doc_->project());
-  problems_->setDiagnostics(d.items(), d.errorCount() + d.warningCount() - d.items().size(), true);
+  tables_->problems()->setDiagnostics(d.items(), d.errorCount() + d.warningCount() - d.items().size(), true);
   // The 3D view and the run use the compiled model of the current tables, when they are valid.
   // The load cases come from the tables, valid or not.
   const QString current = loadCase_->currentText();
@@ -454,13 +294,13 @@ void MainWindow::rebuildModel() {
     topology_->setModel(model_);
     sparsity_->setModel(model_);
     analyses_->setModel(model_);
-    runAct_->setEnabled(!running_ && loadCase_->count() > 0);
-    tableError_->clear();
+    runAct_->setEnabled(!run_->isRunning() && loadCase_->count() > 0);
+    tables_->setError({});
   } catch (const ModelError& e) {
     model_.reset();
     analyses_->setModel(nullptr);
     runAct_->setEnabled(false);
-    tableError_->setText(QString::fromStdString(e.what()));
+    tables_->setError(QString::fromStdString(e.what()));
   }
 }
 
@@ -480,6 +320,11 @@ void MainWindow::buildRunBar() {
   integrator_->addItem(tr("generalized-alpha, 2 Newton iterations (order 2)"), "galpha");
   integrator_->addItem(tr("generalized-alpha, iteration matrix of the first step (paper 002)"), "galpha-frozen");
   integrator_->addItem(tr("linear-implicit Euler (order 1)"), "lie");
+  // As wide as a short name: the long ones show in the open list (the toolbar fits 1366 px).
+  integrator_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  integrator_->setMinimumContentsLength(18);
+  loadCase_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  loadCase_->setMinimumContentsLength(12);
   bar->addWidget(integrator_);
   bar->addWidget(new QLabel(tr("  dt [ms] "), bar));
   dt_ = new QDoubleSpinBox(bar);
@@ -535,22 +380,19 @@ void MainWindow::buildRunBar() {
   runAct_->setToolTip(tr("Run the load case on a worker thread; every run is kept in the Plots tab (F5)"));
   runAct_->setShortcut(QKeySequence(Qt::Key_F5));
   pauseAct_ = bar->addAction(tr("Pause"), this, [this] {
-    if (worker_->isPaused()) {
-      worker_->resume();
+    if (run_->isPaused()) {
+      run_->resume();
       pauseAct_->setText(tr("Pause"));
     } else {
-      worker_->pause();
+      run_->pause();
       pauseAct_->setText(tr("Resume"));
     }
   });
-  stopAct_ = bar->addAction(tr("Stop"), this, [this] { worker_->stop(); });
+  stopAct_ = bar->addAction(tr("Stop"), this, [this] { run_->stop(); });
   QAction* reset = bar->addAction(tr("Reset"), this, [this] {
-    if (running_) return;
-    stopPlayback();
-    frames_.clear();
-    timeSlider_->setEnabled(false);
-    timeSlider_->setRange(0, 0);
-    timeLabel_->clear();
+    if (run_->isRunning()) return;
+    run_->clearFrames();
+    playback_->clear();
     if (model_) view3d_->setModel(model_);
   });
   pauseAct_->setToolTip(tr("Pause or resume the run"));
@@ -564,14 +406,10 @@ void MainWindow::setRealtime(bool on) { realtime_->setChecked(on); }
 
 void MainWindow::clearResults() {
   // Nothing of the previous project stays on screen: runs, curves, poses, status.
-  if (running_) worker_->stop();
-  plots_->clearRuns();
-  frames_.clear();
-  frameTimer_->stop();
-  stopPlayback();
-  timeSlider_->setEnabled(false);
-  timeSlider_->setRange(0, 0);
-  timeLabel_->clear();
+  if (run_->isRunning()) run_->stop();
+  runs_->clear();
+  run_->clearFrames();
+  playback_->clear();
   staleView_->setVisible(false);
   analyses_->clearResults();
   view3d_->setModel(nullptr);
@@ -580,76 +418,53 @@ void MainWindow::clearResults() {
   progress_->reset();
   rtf_->clear();
   errorLabel_->clear();
+  errorLabel_->setToolTip({});
   rtf_->setMinimumWidth(0);
-  errorLabel_->setMinimumWidth(0);
   statusBar()->clearMessage();
-  lastMessage_.clear();
-}
-
-void MainWindow::stopPlayback() {
-  playTimer_->stop();
-  playButton_->setText(tr("Play"));
 }
 
 void MainWindow::startRun(double duration) {
-  if (running_ || !model_ || loadCase_->count() == 0) return;
+  if (run_->isRunning() || !model_ || loadCase_->count() == 0) return;
   analyses_->stopAnimation();
-  stopPlayback();
-  runProject_ = doc_->project();
-  runLoadCase_ = loadCase_->currentText();
   RunSettings s;
   s.loadCase = loadCase_->currentText();
   s.dt = dt_->value() * 1e-3;
   s.linearizeEvery = linEvery_->value();
   s.solver = solver_->currentText();
   s.integrator = integrator_->currentData().toString();
-  runMethod_ = QStringLiteral("%1, dt %2 ms%3")
-                   .arg(s.integrator)
-                   .arg(dt_->value())
-                   .arg(s.linearizeEvery > 1 ? QStringLiteral(", lin-every %1").arg(s.linearizeEvery) : QString());
+  const QString method = QStringLiteral("%1, dt %2 ms%3")
+                             .arg(s.integrator)
+                             .arg(dt_->value())
+                             .arg(s.linearizeEvery > 1 ? QStringLiteral(", lin-every %1").arg(s.linearizeEvery) : QString());
   s.realtime = realtime_->isChecked();
-  s.warnError = runWarnError_ = warnError_->value() * 1e-6;
+  s.warnError = warnError_->value() * 1e-6;
   s.duration = duration;
-  running_ = true;
+  if (!run_->start(model_, s, doc_->project(), method)) return;
+  playback_->setRunning(true);
   runAct_->setEnabled(false);
   pauseAct_->setEnabled(true);
   stopAct_->setEnabled(true);
-  timeSlider_->setEnabled(false);
-  timeSlider_->setRange(0, 0);
-  timeLabel_->clear();
-  lastMessage_.clear();
-  realtimeReport_.clear();
-  errorEstimate_.clear();
   errorLabel_->setStyleSheet(QString());
   statusBar()->showMessage(tr("running %1 ...").arg(s.loadCase));
-  QMetaObject::invokeMethod(worker_, "run", Qt::QueuedConnection, Q_ARG(std::shared_ptr<const ek::SuspensionModel>, model_),
-                            Q_ARG(ek::ui::RunSettings, s));
 }
 
 void MainWindow::onFinished(const QString& msg, bool completed) {
-  frameTimer_->stop();
-  if (!frames_.empty()) view3d_->showFrame(frames_.back());
-  running_ = false;
-  plots_->finishRun(completed ? QString() : msg);
+  const auto& frames = run_->frames();
+  if (!frames.empty()) view3d_->showFrame(frames.back());
   plots_->setRunning(false);
-  staleView_->setVisible(plots_->isStale() && !frames_.empty());
+  staleView_->setVisible(runs_->isStale() && !frames.empty());
   runAct_->setEnabled(model_ != nullptr);
   pauseAct_->setEnabled(false);
   pauseAct_->setText(tr("Pause"));
   stopAct_->setEnabled(false);
-  lastMessage_ = msg;
-  if (!frames_.empty()) {
-    timeSlider_->setEnabled(true);
-    timeSlider_->setRange(0, static_cast<int>(frames_.size()) - 1);
-    timeSlider_->setValue(timeSlider_->maximum());
-    timeLabel_->setText(tr("t = %1 s").arg(frames_.back().t, 0, 'f', 3));
-  }
+  playback_->setRunning(false);
   QString status = completed ? tr("run complete") : msg;
-  if (!realtimeReport_.isEmpty()) {  // its first line: "paced to the wall clock: N of M deadlines missed ..."
-    status += tr("; real time: ") + realtimeReport_.section('\n', 0, 0).section(": ", 1);
-    if (realtimeReport_.contains("ENDED BEHIND")) status += tr(", ended behind the wall clock");
+  const QString realtime = run_->realtimeReport();
+  if (!realtime.isEmpty()) {  // its first line: "paced to the wall clock: N of M deadlines missed ..."
+    status += tr("; real time: ") + realtime.section('\n', 0, 0).section(": ", 1);
+    if (realtime.contains("ENDED BEHIND")) status += tr(", ended behind the wall clock");
   }
-  if (!errorEstimate_.isEmpty()) status += "; " + errorEstimate_;
+  if (!run_->errorEstimate().isEmpty()) status += "; " + run_->errorEstimate();
   statusBar()->showMessage(status, 10000);
   if (!completed && !msg.startsWith("stopped")) message(tr("Run stopped"), msg);
   emit runFinished(completed);
@@ -730,7 +545,7 @@ void MainWindow::buildMenus() {
   file->addAction(tr("Export results as &CSV..."), this, [this] {
     const QString path = QFileDialog::getSaveFileName(this, tr("Export CSV"), "results.csv", tr("CSV (*.csv)"));
     if (path.isEmpty()) return;
-    const QString err = plots_->exportCsv(path);
+    const QString err = runs_->exportCsv(path);
     if (!err.isEmpty()) message(tr("Export"), err);
   });
   QAction* fmuAction = file->addAction(tr("Export &FMU (co-simulation)..."), this, [this] {
@@ -778,9 +593,8 @@ void MainWindow::buildMenus() {
   });
   edit->addAction(tr("&Import Adams property file onto the selected row..."), this, [this] {
     // The bushing or P2P row the user is on in the tables.
-    const int k = tables_->currentIndex();
-    const Table t = k >= 0 && k < static_cast<int>(models_.size()) ? models_[k]->table() : Table::Bodies;
-    auto* view = qobject_cast<QTableView*>(tables_->currentWidget());
+    const Table t = tables_->currentTable();
+    QTableView* view = tables_->currentView();
     const QModelIndex cur = view ? view->currentIndex() : QModelIndex();
     if ((t != Table::Bushings && t != Table::P2Ps) || !cur.isValid())
       return message(tr("Import property file"), tr("Select a row of the Bushings or the P2P table first: the file's "
@@ -792,9 +606,8 @@ void MainWindow::buildMenus() {
     if (!path.isEmpty()) importPropertyFile(path, t, view->model()->index(cur.row(), 0).data().toInt());
   });
   edit->addAction(tr("&Export the selected row as an Adams property file..."), this, [this] {
-    const int k = tables_->currentIndex();
-    const Table t = k >= 0 && k < static_cast<int>(models_.size()) ? models_[k]->table() : Table::Bodies;
-    auto* view = qobject_cast<QTableView*>(tables_->currentWidget());
+    const Table t = tables_->currentTable();
+    QTableView* view = tables_->currentView();
     const QModelIndex cur = view ? view->currentIndex() : QModelIndex();
     if ((t != Table::Bushings && t != Table::P2Ps) || !cur.isValid())
       return message(tr("Export property file"), tr("Select a row of the Bushings or the P2P table first."));
@@ -867,7 +680,7 @@ bool MainWindow::openProject(const QString& path, bool showErrors) {
     reopenResults();
     return true;
   } catch (const ModelError& e) {
-    problems_->setDiagnostics(e.errors(), 0, false);
+    tables_->problems()->setDiagnostics(e.errors(), 0, false);
     if (showErrors) message(tr("Cannot open project"), QString::fromStdString(e.what()));
     return false;
   }
@@ -925,11 +738,11 @@ void MainWindow::updateRecent(const QString& path) {
 
 QString MainWindow::saveResults() {
   if (doc_->path().isEmpty()) return tr("Save the project first: the results go beside it.");
-  if (plots_->runCount() == 0) return tr("No run to save.");
-  if (running_) return tr("Wait for the run to end.");
+  if (runs_->empty()) return tr("No run to save.");
+  if (run_->isRunning()) return tr("Wait for the run to end.");
   const QString path = resultsPathFor(doc_->path());
-  const QString err = writeRuns(path, plots_->runs());
-  if (err.isEmpty()) statusBar()->showMessage(tr("%1 runs saved to %2").arg(plots_->runCount()).arg(path), 8000);
+  const QString err = writeRuns(path, runs_->runs());
+  if (err.isEmpty()) statusBar()->showMessage(tr("%1 runs saved to %2").arg(runs_->count()).arg(path), 8000);
   return err;
 }
 
@@ -939,13 +752,10 @@ void MainWindow::reopenResults() {
   std::vector<RunRecord> runs;
   const QString err = readRuns(path, runs);
   if (!err.isEmpty()) return message(tr("Results beside the project"), tr("The saved results were not read: %1").arg(err));
-  plots_->restoreRuns(std::move(runs));
-  if (plots_->runCount() == 0) return;
-  QStringList parts;
-  for (const auto& c : describeChanges(plots_->run(plots_->runCount() - 1).project, doc_->project(), 3))
-    parts << QString::fromStdString(c);
-  if (!parts.isEmpty()) plots_->markStale(parts.join("; "));
-  statusBar()->showMessage(tr("%1 saved runs reopened from %2").arg(plots_->runCount()).arg(path), 8000);
+  runs_->restore(std::move(runs));
+  if (runs_->empty()) return;
+  markRunsStale({});
+  statusBar()->showMessage(tr("%1 saved runs reopened from %2").arg(runs_->count()).arg(path), 8000);
 }
 
 void MainWindow::openDocument(const QString& relative) {

@@ -1,20 +1,20 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 /// @file main_window.h
-/// The workbench window: table editors (left), 3D view and live plots (centre), run controls
-/// (toolbar) with the simulation on a worker thread, File and Edit menus.
+/// The workbench window: the table pane (left, ui/panels/table_pane.h), the centre tabs (3D view
+/// with its playback bar, plots, curves, bushing dynamics, topology, sparsity, analyses), the run
+/// toolbar driving the run controller (ui/run/run_controller.h), menus and status bar. It wires
+/// the document (ui/document) to the views and panels; it holds no results itself.
 
 #include <QMainWindow>
-#include <QElapsedTimer>
-#include <QThread>
-#include <QTimer>
 #include <memory>
 #include <vector>
 
 #include "engine/model/adams_import.h"
-#include "ui/project_document.h"
-#include "ui/simulation_worker.h"
-#include "ui/table_models.h"
+#include "ui/document/project_document.h"
+#include "ui/document/run_history.h"
+#include "ui/document/table_models.h"
+#include "ui/run/simulation_worker.h"
 
 class QComboBox;
 class QDoubleSpinBox;
@@ -34,10 +34,13 @@ class BushingDynamicsPanel;
 class CurveEditor;
 class FmuExportDialog;
 class ProblemsPanel;
+class PlaybackBar;
 class PlotPanel;
 class PropertyImportDialog;
+class RunController;
 class SparsityView;
 class StudyDialog;
+class TablePane;
 class TopologyView;
 class View3D;
 
@@ -60,25 +63,29 @@ class MainWindow : public QMainWindow {
   /// in `units` ("mm,newton,degrees,second"). @returns empty, or the message.
   QString exportPropertyFile(const QString& path, ek::PropertyType type, int id, const QString& units);
   ProjectDocument* document() { return doc_; }
+  /// The session's runs (the Plots tab shows them, File > Save runs stores them).
+  RunHistory* runs() { return runs_; }
+  RunController* runController() { return run_; }
   PlotPanel* plots() { return plots_; }
   View3D* view3d() { return view3d_; }
+  TablePane* tablePane() { return tables_; }
   TableModel* tableModel(Table t);
   QLabel* staleViewLabel() const { return staleView_; }
-  QSlider* timeSlider() const { return timeSlider_; }
-  QLabel* timeLabel() const { return timeLabel_; }
-  QPushButton* playButton() const { return playButton_; }
+  QSlider* timeSlider() const;
+  QLabel* timeLabel() const;
+  QPushButton* playButton() const;
   /// The run's poses for playback (kPoseRate per simulated second).
-  const std::vector<Frame>& frames() const { return frames_; }
+  const std::vector<Frame>& frames() const;
   /// Starts a run with the toolbar's settings (duration < 0: the load case's).
   void startRun(double duration = -1.0);
   /// Real-time pacing of the next runs (the toolbar's check box).
   void setRealtime(bool on);
-  bool isRunning() const { return running_; }
-  QString lastRunMessage() const { return lastMessage_; }
+  bool isRunning() const;
+  QString lastRunMessage() const;
   /// The pacer's summary of the last real-time run (empty after an unpaced run).
-  QString lastRealtimeReport() const { return realtimeReport_; }
+  QString lastRealtimeReport() const;
   /// The last run's local error estimate as the status bar shows it ("error estimate RMS ...").
-  QString lastErrorEstimate() const { return errorEstimate_; }
+  QString lastErrorEstimate() const;
   /// Selects the row of a body or force element in the tables and highlights it in 3D.
   void select(Table table, int id);
   TopologyView* topology() { return topology_; }
@@ -86,8 +93,8 @@ class MainWindow : public QMainWindow {
   BushingDynamicsPanel* bushingDynamics() { return dynamics_; }
   SparsityView* sparsity() { return sparsity_; }
   AnalysesPanel* analyses() { return analyses_; }
-  ProblemsPanel* problems() { return problems_; }
-  const SimulationWorker* worker() const { return worker_; }
+  ProblemsPanel* problems();
+  const SimulationWorker* worker() const;
   /// Shows the table cell a diagnostic names (engine table name, row key, field); false if none.
   bool goToCell(const QString& table, const QString& row, const QString& field);
   /// Shows the centre tab with this title ("3D", "Plots").
@@ -124,8 +131,10 @@ class MainWindow : public QMainWindow {
   void closeEvent(QCloseEvent* e) override;
 
  private:
+  QWidget* build3DPage();
+  void buildStatusBar();
+  void connectRun();
   void buildMenus();
-  void buildTables();
   void buildRunBar();
   void rebuildModel();
   bool maybeSave();
@@ -136,18 +145,22 @@ class MainWindow : public QMainWindow {
   void onFinished(const QString& message, bool completed);
   /// Forgets every result of the project (File > New / Open).
   void clearResults();
-  void stopPlayback();
   void openDocument(const QString& relative);
   void reopenResults();
+  /// Marks the newest run as not current, naming what changed since (or `ifNothing`; empty: not
+  /// marked when nothing changed).
+  void markRunsStale(const QString& ifNothing);
+  /// A status-bar text cut to fit (the full text goes to the tooltip).
+  QString elidedFor(QLabel* label, const QString& text) const;
 
   ProjectDocument* doc_;
-  std::vector<std::unique_ptr<TableModel>> models_;
-  QTabWidget* tables_;
+  RunHistory* runs_;
+  RunController* run_;
+  TablePane* tables_;
   QTabWidget* centre_;
-  QLabel* tableError_;
-  ProblemsPanel* problems_;
   PlotPanel* plots_;
   View3D* view3d_;
+  PlaybackBar* playback_;
   TopologyView* topology_;
   CurveEditor* curves_;
   BushingDynamicsPanel* dynamics_;
@@ -155,20 +168,13 @@ class MainWindow : public QMainWindow {
   FmuExportDialog* fmuExport_ = nullptr;
   SparsityView* sparsity_;
   AnalysesPanel* analyses_;
-  QSlider* timeSlider_;
   QLabel* staleView_;  ///< over the 3D view: the playback is of an earlier version of the project
-  QLabel* timeLabel_;
-  QPushButton* playButton_;
-  QComboBox* speed_;
-  QTimer* playTimer_;
-  double playTime_ = 0.0;  ///< simulated time of the playback
   QComboBox* loadCase_;
   QComboBox* solver_;
   QComboBox* integrator_;
   QDoubleSpinBox* dt_;
   QSpinBox* linEvery_;
   QDoubleSpinBox* warnError_;  ///< [um], 0: off
-  double runWarnError_ = 0.0;  ///< the running run's threshold [m]
   QCheckBox* realtime_;
   QDoubleSpinBox* exaggeration_;
   QAction *runAct_, *pauseAct_, *stopAct_;
@@ -176,20 +182,10 @@ class MainWindow : public QMainWindow {
   QProgressBar* progress_;
   QLabel* rtf_;
   QLabel* errorLabel_;  ///< the running estimate of the integrator's local error
-  QThread thread_;
-  SimulationWorker* worker_;
   std::shared_ptr<const SuspensionModel> model_;
-  std::vector<Frame> frames_;  ///< poses of the run, for playback
-  Project runProject_;         ///< the tables of the run in progress (or the last one)
-  QString runLoadCase_;
-  QString runMethod_;  ///< integrator and step of the run in progress, for the Plots tab's list
-  QTimer* frameTimer_;         ///< renders the newest frame when the 3D view may render again
-  QElapsedTimer sinceRender_;
-  bool running_ = false, quiet_ = false;
-  QString realtimeReport_;
-  QString errorEstimate_;
+  bool quiet_ = false;
   PropertyImportDialog* importPreview_ = nullptr;
-  QString lastMessage_, lastDialog_, docsRoot_, lastDocument_;
+  QString lastDialog_, docsRoot_, lastDocument_;
 };
 
 }  // namespace ek::ui

@@ -11,12 +11,13 @@
 #include "engine/core/error.h"
 #include "engine/model/model.h"
 #include "engine/model/validate.h"
-#include "ui/hardpoints.h"
-#include "ui/mirror.h"
-#include "ui/signal_form.h"
-#include "ui/project_document.h"
-#include "ui/table_models.h"
-#include "ui/units.h"
+#include "ui/document/hardpoints.h"
+#include "ui/document/mirror.h"
+#include "ui/panels/signal_form.h"
+#include "ui/document/project_document.h"
+#include "ui/document/table_models.h"
+#include "ui/panels/reference_delegate.h"
+#include "ui/document/units.h"
 
 using namespace ek;
 using namespace ek::ui;

@@ -39,24 +39,26 @@
 #include "engine/core/text.h"
 #include "engine/model/adams_import.h"
 #include "engine/model/project_io.h"
-#include "ui/analyses_panel.h"
-#include "ui/bushing_dynamics_panel.h"
-#include "ui/curve_editor.h"
-#include "ui/event_loop_probe.h"
+#include "ui/panels/analyses_panel.h"
+#include "ui/panels/bushing_dynamics_panel.h"
+#include "ui/panels/curve_editor.h"
+#include "ui/run/event_loop_probe.h"
 #ifdef ELASTOKIN_HAVE_FMU
-#include "ui/fmu_export_dialog.h"
+#include "ui/panels/fmu_export_dialog.h"
 #endif
 #include "ui/main_window.h"
-#include "ui/sparsity_view.h"
-#include "ui/study_dialog.h"
-#include "ui/topology_view.h"
-#include "ui/units.h"
-#include "ui/plot_panel.h"
-#include "ui/problems_panel.h"
-#include "ui/property_import_dialog.h"
-#include "ui/results_file.h"
-#include "ui/view3d.h"
-#include "ui/vtk_widget.h"
+#include "ui/views/sparsity_view.h"
+#include "ui/views/view3d.h"
+#include "ui/views/vtk_widget.h"
+#include "ui/panels/study_dialog.h"
+#include "ui/views/topology_view.h"
+#include "ui/document/units.h"
+#include "ui/views/plot_panel.h"
+#include "ui/panels/problems_panel.h"
+#include "ui/panels/property_import_dialog.h"
+#include "ui/document/results_file.h"
+#include "ui/views/view3d.h"
+#include "ui/views/vtk_widget.h"
 
 using namespace ek::ui;
 
@@ -71,6 +73,21 @@ bool openShown(MainWindow& w, const QString& project, QSize size = {1400, 900}) 
   w.resize(size);
   w.show();
   return w.openProject(project) && QTest::qWaitForWindowExposed(&w);
+}
+
+/// Waits (on the signal, no fixed sleep) until the 3D view has rendered a frame: the first one
+/// compiles the shaders, which would otherwise fall into a measurement.
+bool firstRender(MainWindow& w) {
+  VtkWidget* vtk = w.view3d()->vtkWidget();
+  if (vtk->renders() > 0) return true;
+  QSignalSpy rendered(vtk, &VtkWidget::rendered);
+  return rendered.wait(20000);
+}
+
+/// Lets pending layouts and repaints happen (posted events), without waiting for time to pass.
+void settle() {
+  QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+  QCoreApplication::processEvents();
 }
 
 /// The column of a table model with this header, -1 if none.
@@ -92,7 +109,7 @@ class TestWorkbench : public QObject {
   void runLc1ForOneSecond() {
     MainWindow w;
     QVERIFY(openShown(w, kRoot + "/projects/double_wishbone.json"));
-    QTest::qWait(1500);  // first VTK render (shader compilation) before measuring
+    QVERIFY(firstRender(w));  // shader compilation before measuring
 
     // Responsiveness: gaps between 10 ms ticks of the GUI thread during the run.
     EventLoopProbe probe;
@@ -109,14 +126,14 @@ class TestWorkbench : public QObject {
 
     // The live plots received every sample (1 s at 1 kHz, plus t = 0).
     PlotPanel* plots = w.plots();
-    QCOMPARE(static_cast<int>(plots->times().size()), 1001);
-    QCOMPARE(plots->times().back(), 1.0);
+    QCOMPARE(static_cast<int>(plots->history()->times().size()), 1001);
+    QCOMPARE(plots->history()->times().back(), 1.0);
     QVERIFY(plots->plot(0)->graph(0)->dataCount() == 1001);
-    QVERIFY(plots->channels().contains("wheel centre x left"));
-    QVERIFY(plots->channels()[plots->selectedChannel(0)].contains("wheel centre x"));
+    QVERIFY(plots->history()->channels().contains("wheel centre x left"));
+    QVERIFY(plots->history()->channels()[plots->selectedChannel(0)].contains("wheel centre x"));
 
     // The 3D view shows the suspension: a good share of pixels differ from the background.
-    QTest::qWait(200);
+    settle();
     const QImage img = w.view3d()->grab3D();
     QVERIFY(!img.isNull());
     const QColor corner = img.pixelColor(2, 2);
@@ -134,7 +151,7 @@ class TestWorkbench : public QObject {
 
     // CSV export: header of names and units, one row per sample.
     const QString csv = kArtefacts + "/results.csv";
-    QCOMPARE(plots->exportCsv(csv), QString());
+    QCOMPARE(plots->history()->exportCsv(csv), QString());
     QFile f(csv);
     QVERIFY(f.open(QIODevice::ReadOnly | QIODevice::Text));
     const QString header = QString::fromUtf8(f.readLine()).trimmed();
@@ -157,7 +174,7 @@ class TestWorkbench : public QObject {
   void responsivenessDuringRealtimeRun() {
     MainWindow w;
     QVERIFY(openShown(w, kRoot + "/projects/double_wishbone.json"));
-    QTest::qWait(1500);
+    QVERIFY(firstRender(w));
     w.setRealtime(true);
     EventLoopProbe probe;
     QSignalSpy finished(&w, &MainWindow::runFinished);
@@ -166,7 +183,7 @@ class TestWorkbench : public QObject {
     QVERIFY(finished.wait(30000));
     qInfo("paced 2 s run: %s; 3D render last %.1f ms, longest %.1f ms", qPrintable(probe.summary()),
           w.view3d()->vtkWidget()->lastRenderMs(), w.view3d()->vtkWidget()->maxRenderMs());
-    QCOMPARE(static_cast<int>(w.plots()->times().size()), 2001);
+    QCOMPARE(static_cast<int>(w.plots()->history()->times().size()), 2001);
     // The pacer's report reaches the user: every one of the 2000 deadlines is accounted for.
     QVERIFY2(w.lastRealtimeReport().contains(QRegularExpression("paced to the wall clock: [0-9]+ of 2000 deadlines missed")),
              qPrintable(w.lastRealtimeReport()));
@@ -342,8 +359,8 @@ class TestWorkbench : public QObject {
     QSignalSpy finished(&w, &MainWindow::runFinished);
     w.startRun(0.3);
     QVERIFY(finished.wait(60000));
-    QCOMPARE(plots->runCount(), 1);
-    QVERIFY(!plots->isStale());
+    QCOMPARE(plots->history()->count(), 1);
+    QVERIFY(!plots->history()->isStale());
     QCOMPARE(plots->plot(0)->graphCount(), 1);
     QVERIFY(!plots->plot(0)->legend->visible());
 
@@ -353,7 +370,7 @@ class TestWorkbench : public QObject {
     const int col = columnOf(*bushings, "x stiffness [N/m]");
     QVERIFY(col >= 0);
     QVERIFY(bushings->setData(bushings->index(1, col), "300000", Qt::EditRole));
-    QVERIFY(plots->isStale());
+    QVERIFY(plots->history()->isStale());
     QVERIFY(plots->staleLabel()->isVisible());
     QVERIFY2(plots->staleLabel()->text().contains("x stiffness [N/m] 3000000.0 -> 300000.0"),
              qPrintable(plots->staleLabel()->text()));
@@ -363,14 +380,14 @@ class TestWorkbench : public QObject {
     QVERIFY(plots->plot(0)->graph(0)->name().endsWith("not current"));
     QVERIFY(w.grab().save(kArtefacts + "/plots_stale.png"));
     w.document()->undoStack()->undo();
-    QVERIFY(plots->isStale());
+    QVERIFY(plots->history()->isStale());
     w.document()->undoStack()->redo();
 
     w.startRun(0.3);
     QVERIFY(finished.wait(60000));
-    QVERIFY(!plots->isStale());
+    QVERIFY(!plots->history()->isStale());
     QVERIFY(w.staleViewLabel()->isHidden());
-    QCOMPARE(plots->runCount(), 2);
+    QCOMPARE(plots->history()->count(), 2);
     QCustomPlot* p = plots->plot(0);
     QCOMPARE(p->graphCount(), 2);
     QVERIFY(p->legend->visible());
@@ -387,8 +404,8 @@ class TestWorkbench : public QObject {
 
     // Difference plot = difference of the two runs' CSV files (same time grid).
     const QString a = kArtefacts + "/run1.csv", b = kArtefacts + "/run2.csv";
-    QCOMPARE(plots->exportRunCsv(0, a), QString());
-    QCOMPARE(plots->exportRunCsv(1, b), QString());
+    QCOMPARE(plots->history()->exportRunCsv(0, a), QString());
+    QCOMPARE(plots->history()->exportRunCsv(1, b), QString());
     auto column = [](const QString& path, const QString& name) {
       QFile f(path);
       f.open(QIODevice::ReadOnly | QIODevice::Text);
@@ -401,8 +418,8 @@ class TestWorkbench : public QObject {
       }
       return out;
     };
-    const QString channel = plots->channels()[plots->selectedChannel(0)];
-    const QString header = channel + " [" + plots->units()[plots->selectedChannel(0)] + "]";
+    const QString channel = plots->history()->channels()[plots->selectedChannel(0)];
+    const QString header = channel + " [" + plots->history()->units()[plots->selectedChannel(0)] + "]";
     const std::vector<double> va = column(a, header), vb = column(b, header);
     QCOMPARE(va.size(), std::size_t(301));
     QCOMPARE(vb.size(), va.size());
@@ -421,7 +438,7 @@ class TestWorkbench : public QObject {
     QVERIFY(p->yAxis->label().startsWith(QString::fromUtf8("Δ ") + channel));
     QVERIFY(w.grab().save(kArtefacts + "/plots_difference.png"));
     plots->setDifference(0, false);
-    plots->setShown(0, false);
+    plots->history()->setShown(0, false);
     QCOMPARE(p->graphCount(), 1);
 
     // File > New: no run, curve, 3D actor, time or analysis of the old project remains.
@@ -431,10 +448,10 @@ class TestWorkbench : public QObject {
       if (a->text() == "&New") fileNew = a;
     QVERIFY(fileNew);
     fileNew->trigger();
-    QCOMPARE(plots->runCount(), 0);
+    QCOMPARE(plots->history()->count(), 0);
     QCOMPARE(plots->plot(0)->graphCount(), 0);
     QCOMPARE(plots->runList()->topLevelItemCount(), 0);
-    QVERIFY(!plots->isStale());
+    QVERIFY(!plots->history()->isStale());
     QCOMPARE(w.view3d()->actorCount(), 0);
     QVERIFY(!w.timeSlider()->isEnabled());
     QVERIFY(w.analyses()->current() == nullptr);
@@ -462,8 +479,8 @@ class TestWorkbench : public QObject {
     QVERIFY(bushings->setData(bushings->index(1, col), "300000", Qt::EditRole));
     w.startRun(0.2);
     QVERIFY(finished.wait(60000));
-    QCOMPARE(plots->runCount(), 2);
-    const std::vector<RunRecord> before = plots->runs();
+    QCOMPARE(plots->history()->count(), 2);
+    const std::vector<RunRecord> before = plots->history()->runs();
     QStringList legendBefore;
     for (int k = 0; k < plots->plot(0)->graphCount(); ++k) legendBefore << plots->plot(0)->graph(k)->name();
     QCOMPARE(w.saveResults(), QString());
@@ -472,20 +489,20 @@ class TestWorkbench : public QObject {
 
     w.document()->undoStack()->setClean();  // do not ask to save the edit
     QVERIFY(w.openProject(project));         // the file still has the stiff bushing
-    QCOMPARE(plots->runCount(), 2);
+    QCOMPARE(plots->history()->count(), 2);
     for (int r = 0; r < 2; ++r) {
-      QCOMPARE(plots->run(r).t, before[r].t);
-      QCOMPARE(plots->run(r).v, before[r].v);
-      QCOMPARE(plots->run(r).channels, before[r].channels);
-      QCOMPARE(plots->run(r).changes, before[r].changes);
-      QVERIFY(plots->run(r).project == before[r].project);
+      QCOMPARE(plots->history()->run(r).t, before[r].t);
+      QCOMPARE(plots->history()->run(r).v, before[r].v);
+      QCOMPARE(plots->history()->run(r).channels, before[r].channels);
+      QCOMPARE(plots->history()->run(r).changes, before[r].changes);
+      QVERIFY(plots->history()->run(r).project == before[r].project);
     }
     QStringList legendAfter;
     for (int k = 0; k < plots->plot(0)->graphCount(); ++k) legendAfter << plots->plot(0)->graph(k)->name();
     QCOMPARE(legendAfter.size(), 2);
     QCOMPARE(legendAfter[0], legendBefore[0]);
     QVERIFY(legendAfter[1].startsWith(legendBefore[1]));  // and now marked " — not current"
-    QVERIFY(plots->isStale());
+    QVERIFY(plots->history()->isStale());
     QVERIFY2(plots->staleLabel()->text().contains("x stiffness [N/m] 300000.0 -> 3000000.0"), qPrintable(plots->staleLabel()->text()));
 
     // A damaged file: the message names the field; the project opens without runs.
@@ -498,7 +515,7 @@ class TestWorkbench : public QObject {
     f.write(text);
     f.close();
     QVERIFY(w.openProject(project));
-    QCOMPARE(plots->runCount(), 0);
+    QCOMPARE(plots->history()->count(), 0);
     QVERIFY2(w.lastDialogText().contains("corner.results.json, field 'runs[0].shown': expected boolean, found string"),
              qPrintable(w.lastDialogText()));
   }
@@ -527,18 +544,18 @@ class TestWorkbench : public QObject {
     w.startRun(0.2);
     QVERIFY(finished.wait(60000));
     PlotPanel* plots = w.plots();
-    const int x = plots->channels().indexOf("wheel centre x left");
+    const int x = plots->history()->channels().indexOf("wheel centre x left");
     plots->selectChannel(0, x);
     QCOMPARE(plots->plot(0)->yAxis->label(), QString("wheel centre x left [mm]"));
-    QCOMPARE(plots->plot(0)->graph(0)->data()->at(10)->value, plots->values()[x][10] * 1e3);
+    QCOMPARE(plots->plot(0)->graph(0)->data()->at(10)->value, plots->history()->values()[x][10] * 1e3);
     const QString csv = kArtefacts + "/units.csv";
-    QCOMPARE(plots->exportCsv(csv), QString());
+    QCOMPARE(plots->history()->exportCsv(csv), QString());
     QFile f(csv);
     QVERIFY(f.open(QIODevice::ReadOnly | QIODevice::Text));
     const QString header = QString::fromUtf8(f.readLine());
     QVERIFY2(header.contains("wheel centre x left [mm]") && header.contains("lower rear bushing fx left [kN]"), qPrintable(header));
     const QStringList first = QString::fromUtf8(f.readLine()).trimmed().split(',');
-    QCOMPARE(first[1 + x].toDouble(), plots->values()[x][0] * 1e3);
+    QCOMPARE(first[1 + x].toDouble(), plots->history()->values()[x][0] * 1e3);
     w.showTab("Plots");
     QVERIFY(w.grab().save(kArtefacts + "/units_mm_kN_deg.png"));
     Units::instance().setSystem(UnitSystem::SI);
@@ -587,7 +604,7 @@ class TestWorkbench : public QObject {
     qInfo("largest error estimates: LSRT2 %.3g m, ROS34PW2 %.3g m", largest[0], largest[1]);
     QVERIFY(largest[1] < 0.5 * largest[0]);
     for (int k = 0; k < 2; ++k) {  // the channel's largest sample is the status bar's largest
-      const RunRecord& run = plots->run(k);
+      const RunRecord& run = plots->history()->run(k);
       const int e = run.channel("error position");
       QVERIFY(e >= 0);
       const double top = *std::max_element(run.v[e].begin(), run.v[e].end());
@@ -603,8 +620,8 @@ class TestWorkbench : public QObject {
     QVERIFY2(p->graph(1)->name().contains(QString::fromUtf8("method: lsrt2, dt 1 ms \u2192 ros34pw2, dt 1 ms, lin-every 5")),
              qPrintable(p->graph(1)->name()));
     // The same channel from both runs: close (both methods converge), not identical.
-    const RunRecord& a = plots->run(0);
-    const RunRecord& b = plots->run(1);
+    const RunRecord& a = plots->history()->run(0);
+    const RunRecord& b = plots->history()->run(1);
     const int c = a.channel("wheel centre x left");
     QVERIFY(c >= 0 && a.t.size() == b.t.size());
     double diff = 0.0, lo = a.v[c][0], hi = lo;
@@ -615,9 +632,9 @@ class TestWorkbench : public QObject {
     }
     qInfo("largest difference %.3g m of a range of %.3g m", diff, hi - lo);
     QVERIFY(diff > 0.0 && diff < 0.01 * (hi - lo));
-    plots->selectChannel(1, plots->channels().indexOf("error position"));
+    plots->selectChannel(1, plots->history()->channels().indexOf("error position"));
     QCOMPARE(plots->plot(1)->graphCount(), 2);
-    QTest::qWait(200);
+    settle();
     QVERIFY(w.grab().save(kArtefacts + "/integrator_toolbar.png"));
     // A method without an estimate names the output instead of running.
     method->setCurrentIndex(method->findData("bdf2"));
@@ -647,7 +664,7 @@ class TestWorkbench : public QObject {
       if (k == 0) {
         QCOMPARE(m.captured(1).toDouble(), QString::number(1e-6 * warn->value(), 'g', 2).toDouble());
         QVERIFY(m.captured(2).toDouble() >= 5.0 && m.captured(2).toDouble() <= 5.1);
-        QTest::qWait(200);
+        settle();
         QVERIFY(w.grab().save(kArtefacts + "/error_warning.png"));
       }
     }
@@ -669,7 +686,7 @@ class TestWorkbench : public QObject {
     QVERIFY2(em.hasMatch(), qPrintable(w.lastErrorEstimate()));
     QVERIFY2(w.statusBar()->currentMessage().contains(w.lastErrorEstimate()), qPrintable(w.statusBar()->currentMessage()));
     qInfo("status bar: %s", qPrintable(w.statusBar()->currentMessage()));
-    QTest::qWait(200);  // the status bar's layout after the last labels
+    settle();
     QVERIFY(w.grab().save(kArtefacts + "/error_estimate_status.png"));
     QVERIFY(em.captured(3).toDouble() >= 5.0 && em.captured(3).toDouble() <= 5.1);
     QVERIFY(em.captured(2).toDouble() > 1e-7 && em.captured(2).toDouble() < 1e-3);
@@ -677,7 +694,7 @@ class TestWorkbench : public QObject {
     QCOMPARE(plots->plotCount(), 2);
     plots->addPlot();
     QCOMPARE(plots->plotCount(), 3);
-    const QStringList ch = plots->channels();
+    const QStringList ch = plots->history()->channels();
     const int fx = ch.indexOf("lower rear bushing fx left"), x = ch.indexOf("wheel centre x left");
     QVERIFY(fx >= 0 && x >= 0);
     plots->selectChannel(2, fx);
@@ -688,7 +705,7 @@ class TestWorkbench : public QObject {
     QVERIFY(curve);
     QCOMPARE(curve->dataCount(), 5501);
     // The curve's points are (x channel, y channel) of each sample.
-    const auto& v = plots->values();
+    const auto& v = plots->history()->values();
     double err = 0.0;
     for (int i = 0; i < curve->dataCount(); i += 50) {
       const auto d = curve->data()->at(i);
@@ -740,12 +757,12 @@ class TestWorkbench : public QObject {
     // At the initial equilibrium the exaggeration changes nothing (it scales the motion from there,
     // not the static sag from the design pose).
     w.timeSlider()->setValue(0);
-    QTest::qWait(100);
+    settle();
     const QImage at1 = w.view3d()->grab3D();
     auto* exaggeration = w.findChild<QDoubleSpinBox*>("exaggeration");
     QVERIFY(exaggeration && exaggeration->suffix() == " x");
     exaggeration->setValue(50);
-    QTest::qWait(100);
+    settle();
     const QImage at50 = w.view3d()->grab3D();
     QCOMPARE(at1.size(), at50.size());
     int differ = 0;
@@ -766,8 +783,8 @@ class TestWorkbench : public QObject {
 
     // A tall, narrow viewport: every preset keeps the whole suspension in view.
     w.view3d()->setMaximumWidth(360);
-    QTest::qWait(300);
-    QVERIFY(w.view3d()->height() > 1.5 * w.view3d()->width());
+    settle();
+    QTRY_VERIFY(w.view3d()->height() > 1.5 * w.view3d()->width());
     for (auto preset : {View3D::Preset::Front, View3D::Preset::Side, View3D::Preset::Top, View3D::Preset::Iso}) {
       w.view3d()->setView(preset);
       QVERIFY(w.view3d()->everythingInView());
@@ -775,7 +792,7 @@ class TestWorkbench : public QObject {
     w.view3d()->setGhost(true);
     w.view3d()->fitAll();
     QVERIFY(w.view3d()->everythingInView());
-    QTest::qWait(100);
+    settle();
     QVERIFY(w.grab().save(kArtefacts + "/view3d_narrow.png"));
   }
 
@@ -1088,7 +1105,7 @@ class TestWorkbench : public QObject {
         green += c.green() > 120 && c.red() < 80 && c.blue() < 110;
       }
     QVERIFY2(green > 200, qPrintable(QString::number(green)));
-    QTest::qWait(100);  // the report's layout settles
+    settle();
     QVERIFY(w.grab().save(kArtefacts + "/bushing_dynamics.png"));
 
     const int steps = w.document()->undoStack()->index();
@@ -1402,9 +1419,9 @@ class TestWorkbench : public QObject {
     w.startRun(0.05);
     QVERIFY(finished.wait(60000));
     QVERIFY2(finished.first().first().toBool(), qPrintable(w.lastRunMessage()));
-    QCOMPARE(static_cast<int>(w.plots()->times().size()), 51);
+    QCOMPARE(static_cast<int>(w.plots()->history()->times().size()), 51);
     const QString csv = kArtefacts + "/road_de.csv";
-    QCOMPARE(w.plots()->exportCsv(csv), QString());
+    QCOMPARE(w.plots()->history()->exportCsv(csv), QString());
     QFile f(csv);
     QVERIFY(f.open(QIODevice::ReadOnly | QIODevice::Text));
     f.readLine();

@@ -1,0 +1,431 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/views/analysis_report.h"
+
+#include <QApplication>
+#include <QBuffer>
+#include <QDateTime>
+#include <QPageSize>
+#include <QPdfWriter>
+#include <cmath>
+#include <complex>
+#include <memory>
+#include <qcustomplot.h>
+
+#include "ui/document/file_output.h"
+
+namespace ek::ui {
+namespace {
+
+constexpr double kDeg = 180.0 / M_PI;
+
+/// One K&C plot: a wheel channel (or the vertical force) in engineering units.
+struct KcQuantity {
+  const char* column;  ///< suffix after the wheel's name
+  const char* title;
+  const char* unit;
+  double scale;        ///< SI -> shown unit
+  bool change;         ///< shown as the change from the design position
+  bool outboard;       ///< times the wheel's side: outboard positive on both sides
+};
+constexpr KcQuantity kKcPlots[kAnalysisPlots] = {
+    {"toe", "Toe (toe-in positive)", "deg", kDeg, false, false},
+    {"camber", "Camber (top outboard positive)", "deg", kDeg, false, false},
+    {"centre x", "Wheel centre x change (forward)", "mm", 1e3, true, false},
+    {"centre y", "Half-track change at the wheel centre (outboard)", "mm", 1e3, true, true},
+    {"vertical force", "Vertical force at the contact point", "N", 1.0, false, false},
+    {"caster", "Caster", "deg", kDeg, false, false}};
+
+const QColor kColours[] = {QColor(31, 119, 180), QColor(255, 127, 14), QColor(44, 160, 44),
+                           QColor(214, 39, 40),  QColor(148, 103, 189), QColor(140, 86, 75)};
+
+void setTitle(QCustomPlot* p, const QString& t) {
+  if (auto* e = qobject_cast<QCPTextElement*>(p->plotLayout()->element(0, 0))) e->setText(t);
+}
+
+void clearPlot(QCustomPlot* p) {
+  p->clearGraphs();
+  p->clearPlottables();
+  p->legend->clearItems();
+  p->legend->setVisible(false);
+  p->xAxis->setScaleType(QCPAxis::stLinear);
+  p->yAxis->setScaleType(QCPAxis::stLinear);
+  p->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+  p->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+  setTitle(p, QString());
+}
+
+void drawKc(const std::vector<ShownResult>& shown, const PlotChoices& choices, const std::vector<QCustomPlot*>& plots) {
+  const AnalysisResult& current = *shown.back().result;
+  const KcResult& cur = current.kc;
+  const bool travel = current.analysis.endsWith("travel");
+  // Lengths in mm, angles in deg.
+  const double xScale = cur.sweepUnit == "m" ? 1e3 : cur.sweepUnit == "rad" ? kDeg : 1.0;
+  const QString xUnit = cur.sweepUnit == "m" ? "mm" : cur.sweepUnit == "rad" ? "deg" : QString::fromStdString(cur.sweepUnit);
+  const QString xLabel = travel ? QObject::tr("wheel travel [mm]")
+                                : QString("%1 [%2]").arg(QString::fromStdString(cur.sweepName), xUnit);
+  for (std::size_t q = 0; q < std::size(kKcPlots); ++q) {
+    QCustomPlot* p = plots[q];
+    const KcQuantity& kq = kKcPlots[q];
+    bool any = false;
+    for (std::size_t k = 0; k < shown.size(); ++k) {
+      const AnalysisResult& r = *shown[k].result;
+      // The design position is the sweep point nearest zero.
+      std::size_t design = 0;
+      for (std::size_t i = 0; i < r.kc.sweep.size(); ++i)
+        if (std::abs(r.kc.sweep[i]) < std::abs(r.kc.sweep[design])) design = i;
+      for (const WheelRow& wheel : r.project.wheels) {
+        const int c = r.kc.column(wheel.name + " " + kq.column);
+        if (c < 0) continue;
+        const double offset = kq.change ? r.kc.values[design][c] : 0.0;
+        const double sign = kq.outboard && wheel.side == WheelSide::Right ? -1.0 : 1.0;
+        QVector<double> x, y;
+        for (std::size_t i = 0; i < r.kc.sweep.size(); ++i) {
+          x << r.kc.sweep[i] * xScale;
+          y << sign * (r.kc.values[i][c] - offset) * kq.scale;
+        }
+        QCPGraph* g = p->addGraph();
+        g->setData(x, y, true);
+        const bool top = k + 1 == shown.size();
+        QPen pen(top ? kColours[0] : kColours[1 + k % 5], top ? 2.0 : 1.6);
+        if (wheel.side == WheelSide::Right) pen.setStyle(Qt::DashLine);
+        g->setPen(pen);
+        g->setName(shown[k].legend + (r.project.wheels.size() > 1 ? ", " + QString::fromStdString(wheel.name) : QString()));
+        any = true;
+      }
+    }
+    // Measured points over the current sweep, referred to its design value like the curves.
+    if (any && choices.measured) {
+      std::size_t design = 0;
+      for (std::size_t i = 0; i < cur.sweep.size(); ++i)
+        if (std::abs(cur.sweep[i]) < std::abs(cur.sweep[design])) design = i;
+      for (const WheelRow& wheel : current.project.wheels) {
+        const std::string channel = wheel.name + " " + kq.column;
+        const int c = cur.column(channel);
+        for (const auto& col : choices.measured->columns) {
+          if (col.channel != channel || c < 0) continue;
+          const double offset = kq.change ? cur.values[design][c] : 0.0;
+          const double sign = kq.outboard && wheel.side == WheelSide::Right ? -1.0 : 1.0;
+          QVector<double> x, y;
+          for (std::size_t i = 0; i < choices.measured->sweep.size(); ++i) {
+            x << choices.measured->sweep[i] * xScale;
+            y << sign * (col.values[i] - offset) * kq.scale;
+          }
+          QCPGraph* g = p->addGraph();
+          g->setData(x, y, true);
+          g->setLineStyle(QCPGraph::lsNone);
+          g->setScatterStyle(QCPScatterStyle(wheel.side == WheelSide::Right ? QCPScatterStyle::ssTriangle
+                                                                              : QCPScatterStyle::ssCircle,
+                                             Qt::black, 6));
+          g->setName(QObject::tr("measured, %1").arg(QString::fromStdString(wheel.name)));
+        }
+      }
+    }
+    if (!any) continue;
+    setTitle(p, QObject::tr("%1 [%2]").arg(QObject::tr(kq.title), kq.unit));
+    p->xAxis->setLabel(xLabel);
+    p->yAxis->setLabel(QString::fromUtf8(kq.unit));
+    p->legend->setVisible(q == 0 || shown.size() > 1);
+    p->legend->setFont(QFont(choices.font.family(), 7));
+    p->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    p->rescaleAxes();
+    // Flat curves (e.g. no toe change at all) get a visible range instead of round-off noise.
+    const QCPRange yr = p->yAxis->range();
+    const double floor = std::string(kq.unit) == "N" ? 1.0 : 0.01;
+    if (yr.size() < floor) p->yAxis->setRange(yr.center() - floor, yr.center() + floor);
+  }
+}
+
+void drawFrequency(const std::vector<ShownResult>& shown, const PlotChoices& choices, const std::vector<QCustomPlot*>& plots) {
+  QCustomPlot* mag = plots[0];
+  QCustomPlot* ph = plots[1];
+  for (auto* p : {mag, ph}) {
+    p->xAxis->setScaleType(QCPAxis::stLogarithmic);
+    p->xAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
+    p->xAxis->setLabel(QObject::tr("frequency [Hz]"));
+  }
+  mag->yAxis->setScaleType(QCPAxis::stLogarithmic);
+  mag->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
+  QString unit;
+  for (std::size_t k = 0; k < shown.size(); ++k) {
+    const FrequencyResponse& fr = shown[k].result->frequency;
+    int c = -1;
+    for (std::size_t i = 0; i < fr.outputs.size(); ++i)
+      if (QString::fromStdString(fr.outputs[i]) == choices.output) c = static_cast<int>(i);
+    if (c < 0) continue;
+    unit = QString::fromStdString(fr.units[c] + "/" + fr.inputUnit);
+    QVector<double> f, m, a;
+    for (std::size_t i = 0; i < fr.frequency.size(); ++i) {
+      f << fr.frequency[i];
+      m << std::max(1e-300, std::abs(fr.response[c][i]));
+      a << std::arg(fr.response[c][i]) * kDeg;
+    }
+    const bool top = k + 1 == shown.size();
+    for (auto [p, y] : {std::pair{mag, &m}, std::pair{ph, &a}}) {
+      QCPGraph* g = p->addGraph();
+      g->setData(f, *y, true);
+      g->setPen(QPen(top ? kColours[0] : kColours[1 + k % 5], top ? 2.0 : 1.6));
+      g->setName(shown[k].legend);
+    }
+  }
+  if (mag->graphCount() == 0) return;
+  const QString input = QString::fromStdString(shown.back().result->frequency.inputName);
+  setTitle(mag, QObject::tr("%1 / %2: magnitude").arg(choices.output, input));
+  setTitle(ph, QObject::tr("%1 / %2: phase").arg(choices.output, input));
+  mag->yAxis->setLabel(unit);
+  ph->yAxis->setLabel(QObject::tr("phase [deg]"));
+  for (auto* p : {mag, ph}) {
+    p->legend->setVisible(true);
+    p->legend->setFont(QFont(choices.font.family(), 7));
+    p->rescaleAxes();
+  }
+  ph->yAxis->setRange(-180, 180);
+}
+
+void drawModes(const std::vector<ShownResult>& shown, const PlotChoices& choices, const std::vector<QCustomPlot*>& plots) {
+  QCustomPlot* p = plots[0];
+  for (std::size_t k = 0; k < shown.size(); ++k) {
+    QVector<double> f, z;
+    for (const Mode& m : shown[k].result->modes.modes)
+      if (m.oscillatory && m.frequency >= choices.modesFrom && m.frequency <= choices.modesTo) {
+        f << m.frequency;
+        z << m.dampingRatio;
+      }
+    QCPGraph* g = p->addGraph();
+    g->setData(f, z, true);
+    g->setLineStyle(QCPGraph::lsNone);
+    g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, k + 1 == shown.size() ? kColours[0] : kColours[1 + k % 5], 6));
+    g->setName(shown[k].legend);
+  }
+  setTitle(p, QObject::tr("Oscillatory modes from %1 to %2 Hz").arg(choices.modesFrom).arg(choices.modesTo));
+  p->xAxis->setLabel(QObject::tr("natural frequency [Hz]"));
+  p->yAxis->setLabel(QObject::tr("damping ratio [-]"));
+  p->legend->setVisible(true);
+  p->legend->setFont(QFont(choices.font.family(), 7));
+  p->rescaleAxes();
+  p->xAxis->setRange(choices.modesFrom, choices.modesTo);
+  p->yAxis->setRange(0, 1.05);
+}
+
+}  // namespace
+
+const AnalysisChoice kAnalysisChoices[7] = {{"parallel-travel", "Parallel wheel travel"},
+                                            {"opposite-travel", "Opposite wheel travel (roll)"},
+                                            {"single-travel", "Single wheel travel"},
+                                            {"static-load", "Static load"},
+                                            {"steering", "Steering (driven rack)"},
+                                            {"frequency-response", "Frequency response"},
+                                            {"modes", "Modes"}};
+
+QString analysisTitle(const QString& analysis) {
+  for (const auto& a : kAnalysisChoices)
+    if (analysis == a.name) return QObject::tr(a.label);
+  return analysis;
+}
+
+QCustomPlot* newAnalysisPlot(QWidget* parent, const QFont& font) {
+  auto* p = new QCustomPlot(parent);
+  p->plotLayout()->insertRow(0);
+  p->plotLayout()->addElement(0, 0, new QCPTextElement(p, QString(), QFont(font.family(), 9, QFont::Bold)));
+  return p;
+}
+
+void drawAnalysisPlots(const std::vector<ShownResult>& shown, const PlotChoices& choices,
+                       const std::vector<QCustomPlot*>& plots) {
+  for (auto* p : plots) clearPlot(p);
+  if (shown.empty() || plots.size() < static_cast<std::size_t>(kAnalysisPlots)) return;
+  switch (shown.back().result->kind) {
+    case AnalysisKind::Kc: drawKc(shown, choices, plots); break;
+    case AnalysisKind::Frequency: drawFrequency(shown, choices, plots); break;
+    case AnalysisKind::Modes: drawModes(shown, choices, plots); break;
+  }
+  for (auto* p : plots)
+    if (p->graphCount() > 0) p->replot();
+}
+
+TextTable analysisTable(const AnalysisResult& current, const std::vector<const AnalysisResult*>& kept,
+                        const SuspensionModel* model) {
+  TextTable t;
+  if (current.kind == AnalysisKind::Kc) {
+    std::vector<const AnalysisResult*> others;
+    for (const auto* k : kept)
+      if (k->kind == AnalysisKind::Kc) others.push_back(k);
+    // The project's targets: verdict and range right beside the current value, kept results after.
+    const std::vector<TargetCheck> targets =
+        model ? checkTargets(model->project(), current.kc.metrics) : std::vector<TargetCheck>{};
+    t.header = QStringList{QObject::tr("metric"), QObject::tr("current"), QObject::tr("unit")};
+    if (!targets.empty()) t.header << QObject::tr("met") << QObject::tr("target");
+    for (const auto* o : others) t.header << o->label;
+    for (const KcMetric& m : current.kc.metrics) {
+      QStringList row{QString::fromStdString(m.wheel.empty() ? m.name : m.name + " (" + m.wheel + ")"),
+                      QString::number(m.value, 'g', 5), QString::fromStdString(m.unit)};
+      if (!targets.empty()) {
+        QString range, verdict;
+        for (const TargetCheck& c : targets) {
+          if (c.metric != m.name || c.wheel != m.wheel || c.status == TargetCheck::Status::NoMetric) continue;
+          range += (range.isEmpty() ? "" : "; ") + QString::fromStdString(targetRange(c));
+          verdict = verdict == QObject::tr("MISSED") || !c.met() ? QObject::tr("MISSED") : QObject::tr("met");
+        }
+        row << verdict << range;
+      }
+      for (const auto* o : others) {
+        QString v = "-";
+        for (const KcMetric& om : o->kc.metrics)
+          if (om.name == m.name && om.wheel == m.wheel) v = QString::number(om.value, 'g', 5);
+        row << v;
+      }
+      t.rows.push_back(row);
+    }
+    for (const TargetCheck& c : targets)  // targets whose metric this analysis does not have
+      if (c.status == TargetCheck::Status::NoMetric) {
+        QStringList row{QString::fromStdString(c.wheel.empty() ? c.metric : c.metric + " (" + c.wheel + ")"), "-", "",
+                        QObject::tr("no metric: %1").arg(QString::fromStdString(c.message)),
+                        QString::fromStdString(targetRange(c))};
+        for (std::size_t k = 0; k < others.size(); ++k) row << "-";
+        t.rows.push_back(row);
+      }
+  } else if (current.kind == AnalysisKind::Frequency) {
+    const FrequencyResponse& fr = current.frequency;
+    t.header = QStringList{QObject::tr("output"), QObject::tr("at lowest f"), QObject::tr("peak"), QObject::tr("peak at [Hz]")};
+    for (std::size_t c = 0; c < fr.outputs.size(); ++c) {
+      const std::size_t peak = fr.peak(c);
+      const QString unit = QString::fromStdString(" " + fr.units[c] + "/" + fr.inputUnit);
+      t.rows.push_back({QString::fromStdString(fr.outputs[c]), QString::number(std::abs(fr.response[c].front()), 'g', 4) + unit,
+                        QString::number(std::abs(fr.response[c][peak]), 'g', 4) + unit,
+                        QString::number(fr.frequency[peak], 'g', 4)});
+    }
+  } else {
+    t.header = QStringList{QObject::tr("mode"), QObject::tr("frequency [Hz]"), QObject::tr("damping ratio"),
+                           QObject::tr("damped [Hz]"), QObject::tr("largest kinetic energy")};
+    for (std::size_t k = 0; k < current.modes.modes.size(); ++k) {
+      const Mode& m = current.modes.modes[k];
+      const double share = m.dominantBody >= 0 && m.dominantBody < static_cast<int>(m.energy.size()) ? m.energy[m.dominantBody] : 0.0;
+      const QString body = model ? QString::fromStdString(dominantText(*model, m))
+                                 : QString("%1 (%2 %)").arg(m.dominantBody).arg(100 * share, 0, 'f', 0);
+      t.rows.push_back({QString::number(k + 1), QString::number(m.frequency, 'f', 3),
+                        m.oscillatory ? QString::number(m.dampingRatio, 'f', 4) : QObject::tr("overdamped"),
+                        m.oscillatory ? QString::number(m.dampedFrequency, 'f', 3) : "-", body});
+    }
+  }
+  return t;
+}
+
+QString writeAnalysisReport(const QString& path, const ReportContent& content, ReportPages* pages) {
+  if (!content.current) return QObject::tr("No result to export.");
+  const AnalysisResult& current = *content.current;
+  if (pages) *pages = {};
+  ReportPages count;
+  // Drawn into memory, then written through OutputFile: a full disk leaves the old report.
+  QBuffer pdf;
+  pdf.open(QIODevice::WriteOnly);
+  QPdfWriter writer(&pdf);
+  writer.setPageSize(QPageSize(QPageSize::A4));
+  writer.setPageOrientation(QPageLayout::Landscape);
+  writer.setResolution(96);  // the screen's: legend boxes are sized with its font metrics
+  writer.setTitle(QObject::tr("Elastokin analysis report"));
+  writer.setCreator("Elastokin");
+  QCPPainter painter;
+  if (!painter.begin(&writer)) return QObject::tr("%1: cannot draw the PDF report").arg(path);
+  count.total = 1;
+  const QRect page = painter.viewport();
+  const int lineH = 18;
+  QFont f = painter.font();
+  f.setPixelSize(20);
+  f.setBold(true);
+  painter.setFont(f);
+  int y = 30;
+  painter.drawText(20, y, QObject::tr("Elastokin — %1").arg(analysisTitle(current.analysis)));
+  f.setPixelSize(12);
+  f.setBold(false);
+  painter.setFont(f);
+  y += 2 * lineH;
+  QStringList head{QObject::tr("Project: %1").arg(QString::fromStdString(current.project.name)),
+                   QObject::tr("Written: %1").arg(QDateTime::currentDateTime().toString(Qt::ISODate))};
+  if (!current.project.sourcePath.empty()) head << QObject::tr("File: %1").arg(QString::fromStdString(current.project.sourcePath));
+  if (current.kind == AnalysisKind::Kc && !current.kc.sweep.empty())
+    head << QObject::tr("Sweep: %1 from %2 to %3 %4, %5 points")
+                .arg(QString::fromStdString(current.kc.sweepName))
+                .arg(current.kc.sweep.front(), 0, 'g', 6)
+                .arg(current.kc.sweep.back(), 0, 'g', 6)
+                .arg(QString::fromStdString(current.kc.sweepUnit))
+                .arg(current.kc.sweep.size());
+  if (current.kind != AnalysisKind::Kc) head << QObject::tr("Linearized at the %1").arg(QString::fromStdString(current.point.description));
+  if (current.kind == AnalysisKind::Frequency)
+    head << QObject::tr("Input: %1 [%2]").arg(QString::fromStdString(current.frequency.inputName),
+                                              QString::fromStdString(current.frequency.inputUnit));
+  for (const ShownResult& k : content.kept) head << k.legend;
+  head << content.notes;
+  for (const QString& l : head) {
+    painter.drawText(QRect(20, y - lineH + 4, page.width() - 40, lineH * 3), Qt::TextWordWrap, l);
+    y += l.size() > 140 ? 2 * lineH : lineH;
+  }
+  y += lineH;
+
+  // The table as text columns, continued on further pages when long.
+  std::vector<const AnalysisResult*> kept;
+  for (const ShownResult& k : content.kept) kept.push_back(k.result);
+  const TextTable table = analysisTable(current, kept, content.model);
+  const int colW = (page.width() - 40) / std::max<int>(1, table.header.size());
+  auto row = [&](const QStringList& cells, bool bold) {
+    if (y > page.height() - 30) {
+      writer.newPage();
+      ++count.total;
+      y = 40;
+    }
+    QFont rf = painter.font();
+    rf.setBold(bold);
+    painter.setFont(rf);
+    for (int c = 0; c < cells.size(); ++c)
+      painter.drawText(QRect(20 + c * colW, y - lineH + 4, colW - 6, lineH), Qt::AlignLeft | Qt::AlignVCenter,
+                       painter.fontMetrics().elidedText(cells[c], Qt::ElideRight, colW - 6));
+    y += lineH;
+  };
+  row(table.header, true);
+  for (const QStringList& r : table.rows) row(r, false);
+
+  // The plots, drawn off screen into plots of their own: a page per plot group.
+  std::vector<ShownResult> shown;
+  for (const ShownResult& k : content.kept)
+    if (k.result->kind == current.kind && k.result->analysis == current.analysis) shown.push_back(k);
+  shown.push_back({&current, current.label.isEmpty() ? QObject::tr("current") : current.label});
+  std::vector<std::unique_ptr<QCustomPlot>> owned;
+  std::vector<QCustomPlot*> plots;
+  for (int k = 0; k < kAnalysisPlots; ++k) {
+    owned.emplace_back(newAnalysisPlot(nullptr, content.choices.font));
+    plots.push_back(owned.back().get());
+  }
+  auto plotPage = [&](const std::vector<QCustomPlot*>& group) {
+    writer.newPage();
+    ++count.total;
+    ++count.plots;
+    const int h = (page.height() - 40) / static_cast<int>(group.size());
+    for (std::size_t k = 0; k < group.size(); ++k) {
+      painter.save();
+      painter.translate(20, 20 + static_cast<int>(k) * h);
+      group[k]->toPainter(&painter, page.width() - 40, h - (group.size() > 1 ? 10 : 0));
+      painter.restore();
+    }
+  };
+  PlotChoices choices = content.choices;
+  if (current.kind == AnalysisKind::Frequency) {
+    QStringList outputs;
+    if (!choices.output.isEmpty()) outputs << choices.output;
+    else
+      for (const auto& o : current.frequency.outputs) outputs << QString::fromStdString(o);
+    for (const QString& o : outputs) {
+      choices.output = o;
+      drawAnalysisPlots(shown, choices, plots);
+      if (plots[0]->graphCount() > 0) plotPage({plots[0], plots[1]});
+    }
+  } else {
+    drawAnalysisPlots(shown, choices, plots);
+    for (QCustomPlot* p : plots)
+      if (p->graphCount() > 0) plotPage({p});
+  }
+  if (!painter.end() || pdf.data().isEmpty()) return QObject::tr("%1: cannot draw the PDF report").arg(path);
+  const QString error = writeFileBytes(path, pdf.data(), "PDF report");
+  if (!error.isEmpty()) return error;
+  if (pages) *pages = count;
+  return {};
+}
+
+}  // namespace ek::ui
