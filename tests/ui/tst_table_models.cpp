@@ -10,6 +10,8 @@
 #include "engine/analysis/simulation.h"
 #include "engine/core/error.h"
 #include "engine/model/model.h"
+#include "engine/core/text.h"
+#include "engine/model/project_io.h"
 #include "engine/model/validate.h"
 #include "ui/document/hardpoints.h"
 #include "ui/document/mirror.h"
@@ -179,6 +181,61 @@ class TestTableModels : public QObject {
     QCOMPARE(model->data(model->index(row, HardpointModel::Distance), Qt::DisplayRole).toString(), QString("0.000"));
     QVERIFY(!model->setData(model->index(row, HardpointModel::X), "ten", Qt::EditRole));
     QVERIFY(model->lastError().contains("millimetres"));
+  }
+
+  /// Symmetric hardpoint editing moves the twin at the mirror point in the same undo step, and
+  /// the stored coordinates are the decimals typed (no binary round-off in the file).
+  void hardpointsSymmetricAndAsEntered() {
+    doc_->open(kRoot + "/projects/double_wishbone.json");
+    auto model = makeTableModel(doc_.get(), Table::Hardpoints);
+    auto* hp = static_cast<HardpointModel*>(model.get());
+    int left = -1, right = -1;
+    for (int r = 0; r < model->rowCount(); ++r) {
+      const QString name = model->data(model->index(r, HardpointModel::Name), Qt::DisplayRole).toString();
+      if (name.endsWith("upper ball joint left")) left = r;
+      if (name.endsWith("upper ball joint right")) right = r;
+    }
+    QVERIFY(left >= 0 && right >= 0);
+    auto cell = [&](int row, int column) { return model->data(model->index(row, column), Qt::DisplayRole).toString(); };
+    QCOMPARE(cell(right, HardpointModel::Y), QString("-680.000"));
+    const QString rightX = cell(right, HardpointModel::X);
+    // Off: the right side stays.
+    QVERIFY(model->setData(model->index(left, HardpointModel::Z), "512.5", Qt::EditRole));
+    QCOMPARE(cell(left, HardpointModel::Z), QString("512.500"));
+    QCOMPARE(cell(right, HardpointModel::Z), QString("500.000"));
+    doc_->undoStack()->undo();
+    // On: both sides, one undo step, y mirrored.
+    hp->setSymmetric(true);
+    const int undo = doc_->undoStack()->index();
+    QVERIFY(model->setData(model->index(left, HardpointModel::Z), "512.5", Qt::EditRole));
+    QVERIFY(model->setData(model->index(left, HardpointModel::Y), "677.3", Qt::EditRole));
+    QCOMPARE(doc_->undoStack()->index(), undo + 2);
+    QCOMPARE(cell(right, HardpointModel::Z), QString("512.500"));
+    QCOMPARE(cell(right, HardpointModel::Y), QString("-677.300"));
+    QCOMPARE(cell(right, HardpointModel::PartnerY), QString("-677.300"));  // the coincident partner with it
+    QCOMPARE(cell(right, HardpointModel::X), rightX);
+    QVERIFY(doc_->undoStack()->undoText().contains("mirror image"));
+    // Stored as typed: the moved coordinates are the shortest decimals within 1 pm of the typed
+    // point (not the binary difference to the body's origin with 17 digits).
+    const Project& q = doc_->project();
+    int checked = 0;
+    for (const int id : {hp->joints()[left].markerI, hp->joints()[left].markerJ, hp->joints()[right].markerI,
+                         hp->joints()[right].markerJ})
+      for (const MarkerRow& m : q.markers) {
+        if (m.id != id) continue;
+        const Vec3 origin = q.bodies[static_cast<std::size_t>(m.body)].position;
+        const std::string z = ek::shortestText(m.position.z());
+        qInfo("marker %d: z %s (global %.15g m)", id, z.c_str(), origin.z() + m.position.z());
+        QVERIFY(std::abs(origin.z() + m.position.z() - 0.5125) <= 1e-12);
+        QVERIFY2(z.size() <= 15, z.c_str());
+        ++checked;
+      }
+    QCOMPARE(checked, 4);
+    doc_->undoStack()->undo();
+    QCOMPARE(cell(right, HardpointModel::Y), QString("-680.000"));
+    QCOMPARE(cell(right, HardpointModel::Z), QString("512.500"));
+    doc_->undoStack()->undo();
+    QCOMPARE(cell(right, HardpointModel::Z), QString("500.000"));
   }
 
   /// Typed editors: enumerations offer their values in a combo box; an output's quantity and

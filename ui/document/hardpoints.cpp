@@ -7,6 +7,7 @@
 
 #include "engine/core/error.h"
 #include "engine/core/rotation.h"
+#include "engine/core/text.h"
 #include "engine/model/validate.h"
 
 namespace ek::ui {
@@ -26,13 +27,46 @@ const MarkerRow* marker(const Project& p, int id) {
 
 Vec3 globalOf(const Project& p, const MarkerRow& m) { return markerPositionAsModelled(p, m); }
 
-/// Moves marker `id` to the global point `at`, in its body's frame.
+/// Moves marker `id` to the global point `at`, in its body's frame. A coordinate that moves by
+/// no more than round-off keeps its value. In an unrotated body a moved coordinate is stored as
+/// the shortest decimal that puts the marker within 1 pm of the typed point (0.077, not
+/// 0.07699999999999999); in a rotated body it is kept exact.
 void place(Project& p, int id, const Vec3& at) {
   for (MarkerRow& m : p.markers)
     if (m.id == id) {
       const BodyRow* b = bodyOf(p, m);
-      m.position = b ? Vec3(rotation::matrix(b->orientation).transpose() * (at - b->position)) : at;
+      const Mat3 R = b ? rotation::matrix(b->orientation) : Mat3::Identity();
+      const Vec3 origin = b ? b->position : Vec3::Zero();
+      const Vec3 local = R.transpose() * (at - origin);
+      const bool unrotated = R.isIdentity(0.0);
+      for (int k = 0; k < 3; ++k) {
+        if (std::abs(local[k] - m.position[k]) <= 1e-12) continue;
+        m.position[k] = local[k];
+        if (!unrotated) continue;
+        for (int digits = 1; digits <= 17; ++digits) {
+          double d = 0.0;
+          if (parseDecimal(significant(local[k], digits), d) && std::abs(origin[k] + d - at[k]) <= 1e-12) {
+            m.position[k] = d;
+            break;
+          }
+        }
+      }
     }
+}
+
+/// The markers at the mirror point (x, -y, z) of marker `id`'s global position (within 1 um),
+/// other than those in `besides`; none when the point is on the centre plane.
+std::vector<int> twinMarkers(const Project& p, int id, const std::vector<int>& besides) {
+  const MarkerRow* m = marker(p, id);
+  if (!m) return {};
+  const Vec3 at = globalOf(p, *m);
+  if (std::abs(at.y()) < 1e-6) return {};
+  const Vec3 mirror(at.x(), -at.y(), at.z());
+  std::vector<int> twins;
+  for (const MarkerRow& o : p.markers)
+    if (std::find(besides.begin(), besides.end(), o.id) == besides.end() && (globalOf(p, o) - mirror).norm() <= 1e-6)
+      twins.push_back(o.id);
+  return twins;
 }
 
 QString label(const Project& p, int id) {
@@ -158,10 +192,15 @@ bool HardpointModel::setData(const QModelIndex& i, const QVariant& value, int ro
   // A coincident bushing pair moves as one point.
   const MarkerRow* other = j.markerJ >= 0 ? marker(p, partner ? j.markerI : j.markerJ) : nullptr;
   const bool together = other && (globalOf(p, *other) - at).norm() <= kCoincident;
+  // The twin and its coincident partner, found before anything moves.
+  const std::vector<int> twins =
+      symmetric_ ? twinMarkers(p, moved, together ? std::vector<int>{moved, other->id} : std::vector<int>{moved})
+                 : std::vector<int>{};
   at[axis] = mm * 1e-3;
   Project after = p;
   place(after, moved, at);
   if (together) place(after, other->id, at);
+  for (int t : twins) place(after, t, Vec3(at.x(), -at.y(), at.z()));
   try {
     validate(after);
   } catch (const ModelError& e) {
@@ -170,7 +209,10 @@ bool HardpointModel::setData(const QModelIndex& i, const QVariant& value, int ro
   }
   setError({});
   replaceProject(doc_, after,
-                 tr("move hardpoint %1 %2 to %3 mm").arg(QString::fromStdString(m->name), QString("xyz")[axis]).arg(mm));
+                 tr("move hardpoint %1 %2 to %3 mm%4")
+                     .arg(QString::fromStdString(m->name), QString("xyz")[axis])
+                     .arg(mm)
+                     .arg(twins.empty() ? QString() : tr(" and its mirror image")));
   return true;
 }
 

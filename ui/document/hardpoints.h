@@ -4,8 +4,11 @@
 /// The hardpoint view: every joint of the model in global coordinates [mm], one row per bushing
 /// (its two markers and their distance) and per P2P end. Editing a global coordinate moves the
 /// marker in its body's frame (the body frames stay put); the two markers of a coincident
-/// bushing move together. A bushing whose markers are more than 1 mm apart is flagged. Each edit
-/// is one undo step.
+/// bushing move together. Symmetric editing (a toggle) moves the left/right twin too: the joint at
+/// the mirror point (x, -y, z) follows to the mirror of the new point. A bushing whose markers are
+/// more than 1 mm apart is flagged. Each edit is one undo step. The values are stored as entered:
+/// a coordinate the edit does not change keeps its exact value, the changed ones are rounded to
+/// 1 nm (no binary round-off like 0.07699999999999999 in the file).
 
 #include "ui/document/table_models.h"
 
@@ -37,10 +40,14 @@ class HardpointModel : public TableModel {
   bool addRow() override;
   bool duplicateRow(int) override { return addRow(); }
   bool removeRowAt(int) override { return addRow(); }
+  /// Symmetric editing: an edit moves the twin joint at the mirror point too.
+  void setSymmetric(bool on) { symmetric_ = on; }
+  bool symmetric() const { return symmetric_; }
 
  private:
   void rebuild();
   std::vector<Joint> joints_;
+  bool symmetric_ = false;
 };
 
 }  // namespace ek::ui

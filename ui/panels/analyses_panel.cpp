@@ -35,10 +35,21 @@ QString kindTitle(const QString& analysis) { return analysisTitle(analysis); }
 
 }  // namespace
 
+namespace {
+
+/// A one-line status: cut to the label's width on screen, in full in its tooltip.
+void showStatus(QLabel* label, const QString& text) {
+  label->setText(text);
+  label->setToolTip(text);
+}
+
+}  // namespace
+
 AnalysesPanel::AnalysesPanel(QWidget* parent) : QWidget(parent) {
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(2, 2, 2, 2);
-  auto* bar = new QGridLayout;
+  // Three rows of controls, each its own row (a grid would align the widest of each column).
+  QHBoxLayout* rows[3] = {new QHBoxLayout, new QHBoxLayout, new QHBoxLayout};
   analysis_ = new QComboBox(this);
   for (const auto& a : kAnalysisChoices) analysis_->addItem(tr(a.label), QString(a.name));
   from_ = new QDoubleSpinBox(this);
@@ -59,54 +70,70 @@ AnalysesPanel::AnalysesPanel(QWidget* parent) : QWidget(parent) {
   output_->setMinimumContentsLength(24);
   run_ = new QPushButton(tr("Run"), this);
   cancel_ = new QPushButton(tr("Cancel"), this);
-  keep_ = new QPushButton(tr("Keep for comparison"), this);
+  keep_ = new QPushButton(tr("Keep"), this);
+  keep_->setToolTip(tr("Keep the current result for comparison: kept results are overlaid, and the table shows the "
+                       "reference (the last kept one) and the difference"));
   clear_ = new QPushButton(tr("Clear kept"), this);
-  csv_ = new QPushButton(tr("Export CSV..."), this);
-  pdf_ = new QPushButton(tr("Export PDF report..."), this);
-  animate_ = new QPushButton(tr("Animate mode in 3D"), this);
+  csv_ = new QPushButton(tr("CSV..."), this);
+  csv_->setToolTip(tr("Export the current result as CSV"));
+  pdf_ = new QPushButton(tr("PDF report..."), this);
+  pdf_->setToolTip(tr("Export a PDF report: title page, spec sheet with targets, the plots"));
+  animate_ = new QPushButton(tr("Animate mode"), this);
+  animate_->setToolTip(tr("Animate the selected mode in the 3D view"));
   measuredButton_ = new QPushButton(tr("Measured data..."), this);
   measuredButton_->setToolTip(tr("A rig's K&C CSV drawn over the sweep, with its correlation"));
   progress_ = new QProgressBar(this);
   progress_->setRange(0, 1000);
   progress_->setMaximumWidth(160);
-  int col = 0;
   auto add = [&](int row, const QString& label, QWidget* w) {
-    if (!label.isEmpty()) bar->addWidget(new QLabel(label, this), row, col++);
-    bar->addWidget(w, row, col++);
+    if (!label.isEmpty()) rows[row]->addWidget(new QLabel(label, this));
+    rows[row]->addWidget(w);
   };
+  // The combo boxes as wide as a short entry (the long ones show in the
+  // open list): the tab fits a 1366 px screen beside the tables.
+  for (QComboBox* c : {analysis_, wheel_, load_, input_, point_, output_}) {
+    c->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    c->setMinimumContentsLength(c == output_ || c == analysis_ ? 20 : 12);
+  }
   add(0, tr("Analysis:"), analysis_);
   add(0, tr("From:"), from_);
   add(0, tr("To:"), to_);
   add(0, tr("Points:"), points_);
-  add(0, tr("Wheel:"), wheel_);
-  add(0, tr("Load:"), load_);
-  col = 0;
+  add(1, tr("Wheel:"), wheel_);
+  add(1, tr("Load:"), load_);
   add(1, tr("Input:"), input_);
   add(1, tr("Linearize at:"), point_);
-  add(1, tr("Bode output:"), output_);
-  add(1, QString(), run_);
-  add(1, QString(), cancel_);
-  add(1, QString(), progress_);
-  layout->addLayout(bar);
+  add(2, tr("Bode output:"), output_);
+  add(2, QString(), run_);
+  add(2, QString(), cancel_);
+  add(2, QString(), progress_);
+  for (QHBoxLayout* row : rows) {
+    row->addStretch();
+    layout->addLayout(row);
+  }
   auto* bar2 = new QHBoxLayout;
   for (QWidget* w : {static_cast<QWidget*>(keep_), static_cast<QWidget*>(clear_), static_cast<QWidget*>(csv_),
                      static_cast<QWidget*>(pdf_), static_cast<QWidget*>(animate_), static_cast<QWidget*>(measuredButton_)})
     bar2->addWidget(w);
   status_ = new QLabel(this);
+  status_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);  // elided by its width, full text in the tooltip
   bar2->addWidget(status_, 1);
   layout->addLayout(bar2);
   stale_ = new QLabel(this);
   stale_->setWordWrap(true);
+  stale_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
   stale_->setStyleSheet("color: #9a5b00; font-weight: bold;");
   stale_->setVisible(false);
   layout->addWidget(stale_);
   limits_ = new QLabel(this);  // where a sweep met the mechanism's travel limit
   limits_->setWordWrap(true);
+  limits_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
   limits_->setStyleSheet("color: #b00020;");
   limits_->setVisible(false);
   layout->addWidget(limits_);
   measuredLabel_ = new QLabel(this);  // the correlation with measured data
   measuredLabel_->setWordWrap(true);
+  measuredLabel_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
   measuredLabel_->setVisible(false);
   layout->addWidget(measuredLabel_);
 
@@ -195,13 +222,13 @@ AnalysesPanel::AnalysesPanel(QWidget* parent) : QWidget(parent) {
     const QString path = QFileDialog::getSaveFileName(this, tr("Export analysis CSV"), "analysis.csv", "CSV (*.csv)");
     if (path.isEmpty()) return;
     const QString err = exportCsv(path);
-    status_->setText(err.isEmpty() ? tr("Written: %1").arg(path) : err);
+    showStatus(status_, err.isEmpty() ? tr("Written: %1").arg(path) : err);
   });
   connect(pdf_, &QPushButton::clicked, this, [this] {
     const QString path = QFileDialog::getSaveFileName(this, tr("Export analysis report"), "analysis.pdf", "PDF (*.pdf)");
     if (path.isEmpty()) return;
     const QString err = exportPdf(path);
-    status_->setText(err.isEmpty() ? tr("Written: %1").arg(path) : err);
+    showStatus(status_, err.isEmpty() ? tr("Written: %1").arg(path) : err);
   });
   setAnalysis("parallel-travel");
 }
@@ -305,7 +332,7 @@ void AnalysesPanel::updateControls() {
   points_->setEnabled(!modes);
   output_->setEnabled(frf);
   animate_->setEnabled(hasCurrent_ && current_.kind == Kind::Modes && !running_);
-  animate_->setText(isAnimating() ? tr("Stop animation") : tr("Animate mode in 3D"));
+  animate_->setText(isAnimating() ? tr("Stop animation") : tr("Animate mode"));
   const bool ready = model_ && !running_ && (!kc || hasWheels) && (!(frf || modes) || point_->count() > 0) &&
                      (!wheelLoad || hasWheels) && (!steering || motionInput);
   run_->setEnabled(ready);
@@ -332,7 +359,7 @@ void AnalysesPanel::run() {
   cancel_flag_ = false;
   running_ = true;
   progress_->setValue(0);
-  status_->setText(tr("Running %1...").arg(kindTitle(a)));
+  showStatus(status_, tr("Running %1...").arg(kindTitle(a)));
   updateControls();
   auto progress = [this](double f) {
     QMetaObject::invokeMethod(progress_, [this, f] { progress_->setValue(static_cast<int>(1000 * f)); },
@@ -399,7 +426,7 @@ void AnalysesPanel::onResult(Result r, QString error) {
   running_ = false;
   const bool cancelled = cancel_flag_.load();
   if (!error.isEmpty() || cancelled) {
-    status_->setText(cancelled ? tr("Cancelled.") : tr("Stopped: %1").arg(error));
+    showStatus(status_, cancelled ? tr("Cancelled.") : tr("Stopped: %1").arg(error));
     progress_->setValue(0);
     updateControls();
     emit finished(false, cancelled ? tr("cancelled") : error);
@@ -437,7 +464,7 @@ void AnalysesPanel::onResult(Result r, QString error) {
       summary = tr("Modes: %1 (and %2 free directions)").arg(current_.modes.modes.size()).arg(current_.modes.zeroModes);
       break;
   }
-  status_->setText(summary);
+  showStatus(status_, summary);
   QStringList limits;
   if (current_.kind == Kind::Kc)
     for (const auto& w : current_.kc.warnings) limits << QString::fromStdString(w);

@@ -13,6 +13,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "ui/document/hardpoints.h"
 #include "ui/panels/problems_panel.h"
 #include "ui/panels/reference_delegate.h"
 #include "ui/panels/signal_form.h"
@@ -80,6 +81,18 @@ TablePane::TablePane(ProjectDocument* doc, QWidget* parent) : QWidget(parent), d
   signalForm->setToolTip(tr("Edit the selected signal's type and parameters in a form (Signals table)"));
   rowButtons->addWidget(signalForm);
   connect(signalForm, &QPushButton::clicked, this, &TablePane::editSignalOfCurrentRow);
+  // Symmetric hardpoint editing: an edit moves the left/right twin too (Hardpoints tab only).
+  symmetric_ = new QPushButton(tr("Symmetric"), this);
+  symmetric_->setObjectName("symmetricHardpoints");
+  symmetric_->setCheckable(true);
+  symmetric_->setToolTip(tr("Hardpoints: an edit moves the joint at the mirror point (x, -y, z) too, in one undo step"));
+  symmetric_->setVisible(false);
+  rowButtons->addWidget(symmetric_);
+  connect(symmetric_, &QPushButton::toggled, this, [this](bool on) {
+    if (auto* hp = qobject_cast<HardpointModel*>(model(Table::Hardpoints))) hp->setSymmetric(on);
+  });
+  connect(tabs_, &QTabWidget::currentChanged, this,
+          [this] { symmetric_->setVisible(!models_.empty() && currentTable() == Table::Hardpoints); });
   rowButtons->addStretch();
   layout->addLayout(rowButtons);
   error_ = new QLabel(this);
@@ -88,6 +101,7 @@ TablePane::TablePane(ProjectDocument* doc, QWidget* parent) : QWidget(parent), d
   error_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
   error_->setStyleSheet("color: #b00020;");
   error_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  error_->setMaximumHeight(4 * error_->fontMetrics().lineSpacing() + 4);  // the rest in the tooltip
   layout->addWidget(error_);
   problems_ = new ProblemsPanel(this);
   problems_->setMaximumHeight(140);
@@ -123,6 +137,7 @@ void TablePane::rebuild() {
 #endif
       menu.exec(view->viewport()->mapToGlobal(at));
     });
+    if (auto* hp = qobject_cast<HardpointModel*>(models_.back().get())) hp->setSymmetric(symmetric_->isChecked());
     tabs_->addTab(view, tr(label));
     if (t == Table::Bushings)  // the bushing dynamics tab follows the bushing row the user is on
       connect(view->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this, view](const QModelIndex& i) {

@@ -13,6 +13,7 @@
 #include "ui/document/table_models.h"
 
 class QLabel;
+class QPushButton;
 class QTabWidget;
 class QTableView;
 
@@ -63,6 +64,7 @@ class TablePane : public QWidget {
   QTabWidget* tabs_;
   QLabel* error_;
   ProblemsPanel* problems_;
+  QPushButton* symmetric_;
 };
 
 }  // namespace ek::ui

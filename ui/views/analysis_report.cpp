@@ -11,6 +11,7 @@
 #include <memory>
 #include <qcustomplot.h>
 
+#include "engine/model/project_diff.h"
 #include "ui/document/file_output.h"
 
 namespace ek::ui {
@@ -46,7 +47,7 @@ void clearPlot(QCustomPlot* p) {
   p->clearGraphs();
   p->clearPlottables();
   p->legend->clearItems();
-  p->legend->setVisible(false);
+  placeLegendBelow(p, false);
   p->xAxis->setScaleType(QCPAxis::stLinear);
   p->yAxis->setScaleType(QCPAxis::stLinear);
   p->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
@@ -86,7 +87,11 @@ void drawKc(const std::vector<ShownResult>& shown, const PlotChoices& choices, c
         QCPGraph* g = p->addGraph();
         g->setData(x, y, true);
         const bool top = k + 1 == shown.size();
-        QPen pen(top ? kColours[0] : kColours[1 + k % 5], top ? 2.0 : 1.6);
+        // Kept results wide and light under the current one, which is drawn thin on top: each
+        // stays visible where they coincide.
+        QColor colour = top ? kColours[0] : kColours[1 + k % 5];
+        if (!top) colour.setAlpha(170);
+        QPen pen(colour, top ? 1.4 : 3.2);
         if (wheel.side == WheelSide::Right) pen.setStyle(Qt::DashLine);
         g->setPen(pen);
         g->setName(shown[k].legend + (r.project.wheels.size() > 1 ? ", " + QString::fromStdString(wheel.name) : QString()));
@@ -124,9 +129,8 @@ void drawKc(const std::vector<ShownResult>& shown, const PlotChoices& choices, c
     setTitle(p, QObject::tr("%1 [%2]").arg(QObject::tr(kq.title), kq.unit));
     p->xAxis->setLabel(xLabel);
     p->yAxis->setLabel(QString::fromUtf8(kq.unit));
-    p->legend->setVisible(q == 0 || shown.size() > 1);
     p->legend->setFont(QFont(choices.font.family(), 7));
-    p->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    placeLegendBelow(p, q == 0 || shown.size() > 1);
     p->rescaleAxes();
     // Flat curves (e.g. no toe change at all) get a visible range instead of round-off noise.
     const QCPRange yr = p->yAxis->range();
@@ -174,8 +178,8 @@ void drawFrequency(const std::vector<ShownResult>& shown, const PlotChoices& cho
   mag->yAxis->setLabel(unit);
   ph->yAxis->setLabel(QObject::tr("phase [deg]"));
   for (auto* p : {mag, ph}) {
-    p->legend->setVisible(true);
     p->legend->setFont(QFont(choices.font.family(), 7));
+    placeLegendBelow(p, true);
     p->rescaleAxes();
   }
   ph->yAxis->setRange(-180, 180);
@@ -199,8 +203,8 @@ void drawModes(const std::vector<ShownResult>& shown, const PlotChoices& choices
   setTitle(p, QObject::tr("Oscillatory modes from %1 to %2 Hz").arg(choices.modesFrom).arg(choices.modesTo));
   p->xAxis->setLabel(QObject::tr("natural frequency [Hz]"));
   p->yAxis->setLabel(QObject::tr("damping ratio [-]"));
-  p->legend->setVisible(true);
   p->legend->setFont(QFont(choices.font.family(), 7));
+  placeLegendBelow(p, true);
   p->rescaleAxes();
   p->xAxis->setRange(choices.modesFrom, choices.modesTo);
   p->yAxis->setRange(0, 1.05);
@@ -220,6 +224,23 @@ QString analysisTitle(const QString& analysis) {
   for (const auto& a : kAnalysisChoices)
     if (analysis == a.name) return QObject::tr(a.label);
   return analysis;
+}
+
+void placeLegendBelow(QCustomPlot* p, bool show, int columns) {
+  QCPLayoutGrid* grid = p->plotLayout();
+  const bool placed = grid->elementCount() > 1 && grid->hasElement(grid->rowCount() - 1, 0) &&
+                      grid->element(grid->rowCount() - 1, 0) == p->legend;
+  if (show && !placed) {
+    if (p->axisRect()->insetLayout()->take(p->legend)) p->axisRect()->insetLayout()->simplify();
+    grid->addElement(grid->rowCount(), 0, p->legend);
+    grid->setRowStretchFactor(grid->rowCount() - 1, 0.001);
+  } else if (!show && placed) {
+    grid->take(p->legend);
+    grid->simplify();
+  }
+  p->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+  p->legend->setWrap(std::max(1, columns));
+  p->legend->setVisible(show);
 }
 
 QCustomPlot* newAnalysisPlot(QWidget* parent, const QFont& font) {
@@ -252,9 +273,18 @@ TextTable analysisTable(const AnalysisResult& current, const std::vector<const A
     // The project's targets: verdict and range right beside the current value, kept results after.
     const std::vector<TargetCheck> targets =
         model ? checkTargets(model->project(), current.kc.metrics) : std::vector<TargetCheck>{};
+    // Comparison at a glance: the reference is the last kept result, with the difference to it
+    // in the metric's unit and in percent of the reference; older kept results follow.
+    const AnalysisResult* reference = others.empty() ? nullptr : others.back();
     t.header = QStringList{QObject::tr("metric"), QObject::tr("current"), QObject::tr("unit")};
     if (!targets.empty()) t.header << QObject::tr("met") << QObject::tr("target");
-    for (const auto* o : others) t.header << o->label;
+    if (reference) t.header << QObject::tr("reference: %1").arg(reference->label) << QObject::tr("Δ") << QObject::tr("Δ %");
+    for (std::size_t k = 0; k + 1 < others.size(); ++k) t.header << others[others.size() - 2 - k]->label;
+    auto valueIn = [](const AnalysisResult& r, const KcMetric& m) -> const KcMetric* {
+      for (const KcMetric& om : r.kc.metrics)
+        if (om.name == m.name && om.wheel == m.wheel) return &om;
+      return nullptr;
+    };
     for (const KcMetric& m : current.kc.metrics) {
       QStringList row{QString::fromStdString(m.wheel.empty() ? m.name : m.name + " (" + m.wheel + ")"),
                       QString::number(m.value, 'g', 5), QString::fromStdString(m.unit)};
@@ -267,11 +297,19 @@ TextTable analysisTable(const AnalysisResult& current, const std::vector<const A
         }
         row << verdict << range;
       }
-      for (const auto* o : others) {
-        QString v = "-";
-        for (const KcMetric& om : o->kc.metrics)
-          if (om.name == m.name && om.wheel == m.wheel) v = QString::number(om.value, 'g', 5);
-        row << v;
+      if (reference) {
+        const KcMetric* r = valueIn(*reference, m);
+        if (!r) {
+          row << "-" << "-" << "-";
+        } else {
+          const double delta = m.value - r->value;
+          row << QString::number(r->value, 'g', 5) << QString::number(delta, 'g', 4)
+              << (r->value != 0.0 ? QString::number(100.0 * delta / std::abs(r->value), 'f', 2) : QStringLiteral("-"));
+        }
+      }
+      for (std::size_t k = 0; k + 1 < others.size(); ++k) {
+        const KcMetric* o = valueIn(*others[others.size() - 2 - k], m);
+        row << (o ? QString::number(o->value, 'g', 5) : QStringLiteral("-"));
       }
       t.rows.push_back(row);
     }
@@ -280,7 +318,7 @@ TextTable analysisTable(const AnalysisResult& current, const std::vector<const A
         QStringList row{QString::fromStdString(c.wheel.empty() ? c.metric : c.metric + " (" + c.wheel + ")"), "-", "",
                         QObject::tr("no metric: %1").arg(QString::fromStdString(c.message)),
                         QString::fromStdString(targetRange(c))};
-        for (std::size_t k = 0; k < others.size(); ++k) row << "-";
+        while (row.size() < t.header.size()) row << "-";
         t.rows.push_back(row);
       }
   } else if (current.kind == AnalysisKind::Frequency) {
@@ -329,42 +367,67 @@ QString writeAnalysisReport(const QString& path, const ReportContent& content, R
   const QRect page = painter.viewport();
   const int lineH = 18;
   QFont f = painter.font();
-  f.setPixelSize(20);
-  f.setBold(true);
-  painter.setFont(f);
-  int y = 30;
-  painter.drawText(20, y, QObject::tr("Elastokin — %1").arg(analysisTitle(current.analysis)));
-  f.setPixelSize(12);
-  f.setBold(false);
-  painter.setFont(f);
-  y += 2 * lineH;
-  QStringList head{QObject::tr("Project: %1").arg(QString::fromStdString(current.project.name)),
-                   QObject::tr("Written: %1").arg(QDateTime::currentDateTime().toString(Qt::ISODate))};
-  if (!current.project.sourcePath.empty()) head << QObject::tr("File: %1").arg(QString::fromStdString(current.project.sourcePath));
+  auto text = [&](int& y, const QString& line, int pixels, bool bold) {
+    QFont lf = f;
+    lf.setPixelSize(pixels);
+    lf.setBold(bold);
+    painter.setFont(lf);
+    const QRect box = painter.boundingRect(QRect(40, y, page.width() - 80, 10 * pixels), Qt::TextWordWrap, line);
+    painter.drawText(box, Qt::TextWordWrap, line);
+    y += box.height() + pixels / 3;
+  };
+  // Title page: what was analysed, when, and what makes this variant differ from the reference.
+  int y = page.height() / 6;
+  text(y, QObject::tr("Elastokin — %1").arg(analysisTitle(current.analysis)), 30, true);
+  y += lineH;
+  text(y, QObject::tr("Project: %1").arg(QString::fromStdString(current.project.name)), 16, true);
+  if (!current.project.sourcePath.empty())
+    text(y, QObject::tr("File: %1").arg(QString::fromStdString(current.project.sourcePath)), 12, false);
+  text(y, QObject::tr("Date: %1").arg(QDateTime::currentDateTime().toString("yyyy-MM-dd HH:mm")), 12, false);
   if (current.kind == AnalysisKind::Kc && !current.kc.sweep.empty())
-    head << QObject::tr("Sweep: %1 from %2 to %3 %4, %5 points")
+    text(y, QObject::tr("Sweep: %1 from %2 to %3 %4, %5 points")
                 .arg(QString::fromStdString(current.kc.sweepName))
                 .arg(current.kc.sweep.front(), 0, 'g', 6)
                 .arg(current.kc.sweep.back(), 0, 'g', 6)
                 .arg(QString::fromStdString(current.kc.sweepUnit))
-                .arg(current.kc.sweep.size());
-  if (current.kind != AnalysisKind::Kc) head << QObject::tr("Linearized at the %1").arg(QString::fromStdString(current.point.description));
+                .arg(current.kc.sweep.size()), 12, false);
+  if (current.kind != AnalysisKind::Kc)
+    text(y, QObject::tr("Linearized at the %1").arg(QString::fromStdString(current.point.description)), 12, false);
   if (current.kind == AnalysisKind::Frequency)
-    head << QObject::tr("Input: %1 [%2]").arg(QString::fromStdString(current.frequency.inputName),
-                                              QString::fromStdString(current.frequency.inputUnit));
-  for (const ShownResult& k : content.kept) head << k.legend;
-  head << content.notes;
-  for (const QString& l : head) {
-    painter.drawText(QRect(20, y - lineH + 4, page.width() - 40, lineH * 3), Qt::TextWordWrap, l);
-    y += l.size() > 140 ? 2 * lineH : lineH;
+    text(y, QObject::tr("Input: %1 [%2]").arg(QString::fromStdString(current.frequency.inputName),
+                                              QString::fromStdString(current.frequency.inputUnit)), 12, false);
+  y += lineH;
+  if (!content.kept.empty()) {
+    const ShownResult& reference = content.kept.back();
+    text(y, QObject::tr("Variant against the reference (%1):").arg(reference.legend), 14, true);
+    const auto changes = describeChanges(reference.result->project, current.project, 12);
+    if (changes.empty()) text(y, QObject::tr("no change of the project"), 12, false);
+    for (const auto& c : changes) text(y, QStringLiteral("• ") + QString::fromStdString(c), 12, false);
+    for (std::size_t k = 0; k + 1 < content.kept.size(); ++k)
+      text(y, QObject::tr("Also overlaid: %1").arg(content.kept[k].legend), 11, false);
+  } else {
+    text(y, QObject::tr("No reference: the current result alone."), 12, false);
   }
+  for (const QString& note : content.notes) text(y, note, 12, true);
+
+  // Spec sheet: the table (metrics with the targets' verdict, the reference and the differences),
+  // continued on further pages when long.
+  writer.newPage();
+  ++count.total;
+  y = 40;
+  text(y, current.kind == AnalysisKind::Kc ? QObject::tr("Spec sheet") : QObject::tr("Results"), 18, true);
+  f.setPixelSize(11);
+  f.setBold(false);
+  painter.setFont(f);
   y += lineH;
 
-  // The table as text columns, continued on further pages when long.
   std::vector<const AnalysisResult*> kept;
   for (const ShownResult& k : content.kept) kept.push_back(k.result);
   const TextTable table = analysisTable(current, kept, content.model);
-  const int colW = (page.width() - 40) / std::max<int>(1, table.header.size());
+  // The first column (the metric's name) twice as wide as the others.
+  const int colW = (page.width() - 40) / std::max<int>(2, table.header.size() + 1);
+  auto colX = [&](int c) { return 20 + (c == 0 ? 0 : (c + 1) * colW); };
+  auto colWidth = [&](int c) { return c == 0 ? 2 * colW : colW; };
   auto row = [&](const QStringList& cells, bool bold) {
     if (y > page.height() - 30) {
       writer.newPage();
@@ -374,9 +437,13 @@ QString writeAnalysisReport(const QString& path, const ReportContent& content, R
     QFont rf = painter.font();
     rf.setBold(bold);
     painter.setFont(rf);
-    for (int c = 0; c < cells.size(); ++c)
-      painter.drawText(QRect(20 + c * colW, y - lineH + 4, colW - 6, lineH), Qt::AlignLeft | Qt::AlignVCenter,
-                       painter.fontMetrics().elidedText(cells[c], Qt::ElideRight, colW - 6));
+    for (int c = 0; c < cells.size(); ++c) {
+      const QRect cell(colX(c), y - lineH + 4, colWidth(c) - 6, lineH);
+      if (!bold && c < table.header.size() && table.header[c] == QObject::tr("met") && !cells[c].isEmpty())
+        painter.fillRect(cell, cells[c] == QObject::tr("met") ? QColor(198, 239, 206) : QColor(255, 199, 206));
+      painter.drawText(cell, Qt::AlignLeft | Qt::AlignVCenter,
+                       painter.fontMetrics().elidedText(cells[c], Qt::ElideRight, colWidth(c) - 6));
+    }
     y += lineH;
   };
   row(table.header, true);
@@ -393,15 +460,18 @@ QString writeAnalysisReport(const QString& path, const ReportContent& content, R
     owned.emplace_back(newAnalysisPlot(nullptr, content.choices.font));
     plots.push_back(owned.back().get());
   }
+  // Up to four plots per page (2 x 2), each with its legend under its axes.
   auto plotPage = [&](const std::vector<QCustomPlot*>& group) {
     writer.newPage();
     ++count.total;
     ++count.plots;
-    const int h = (page.height() - 40) / static_cast<int>(group.size());
+    const int columns = group.size() > 2 ? 2 : 1, rows = group.size() > 1 ? 2 : 1;
+    const int w = (page.width() - 40) / columns, h = (page.height() - 40) / rows;
     for (std::size_t k = 0; k < group.size(); ++k) {
+      placeLegendBelow(group[k], group[k]->plottableCount() > 0, columns == 2 ? 1 : 2);
       painter.save();
-      painter.translate(20, 20 + static_cast<int>(k) * h);
-      group[k]->toPainter(&painter, page.width() - 40, h - (group.size() > 1 ? 10 : 0));
+      painter.translate(20 + static_cast<int>(k % columns) * w, 20 + static_cast<int>(k / columns) * h);
+      group[k]->toPainter(&painter, w - (columns > 1 ? 10 : 0), h - (rows > 1 ? 10 : 0));
       painter.restore();
     }
   };
@@ -418,8 +488,16 @@ QString writeAnalysisReport(const QString& path, const ReportContent& content, R
     }
   } else {
     drawAnalysisPlots(shown, choices, plots);
-    for (QCustomPlot* p : plots)
-      if (p->graphCount() > 0) plotPage({p});
+    std::vector<QCustomPlot*> group;
+    for (QCustomPlot* p : plots) {
+      if (p->graphCount() == 0) continue;
+      group.push_back(p);
+      if (group.size() == 4) {
+        plotPage(group);
+        group.clear();
+      }
+    }
+    if (!group.empty()) plotPage(group);
   }
   if (!painter.end() || pdf.data().isEmpty()) return QObject::tr("%1: cannot draw the PDF report").arg(path);
   const QString error = writeFileBytes(path, pdf.data(), "PDF report");

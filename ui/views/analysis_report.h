@@ -54,6 +54,10 @@ constexpr int kAnalysisPlots = 6;
 /// A plot as the tab and the report show it: a bold title row above the axes.
 QCustomPlot* newAnalysisPlot(QWidget* parent, const QFont& font);
 
+/// The legend in a row of its own under the axes (never over the curves), `columns` entries
+/// per row, or taken out of the layout when not shown.
+void placeLegendBelow(QCustomPlot* plot, bool show, int columns = 2);
+
 struct PlotChoices {
   QString output;                       ///< the Bode plots' output channel
   double modesFrom = 0.0, modesTo = 100.0;  ///< the mode chart's frequency range [Hz]
@@ -69,8 +73,10 @@ struct PlotChoices {
 void drawAnalysisPlots(const std::vector<ShownResult>& shown, const PlotChoices& choices,
                        const std::vector<QCustomPlot*>& plots);
 
-/// The table next to the plots, as text: K&C metrics (one column per kept K&C result after the
-/// current one), the response of each output, or the mode list. `model` names the modes'
+/// The table next to the plots, as text: K&C metrics (current value, unit, the targets' verdict
+/// and range, then the reference (the last kept K&C result) with the difference to it in the
+/// unit and in percent, then the older kept results), the response of each output, or the mode
+/// list. `model` names the modes'
 /// dominant bodies (may be null: body slots then).
 struct TextTable {
   QStringList header;

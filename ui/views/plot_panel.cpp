@@ -25,6 +25,7 @@
 #include "engine/dynamics/outputs.h"
 #include "engine/model/project_diff.h"
 #include "ui/document/file_output.h"
+#include "ui/views/analysis_report.h"
 #include "ui/document/units.h"
 
 namespace ek::ui {
@@ -43,22 +44,6 @@ double minimumSpan(const QString& unit, double centre) {
   if (unit == "m" || unit == "rad" || unit == "m/s" || unit == "rad/s") floor = 1e-6;
   else if (unit == "N" || unit == "N m") floor = 1e-3;
   return std::max(floor, 1e-9 * std::abs(centre));
-}
-
-/// The legend in a row of its own under the axes (never over the curves), or gone.
-void placeLegend(QCustomPlot* p, bool show) {
-  QCPLayoutGrid* grid = p->plotLayout();
-  const bool placed = grid->elementCount() > 1 && grid->hasElement(grid->rowCount() - 1, 0) &&
-                      grid->element(grid->rowCount() - 1, 0) == p->legend;
-  if (show && !placed) {
-    if (p->axisRect()->insetLayout()->take(p->legend)) p->axisRect()->insetLayout()->simplify();
-    grid->addElement(grid->rowCount(), 0, p->legend);
-    grid->setRowStretchFactor(grid->rowCount() - 1, 0.001);
-  } else if (!show && placed) {
-    grid->take(p->legend);
-    grid->simplify();
-  }
-  p->legend->setVisible(show);
 }
 
 }  // namespace
@@ -418,7 +403,7 @@ void PlotPanel::refill(int k) {
     curve->setPen(pen);
     curve->setName(label);
   }
-  placeLegend(p, p->plottableCount() > 1 || diff);
+  placeLegendBelow(p, p->plottableCount() > 1 || diff, 1);
   if (p->plottableCount() == 0) {  // no stale tick labels of data no longer shown
     p->xAxis->setRange(0.0, 1.0);
     p->yAxis->setRange(-1.0, 1.0);
@@ -487,7 +472,7 @@ QString PlotPanel::exportPlot(int k, const QString& path) const {
   auto* heading = new QCPTextElement(p, title, QFont(font().family(), 9, QFont::Bold));
   p->plotLayout()->addElement(0, 0, heading);
   const bool legend = p->legend->visible();
-  placeLegend(p, p->plottableCount() > 0);
+  placeLegendBelow(p, p->plottableCount() > 0, 1);
   p->replot(QCustomPlot::rpImmediateRefresh);
   // Drawn into memory, then written through OutputFile (file_output.h).
   QBuffer bytes;
@@ -525,7 +510,7 @@ QString PlotPanel::exportPlot(int k, const QString& path) const {
   }
   p->plotLayout()->remove(heading);
   p->plotLayout()->simplify();
-  placeLegend(p, legend);
+  placeLegendBelow(p, legend, 1);
   p->replot(QCustomPlot::rpImmediateRefresh);
   if (!error.isEmpty()) return error;
   if (!ok || bytes.data().isEmpty()) return tr("%1: cannot draw the plot").arg(path);
