@@ -98,6 +98,13 @@ MainWindow::MainWindow(QWidget* parent)
     if (!run_->isRunning()) view3d_->showFrame(f);
   });
   connect(analyses_, &AnalysesPanel::showModeRequested, this, [this] { showTab(tr("3D")); });
+  // A K&C sweep's instant centres and roll centre at its design position, drawn in 3D.
+  connect(analyses_, &AnalysesPanel::centresChanged, this, [this] {
+    std::vector<View3D::Mark> marks;
+    if (const auto* r = analyses_->current())
+      for (const KcCentre& c : kcCentresAtDesign(*r)) marks.push_back({c.name, c.at});
+    view3d_->setMarks(marks);
+  });
   connect(topology_, &TopologyView::picked, this, [this](Table t, int id) { select(t, id); });
   split->addWidget(tables_);
   split->addWidget(centre_);

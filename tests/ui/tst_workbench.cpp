@@ -20,6 +20,7 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QScrollBar>
+#include <QScreen>
 #include <QSlider>
 #include <QTableWidget>
 #include <QStatusBar>
@@ -835,6 +836,32 @@ class TestWorkbench : public QObject {
     for (int y = 0; y < saved.height(); ++y)
       for (int x = 0; x < saved.width(); ++x) transparent += qAlpha(saved.pixel(x, y)) != 255;
     QCOMPARE(transparent, 0);
+    // ... and equals the screen: the X server's pixels of the 3D view (the dark translucent tyre
+    // stays dark; it came out white when the alpha was un-premultiplied).
+    {
+      QWidget* vtk = w.view3d()->vtkWidget();
+      const QPoint at = vtk->mapToGlobal(QPoint(0, 0));
+      const QImage screen = QGuiApplication::primaryScreen()
+                                ->grabWindow(0, at.x(), at.y(), vtk->width(), vtk->height())
+                                .toImage()
+                                .convertToFormat(QImage::Format_RGB32);
+      const QImage mine = w.view3d()->grab3D().scaled(screen.size());
+      QCOMPARE(mine.size(), screen.size());
+      long long sum = 0;
+      int dark = 0, darkOnScreen = 0;
+      for (int y = 0; y < mine.height(); ++y)
+        for (int x = 0; x < mine.width(); ++x) {
+          const QColor a = mine.pixelColor(x, y), b = screen.pixelColor(x, y);
+          sum += std::abs(a.red() - b.red()) + std::abs(a.green() - b.green()) + std::abs(a.blue() - b.blue());
+          dark += a.value() < 70;
+          darkOnScreen += b.value() < 70;
+        }
+      const double mean = static_cast<double>(sum) / (3.0 * mine.width() * mine.height());
+      qInfo("screenshot against the screen: mean difference %.2f of 255, dark pixels %d / %d", mean, dark, darkOnScreen);
+      QVERIFY(mean < 3.0);
+      QVERIFY(darkOnScreen > 1000);  // the tyre
+      QVERIFY(std::abs(dark - darkOnScreen) < 0.05 * darkOnScreen);
+    }
 
     // A tall, narrow viewport: every preset keeps the whole suspension in view.
     w.view3d()->setMaximumWidth(360);
@@ -875,6 +902,35 @@ class TestWorkbench : public QObject {
     QVERIFY(metrics.contains("bump steer (wheel left)"));
     QVERIFY(metrics.contains("wheel rate (wheel right)"));
     QVERIFY(!a->staleLabel()->isVisible());
+    // The 3D view draws the instant centres and the roll centre at the design position; the roll
+    // centre's height above the contact points and its y are the metrics'.
+    {
+      const auto& marks = w.view3d()->marks();
+      qInfo("3D marks: %d", static_cast<int>(marks.size()));
+      QVERIFY(marks.size() >= 1 && marks.back().label == "roll centre");
+      double height = std::nan(""), lateral = std::nan("");
+      for (const auto& m : a->current()->kc.metrics) {
+        if (m.name == "roll centre height (above the contact points)") height = m.value;
+        if (m.name == "roll centre lateral position (y)") lateral = m.value;
+      }
+      const auto& kc = a->current()->kc;
+      std::size_t design = 0;
+      for (std::size_t i = 0; i < kc.sweep.size(); ++i)
+        if (std::abs(kc.sweep[i]) < std::abs(kc.sweep[design])) design = i;
+      const double ground = 0.5 * (kc.values[design][kc.column("wheel left contact z")] +
+                                   kc.values[design][kc.column("wheel right contact z")]);
+      qInfo("roll centre drawn at y %.4f mm, %.4f mm above the contact points (metrics %.4f, %.4f)",
+            1e3 * marks.back().at.y(), 1e3 * (marks.back().at.z() - ground), lateral, height);
+      QVERIFY(std::abs(1e3 * (marks.back().at.z() - ground) - height) < 1e-3);
+      QVERIFY(std::abs(1e3 * marks.back().at.y() - lateral) < 1e-3);
+      int instant = 0;
+      for (const auto& m : marks) instant += m.label.startsWith("IC ");
+      QVERIFY(instant >= 2);
+      w.showTab("3D");
+      settle();
+      QVERIFY(w.grab().save(kArtefacts + "/view3d_centres.png"));
+      w.showTab("Analyses");
+    }
 
     // Keep it, soften a bushing in the table: the result is marked as not current.
     QVERIFY(a->keepCurrent());
@@ -1031,6 +1087,17 @@ class TestWorkbench : public QObject {
     QVERIFY(zc >= 0);
     QCOMPARE(a->plot(0)->graph(0)->data()->at(0)->value, std::abs(r->frequency.response[zc][0]));
     QVERIFY(a->plot(1)->graph(0)->data()->at(100)->value <= 180.0);
+    // View > Units: the magnitude in mm/kN (m/N x 1e6), in the plot, its axis and the table.
+    QCOMPARE(a->plot(0)->yAxis->label(), QString("m/N"));
+    Units::instance().setSystem(UnitSystem::MmKNDeg);
+    QCOMPARE(a->plot(0)->yAxis->label(), QString("mm/kN"));
+    QVERIFY(std::abs(a->plot(0)->graph(0)->data()->at(0)->value / (1e6 * std::abs(r->frequency.response[zc][0])) - 1.0) < 1e-12);
+    bool mmPerKn = false;
+    for (int row = 0; row < a->table()->rowCount(); ++row)
+      if (a->table()->item(row, 0)->text() == "wheel left centre z") mmPerKn = a->table()->item(row, 1)->text().endsWith(" mm/kN");
+    QVERIFY(mmPerKn);
+    Units::instance().setSystem(UnitSystem::SI);
+    QCOMPARE(a->plot(0)->yAxis->label(), QString("m/N"));
 
     // Modes: the table lists them; a mode animates in the 3D view.
     a->setAnalysis("modes");
@@ -1200,6 +1267,23 @@ class TestWorkbench : public QObject {
                                                    10.0)) - 1.0) < 0.01);
     w.document()->undoStack()->undo();
     QVERIFY(w.document()->project().bushings[8].directions[0].maxwell.empty());
+
+    // View > Units: mm-kN-deg shows the stiffness in kN/mm (plot, axis, table), and a value typed
+    // in the table is read in them (in the user's locale).
+    const double si = valueAt(mag, BushingDynamicsPanel::Model, 10.0);
+    Units::instance().setSystem(UnitSystem::MmKNDeg);
+    QVERIFY(std::abs(valueAt(mag, BushingDynamicsPanel::Model, 10.0) / (1e-6 * si) - 1.0) < 1e-12);
+    QVERIFY2(mag->yAxis->label().contains("[kN/mm]"), qPrintable(mag->yAxis->label()));
+    add->click();
+    auto* table = panel->findChild<QTableWidget*>("dynamicsBranches");
+    QVERIFY(table && table->rowCount() == 1);
+    QVERIFY(table->horizontalHeaderItem(0)->text().contains("kN/mm"));
+    QVERIFY(table->horizontalHeaderItem(1)->text().contains("kN s/mm"));
+    table->item(0, 0)->setText(QLocale().toString(0.25));  // kN/mm
+    QCOMPARE(w.document()->project().bushings[8].directions[0].maxwell[0].stiffness, 2.5e5);  // N/m
+    QCOMPARE(QLocale().toDouble(table->item(0, 0)->text()), 0.25);
+    Units::instance().setSystem(UnitSystem::SI);
+    QCOMPARE(QLocale().toDouble(table->item(0, 0)->text()), 2.5e5);
   }
 
   // An Adams bushing file onto bushing 3 of the corner: curves created, one undo step, the

@@ -159,6 +159,10 @@ AnalysesPanel::AnalysesPanel(QWidget* parent) : QWidget(parent) {
   split->setSizes({600, 420});
   layout->addWidget(split, 1);
 
+  connect(&Units::instance(), &Units::changed, this, [this] {
+    redraw();
+    fillTable();
+  });
   animation_ = new QTimer(this);
   animation_->setInterval(33);
   connect(animation_, &QTimer::timeout, this, [this] {
@@ -475,6 +479,7 @@ void AnalysesPanel::onResult(Result r, QString error) {
   fillTable();
   updateStale();
   updateControls();
+  emit centresChanged();
   emit finished(true, summary);
 }
 
@@ -507,6 +512,7 @@ void AnalysesPanel::clearResults() {
   fillTable();
   updateStale();
   updateControls();
+  emit centresChanged();
 }
 
 QString AnalysesPanel::legendFor(std::size_t k) const {
@@ -546,6 +552,7 @@ PlotChoices AnalysesPanel::plotChoices() const {
   c.modesTo = to_->value();
   c.font = font();
   c.measured = measured_ ? &*measured_ : nullptr;
+  c.units = Units::instance().system();
   return c;
 }
 
@@ -598,7 +605,7 @@ void AnalysesPanel::fillTable() {
   if (!hasCurrent_) return;
   std::vector<const AnalysisResult*> kept;
   for (const auto& k : kept_) kept.push_back(&k);
-  const TextTable t = analysisTable(current_, kept, model_.get());
+  const TextTable t = analysisTable(current_, kept, model_.get(), Units::instance().system());
   table_->setColumnCount(t.header.size());
   table_->setHorizontalHeaderLabels(t.header);
   table_->setRowCount(static_cast<int>(t.rows.size()));

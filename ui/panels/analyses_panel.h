@@ -5,7 +5,7 @@
 /// model, run on a worker thread with progress; K&C curves as in a K&C report (one plot per
 /// quantity, both wheels), Bode plots, the metrics or mode table. Results can be kept: kept
 /// results overlay the current one with a legend naming what changed in the project since.
-/// Export: the current result as CSV, everything shown as a PDF report (ui/analysis_report.h).
+/// Export: the current result as CSV, everything shown as a PDF report (ui/views/analysis_report.h).
 
 #include <QWidget>
 #include <atomic>
@@ -95,6 +95,8 @@ class AnalysesPanel : public QWidget {
   void modeFrame(ek::ui::Frame frame);
   /// The user asked to see a mode in the 3D view.
   void showModeRequested();
+  /// The current result's instant and roll centres changed (kcCentresAtDesign of current()).
+  void centresChanged();
 
  private:
   void updateControls();

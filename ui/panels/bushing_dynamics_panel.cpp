@@ -10,6 +10,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLocale>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTableWidget>
@@ -20,6 +21,7 @@
 #include "engine/core/error.h"
 #include "engine/model/validate.h"
 #include "ui/document/table_models.h"
+#include "ui/document/units.h"
 
 namespace ek::ui {
 
@@ -49,6 +51,11 @@ void setUpPlot(QCustomPlot* plot, const QString& yLabel, const QColor& colour) {
 }
 
 QString number(double v) { return QString::number(v, 'g', 4); }
+
+/// The display units (View > Units) of a direction's stiffness and damping.
+std::pair<DisplayUnit, DisplayUnit> lawUnits(bool rotational) {
+  return {displayUnit(rotational ? "N m/rad" : "N/m"), displayUnit(rotational ? "N m s/rad" : "N s/m")};
+}
 
 }  // namespace
 
@@ -149,11 +156,14 @@ BushingDynamicsPanel::BushingDynamicsPanel(ProjectDocument* doc, QWidget* parent
     fillBushings();
     refresh();
   });
+  connect(&Units::instance(), &Units::changed, this, [this] { refresh(); });
   connect(branches_, &QTableWidget::cellChanged, this, [this](int r, int c) {
     if (filling_) return;
     bool ok = false;
-    const double v = branches_->item(r, c)->text().toDouble(&ok);
-    error_->setText(ok ? editBranch(r, c, v) : tr("expected a number"));
+    const double shown = QLocale().toDouble(branches_->item(r, c)->text().trimmed(), &ok);
+    const auto [ku, cu] = lawUnits(currentDirection() >= 3);  // typed in the display units
+    error_->setText(ok && std::isfinite(shown) ? editBranch(r, c, shown / (c == 0 ? ku.factor : cu.factor))
+                                               : tr("expected a number"));
     refresh();
   });
   connect(scaled_, &QCheckBox::toggled, this, [this](bool on) {
@@ -293,22 +303,23 @@ QString BushingDynamicsPanel::fit(int branches) {
   } catch (const std::invalid_argument& e) {
     return QString::fromUtf8(e.what());
   }
-  const bool rot = dir >= 3;
-  const QString ku = rot ? tr("N m/rad") : tr("N/m"), cu = rot ? tr("N m s/rad") : tr("N s/m");
+  const auto [kd, cd] = lawUnits(dir >= 3);
+  const QString ku = kd.unit, cu = cd.unit;
   QString text = tr("Fit of %1 branch(es): RMS error of the magnitude %2 %, of the loss angle %3 deg; %4.")
                      .arg(branches)
                      .arg(100 * fit_->rmsMagnitude, 0, 'f', 2)
                      .arg(fit_->rmsLossAngle * 180 / M_PI, 0, 'f', 2)
                      .arg(QString::fromStdString(fit_->status));
   int q = 0;
-  if (o.fitStatic) text += tr("\nk0 = %1 %2 (± %3 %)").arg(number(fit_->model.k0), ku).arg(100 * fit_->logStandardErrors[q++], 0, 'f', 1);
-  else text += tr("\nk0 = %1 %2 (kept)").arg(number(fit_->model.k0), ku);
+  if (o.fitStatic)
+    text += tr("\nk0 = %1 %2 (± %3 %)").arg(number(kd.factor * fit_->model.k0), ku).arg(100 * fit_->logStandardErrors[q++], 0, 'f', 1);
+  else text += tr("\nk0 = %1 %2 (kept)").arg(number(kd.factor * fit_->model.k0), ku);
   for (std::size_t i = 0; i < fit_->model.branches.size(); ++i, q += 2)
     text += tr("\nbranch %1: k = %2 %3 (± %4 %), c = %5 %6, k/c = %7 1/s (± %8 %)")
                 .arg(i + 1)
-                .arg(number(fit_->model.branches[i].stiffness), ku)
+                .arg(number(kd.factor * fit_->model.branches[i].stiffness), ku)
                 .arg(100 * fit_->logStandardErrors[q], 0, 'f', 1)
-                .arg(number(fit_->model.branches[i].damping), cu)
+                .arg(number(cd.factor * fit_->model.branches[i].damping), cu)
                 .arg(number(fit_->model.branches[i].stiffness / fit_->model.branches[i].damping))
                 .arg(100 * fit_->logStandardErrors[q + 1], 0, 'f', 1);
   report_->setText(text);
@@ -339,10 +350,9 @@ void BushingDynamicsPanel::refresh() {
   filling_ = true;
   branches_->setRowCount(0);
   const int b = bushingIndex(), dir = currentDirection();
-  const bool rot = dir >= 3;
-  branches_->setHorizontalHeaderLabels(
-      {rot ? tr("stiffness [N m/rad]") : tr("stiffness [N/m]"), rot ? tr("damping [N m s/rad]") : tr("damping [N s/m]")});
-  magnitude_->yAxis->setLabel(rot ? tr("dynamic stiffness [N m/rad]") : tr("dynamic stiffness [N/m]"));
+  const auto [ku, cu] = lawUnits(dir >= 3);
+  branches_->setHorizontalHeaderLabels({tr("stiffness [%1]").arg(ku.unit), tr("damping [%1]").arg(cu.unit)});
+  magnitude_->yAxis->setLabel(tr("dynamic stiffness [%1]").arg(ku.unit));
   acceptButton_->setEnabled(fit_.has_value());
   if (b >= 0) {
     const BushingRow& row = doc_->project().bushings[b];
@@ -351,8 +361,10 @@ void BushingDynamicsPanel::refresh() {
     scaled_->setEnabled(!maxwell.empty() || row.directions[dir].maxwellScaledBySlope);
     branches_->setRowCount(static_cast<int>(maxwell.size()));
     for (std::size_t i = 0; i < maxwell.size(); ++i) {
-      branches_->setItem(static_cast<int>(i), 0, new QTableWidgetItem(QString::number(maxwell[i].stiffness, 'g', 8)));
-      branches_->setItem(static_cast<int>(i), 1, new QTableWidgetItem(QString::number(maxwell[i].damping, 'g', 8)));
+      branches_->setItem(static_cast<int>(i), 0,
+                         new QTableWidgetItem(QLocale().toString(ku.factor * maxwell[i].stiffness, 'g', 8)));
+      branches_->setItem(static_cast<int>(i), 1,
+                         new QTableWidgetItem(QLocale().toString(cu.factor * maxwell[i].damping, 'g', 8)));
     }
     double lo = kFrequencyLow, hi = kFrequencyHigh;
     if (measurement_) {
@@ -362,18 +374,18 @@ void BushingDynamicsPanel::refresh() {
     try {
       const DirectionDynamics d = directionDynamics(doc_->project(), row, dir);
       statics_->setText(tr("static stiffness k0 = %1 %2 (%3), damper c0 = %4 %5; %6")
-                            .arg(number(d.k0), rot ? tr("N m/rad") : tr("N/m"),
+                            .arg(number(ku.factor * d.k0), ku.unit,
                                  row.directions[dir].stiffness.curve
                                      ? tr("slope of curve %1 at 0").arg(*row.directions[dir].stiffness.curve)
                                      : tr("coefficient"))
-                            .arg(number(d.c0), rot ? tr("N m s/rad") : tr("N s/m"))
+                            .arg(number(cu.factor * d.c0), cu.unit)
                             .arg(maxwell.empty() ? tr("no branches: K = k0 + j w c0")
                                                  : tr("|K| / k0 at 10 Hz = %1").arg(std::abs(complexStiffness(d, 10.0)) / d.k0, 0, 'f', 3)));
       auto draw = [&](const DirectionDynamics& model, int graph) {
         for (int i = 0; i <= 200; ++i) {
           const double f = lo * std::pow(hi / lo, i / 200.0);
           const std::complex<double> K = complexStiffness(model, f);
-          magnitude_->graph(graph)->addData(f, std::abs(K));
+          magnitude_->graph(graph)->addData(f, ku.factor * std::abs(K));
           loss_->graph(graph)->addData(f, std::arg(K) * 180 / M_PI);
         }
       };
@@ -384,7 +396,7 @@ void BushingDynamicsPanel::refresh() {
     }
     if (measurement_)
       for (const StiffnessPoint& p : measurement_->points) {
-        magnitude_->graph(Measurement)->addData(p.frequency, p.magnitude);
+        magnitude_->graph(Measurement)->addData(p.frequency, ku.factor * p.magnitude);
         loss_->graph(Measurement)->addData(p.frequency, p.lossAngle * 180 / M_PI);
       }
   }

@@ -156,11 +156,12 @@ void drawFrequency(const std::vector<ShownResult>& shown, const PlotChoices& cho
     for (std::size_t i = 0; i < fr.outputs.size(); ++i)
       if (QString::fromStdString(fr.outputs[i]) == choices.output) c = static_cast<int>(i);
     if (c < 0) continue;
-    unit = QString::fromStdString(fr.units[c] + "/" + fr.inputUnit);
+    const DisplayUnit du = displayUnit(QString::fromStdString(fr.units[c] + "/" + fr.inputUnit), choices.units);
+    unit = du.unit;
     QVector<double> f, m, a;
     for (std::size_t i = 0; i < fr.frequency.size(); ++i) {
       f << fr.frequency[i];
-      m << std::max(1e-300, std::abs(fr.response[c][i]));
+      m << std::max(1e-300, du.factor * std::abs(fr.response[c][i]));
       a << std::arg(fr.response[c][i]) * kDeg;
     }
     const bool top = k + 1 == shown.size();
@@ -226,12 +227,46 @@ QString analysisTitle(const QString& analysis) {
   return analysis;
 }
 
+std::vector<KcCentre> kcCentresAtDesign(const AnalysisResult& result) {
+  std::vector<KcCentre> centres;
+  const KcResult& kc = result.kc;
+  if (result.kind != AnalysisKind::Kc || kc.sweep.empty()) return centres;
+  std::size_t design = 0;
+  for (std::size_t i = 0; i < kc.sweep.size(); ++i)
+    if (std::abs(kc.sweep[i]) < std::abs(kc.sweep[design])) design = i;
+  const std::vector<double>& row = kc.values[design];
+  auto value = [&](const std::string& column) {
+    const int c = kc.column(column);
+    return c >= 0 ? row[c] : std::nan("");
+  };
+  double meanX = 0.0, meanContactZ = 0.0;
+  int wheels = 0;
+  for (const WheelRow& wheel : result.project.wheels) {
+    const std::string w = wheel.name;
+    const double cx = value(w + " centre x"), cy = value(w + " centre y"), contactZ = value(w + " contact z");
+    if (!std::isfinite(cx)) continue;
+    meanX += cx;
+    meanContactZ += contactZ;
+    ++wheels;
+    const Vec3 front(cx, value(w + " instant centre front view y"), value(w + " instant centre front view z"));
+    const Vec3 side(value(w + " instant centre side view x"), cy, value(w + " instant centre side view z"));
+    const QString name = QString::fromStdString(w);
+    if (front.allFinite()) centres.push_back({QObject::tr("IC front, %1").arg(name), front});
+    if (side.allFinite()) centres.push_back({QObject::tr("IC side, %1").arg(name), side});
+  }
+  const Vec3 roll(wheels ? meanX / wheels : 0.0, value("roll centre y"),
+                  (wheels ? meanContactZ / wheels : 0.0) + value("roll centre height"));
+  if (wheels >= 2 && roll.allFinite()) centres.push_back({QObject::tr("roll centre"), roll});
+  return centres;
+}
+
 void placeLegendBelow(QCustomPlot* p, bool show, int columns) {
   QCPLayoutGrid* grid = p->plotLayout();
   const bool placed = grid->elementCount() > 1 && grid->hasElement(grid->rowCount() - 1, 0) &&
                       grid->element(grid->rowCount() - 1, 0) == p->legend;
   if (show && !placed) {
-    if (p->axisRect()->insetLayout()->take(p->legend)) p->axisRect()->insetLayout()->simplify();
+    QCPLayoutInset* inset = p->axisRect()->insetLayout();
+    if (inset->elements(false).contains(p->legend) && inset->take(p->legend)) inset->simplify();
     grid->addElement(grid->rowCount(), 0, p->legend);
     grid->setRowStretchFactor(grid->rowCount() - 1, 0.001);
   } else if (!show && placed) {
@@ -264,7 +299,7 @@ void drawAnalysisPlots(const std::vector<ShownResult>& shown, const PlotChoices&
 }
 
 TextTable analysisTable(const AnalysisResult& current, const std::vector<const AnalysisResult*>& kept,
-                        const SuspensionModel* model) {
+                        const SuspensionModel* model, UnitSystem units) {
   TextTable t;
   if (current.kind == AnalysisKind::Kc) {
     std::vector<const AnalysisResult*> others;
@@ -326,9 +361,11 @@ TextTable analysisTable(const AnalysisResult& current, const std::vector<const A
     t.header = QStringList{QObject::tr("output"), QObject::tr("at lowest f"), QObject::tr("peak"), QObject::tr("peak at [Hz]")};
     for (std::size_t c = 0; c < fr.outputs.size(); ++c) {
       const std::size_t peak = fr.peak(c);
-      const QString unit = QString::fromStdString(" " + fr.units[c] + "/" + fr.inputUnit);
-      t.rows.push_back({QString::fromStdString(fr.outputs[c]), QString::number(std::abs(fr.response[c].front()), 'g', 4) + unit,
-                        QString::number(std::abs(fr.response[c][peak]), 'g', 4) + unit,
+      const DisplayUnit du = displayUnit(QString::fromStdString(fr.units[c] + "/" + fr.inputUnit), units);
+      const QString unit = " " + du.unit;
+      t.rows.push_back({QString::fromStdString(fr.outputs[c]),
+                        QString::number(du.factor * std::abs(fr.response[c].front()), 'g', 4) + unit,
+                        QString::number(du.factor * std::abs(fr.response[c][peak]), 'g', 4) + unit,
                         QString::number(fr.frequency[peak], 'g', 4)});
     }
   } else {
@@ -423,7 +460,7 @@ QString writeAnalysisReport(const QString& path, const ReportContent& content, R
 
   std::vector<const AnalysisResult*> kept;
   for (const ShownResult& k : content.kept) kept.push_back(k.result);
-  const TextTable table = analysisTable(current, kept, content.model);
+  const TextTable table = analysisTable(current, kept, content.model, content.choices.units);
   // The first column (the metric's name) twice as wide as the others.
   const int colW = (page.width() - 40) / std::max<int>(2, table.header.size() + 1);
   auto colX = [&](int c) { return 20 + (c == 0 ? 0 : (c + 1) * colW); };

@@ -15,6 +15,7 @@
 #include "engine/analysis/kc.h"
 #include "engine/analysis/kc_measured.h"
 #include "engine/analysis/linear_analysis.h"
+#include "ui/document/units.h"
 
 class QCustomPlot;
 
@@ -48,6 +49,17 @@ struct ShownResult {
   QString legend;
 };
 
+/// A point of the kinematics a K&C sweep found at its design position, for the 3D view: a wheel's
+/// instant centres (front view: at the wheel centre's x; side view: at its y) and the roll
+/// centre (at the wheels' mean x), in global coordinates [m].
+struct KcCentre {
+  QString name;  ///< "IC front, wheel left", "IC side, wheel left", "roll centre"
+  Vec3 at;
+};
+/// The centres of a K&C result at the sweep point nearest zero; none for other analyses, and a
+/// centre at infinity (parallel links) is left out.
+std::vector<KcCentre> kcCentresAtDesign(const AnalysisResult& result);
+
 /// The plot layout both the tab and the report use: at most this many plots per analysis.
 constexpr int kAnalysisPlots = 6;
 
@@ -63,6 +75,9 @@ struct PlotChoices {
   double modesFrom = 0.0, modesTo = 100.0;  ///< the mode chart's frequency range [Hz]
   QFont font;                           ///< legend font family
   const MeasuredKc* measured = nullptr;  ///< K&C: measured points drawn over the current sweep
+  /// Units of the frequency response (the workbench's View > Units; the runner's report: SI). K&C
+  /// curves are in mm and deg whatever the system, as K&C reports give them.
+  UnitSystem units = UnitSystem::SI;
 };
 
 /// Draws `shown` (the last one is the current result, drawn on top; all of one kind and analysis)
@@ -83,7 +98,7 @@ struct TextTable {
   std::vector<QStringList> rows;
 };
 TextTable analysisTable(const AnalysisResult& current, const std::vector<const AnalysisResult*>& kept,
-                        const SuspensionModel* model);
+                        const SuspensionModel* model, UnitSystem units = UnitSystem::SI);
 
 /// What goes into a PDF report.
 struct ReportContent {

@@ -14,6 +14,10 @@
 #include <vtkCamera.h>
 #include <vtkCubeSource.h>
 #include <vtkCylinderSource.h>
+#include <vtkDataSetSurfaceFilter.h>
+#include <vtkDelaunay2D.h>
+#include <vtkDelaunay3D.h>
+#include <vtkFeatureEdges.h>
 #include <vtkGenericOpenGLRenderWindow.h>
 #include <vtkLineSource.h>
 #include <vtkMatrix4x4.h>
@@ -29,6 +33,7 @@
 #include <vtkTransformPolyDataFilter.h>
 #include <vtkTubeFilter.h>
 
+#include <Eigen/Eigenvalues>
 #include <Eigen/Geometry>
 #include <functional>
 
@@ -41,6 +46,7 @@ namespace {
 vtkActor* addActor(vtkRenderer* r, vtkAlgorithmOutput* port, const QColor& c) {
   auto* mapper = vtkPolyDataMapper::New();
   mapper->SetInputConnection(port);
+  mapper->ScalarVisibilityOff();  // the actor's colour, never a filter's point data
   auto* actor = vtkActor::New();
   actor->SetMapper(mapper);
   actor->GetProperty()->SetColor(c.redF(), c.greenF(), c.blueF());
@@ -51,6 +57,88 @@ vtkActor* addActor(vtkRenderer* r, vtkAlgorithmOutput* port, const QColor& c) {
 }
 
 constexpr int kHelixPoints = 160;
+
+/// How many independent directions a point set spans (0 to 3), to a relative tolerance of its
+/// size: 3 for a solid, 2 for a plate, 1 for a link, 0 for a single point.
+int spannedDimensions(const std::vector<Vec3>& points) {
+  if (points.size() < 2) return 0;
+  Vec3 mean = Vec3::Zero();
+  for (const Vec3& p : points) mean += p / static_cast<double>(points.size());
+  Mat3 scatter = Mat3::Zero();
+  for (const Vec3& p : points) scatter += (p - mean) * (p - mean).transpose();
+  const Eigen::SelfAdjointEigenSolver<Mat3> eig(scatter);
+  const Vec3 spread = eig.eigenvalues().cwiseMax(0.0).cwiseSqrt();  // ascending
+  if (spread[2] < 1e-6) return 0;
+  return 1 + (spread[1] > 1e-2 * spread[2]) + (spread[0] > 1e-2 * spread[2]);
+}
+
+/// A body drawn as the convex hull of its markers (in its own frame): a solid (the Delaunay
+/// tetrahedra's outer surface), a plate (the plane's triangulation) or a link (a tube); a single
+/// point as a small ball.
+std::vector<vtkActor*> hullActors(vtkRenderer* r, const std::vector<Vec3>& points, const QColor& colour) {
+  std::vector<vtkActor*> actors;
+  const int dims = spannedDimensions(points);
+  vtkNew<vtkPoints> pts;
+  for (const Vec3& p : points) pts->InsertNextPoint(p.x(), p.y(), p.z());
+  vtkNew<vtkPolyData> cloud;
+  cloud->SetPoints(pts);
+  if (dims == 3) {
+    vtkNew<vtkDelaunay3D> hull;
+    hull->SetInputData(cloud);
+    vtkNew<vtkDataSetSurfaceFilter> surface;
+    surface->SetInputConnection(hull->GetOutputPort());
+    // A body as large as a vehicle's would hide the suspension inside it: the hull's edges only
+    // (where its faces meet at an angle, not the triangulation of a flat side).
+    double bounds[6];
+    cloud->GetBounds(bounds);
+    if (std::max({bounds[1] - bounds[0], bounds[3] - bounds[2], bounds[5] - bounds[4]}) > 0.8) {
+      vtkNew<vtkFeatureEdges> edges;
+      edges->SetInputConnection(surface->GetOutputPort());
+      edges->FeatureEdgesOn();
+      edges->SetFeatureAngle(15.0);
+      edges->BoundaryEdgesOff();
+      edges->ManifoldEdgesOff();
+      edges->NonManifoldEdgesOff();
+      edges->ColoringOff();
+      vtkActor* outline = addActor(r, edges->GetOutputPort(), colour);
+      outline->GetProperty()->SetLineWidth(2.0);
+      actors.push_back(outline);
+    } else {
+      actors.push_back(addActor(r, surface->GetOutputPort(), colour));
+    }
+  } else if (dims == 2) {
+    vtkNew<vtkDelaunay2D> plate;
+    plate->SetInputData(cloud);
+    plate->SetProjectionPlaneMode(VTK_BEST_FITTING_PLANE);
+    actors.push_back(addActor(r, plate->GetOutputPort(), colour));
+  }
+  if (dims <= 2) {
+    // The outline (a plate) or the link itself as tubes between the two farthest points, so
+    // a plate seen edge-on stays visible.
+    std::size_t a = 0, b = points.empty() ? 0 : points.size() - 1;
+    double far = -1.0;
+    for (std::size_t i = 0; i < points.size(); ++i)
+      for (std::size_t j = i + 1; j < points.size(); ++j)
+        if ((points[i] - points[j]).norm() > far) far = (points[i] - points[j]).norm(), a = i, b = j;
+    if (dims >= 1) {
+      vtkNew<vtkLineSource> line;
+      line->SetPoint1(points[a].x(), points[a].y(), points[a].z());
+      line->SetPoint2(points[b].x(), points[b].y(), points[b].z());
+      vtkNew<vtkTubeFilter> tube;
+      tube->SetInputConnection(line->GetOutputPort());
+      tube->SetRadius(0.008);
+      tube->SetNumberOfSides(8);
+      actors.push_back(addActor(r, tube->GetOutputPort(), colour));
+    } else {
+      const Vec3 at = points.empty() ? Vec3::Zero() : points.front();
+      vtkNew<vtkSphereSource> ball;
+      ball->SetCenter(at.x(), at.y(), at.z());
+      ball->SetRadius(0.012);
+      actors.push_back(addActor(r, ball->GetOutputPort(), colour));
+    }
+  }
+  return actors;
+}
 
 bool isWheel(const ModelBody& b) {
   return b.name.rfind("wheel", 0) == 0 && b.name.find("mount") == std::string::npos;
@@ -132,6 +220,8 @@ void View3D::setModel(std::shared_ptr<const SuspensionModel> model) {
   model_ = std::move(model);
   vtkRenderer* r = vtk_->renderer();
   r->RemoveAllViewProps();
+  markProps_.clear();
+  marks_.clear();
   bodyActors_.clear();
   ghostActors_.clear();
   p2pLines_.clear();
@@ -165,6 +255,7 @@ void View3D::setModel(std::shared_ptr<const SuspensionModel> model) {
       a->GetProperty()->SetOpacity(0.85);
       actors.push_back(a);
     }
+    std::vector<Vec3> points;  // the free body's markers in its frame
     for (std::size_t m = 0; m < model_->markers.size(); ++m) {
       const ModelMarker& mk = model_->markers[m];
       if (mk.body.value != static_cast<int>(b)) continue;
@@ -177,17 +268,10 @@ void View3D::setModel(std::shared_ptr<const SuspensionModel> model) {
         actors.push_back(addActor(r, cube->GetOutputPort(), colour));
         continue;
       }
-      if (mk.s.norm() > 1e-6) {
-        vtkNew<vtkLineSource> line;
-        line->SetPoint1(0, 0, 0);
-        line->SetPoint2(mk.s.x(), mk.s.y(), mk.s.z());
-        vtkNew<vtkTubeFilter> tube;
-        tube->SetInputConnection(line->GetOutputPort());
-        tube->SetRadius(0.008);
-        tube->SetNumberOfSides(8);
-        actors.push_back(addActor(r, tube->GetOutputPort(), colour));
-      }
+      points.push_back(mk.s);
     }
+    if (!body.fixed)
+      for (vtkActor* a : hullActors(r, points, colour)) actors.push_back(a);
     if (ghost) {
       vtkNew<vtkMatrix4x4> m;
       for (vtkActor* a : actors) {
@@ -251,6 +335,40 @@ void View3D::setModel(std::shared_ptr<const SuspensionModel> model) {
   last_ = reference_ = designFrame(*model_);
   applyPoses();
   setView(Preset::Iso);
+}
+
+void View3D::setMarks(const std::vector<Mark>& marks) {
+  vtkRenderer* r = vtk_->renderer();
+  for (vtkProp* p : markProps_) r->RemoveViewProp(p);
+  markProps_.clear();
+  marks_ = model_ ? marks : std::vector<Mark>{};
+  for (const Mark& m : marks_) {
+    vtkNew<vtkSphereSource> ball;
+    ball->SetCenter(m.at.x(), m.at.y(), m.at.z());
+    ball->SetRadius(0.018);
+    ball->SetThetaResolution(16);
+    ball->SetPhiResolution(12);
+    const bool roll = m.label == tr("roll centre");
+    vtkActor* a = addActor(r, ball->GetOutputPort(), roll ? QColor(220, 0, 120) : QColor(0, 150, 200));
+    a->PickableOff();
+    markProps_.push_back(a);
+    vtkNew<vtkCaptionActor2D> caption;
+    caption->SetCaption(m.label.toUtf8().constData());
+    caption->SetAttachmentPoint(m.at.x(), m.at.y(), m.at.z());
+    caption->BorderOff();
+    caption->LeaderOn();
+    caption->SetPosition(12, 12);
+    caption->SetWidth(0.12);
+    caption->SetHeight(0.03);
+    caption->GetCaptionTextProperty()->SetColor(0.1, 0.1, 0.1);
+    caption->GetCaptionTextProperty()->SetFontSize(12);
+    caption->GetCaptionTextProperty()->BoldOff();
+    caption->GetCaptionTextProperty()->ShadowOff();
+    caption->GetCaptionTextProperty()->ItalicOff();
+    r->AddViewProp(caption);
+    markProps_.push_back(caption);
+  }
+  vtk_->update();
 }
 
 void View3D::showFrame(const Frame& frame) {
@@ -443,9 +561,16 @@ void View3D::highlight(int body) {
 }
 
 QImage View3D::grab3D() {
-  // The framebuffer's alpha is not the widget's: translucent actors leave alpha below 1 (holes in
-  // a PNG). On screen the widget is opaque, so the image is too.
-  return vtk_->grabFramebuffer().convertToFormat(QImage::Format_RGB32);
+  // The framebuffer holds premultiplied colours and an alpha that translucent actors leave below
+  // 1. The screen shows the colours as they are (the widget is opaque), so the image takes them
+  // and drops the alpha: un-premultiplying instead would turn a dark translucent tyre white.
+  QImage image = vtk_->grabFramebuffer().convertToFormat(QImage::Format_ARGB32_Premultiplied);
+  image.reinterpretAsFormat(QImage::Format_RGB32);
+  for (int y = 0; y < image.height(); ++y) {
+    auto* line = reinterpret_cast<QRgb*>(image.scanLine(y));
+    for (int x = 0; x < image.width(); ++x) line[x] |= 0xff000000u;
+  }
+  return image;
 }
 
 }  // namespace ek::ui

@@ -21,6 +21,8 @@ class vtkRenderer;
 class vtkPoints;
 class vtkPolyData;
 
+class vtkProp;
+
 namespace ek::ui {
 
 class VtkWidget;
@@ -57,6 +59,14 @@ class View3D : public QWidget {
   void highlight(int body);
   /// The view as rendered, opaque (translucent actors over the background, as on screen).
   QImage grab3D();
+  /// Points of the kinematics drawn as labelled balls in global coordinates (the instant and
+  /// roll centres of a K&C sweep); an empty list removes them.
+  struct Mark {
+    QString label;
+    Vec3 at;
+  };
+  void setMarks(const std::vector<Mark>& marks);
+  const std::vector<Mark>& marks() const { return marks_; }
 
  private:
   void applyPoses();
@@ -74,6 +84,8 @@ class View3D : public QWidget {
   vtkRenderer* triad_ = nullptr;            ///< corner renderer of the axes (owned by the window)
   std::pair<vtkRenderer*, vtkRenderer*> triadLink_;  ///< (main, triad) for the camera sync
   unsigned long triadObserver_ = 0;
+  std::vector<Mark> marks_;
+  std::vector<vtkProp*> markProps_;  ///< their actors (owned by the renderer)
   Frame last_, reference_;
   double exaggeration_ = 1.0;
   bool ghost_ = false;
