@@ -1358,6 +1358,21 @@ class TestWorkbench : public QObject {
     QVERIFY(std::abs(bushings->index(0, dampingColumn).data().toDouble() / best - 1) < 1e-8);  // the table shows it
     w.document()->undoStack()->undo();
     QCOMPARE(w.document()->project().bushings[0].directions[0].damping.coefficient, 60.0);
+
+    // View > Units: bounds and results in kN s/mm (x 1e-6), the study file stays SI.
+    Units::instance().setSystem(UnitSystem::MmKNDeg);
+    QCOMPARE(d->variablesTable()->item(0, 7)->text(), QString("kN s/mm"));
+    QCOMPARE(d->variablesTable()->item(0, 2)->text().toDouble(), 3e-5);
+    QCOMPARE(d->variablesTable()->item(0, 3)->text().toDouble(), 1.2e-4);
+    QVERIFY2(d->studyText().contains("\"lower\": 30,"), qPrintable(d->studyText()));
+    QVERIFY(results->horizontalHeaderItem(3)->text().endsWith("[kN s/mm]"));
+    double shownBest = 1e300;
+    for (int r = 0; r < results->rowCount(); ++r)
+      if (std::abs(results->item(r, 3)->data(Qt::DisplayRole).toDouble() - 1e-6 * best) < 1e-15) shownBest = 1e-6 * best;
+    QCOMPARE(shownBest, 1e-6 * best);
+    QVERIFY(d->summary()->toPlainText().contains("optimization of settling"));
+    Units::instance().setSystem(UnitSystem::SI);
+    QCOMPARE(d->variablesTable()->item(0, 2)->text(), QString("30"));
   }
 
   void studyFilesRoundTripThroughTheDialog() {

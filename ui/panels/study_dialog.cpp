@@ -25,16 +25,18 @@
 #include <qcustomplot.h>
 #include <thread>
 
+#include "engine/core/text.h"
 #include "engine/dynamics/outputs.h"
 #include "engine/model/model.h"
 #include "engine/model/table_path.h"
 #include "ui/document/file_output.h"
+#include "ui/document/units.h"
 
 namespace ek::ui {
 
 namespace {
 
-enum VariableColumn { kVarName, kVarPath, kVarLower, kVarUpper, kVarScale, kVarSymmetric, kVarStart, kVarColumns };
+enum VariableColumn { kVarName, kVarPath, kVarLower, kVarUpper, kVarScale, kVarSymmetric, kVarStart, kVarUnit, kVarColumns };
 enum CriterionColumn {
   kCritName, kCritLoadCase, kCritChannel, kCritMinus, kCritKind, kCritFrom, kCritTo, kCritReference, kCritTime,
   kCritTimePower, kCritDerivative, kCritExponent, kCritWeight, kCritAbsolute, kCritAtMost, kCritAtLeast, kCritMetric, kCritWheel, kCritColumns
@@ -64,12 +66,28 @@ QComboBox* comboCell(QTableWidget* t, int row, int column, const QStringList& it
   return c;
 }
 
-/// A number cell into a JSON object when it holds one.
-void putNumber(QJsonObject& o, const char* key, const QString& text) {
+/// A number cell into a JSON object when it holds one; `factor` is the display unit's (the
+/// study file is SI: value = shown / factor).
+void putNumber(QJsonObject& o, const char* key, const QString& text, double factor = 1.0) {
   bool ok = false;
   const double v = text.toDouble(&ok);
-  if (ok) o[key] = v;
+  double si = v;
+  if (ok && factor != 1.0) {
+    // Shown in other units: back to SI without the conversion's last-digit noise (30, not
+    // 30.000000000000004): a typed number has at most 15 significant digits.
+    si = v / factor;
+    double rounded = si;
+    if (parseDecimal(significant(si, 15), rounded)) si = rounded;
+  }
+  if (ok) o[key] = si;
   else if (!text.isEmpty()) o[key] = text;  // reported by the study reader, with entry and field
+}
+
+/// The display unit of a variable's path ("bushings/3/y stiffness [N/m]" in kN/mm) and its factor.
+std::pair<QString, double> pathUnit(const QString& path) {
+  const auto [header, factor] = displayHeader(path);
+  const int open = header.lastIndexOf('['), close = header.lastIndexOf(']');
+  return {open >= 0 && close > open ? header.mid(open + 1, close - open - 1) : QString(), factor};
 }
 
 QString number(double v) { return QString::number(v, 'g', 10); }
@@ -85,6 +103,20 @@ QTableWidgetItem* numberItem(double v) {
 }  // namespace
 
 StudyDialog::StudyDialog(ProjectDocument* doc, QWidget* parent) : QDialog(parent), doc_(doc) {
+  connect(&Units::instance(), &Units::changed, this, [this] {
+    unitsChanged();
+    if (context_) {  // the results table's variable columns, the summary kept
+      const std::vector<StudyRecord> records = records_;
+      const QString summary = summary_->toPlainText();
+      resetResults();
+      for (const StudyRecord& r : records) {
+        records_.push_back(r);
+        addResultRow(r);
+      }
+      summary_->setPlainText(summary);
+      replot();
+    }
+  });
   setWindowTitle(tr("Parameter study"));
   resize(1360, 820);
   auto* layout = new QVBoxLayout(this);
@@ -98,7 +130,7 @@ StudyDialog::StudyDialog(ProjectDocument* doc, QWidget* parent) : QDialog(parent
   sl->addWidget(new QLabel(tr("<b>Design variables</b> (add from a table cell's context menu, or by path)"), setup));
   variables_ = new QTableWidget(0, kVarColumns, setup);
   variables_->setHorizontalHeaderLabels({tr("name"), tr("path"), tr("lower"), tr("upper"), tr("scale"), tr("symmetric"),
-                                         tr("start")});
+                                         tr("start"), tr("unit")});
   variables_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
   variables_->setToolTip(tr("Paths are TABLE/ROW/FIELD (docs/studies.md); symmetric also sets the left/right twin row; "
                             "an empty start is the project's value"));
@@ -298,6 +330,29 @@ void StudyDialog::updateSettings() {
   relativeStep_->setEnabled(t == "sensitivity");
 }
 
+double StudyDialog::variableFactor(int row) const {
+  const QTableWidgetItem* unit = variables_->item(row, kVarUnit);
+  const double f = unit ? unit->data(Qt::UserRole).toDouble() : 0.0;
+  return f > 0.0 ? f : 1.0;
+}
+
+void StudyDialog::unitsChanged() {
+  // The shown bounds and start convert to the new display units; what they mean stays.
+  for (int r = 0; r < variables_->rowCount(); ++r) {
+    const double old = variableFactor(r);
+    const auto [unit, factor] = pathUnit(cellText(variables_, r, kVarPath));
+    for (int c : {kVarLower, kVarUpper, kVarStart}) {
+      bool ok = false;
+      const double shown = cellText(variables_, r, c).toDouble(&ok);
+      if (ok) setCell(variables_, r, c, number(shown / old * factor));
+    }
+    auto* item = new QTableWidgetItem(unit);
+    item->setData(Qt::UserRole, factor);
+    item->setFlags(item->flags() & ~Qt::ItemIsEditable);
+    variables_->setItem(r, kVarUnit, item);
+  }
+}
+
 void StudyDialog::rebuildChoices() {
   const QString objective = objective_->currentText();
   objective_->clear();
@@ -325,8 +380,15 @@ QString StudyDialog::addVariable(const QString& path) {
   const double half = coordinate ? 0.01 : angle ? 0.05 : std::max(1.0, 0.5 * std::abs(value));
   const double lower = positive ? 0.5 * value : value - half;
   const double upper = positive ? 2.0 * value : value + half;
-  setCell(variables_, row, kVarLower, number(lower));
-  setCell(variables_, row, kVarUpper, number(upper));
+  // Bounds and start in the display units (View > Units), the unit in the last column; the
+  // study file stays SI.
+  const auto [unit, factor] = pathUnit(path);
+  auto* unitItem = new QTableWidgetItem(unit);
+  unitItem->setData(Qt::UserRole, factor);
+  unitItem->setFlags(unitItem->flags() & ~Qt::ItemIsEditable);
+  variables_->setItem(row, kVarUnit, unitItem);
+  setCell(variables_, row, kVarLower, number(factor * lower));
+  setCell(variables_, row, kVarUpper, number(factor * upper));
   comboCell(variables_, row, kVarScale, {"linear", "log"})->setCurrentText(positive ? "log" : "linear");
   // Symmetric when the row has a left/right twin.
   bool twin = true;
@@ -375,11 +437,12 @@ QString StudyDialog::studyText() const {
     QJsonObject v;
     v["name"] = cellText(variables_, r, kVarName);
     v["path"] = cellText(variables_, r, kVarPath);
-    putNumber(v, "lower", cellText(variables_, r, kVarLower));
-    putNumber(v, "upper", cellText(variables_, r, kVarUpper));
+    const double factor = variableFactor(r);
+    putNumber(v, "lower", cellText(variables_, r, kVarLower), factor);
+    putNumber(v, "upper", cellText(variables_, r, kVarUpper), factor);
     v["scale"] = cellText(variables_, r, kVarScale);
     if (cellText(variables_, r, kVarSymmetric) == "yes") v["symmetric"] = true;
-    putNumber(v, "start", cellText(variables_, r, kVarStart));
+    putNumber(v, "start", cellText(variables_, r, kVarStart), factor);
     vars.append(v);
   }
   s["variables"] = vars;
@@ -465,11 +528,12 @@ QString StudyDialog::setStudyText(const QString& text, const QString& path) {
     if (!addVariable(v["path"].toString()).isEmpty()) continue;
     const int r = variables_->rowCount() - 1;
     setCell(variables_, r, kVarName, v["name"].toString(v["path"].toString()));
-    setCell(variables_, r, kVarLower, number(v["lower"].toDouble()));
-    setCell(variables_, r, kVarUpper, number(v["upper"].toDouble()));
+    const double factor = variableFactor(r);
+    setCell(variables_, r, kVarLower, number(factor * v["lower"].toDouble()));
+    setCell(variables_, r, kVarUpper, number(factor * v["upper"].toDouble()));
     setCell(variables_, r, kVarScale, v["scale"].toString("linear"));
     setCell(variables_, r, kVarSymmetric, v["symmetric"].toBool() ? "yes" : "no");
-    setCell(variables_, r, kVarStart, v.contains("start") ? number(v["start"].toDouble()) : QString());
+    setCell(variables_, r, kVarStart, v.contains("start") ? number(factor * v["start"].toDouble()) : QString());
   }
   for (const QJsonValue& cv : s["criteria"].toArray()) {
     const QJsonObject c = cv.toObject();
@@ -525,9 +589,14 @@ void StudyDialog::resetResults() {
   plotY_->blockSignals(true);
   plotX_->clear();
   plotY_->clear();
+  resultFactors_.clear();
   for (const auto& v : s.variables) {
-    headers << QString::fromStdString(v.name);
-    plotX_->addItem(QString::fromStdString(v.name));
+    const auto [unit, factor] = pathUnit(QString::fromStdString(v.path));
+    resultFactors_.push_back(factor);
+    const QString name = unit.isEmpty() ? QString::fromStdString(v.name)
+                                        : QStringLiteral("%1 [%2]").arg(QString::fromStdString(v.name), unit);
+    headers << name;
+    plotX_->addItem(name);
   }
   for (const auto& c : s.criteria) {
     headers << QString::fromStdString(c.name);
@@ -600,8 +669,7 @@ QString StudyDialog::run() {
 
 void StudyDialog::stop() { stop_.store(true); }
 
-void StudyDialog::onRecord(const StudyRecord& r, long long done, long long expected, double left) {
-  records_.push_back(r);
+void StudyDialog::addResultRow(const StudyRecord& r) {
   results_->setSortingEnabled(false);
   const int row = results_->rowCount();
   results_->insertRow(row);
@@ -609,10 +677,16 @@ void StudyDialog::onRecord(const StudyRecord& r, long long done, long long expec
   results_->setItem(row, c++, numberItem(static_cast<double>(r.run)));
   results_->setItem(row, c++, new QTableWidgetItem(QString::fromStdString(r.phase)));
   results_->setItem(row, c++, new QTableWidgetItem(r.result.ok ? tr("ok") : tr("failed")));
-  for (double v : r.values) results_->setItem(row, c++, numberItem(v));
+  for (std::size_t k = 0; k < r.values.size(); ++k)
+    results_->setItem(row, c++, numberItem(r.values[k] * (k < resultFactors_.size() ? resultFactors_[k] : 1.0)));
   for (double v : r.result.criteria) results_->setItem(row, c++, numberItem(v));
   results_->setItem(row, c, new QTableWidgetItem(QString::fromStdString(r.result.message)));
   results_->setSortingEnabled(true);
+}
+
+void StudyDialog::onRecord(const StudyRecord& r, long long done, long long expected, double left) {
+  records_.push_back(r);
+  addResultRow(r);
   progress_->setRange(0, static_cast<int>(std::max(expected, done)));
   progress_->setValue(static_cast<int>(done));
   QString text = tr("run %1 of %2%3").arg(done).arg(context_->study.settings.type == StudyType::Optimization ? tr("at most %1").arg(expected)
@@ -644,7 +718,7 @@ void StudyDialog::replot() {
     const std::size_t nv = context_->study.variables.size();
     for (const StudyRecord& r : records_) {
       if (!r.result.ok) continue;
-      const double xv = xi < static_cast<int>(nv) ? r.values[xi]
+      const double xv = xi < static_cast<int>(nv) ? r.values[xi] * (xi < static_cast<int>(resultFactors_.size()) ? resultFactors_[xi] : 1.0)
                         : xi < static_cast<int>(nv + r.result.criteria.size()) ? r.result.criteria[xi - nv]
                                                                                 : static_cast<double>(r.run);
       const double yv = r.result.criteria[yi];

@@ -68,6 +68,12 @@ class StudyDialog : public QDialog {
  private:
   bool targetsAsLimits_ = false;  ///< the study file's "targets as limits", kept on saving
   void rebuildChoices();
+  /// The display-unit factor of variable row `row` (shown = factor x SI).
+  double variableFactor(int row) const;
+  /// View > Units changed: the variables' shown values follow.
+  void unitsChanged();
+  /// A row of the results table for a run (the variables in display units).
+  void addResultRow(const StudyRecord& r);
   void updateSettings();
   void onRecord(const StudyRecord& record, long long done, long long expected, double secondsLeft);
   void onFinished(const QString& summary, bool completed);
@@ -101,6 +107,7 @@ class StudyDialog : public QDialog {
 
   std::unique_ptr<StudyContext> context_;  ///< of the running or last study
   std::vector<StudyRecord> records_;
+  std::vector<double> resultFactors_;  ///< display-unit factor per variable column of the results
   std::thread worker_;
   std::atomic<bool> stop_{false};
 };
