@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/panels/analyses_panel.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFileDialog>
@@ -80,6 +81,9 @@ AnalysesPanel::AnalysesPanel(QWidget* parent) : QWidget(parent) {
   pdf_->setToolTip(tr("Export a PDF report: title page, spec sheet with targets, the plots"));
   animate_ = new QPushButton(tr("Animate mode"), this);
   animate_->setToolTip(tr("Animate the selected mode in the 3D view"));
+  difference_ = new QCheckBox(tr("Δ to reference"), this);
+  difference_->setObjectName("kcDifference");
+  difference_->setToolTip(tr("K&C plots: the current result minus the reference (the last kept result)"));
   measuredButton_ = new QPushButton(tr("Measured data..."), this);
   measuredButton_->setToolTip(tr("A rig's K&C CSV drawn over the sweep, with its correlation"));
   progress_ = new QProgressBar(this);
@@ -113,8 +117,10 @@ AnalysesPanel::AnalysesPanel(QWidget* parent) : QWidget(parent) {
   }
   auto* bar2 = new QHBoxLayout;
   for (QWidget* w : {static_cast<QWidget*>(keep_), static_cast<QWidget*>(clear_), static_cast<QWidget*>(csv_),
-                     static_cast<QWidget*>(pdf_), static_cast<QWidget*>(animate_), static_cast<QWidget*>(measuredButton_)})
+                     static_cast<QWidget*>(pdf_), static_cast<QWidget*>(animate_), static_cast<QWidget*>(measuredButton_),
+                     static_cast<QWidget*>(difference_)})
     bar2->addWidget(w);
+  connect(difference_, &QCheckBox::toggled, this, [this] { redraw(); });
   status_ = new QLabel(this);
   status_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);  // elided by its width, full text in the tooltip
   bar2->addWidget(status_, 1);
@@ -148,15 +154,19 @@ AnalysesPanel::AnalysesPanel(QWidget* parent) : QWidget(parent) {
     gl->addWidget(p, k / 2, k % 2);
     plots_.push_back(p);
   }
+  // The first row's plots carry the legend under their axes: a larger share of the height.
+  gl->setRowStretch(0, 4);
+  gl->setRowStretch(1, 3);
+  gl->setRowStretch(2, 3);
   table_ = new QTableWidget(split);
   table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   table_->setSelectionBehavior(QAbstractItemView::SelectRows);
   table_->verticalHeader()->setVisible(false);
   split->addWidget(grid);
   split->addWidget(table_);
-  split->setStretchFactor(0, 3);
-  split->setStretchFactor(1, 2);
-  split->setSizes({600, 420});
+  split->setStretchFactor(0, 2);
+  split->setStretchFactor(1, 1);
+  split->setSizes({640, 320});  // the plots two thirds, the table (names cut, full in tooltips) a third
   layout->addWidget(split, 1);
 
   connect(&Units::instance(), &Units::changed, this, [this] {
@@ -336,6 +346,7 @@ void AnalysesPanel::updateControls() {
   points_->setEnabled(!modes);
   output_->setEnabled(frf);
   animate_->setEnabled(hasCurrent_ && current_.kind == Kind::Modes && !running_);
+  difference_->setEnabled(hasCurrent_ && current_.kind == Kind::Kc && !kept_.empty());
   animate_->setText(isAnimating() ? tr("Stop animation") : tr("Animate mode"));
   const bool ready = model_ && !running_ && (!kc || hasWheels) && (!(frf || modes) || point_->count() > 0) &&
                      (!wheelLoad || hasWheels) && (!steering || motionInput);
@@ -545,6 +556,8 @@ std::vector<ShownResult> AnalysesPanel::keptShown() const {
   return shown;
 }
 
+void AnalysesPanel::setDifference(bool on) { difference_->setChecked(on); }
+
 PlotChoices AnalysesPanel::plotChoices() const {
   PlotChoices c;
   c.output = output_->currentText();
@@ -553,6 +566,7 @@ PlotChoices AnalysesPanel::plotChoices() const {
   c.font = font();
   c.measured = measured_ ? &*measured_ : nullptr;
   c.units = Units::instance().system();
+  c.difference = difference_->isChecked();
   return c;
 }
 

@@ -18,6 +18,7 @@
 #include "ui/run/simulation_worker.h"
 
 class QCustomPlot;
+class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
@@ -76,6 +77,8 @@ class AnalysesPanel : public QWidget {
   /// K&C result. @returns an error text (every problem of the file) or empty.
   QString loadMeasured(const QString& path, const std::vector<std::pair<std::string, std::string>>& mapping = {});
   QLabel* measuredLabel() const { return measuredLabel_; }
+  /// K&C plots as the current result minus the reference (the last kept result).
+  void setDifference(bool on);
   /// The report of what is shown (writeAnalysisReport: the current result, the kept ones of the
   /// same analysis overlaid, the Bode pair of the chosen output). @returns an error text or empty.
   QString exportPdf(const QString& path) const;
@@ -116,6 +119,7 @@ class AnalysesPanel : public QWidget {
   QSpinBox* points_;
   QPushButton *run_, *cancel_, *keep_, *clear_, *csv_, *pdf_, *animate_, *measuredButton_;
   QProgressBar* progress_;
+  QCheckBox* difference_;  ///< K&C plots as current minus reference
   QLabel *status_, *stale_, *limits_, *measuredLabel_;
   std::optional<MeasuredKc> measured_;  ///< drawn over K&C sweeps
   void showCorrelation();

@@ -91,8 +91,12 @@ TablePane::TablePane(ProjectDocument* doc, QWidget* parent) : QWidget(parent), d
   connect(symmetric_, &QPushButton::toggled, this, [this](bool on) {
     if (auto* hp = qobject_cast<HardpointModel*>(model(Table::Hardpoints))) hp->setSymmetric(on);
   });
-  connect(tabs_, &QTabWidget::currentChanged, this,
-          [this] { symmetric_->setVisible(!models_.empty() && currentTable() == Table::Hardpoints); });
+  // One tab's own button at a time: the row stays as narrow as the pane.
+  connect(tabs_, &QTabWidget::currentChanged, this, [this, signalForm] {
+    const Table t = models_.empty() ? Table::Bodies : currentTable();
+    symmetric_->setVisible(t == Table::Hardpoints);
+    signalForm->setVisible(t == Table::Signals || t == Table::LoadCases);
+  });
   rowButtons->addStretch();
   layout->addLayout(rowButtons);
   error_ = new QLabel(this);

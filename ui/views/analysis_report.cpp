@@ -6,6 +6,7 @@
 #include <QDateTime>
 #include <QPageSize>
 #include <QPdfWriter>
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <memory>
@@ -29,11 +30,12 @@ struct KcQuantity {
   bool outboard;       ///< times the wheel's side: outboard positive on both sides
 };
 constexpr KcQuantity kKcPlots[kAnalysisPlots] = {
-    {"toe", "Toe (toe-in positive)", "deg", kDeg, false, false},
-    {"camber", "Camber (top outboard positive)", "deg", kDeg, false, false},
-    {"centre x", "Wheel centre x change (forward)", "mm", 1e3, true, false},
-    {"centre y", "Half-track change at the wheel centre (outboard)", "mm", 1e3, true, true},
-    {"vertical force", "Vertical force at the contact point", "N", 1.0, false, false},
+    // Titles short enough for a plot a sixth of a 1366 px screen wide.
+    {"toe", "Toe (in +)", "deg", kDeg, false, false},
+    {"camber", "Camber (top out +)", "deg", kDeg, false, false},
+    {"centre x", "Wheel centre x change (fwd +)", "mm", 1e3, true, false},
+    {"centre y", "Half-track change, centre (out +)", "mm", 1e3, true, true},
+    {"vertical force", "Vertical contact force", "N", 1.0, false, false},
     {"caster", "Caster", "deg", kDeg, false, false}};
 
 const QColor kColours[] = {QColor(31, 119, 180), QColor(255, 127, 14), QColor(44, 160, 44),
@@ -68,21 +70,52 @@ void drawKc(const std::vector<ShownResult>& shown, const PlotChoices& choices, c
     QCustomPlot* p = plots[q];
     const KcQuantity& kq = kKcPlots[q];
     bool any = false;
-    for (std::size_t k = 0; k < shown.size(); ++k) {
-      const AnalysisResult& r = *shown[k].result;
+    // A result's curve of this quantity for a wheel (x in the plot's unit), referred to its
+    // design value where the quantity is a change.
+    auto curve = [&](const AnalysisResult& r, const std::string& wheelName, QVector<double>& x, QVector<double>& y) {
+      const WheelRow* wheel = nullptr;
+      for (const WheelRow& w : r.project.wheels)
+        if (w.name == wheelName) wheel = &w;
+      const int c = wheel ? r.kc.column(wheelName + " " + kq.column) : -1;
+      if (c < 0) return false;
       // The design position is the sweep point nearest zero.
       std::size_t design = 0;
       for (std::size_t i = 0; i < r.kc.sweep.size(); ++i)
         if (std::abs(r.kc.sweep[i]) < std::abs(r.kc.sweep[design])) design = i;
+      const double offset = kq.change ? r.kc.values[design][c] : 0.0;
+      const double sign = kq.outboard && wheel->side == WheelSide::Right ? -1.0 : 1.0;
+      x.clear();
+      y.clear();
+      for (std::size_t i = 0; i < r.kc.sweep.size(); ++i) {
+        x << r.kc.sweep[i] * xScale;
+        y << sign * (r.kc.values[i][c] - offset) * kq.scale;
+      }
+      return true;
+    };
+    // Difference plots: the current result minus the reference (the last kept one), at the
+    // current sweep's points (the reference interpolated linearly, held beyond its ends).
+    const bool difference = choices.difference && shown.size() >= 2;
+    for (std::size_t k = difference ? shown.size() - 1 : 0; k < shown.size(); ++k) {
+      const AnalysisResult& r = *shown[k].result;
       for (const WheelRow& wheel : r.project.wheels) {
-        const int c = r.kc.column(wheel.name + " " + kq.column);
-        if (c < 0) continue;
-        const double offset = kq.change ? r.kc.values[design][c] : 0.0;
-        const double sign = kq.outboard && wheel.side == WheelSide::Right ? -1.0 : 1.0;
         QVector<double> x, y;
-        for (std::size_t i = 0; i < r.kc.sweep.size(); ++i) {
-          x << r.kc.sweep[i] * xScale;
-          y << sign * (r.kc.values[i][c] - offset) * kq.scale;
+        if (!curve(r, wheel.name, x, y)) continue;
+        QString name = shown[k].legend;
+        if (difference) {
+          QVector<double> rx, ry;
+          if (!curve(*shown[k - 1].result, wheel.name, rx, ry) || rx.isEmpty()) continue;
+          for (int i = 0; i < x.size(); ++i) {
+            const auto at = std::lower_bound(rx.begin(), rx.end(), x[i]);
+            double ref = 0.0;
+            if (at == rx.begin()) ref = ry.front();
+            else if (at == rx.end()) ref = ry.back();
+            else {
+              const int j = static_cast<int>(at - rx.begin());
+              ref = rx[j] == x[i] ? ry[j] : ry[j - 1] + (ry[j] - ry[j - 1]) * (x[i] - rx[j - 1]) / (rx[j] - rx[j - 1]);
+            }
+            y[i] -= ref;
+          }
+          name = QObject::tr("%1 − %2").arg(shown[k].legend, shown[k - 1].legend.section(':', 0, 0));
         }
         QCPGraph* g = p->addGraph();
         g->setData(x, y, true);
@@ -94,12 +127,14 @@ void drawKc(const std::vector<ShownResult>& shown, const PlotChoices& choices, c
         QPen pen(colour, top ? 1.4 : 3.2);
         if (wheel.side == WheelSide::Right) pen.setStyle(Qt::DashLine);
         g->setPen(pen);
-        g->setName(shown[k].legend + (r.project.wheels.size() > 1 ? ", " + QString::fromStdString(wheel.name) : QString()));
+        // A long list of changes is cut (the report's title page and the table give it whole).
+        if (name.size() > 64) name = name.left(63) + QChar(0x2026);
+        g->setName(name + (r.project.wheels.size() > 1 ? ", " + QString::fromStdString(wheel.name) : QString()));
         any = true;
       }
     }
     // Measured points over the current sweep, referred to its design value like the curves.
-    if (any && choices.measured) {
+    if (any && choices.measured && !difference) {
       std::size_t design = 0;
       for (std::size_t i = 0; i < cur.sweep.size(); ++i)
         if (std::abs(cur.sweep[i]) < std::abs(cur.sweep[design])) design = i;
@@ -126,11 +161,14 @@ void drawKc(const std::vector<ShownResult>& shown, const PlotChoices& choices, c
       }
     }
     if (!any) continue;
-    setTitle(p, QObject::tr("%1 [%2]").arg(QObject::tr(kq.title), kq.unit));
+    setTitle(p, difference ? QObject::tr("Δ %1 [%2]").arg(QObject::tr(kq.title), kq.unit)
+                           : QObject::tr("%1 [%2]").arg(QObject::tr(kq.title), kq.unit));
     p->xAxis->setLabel(xLabel);
     p->yAxis->setLabel(QString::fromUtf8(kq.unit));
     p->legend->setFont(QFont(choices.font.family(), 7));
-    placeLegendBelow(p, q == 0 || shown.size() > 1);
+    // On screen the first plot carries the legend (the others draw the same results in the same
+    // pens); the report gives every plot its own.
+    placeLegendBelow(p, q == 0, 1);
     p->rescaleAxes();
     // Flat curves (e.g. no toe change at all) get a visible range instead of round-off noise.
     const QCPRange yr = p->yAxis->range();
@@ -273,8 +311,8 @@ void placeLegendBelow(QCustomPlot* p, bool show, int columns) {
     grid->take(p->legend);
     grid->simplify();
   }
-  p->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
   p->legend->setWrap(std::max(1, columns));
+  p->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);  // rearranges the items already there
   p->legend->setVisible(show);
 }
 
@@ -505,7 +543,7 @@ QString writeAnalysisReport(const QString& path, const ReportContent& content, R
     const int columns = group.size() > 2 ? 2 : 1, rows = group.size() > 1 ? 2 : 1;
     const int w = (page.width() - 40) / columns, h = (page.height() - 40) / rows;
     for (std::size_t k = 0; k < group.size(); ++k) {
-      placeLegendBelow(group[k], group[k]->plottableCount() > 0, columns == 2 ? 1 : 2);
+      placeLegendBelow(group[k], group[k]->plottableCount() > 0, 2);
       painter.save();
       painter.translate(20 + static_cast<int>(k % columns) * w, 20 + static_cast<int>(k / columns) * h);
       group[k]->toPainter(&painter, w - (columns > 1 ? 10 : 0), h - (rows > 1 ? 10 : 0));

@@ -78,6 +78,8 @@ struct PlotChoices {
   /// Units of the frequency response (the workbench's View > Units; the runner's report: SI). K&C
   /// curves are in mm and deg whatever the system, as K&C reports give them.
   UnitSystem units = UnitSystem::SI;
+  /// K&C: plot the current result minus the reference (the last kept result) instead of both.
+  bool difference = false;
 };
 
 /// Draws `shown` (the last one is the current result, drawn on top; all of one kind and analysis)
