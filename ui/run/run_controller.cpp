@@ -79,6 +79,7 @@ bool RunController::start(std::shared_ptr<const SuspensionModel> model, const Ru
   warnError_ = s.warnError;
   running_ = true;
   rendered_ = 0;
+  sinceRender_.restart();  // the first pose of the run waits an interval too (a short run renders none)
   lastMessage_.clear();
   realtimeReport_.clear();
   errorEstimate_.clear();
