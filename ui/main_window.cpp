@@ -180,8 +180,11 @@ QWidget* MainWindow::build3DPage() {
   v3->addWidget(playback_);
   // The 3D playback shows the newest run's poses: stale with it.
   connect(runs_, &RunHistory::staleChanged, this, [this](bool stale, const QString& text) {
-    staleView_->setText(text + tr(" The time slider plays the poses of that run."));
+    staleView_->setText(displayChanges(text) + tr(" The time slider plays the poses of that run."));
     staleView_->setVisible(stale && !run_->frames().empty());
+  });
+  connect(&Units::instance(), &Units::changed, this, [this] {
+    if (runs_->isStale()) staleView_->setText(displayChanges(runs_->staleText()) + tr(" The time slider plays the poses of that run."));
   });
   return page;
 }

@@ -43,6 +43,17 @@ class TestTableModels : public QObject {
   void initTestCase() { Units::instance().setSystem(UnitSystem::SI); }
 
   /// The conversions of the display units (display value = factor x SI value).
+  /// A table diff's text in display units: numbers after a unit, also in arrays; SI unchanged.
+  void displayChangesConvertsValues() {
+    const QString diff = "bushings 2 'upper wishbone': y stiffness [N/m] 2000000.0 -> 500000.0; markers 3 'a': "
+                         "position [m] [0.1,0.2,0.3] -> [0.1,0.25,0.3]; bodies 1 'b': name 'x' -> 'y'";
+    QCOMPARE(displayChanges(diff, UnitSystem::SI), diff);
+    QCOMPARE(displayChanges(diff, UnitSystem::MmKNDeg),
+             QString("bushings 2 'upper wishbone': y stiffness [kN/mm] 2 -> 0.5; markers 3 'a': position [mm] "
+                     "[100, 200, 300] -> [100, 250, 300]; bodies 1 'b': name 'x' -> 'y'"));
+    QCOMPARE(displayChanges("toe [rad] 0.0174532925199433 -> 0", UnitSystem::MmNDeg), QString("toe [deg] 1 -> 0"));
+  }
+
   void displayUnits() {
     auto check = [](const char* si, UnitSystem system, const char* unit, double factor) {
       const DisplayUnit d = displayUnit(si, system);

@@ -430,6 +430,12 @@ class TestWorkbench : public QObject {
     QVERIFY(plots->staleLabel()->isVisible());
     QVERIFY2(plots->staleLabel()->text().contains("x stiffness [N/m] 3000000.0 -> 300000.0"),
              qPrintable(plots->staleLabel()->text()));
+    // The banners in the display units too (the project file's SI in the run record).
+    Units::instance().setSystem(UnitSystem::MmKNDeg);
+    QVERIFY2(plots->staleLabel()->text().contains("x stiffness [kN/mm] 3 -> 0.3"), qPrintable(plots->staleLabel()->text()));
+    QVERIFY2(w.staleViewLabel()->text().contains("x stiffness [kN/mm] 3 -> 0.3"), qPrintable(w.staleViewLabel()->text()));
+    Units::instance().setSystem(UnitSystem::SI);
+    QVERIFY(plots->staleLabel()->text().contains("x stiffness [N/m] 3000000.0 -> 300000.0"));
     QVERIFY(w.staleViewLabel()->isVisibleTo(&w) == false);  // on the 3D tab, which is not shown
     QVERIFY(!w.staleViewLabel()->isHidden());
     QCOMPARE(plots->plot(0)->graph(0)->pen().color(), QColor(150, 150, 150));
@@ -942,6 +948,9 @@ class TestWorkbench : public QObject {
     QVERIFY(bushings->setData(bushings->index(1, col), "500000", Qt::EditRole));
     QVERIFY(a->staleLabel()->isVisible());
     QVERIFY2(a->staleLabel()->text().contains("y stiffness [N/m] 2000000.0 -> 500000.0"), qPrintable(a->staleLabel()->text()));
+    Units::instance().setSystem(UnitSystem::MmNDeg);
+    QVERIFY2(a->staleLabel()->text().contains("y stiffness [N/mm] 2000 -> 500"), qPrintable(a->staleLabel()->text()));
+    Units::instance().setSystem(UnitSystem::SI);
 
     // Run again: kept and current overlay, the legend names what changed.
     a->run();

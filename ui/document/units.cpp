@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/document/units.h"
 
+#include <QRegularExpression>
 #include <QSettings>
 #include <QStringList>
 #include <cmath>
@@ -47,6 +48,33 @@ std::pair<QString, double> displayHeader(const QString& header, UnitSystem syste
   if (open < 0 || close < open) return {header, 1.0};
   const DisplayUnit d = displayUnit(header.mid(open + 1, close - open - 1), system);
   return {header.left(open + 1) + d.unit + header.mid(close), d.factor};
+}
+
+QString displayChanges(const QString& text, UnitSystem system) {
+  if (system == UnitSystem::SI) return text;
+  static const QRegularExpression change(
+      QStringLiteral(R"(\[([^\[\]]+)\] (-?[0-9.eE+-]+|\[[-0-9.eE+, ]+\]) -> (-?[0-9.eE+-]+|\[[-0-9.eE+, ]+\]))"));
+  QString out;
+  qsizetype done = 0;
+  for (auto it = change.globalMatch(text); it.hasNext();) {
+    const QRegularExpressionMatch m = it.next();
+    const DisplayUnit du = displayUnit(m.captured(1), system);
+    auto convert = [&](const QString& value) {
+      const bool array = value.startsWith('[');
+      QStringList parts = (array ? value.mid(1, value.size() - 2) : value).split(',');
+      for (QString& part : parts) {
+        bool ok = false;
+        const double v = part.trimmed().toDouble(&ok);
+        if (!ok) return value;  // not a number: as it was
+        part = QString::number(du.factor * v, 'g', 10);
+      }
+      return array ? "[" + parts.join(", ") + "]" : parts.front();
+    };
+    out += text.mid(done, m.capturedStart() - done);
+    out += QStringLiteral("[%1] %2 -> %3").arg(du.unit, convert(m.captured(2)), convert(m.captured(3)));
+    done = m.capturedEnd();
+  }
+  return out + text.mid(done);
 }
 
 Units& Units::instance() {

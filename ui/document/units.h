@@ -28,6 +28,11 @@ DisplayUnit displayUnit(const QString& siUnit, UnitSystem system);
 /// A header "name [SI unit]" in display units, with its factor; headers without a unit unchanged.
 std::pair<QString, double> displayHeader(const QString& header, UnitSystem system);
 
+/// A table diff's text (engine/model/project_diff.h: "bushings 2 'a': y stiffness [N/m] 2000000.0
+/// -> 500000.0") with each "[unit] old -> new" in display units ("[kN/mm] 2 -> 0.5"); numbers in
+/// arrays too. Unchanged in SI and where no unit precedes the values.
+QString displayChanges(const QString& text, UnitSystem system);
+
 /// The workbench's unit system (remembered in the settings); `changed` tells the views.
 class Units : public QObject {
   Q_OBJECT
@@ -49,5 +54,6 @@ inline DisplayUnit displayUnit(const QString& siUnit) { return displayUnit(siUni
 inline std::pair<QString, double> displayHeader(const QString& header) {
   return displayHeader(header, Units::instance().system());
 }
+inline QString displayChanges(const QString& text) { return displayChanges(text, Units::instance().system()); }
 
 }  // namespace ek::ui

@@ -172,6 +172,7 @@ AnalysesPanel::AnalysesPanel(QWidget* parent) : QWidget(parent) {
   connect(&Units::instance(), &Units::changed, this, [this] {
     redraw();
     fillTable();
+    updateStale();
   });
   animation_ = new QTimer(this);
   animation_->setInterval(33);
@@ -534,7 +535,7 @@ QString AnalysesPanel::legendFor(std::size_t k) const {
   if (changes.empty()) return text + tr(" (same project)");
   text += ": ";
   QStringList parts;
-  for (const auto& c : changes) parts << QString::fromStdString(c);
+  for (const auto& c : changes) parts << displayChanges(QString::fromStdString(c));
   return text + tr("before %1").arg(parts.join("; "));
 }
 
@@ -647,7 +648,7 @@ void AnalysesPanel::updateStale() {
   stale_->setVisible(!changes.empty());
   if (changes.empty()) return;
   QStringList parts;
-  for (const auto& c : changes) parts << QString::fromStdString(c);
+  for (const auto& c : changes) parts << displayChanges(QString::fromStdString(c));
   stale_->setText(tr("Not current: the project changed since this result was computed (%1). Run again to update.")
                       .arg(parts.join("; ")));
 }

@@ -477,7 +477,8 @@ QString writeAnalysisReport(const QString& path, const ReportContent& content, R
     text(y, QObject::tr("Variant against the reference (%1):").arg(reference.legend), 14, true);
     const auto changes = describeChanges(reference.result->project, current.project, 12);
     if (changes.empty()) text(y, QObject::tr("no change of the project"), 12, false);
-    for (const auto& c : changes) text(y, QStringLiteral("• ") + QString::fromStdString(c), 12, false);
+    for (const auto& c : changes)
+      text(y, QStringLiteral("• ") + displayChanges(QString::fromStdString(c), content.choices.units), 12, false);
     for (std::size_t k = 0; k + 1 < content.kept.size(); ++k)
       text(y, QObject::tr("Also overlaid: %1").arg(content.kept[k].legend), 11, false);
   } else {

@@ -119,10 +119,12 @@ PlotPanel::PlotPanel(RunHistory* runs, QWidget* parent, int plots) : QWidget(par
     refillAll();
   });
   connect(runs_, &RunHistory::staleChanged, this, [this](bool stale, const QString& text) {
-    staleLabel_->setText(text);
+    staleLabel_->setText(displayChanges(text));
     staleLabel_->setVisible(stale);
   });
   connect(&Units::instance(), &Units::changed, this, [this] {
+    staleLabel_->setText(displayChanges(runs_->staleText()));
+    fillList();
     for (int k = 0; k < plotCount(); ++k) fillChannels(slots_[k], {}, k);
     refillAll();
   });
@@ -381,7 +383,7 @@ void PlotPanel::refill(int k) {
       pen.setStyle(Qt::DashLine);
     }
     QString label = diff ? QStringLiteral("%1 − run %2").arg(run.title()).arg(runs_->run(ref).number) : run.title();
-    if (!run.changes.isEmpty() && !diff) label += ": " + run.changes;
+    if (!run.changes.isEmpty() && !diff) label += ": " + displayChanges(run.changes);
     if (newest && stale) label += tr(" — not current");
     QCPAbstractPlottable* curve = nullptr;
     if (xc < 0) {
@@ -434,8 +436,8 @@ void PlotPanel::fillList() {
     item->setText(2, run.method);
     item->setText(3, run.when.toString("HH:mm:ss"));
     item->setText(4, QString::number(run.t.size()));
-    item->setText(5, run.changes);
-    item->setToolTip(4, run.changes);
+    item->setText(5, displayChanges(run.changes));
+    item->setToolTip(5, displayChanges(run.changes));
     if (!run.stopped.isEmpty()) item->setToolTip(0, run.stopped);
     item->setData(0, Qt::UserRole, r);
     item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
