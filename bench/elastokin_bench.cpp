@@ -14,7 +14,9 @@
 //                   [--scaling [--scaling-max N]]
 //
 // --integrators lsrt2,ros34pw2,lie compares the fixed-step methods (topology solver); a variant's
-// keys are integrator, solver, lin-every and threads. Phase times are LSRT2's only.
+// keys are integrator, solver, lin-every, threads and always (always=1: the parallel step on every
+// step; without it threads > 1 runs the parallel step only while it is the faster one,
+// engine/integrators/parallel_choice.h). Phase times are LSRT2's only.
 //
 // With threads > 1 the CPU time is the whole process's (the workers spin between their parts of
 // a step, so it is about threads x wall time).
@@ -50,6 +52,7 @@ struct Variant {
   std::string solver = "topology";
   int linearizeEvery = 1;
   int threads = 1;
+  bool threadsAlways = false;  ///< the parallel step on every step (else only while it is faster)
 };
 
 /// Every step of every round of one (project, variant).
@@ -99,6 +102,7 @@ bool parseVariant(const std::string& text, Variant& v) {
     else if (key == "integrator") v.integrator = value;
     else if (key == "lin-every") v.linearizeEvery = ek::bench::countArg(key, value);
     else if (key == "threads") v.threads = ek::bench::countArg(key, value);
+    else if (key == "always") v.threadsAlways = value == "1" || value == "yes";
     else return false;
   }
   return true;
@@ -169,6 +173,7 @@ void runInto(Pool& pool, const std::shared_ptr<const ek::SuspensionModel>& model
   o.duration = duration;
   o.solver = v.solver;
   o.threads = v.threads;
+  o.threadsAlways = v.threadsAlways;
   o.integrator = v.integrator;
   // LC1 of the axles; a project without one (the full vehicle) runs its first load case.
   const auto& cases = model->project().loadCases;

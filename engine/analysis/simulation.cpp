@@ -85,7 +85,7 @@ Simulation::Simulation(std::shared_ptr<const SuspensionModel> model, const std::
                                  IntegratorOptions{options_.integrator, options_.dt, options_.linearizeEvery,
                                                    options_.kinematicsDerivative, options_.solver,
                                                    options_.relativeTolerance, options_.threads, options_.cvodeSolver,
-                                                   options_.rhoInfinity},
+                                                   options_.rhoInfinity, options_.threadsAlways, options_.threadsRecheck},
                                  *loadCase_)) {
   nSteps_ = static_cast<long long>(std::llround(options_.duration / options_.dt));
   sampleStride_ = std::llround(1.0 / (options_.sampleRate * options_.dt));

@@ -29,6 +29,11 @@ struct RunOptions {
   int threads = 1;                   ///< LSRT2: threads of the parallel step (same results)
   std::string cvodeSolver = "auto";  ///< CVODE Newton systems: "dense", "klu" or "auto" (KLU above 60 DOF)
   double rhoInfinity = 0.9;          ///< generalized-alpha: spectral radius at infinity, [0, 1]
+  /// LSRT2 with threads > 1: the parallel step on every step instead of only while it is the
+  /// faster one (parallel_choice.h); for benchmarks of the parallel step itself.
+  bool threadsAlways = false;
+  /// Steps between two checks of whether the parallel step is the faster (parallel_choice.h).
+  long long threadsRecheck = 5000;
   /// Keep the samples (results()). Off for a run read from outside as it goes (an FMU, a script's
   /// step-wise loop: outputValues()): nothing is recorded and no memory is set aside for it.
   bool record = true;

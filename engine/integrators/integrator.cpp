@@ -10,6 +10,7 @@
 #include "engine/integrators/cvode_integrator.h"
 #include "engine/integrators/generalized_alpha.h"
 #include "engine/integrators/lsrt2.h"
+#include "engine/integrators/parallel_choice.h"
 #include "engine/integrators/rosenbrock_w.h"
 #include "engine/integrators/stage_system.h"
 
@@ -41,9 +42,14 @@ std::unique_ptr<Integrator> makeIntegrator(const SuspensionModel& model, const I
   const bool known = std::find(std::begin(kIntegratorNames), std::end(kIntegratorNames), o.method) !=
                      std::end(kIntegratorNames);
   if (known) checkBranchesSupported(model, o.method);
-  if (o.method == "lsrt2")
-    return std::make_unique<Lsrt2>(model, Lsrt2Options{o.dt, o.linearizeEvery, o.kinematicsDerivative, o.threads},
-                                   makeLinearSolver(o.solver, model));
+  if (o.method == "lsrt2") {
+    auto lsrt2 = [&](int threads) {
+      return std::make_unique<Lsrt2>(model, Lsrt2Options{o.dt, o.linearizeEvery, o.kinematicsDerivative, threads},
+                                     makeLinearSolver(o.solver, model));
+    };
+    if (o.threads <= 1 || o.threadsAlways) return lsrt2(o.threads);
+    return std::make_unique<ParallelWhenItPays>(lsrt2(o.threads), lsrt2(1), o.threadsRecheck);
+  }
   if (o.method == "cvode") {
     if (!(o.relativeTolerance > 0.0)) throw std::invalid_argument("the relative tolerance must be positive");
     return std::make_unique<CvodeIntegrator>(model, o, loadCase);

@@ -19,9 +19,11 @@ struct IntegratorOptions {
   bool kinematicsDerivative = true;  ///< LSRT2: include d(Kv)/dr
   std::string solver = "topology";  ///< LSRT2 linear solver
   double relativeTolerance = 1e-9;   ///< CVODE
-  int threads = 1;                   ///< LSRT2: threads of the parallel step
+  int threads = 1;                   ///< LSRT2: threads of the parallel step, used when faster (parallel_choice.h)
   std::string cvodeSolver = "auto";  ///< CVODE Newton systems: "dense", "klu" (sparse) or "auto" (by size)
   double rhoInfinity = 0.9;          ///< generalized-alpha: spectral radius at infinity, [0, 1]
+  bool threadsAlways = false;        ///< LSRT2: the parallel step on every step, faster or not (benchmarks)
+  long long threadsRecheck = 5000;   ///< LSRT2 with threads > 1: steps between two checks of which is faster
 };
 
 /// The largest |entry| of each kind of a step's error vectors (er over r, ev over v), per free body.

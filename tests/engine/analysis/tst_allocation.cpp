@@ -47,6 +47,8 @@ class TestAllocation : public QObject {
           << "double_wishbone" << "topology" << linEvery << 1 << "lsrt2" << true;
     QTest::newRow("double_wishbone topology, Maxwell branches, 2 threads")
         << "double_wishbone" << "topology" << 1 << 2 << "lsrt2" << true;
+    QTest::newRow("double_wishbone topology, 2 threads when faster, lin-every 3")
+        << "double_wishbone" << "topology" << 3 << 2 << "lsrt2" << false;
     QTest::newRow("double_wishbone topology, Maxwell branches, ros34pw2, lin-every 3")
         << "double_wishbone" << "topology" << 3 << 1 << "ros34pw2" << true;
     for (const char* i : {"lie", "ros34pw2", "bdf2", "galpha", "galpha-frozen"})
@@ -68,6 +70,10 @@ class TestAllocation : public QObject {
     o.solver = solver.toStdString();
     o.linearizeEvery = linEvery;
     o.threads = threads;
+    // The parallel step on every step; the rows tagged "when faster" as runs choose it, with a
+    // check (copies of state and workspace, both integrators timed) every 50 steps.
+    o.threadsAlways = !QString(QTest::currentDataTag()).contains("when faster");
+    o.threadsRecheck = 50;
     o.integrator = integrator.toStdString();
     o.start = 4.95;  // across the force step
     o.duration = 0.2;

@@ -76,6 +76,7 @@ class TestFullVehicle : public QObject {
     while (serial.step()) {
     }
     o.threads = 2;
+    o.threadsAlways = true;  // the parallel step on every step (as runs choose it: tst_parallel_step)
     Simulation par(m, "bump", o);
     par.initialize();
     while (par.step()) {
