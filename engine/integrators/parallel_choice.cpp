@@ -44,19 +44,33 @@ void ParallelWhenItPays::choose(const State& state, const InputSignals& inputs, 
   const int block = linearizeEvery_ * std::max(1, (4 + linearizeEvery_ - 1) / linearizeEvery_);
   timesParallel_.clear();
   timesSerial_.clear();
+  // Steps of one integrator from a copy of the state [s per step].
+  auto timeSteps = [&](Lsrt2& lsrt2, int steps) {
+    scratch_ = state;
+    *scratchWs_ = ws;
+    lsrt2.resetLinearization();
+    const auto t0 = Clock::now();
+    for (int s = 0; s < steps; ++s) lsrt2.step(scratch_, inputs, *scratchWs_);
+    return std::chrono::duration<double>(Clock::now() - t0).count() / steps;
+  };
   try {
-    for (int round = 0; round < kRounds; ++round)
-      for (int k = 0; k < 2; ++k) {
-        const bool parallel = (round + k) % 2 == 0;
-        Lsrt2& lsrt2 = parallel ? *parallel_ : *serial_;
-        scratch_ = state;
-        *scratchWs_ = ws;
-        lsrt2.resetLinearization();
-        const auto t0 = Clock::now();
-        for (int s = 0; s < block; ++s) lsrt2.step(scratch_, inputs, *scratchWs_);
-        const double perStep = std::chrono::duration<double>(Clock::now() - t0).count() / block;
-        (parallel ? timesParallel_ : timesSerial_).push_back(perStep);
-      }
+    // A probe of one step each first: threads that share a core (or a host that keeps them far
+    // apart) make a handoff cost a scheduler's time slice, and the parallel step is then many
+    // times slower; the check stops there, at the cost of one such step.
+    // (The pool's threads sleep after 5 ms without work: one untimed step wakes them.)
+    timeSteps(*parallel_, 1);
+    const double serialProbe = timeSteps(*serial_, 1);
+    const double parallelProbe = timeSteps(*parallel_, 1);
+    if (parallelProbe > 5.0 * serialProbe) {
+      timesSerial_.push_back(serialProbe);
+      timesParallel_.push_back(parallelProbe);
+    } else {
+      for (int round = 0; round < kRounds; ++round)
+        for (int k = 0; k < 2; ++k) {
+          const bool parallel = (round + k) % 2 == 1;
+          (parallel ? timesParallel_ : timesSerial_).push_back(timeSteps(parallel ? *parallel_ : *serial_, block));
+        }
+    }
   } catch (const SimulationError&) {
     // The copies diverged (the run itself will say where): keep the integrator as it is.
     current_->resetLinearization();
