@@ -23,6 +23,14 @@ inline std::string shortestText(double v) {
   return std::string(buf, r.ptr);
 }
 
+/// A CSV field per RFC 4180: quoted (quotes doubled) when it holds a comma, quote or line break.
+inline std::string csvField(const std::string& text) {
+  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+  std::string q = "\"";
+  for (char ch : text) q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+  return q + "\"";
+}
+
 /// s with A-Z as a-z, nothing else changed (keys and names of files, in any locale).
 inline std::string asciiLower(std::string s) {
   for (char& c : s)

@@ -215,13 +215,6 @@ std::vector<double> Recorder::series(std::size_t c) const {
   return s;
 }
 
-std::string csvField(const std::string& text) {
-  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
-  std::string q = "\"";
-  for (char ch : text) q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
-  return q + "\"";
-}
-
 void writeCsv(const Recorder& rec, const std::string& path) {
   OutputFile f(path, "results file");
   f << "time [s]";

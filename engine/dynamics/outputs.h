@@ -63,7 +63,4 @@ class Recorder {
 /// @throws IoError when the file cannot be written; `path` is then left as it was.
 void writeCsv(const Recorder& rec, const std::string& path);
 
-/// A CSV field per RFC 4180: quoted (quotes doubled) when it holds a comma, quote or line break.
-std::string csvField(const std::string& text);
-
 }  // namespace ek

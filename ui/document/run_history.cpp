@@ -4,7 +4,6 @@
 #include <algorithm>
 
 #include "engine/core/text.h"
-#include "engine/dynamics/outputs.h"
 #include "engine/model/project_diff.h"
 #include "ui/document/file_output.h"
 #include "ui/document/units.h"

@@ -84,6 +84,15 @@ class TestText : public QObject {
     QVERIFY(!parseDecimal("12,5", v));
   }
 
+  // RFC 4180 fields: plain text as it is; a comma, quote or line break quoted, quotes doubled.
+  void csvFieldsQuoteWhatNeedsIt() {
+    QCOMPARE(ek::csvField("wheel left toe [rad]"), std::string("wheel left toe [rad]"));
+    QCOMPARE(ek::csvField("a,b"), std::string("\"a,b\""));
+    QCOMPARE(ek::csvField("say \"hi\""), std::string("\"say \"\"hi\"\"\""));
+    QCOMPARE(ek::csvField("two\nlines"), std::string("\"two\nlines\""));
+    QCOMPARE(ek::csvField(""), std::string(""));
+  }
+
   void messagesShowValuesCutAndEscaped() {
     QCOMPARE(printableExcerpt("wheel left"), std::string("wheel left"));
     QCOMPARE(printableExcerpt("Querlenker vorn links (Gummilager) äöü"), std::string("Querlenker vorn links (Gummilager) äöü"));
