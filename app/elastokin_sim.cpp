@@ -299,7 +299,7 @@ struct AnalysisArgs {
 int loadIndex(const std::string& name) { return ek::wheelLoadByKey(name); }
 
 /// The --report PDF of an analysis result (one of kc, frequency, modes), drawn off screen with
-/// the workbench's report code (ui/analysis_report.h). @returns the exit code.
+/// the workbench's report code (ui/views/analysis_report.h). @returns the exit code.
 int pdfReport(const ek::SuspensionModel& model, const AnalysisArgs& a, const ek::KcResult* kc,
               const ek::FrequencyResponse* frequency, const ek::ModesResult* modes, const ek::OperatingPoint* point,
               double modesFrom = 0.0, double modesTo = 0.0) {
