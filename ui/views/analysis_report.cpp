@@ -41,6 +41,14 @@ constexpr KcQuantity kKcPlots[kAnalysisPlots] = {
 const QColor kColours[] = {QColor(31, 119, 180), QColor(255, 127, 14), QColor(44, 160, 44),
                            QColor(214, 39, 40),  QColor(148, 103, 189), QColor(140, 86, 75)};
 
+/// The design position of a sweep: its point nearest zero.
+std::size_t designPoint(const KcResult& kc) {
+  std::size_t design = 0;
+  for (std::size_t i = 0; i < kc.sweep.size(); ++i)
+    if (std::abs(kc.sweep[i]) < std::abs(kc.sweep[design])) design = i;
+  return design;
+}
+
 void setTitle(QCustomPlot* p, const QString& t) {
   if (auto* e = qobject_cast<QCPTextElement*>(p->plotLayout()->element(0, 0))) e->setText(t);
 }
@@ -78,10 +86,7 @@ void drawKc(const std::vector<ShownResult>& shown, const PlotChoices& choices, c
         if (w.name == wheelName) wheel = &w;
       const int c = wheel ? r.kc.column(wheelName + " " + kq.column) : -1;
       if (c < 0) return false;
-      // The design position is the sweep point nearest zero.
-      std::size_t design = 0;
-      for (std::size_t i = 0; i < r.kc.sweep.size(); ++i)
-        if (std::abs(r.kc.sweep[i]) < std::abs(r.kc.sweep[design])) design = i;
+      const std::size_t design = designPoint(r.kc);
       const double offset = kq.change ? r.kc.values[design][c] : 0.0;
       const double sign = kq.outboard && wheel->side == WheelSide::Right ? -1.0 : 1.0;
       x.clear();
@@ -135,9 +140,7 @@ void drawKc(const std::vector<ShownResult>& shown, const PlotChoices& choices, c
     }
     // Measured points over the current sweep, referred to its design value like the curves.
     if (any && choices.measured && !difference) {
-      std::size_t design = 0;
-      for (std::size_t i = 0; i < cur.sweep.size(); ++i)
-        if (std::abs(cur.sweep[i]) < std::abs(cur.sweep[design])) design = i;
+      const std::size_t design = designPoint(cur);
       for (const WheelRow& wheel : current.project.wheels) {
         const std::string channel = wheel.name + " " + kq.column;
         const int c = cur.column(channel);
@@ -269,9 +272,7 @@ std::vector<KcCentre> kcCentresAtDesign(const AnalysisResult& result) {
   std::vector<KcCentre> centres;
   const KcResult& kc = result.kc;
   if (result.kind != AnalysisKind::Kc || kc.sweep.empty()) return centres;
-  std::size_t design = 0;
-  for (std::size_t i = 0; i < kc.sweep.size(); ++i)
-    if (std::abs(kc.sweep[i]) < std::abs(kc.sweep[design])) design = i;
+  const std::size_t design = designPoint(kc);
   const std::vector<double>& row = kc.values[design];
   auto value = [&](const std::string& column) {
     const int c = kc.column(column);
