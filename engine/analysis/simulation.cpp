@@ -69,8 +69,8 @@ void evaluateOutputsState(const SuspensionModel& model, const State& state, cons
   ws.u = u;
   calcBodyKinematics(model, state, ws);
   calcMarkerKinematics(model, ws);
-  calcBushings(model, ws, false);
-  calcP2Ps(model, ws, false);
+  calcBushings(model, ws, kValuesOnly);
+  calcP2Ps(model, ws, kValuesOnly);
 }
 
 Simulation::Simulation(std::shared_ptr<const SuspensionModel> model, const std::string& loadCase,

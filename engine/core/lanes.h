@@ -12,6 +12,7 @@
 /// vectorize across the entries of one matrix, which leaves most lanes of a register empty.
 
 #include <cmath>
+#include <initializer_list>
 #if defined(__AVX__)
 #include <immintrin.h>
 #endif
@@ -30,9 +31,25 @@ namespace ek::lanes {
 constexpr int kLanes = 4;
 using Pack = double __attribute__((vector_size(kLanes * sizeof(double))));
 
-inline Pack splat(double s) { return Pack{} + s; }
+/// s in every lane (S = double: s itself; the templates below are written for both).
+template <class S = Pack>
+inline S splat(double s) {
+  return S{} + s;
+}
 
-/// Lane-wise square root (IEEE, correctly rounded: equal to std::sqrt bit for bit).
+/// Lane l of a pack, or the scalar itself (the lane-by-lane parts of templated kernels).
+inline double laneOf(const Pack& a, int l) { return a[l]; }
+inline double laneOf(double a, int) { return a; }
+inline void setLane(Pack& a, int l, double v) { a[l] = v; }
+inline void setLane(double& a, int, double v) { a = v; }
+/// The number of elements a value of S holds.
+template <class S>
+constexpr int laneCount = kLanes;
+template <>
+inline constexpr int laneCount<double> = 1;
+
+/// Square root (IEEE, correctly rounded: lane-wise equal to std::sqrt bit for bit).
+inline double sqrt(double a) { return std::sqrt(a); }
 inline Pack sqrt(Pack a) {
 #if defined(__AVX__)
   return _mm256_sqrt_pd(a);
@@ -43,29 +60,30 @@ inline Pack sqrt(Pack a) {
 #endif
 }
 
-/// Lane-wise atan2(y, x) in (-pi, pi], within a few units in the last place of std::atan2
+/// atan2(y, x) in (-pi, pi], lane-wise for S = Pack, the same arithmetic for S = double, within a few units in the last place of std::atan2
 /// (tst_lanes). The ratio t = min(|x|, |y|) / max(|x|, |y|) in [0, 1] is reduced to
 /// |u| <= tan(pi/12) by atan(t) = pi/6 + atan((sqrt(3) t - 1) / (t + sqrt(3))) where t > tan(pi/12),
 /// and atan(u) summed as its Taylor series u sum_k (-1)^k u^2k / (2k + 1) up to k = 13 (the next
 /// term is below 3.5e-18 of the result); the octant follows from the signs and the swap. NaN in,
 /// NaN out; atan2(0, 0) = 0.
-inline Pack atan2(Pack y, Pack x) {
+template <class S>
+inline S atan2(S y, S x) {
 #if defined(EK_LANES_LIBM) || defined(EK_LANES_LIBM_ATAN2)  // A/B against the library (docs/performance.md)
-  Pack libm;
-  for (int l = 0; l < kLanes; ++l) libm[l] = std::atan2(y[l], x[l]);
+  S libm = y;
+  for (int l = 0; l < laneCount<S>; ++l) setLane(libm, l, std::atan2(laneOf(y, l), laneOf(x, l)));
   return libm;
 #endif
   const double kPi = 3.141592653589793, kSqrt3 = 1.7320508075688772, kTanPi12 = 0.2679491924311227;
-  const Pack ax = x < 0.0 ? -x : x, ay = y < 0.0 ? -y : y;
+  const S ax = x < 0.0 ? -x : x, ay = y < 0.0 ? -y : y;
   const auto swap = ay > ax;
-  const Pack num = swap ? ax : ay, den = swap ? ay : ax;
-  const Pack t = den == 0.0 ? Pack{} : num / den;
+  const S num = swap ? ax : ay, den = swap ? ay : ax;
+  const S t = den == 0.0 ? S{} : num / den;
   const auto reduced = t > kTanPi12;
-  const Pack u = reduced ? (t * kSqrt3 - 1.0) / (t + kSqrt3) : t;
-  const Pack z = u * u;
-  Pack p = splat(-1.0 / 27.0);  // Horner from k = 13
+  const S u = reduced ? (t * kSqrt3 - 1.0) / (t + kSqrt3) : t;
+  const S z = u * u;
+  S p = splat<S>(-1.0 / 27.0);  // Horner from k = 13
   for (int k = 12; k >= 0; --k) p = (k % 2 ? -1.0 : 1.0) / (2 * k + 1) + z * p;
-  Pack r = u * p;
+  S r = u * p;
   r = reduced ? r + kPi / 6.0 : r;
   r = swap ? kPi / 2.0 - r : r;
   r = x < 0.0 ? kPi - r : r;
@@ -120,86 +138,122 @@ inline void sincos(Pack x, Pack& s, Pack& c) {
     if (large[l]) s[l] = std::sin(x[l]), c[l] = std::cos(x[l]);
 }
 
-struct V3 {
-  Pack x, y, z;
+/// A 3-vector of S (Pack: kLanes vectors, one per lane; double: one vector). The kernels that
+/// use these types are templates over S: the lane instantiation runs kLanes elements at once, the
+/// scalar one the same arithmetic for one element.
+template <class S>
+struct V3T {
+  S x, y, z;
 };
 /// Row-major: m[r][c].
-struct M3 {
-  Pack m[3][3];
+template <class S>
+struct M3T {
+  S m[3][3];
 };
+using V3 = V3T<Pack>;
+using M3 = M3T<Pack>;
 
-inline V3 operator+(const V3& a, const V3& b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
-inline V3 operator-(const V3& a, const V3& b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
-inline V3 operator*(const Pack& s, const V3& a) { return {s * a.x, s * a.y, s * a.z}; }
-inline V3 cross(const V3& a, const V3& b) {
+template <class S>
+inline V3T<S> operator+(const V3T<S>& a, const V3T<S>& b) {
+  return {a.x + b.x, a.y + b.y, a.z + b.z};
+}
+template <class S>
+inline V3T<S> operator-(const V3T<S>& a, const V3T<S>& b) {
+  return {a.x - b.x, a.y - b.y, a.z - b.z};
+}
+template <class S>
+inline V3T<S> operator*(const S& s, const V3T<S>& a) {
+  return {s * a.x, s * a.y, s * a.z};
+}
+template <class S>
+inline V3T<S> cross(const V3T<S>& a, const V3T<S>& b) {
   return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
 }
-inline Pack at(const V3& v, int i) { return i == 0 ? v.x : (i == 1 ? v.y : v.z); }
+template <class S>
+inline S at(const V3T<S>& v, int i) {
+  return i == 0 ? v.x : (i == 1 ? v.y : v.z);
+}
+/// Entry-wise product.
+template <class S>
+inline V3T<S> times(const V3T<S>& a, const V3T<S>& b) {
+  return {a.x * b.x, a.y * b.y, a.z * b.z};
+}
 
-inline M3 operator+(const M3& a, const M3& b) {
-  M3 o;
+template <class S>
+inline M3T<S> operator+(const M3T<S>& a, const M3T<S>& b) {
+  M3T<S> o;
   for (int r = 0; r < 3; ++r)
     for (int c = 0; c < 3; ++c) o.m[r][c] = a.m[r][c] + b.m[r][c];
   return o;
 }
-inline M3 operator-(const M3& a, const M3& b) {
-  M3 o;
+template <class S>
+inline M3T<S> operator-(const M3T<S>& a, const M3T<S>& b) {
+  M3T<S> o;
   for (int r = 0; r < 3; ++r)
     for (int c = 0; c < 3; ++c) o.m[r][c] = a.m[r][c] - b.m[r][c];
   return o;
 }
-inline M3 operator-(const M3& a) {
-  M3 o;
+template <class S>
+inline M3T<S> operator-(const M3T<S>& a) {
+  M3T<S> o;
   for (int r = 0; r < 3; ++r)
     for (int c = 0; c < 3; ++c) o.m[r][c] = -a.m[r][c];
   return o;
 }
 /// a b
-inline M3 operator*(const M3& a, const M3& b) {
-  M3 o;
+template <class S>
+inline M3T<S> operator*(const M3T<S>& a, const M3T<S>& b) {
+  M3T<S> o;
   for (int r = 0; r < 3; ++r)
     for (int c = 0; c < 3; ++c) o.m[r][c] = a.m[r][0] * b.m[0][c] + a.m[r][1] * b.m[1][c] + a.m[r][2] * b.m[2][c];
   return o;
 }
 /// a b^T
-inline M3 timesTransposed(const M3& a, const M3& b) {
-  M3 o;
+template <class S>
+inline M3T<S> timesTransposed(const M3T<S>& a, const M3T<S>& b) {
+  M3T<S> o;
   for (int r = 0; r < 3; ++r)
     for (int c = 0; c < 3; ++c) o.m[r][c] = a.m[r][0] * b.m[c][0] + a.m[r][1] * b.m[c][1] + a.m[r][2] * b.m[c][2];
   return o;
 }
 /// a^T b
-inline M3 transposedTimes(const M3& a, const M3& b) {
-  M3 o;
+template <class S>
+inline M3T<S> transposedTimes(const M3T<S>& a, const M3T<S>& b) {
+  M3T<S> o;
   for (int r = 0; r < 3; ++r)
     for (int c = 0; c < 3; ++c) o.m[r][c] = a.m[0][r] * b.m[0][c] + a.m[1][r] * b.m[1][c] + a.m[2][r] * b.m[2][c];
   return o;
 }
 /// a v
-inline V3 operator*(const M3& a, const V3& v) {
+template <class S>
+inline V3T<S> operator*(const M3T<S>& a, const V3T<S>& v) {
   return {a.m[0][0] * v.x + a.m[0][1] * v.y + a.m[0][2] * v.z, a.m[1][0] * v.x + a.m[1][1] * v.y + a.m[1][2] * v.z,
           a.m[2][0] * v.x + a.m[2][1] * v.y + a.m[2][2] * v.z};
 }
 /// a^T v
-inline V3 transposedTimes(const M3& a, const V3& v) {
+template <class S>
+inline V3T<S> transposedTimes(const M3T<S>& a, const V3T<S>& v) {
   return {a.m[0][0] * v.x + a.m[1][0] * v.y + a.m[2][0] * v.z, a.m[0][1] * v.x + a.m[1][1] * v.y + a.m[2][1] * v.z,
           a.m[0][2] * v.x + a.m[1][2] * v.y + a.m[2][2] * v.z};
 }
 /// a diag(d)
-inline M3 timesDiagonal(const M3& a, const V3& d) {
-  M3 o;
+template <class S>
+inline M3T<S> timesDiagonal(const M3T<S>& a, const V3T<S>& d) {
+  M3T<S> o;
   for (int r = 0; r < 3; ++r) o.m[r][0] = a.m[r][0] * d.x, o.m[r][1] = a.m[r][1] * d.y, o.m[r][2] = a.m[r][2] * d.z;
   return o;
 }
 /// a^T diag(d)
-inline M3 transposedTimesDiagonal(const M3& a, const V3& d) {
-  M3 o;
+template <class S>
+inline M3T<S> transposedTimesDiagonal(const M3T<S>& a, const V3T<S>& d) {
+  M3T<S> o;
   for (int r = 0; r < 3; ++r) o.m[r][0] = a.m[0][r] * d.x, o.m[r][1] = a.m[1][r] * d.y, o.m[r][2] = a.m[2][r] * d.z;
   return o;
 }
 /// M [a]x without forming [a]x: row i is m_i x a.
-inline M3 timesSkew(const M3& M, const V3& a) {
-  M3 o;
+template <class S>
+inline M3T<S> timesSkew(const M3T<S>& M, const V3T<S>& a) {
+  M3T<S> o;
   for (int i = 0; i < 3; ++i) {
     o.m[i][0] = M.m[i][1] * a.z - M.m[i][2] * a.y;
     o.m[i][1] = M.m[i][2] * a.x - M.m[i][0] * a.z;
@@ -207,6 +261,40 @@ inline M3 timesSkew(const M3& M, const V3& a) {
   }
   return o;
 }
+/// [a]x M without forming [a]x: column j is a x m_j.
+template <class S>
+inline M3T<S> skewTimes(const V3T<S>& a, const M3T<S>& M) {
+  M3T<S> o;
+  for (int j = 0; j < 3; ++j) {
+    o.m[0][j] = a.y * M.m[2][j] - a.z * M.m[1][j];
+    o.m[1][j] = a.z * M.m[0][j] - a.x * M.m[2][j];
+    o.m[2][j] = a.x * M.m[1][j] - a.y * M.m[0][j];
+  }
+  return o;
+}
+/// [a]x [b]x = b a^T - (a . b) I
+template <class S>
+inline M3T<S> skewSkew(const V3T<S>& a, const V3T<S>& b) {
+  const S ab = a.x * b.x + a.y * b.y + a.z * b.z;
+  M3T<S> o;
+  for (int r = 0; r < 3; ++r) {
+    const S br = at(b, r);
+    o.m[r][0] = br * a.x, o.m[r][1] = br * a.y, o.m[r][2] = br * a.z;
+    o.m[r][r] -= ab;
+  }
+  return o;
+}
+/// [a]x
+template <class S>
+inline M3T<S> skew(const V3T<S>& a) {
+  const S z{};
+  M3T<S> o;
+  o.m[0][0] = z, o.m[0][1] = -a.z, o.m[0][2] = a.y;
+  o.m[1][0] = a.z, o.m[1][1] = z, o.m[1][2] = -a.x;
+  o.m[2][0] = -a.y, o.m[2][1] = a.x, o.m[2][2] = z;
+  return o;
+}
+
 /// A pack at any address aligned for double. Vector types alias their element type only: a store
 /// through one cannot change a pointer, so the compiler keeps destinations read from arrays in
 /// registers across stores (std::memcpy, which may write any object, makes it reload them).
@@ -276,37 +364,6 @@ inline void loadLanes(const double* const (&src)[kLanes], Pack (&e)[N]) {
     for (int l = 0; l < kLanes; ++l) r[l] = loadPack(src[l] + g);
     transpose4(r, e + g);
   }
-}
-
-/// [a]x M without forming [a]x: column j is a x m_j.
-inline M3 skewTimes(const V3& a, const M3& M) {
-  M3 o;
-  for (int j = 0; j < 3; ++j) {
-    o.m[0][j] = a.y * M.m[2][j] - a.z * M.m[1][j];
-    o.m[1][j] = a.z * M.m[0][j] - a.x * M.m[2][j];
-    o.m[2][j] = a.x * M.m[1][j] - a.y * M.m[0][j];
-  }
-  return o;
-}
-/// [a]x [b]x = b a^T - (a . b) I
-inline M3 skewSkew(const V3& a, const V3& b) {
-  const Pack ab = a.x * b.x + a.y * b.y + a.z * b.z;
-  M3 o;
-  for (int r = 0; r < 3; ++r) {
-    const Pack br = at(b, r);
-    o.m[r][0] = br * a.x, o.m[r][1] = br * a.y, o.m[r][2] = br * a.z;
-    o.m[r][r] -= ab;
-  }
-  return o;
-}
-/// [a]x
-inline M3 skew(const V3& a) {
-  const Pack z{};
-  M3 o;
-  o.m[0][0] = z, o.m[0][1] = -a.z, o.m[0][2] = a.y;
-  o.m[1][0] = a.z, o.m[1][1] = z, o.m[1][2] = -a.x;
-  o.m[2][0] = -a.y, o.m[2][1] = a.x, o.m[2][2] = z;
-  return o;
 }
 
 }  // namespace ek::lanes

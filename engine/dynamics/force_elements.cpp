@@ -109,18 +109,429 @@ void branchCoupling(int k, const MarkerKinematics& mi, const BodyKinematics& bi,
 namespace {
 
 using lanes::kLanes;
+using lanes::laneOf;
 using lanes::M3;
+using lanes::M3T;
 using lanes::Pack;
 using lanes::V3;
+using lanes::V3T;
 
-void setLane(V3& a, int l, const Vec3& v) { a.x[l] = v.x(), a.y[l] = v.y(), a.z[l] = v.z(); }
-Mat3 lane(const M3& a, int l) {
+// ---------------------------------------------------------------------------------------------
+// The force laws and their partials, written once as templates over the number type S: S = double
+// computes one element (calcBushingScalar(), calcP2PScalar(): the reference the tests
+// differentiate), S = Pack kLanes elements at once (the step's kernels). Lane by lane the
+// arithmetic is the same.
+
+template <class S>
+Vec3 laneVec(const V3T<S>& a, int l) {
+  return {laneOf(a.x, l), laneOf(a.y, l), laneOf(a.z, l)};
+}
+template <class S>
+Mat3 laneMat(const M3T<S>& a, int l) {
   Mat3 A;
   for (int r = 0; r < 3; ++r)
-    for (int c = 0; c < 3; ++c) A(r, c) = a.m[r][c][l];
+    for (int c = 0; c < 3; ++c) A(r, c) = laneOf(a.m[r][c], l);
   return A;
 }
-Vec3 lane(const V3& a, int l) { return {a.x[l], a.y[l], a.z[l]}; }
+template <class S>
+void setLaneVec(V3T<S>& a, int l, const Vec3& v) {
+  lanes::setLane(a.x, l, v.x()), lanes::setLane(a.y, l, v.y()), lanes::setLane(a.z, l, v.z());
+}
+V3T<double> scalarOf(const Vec3& v) { return {v.x(), v.y(), v.z()}; }
+M3T<double> scalarOf(const Mat3& A) {
+  M3T<double> o;
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 3; ++c) o.m[r][c] = A(r, c);
+  return o;
+}
+
+/// A marker's kinematics (MarkerKinematics) in S.
+template <class S>
+struct MarkerOf {
+  V3T<S> p, v, w, rho;
+  M3T<S> R;
+};
+
+/// The bodies behind an element's markers: what takes the marker-level partials to the bodies'
+/// (p, theta, v, w_B) and to the rows.
+template <class S>
+struct SidesOf {
+  M3T<S> Ra, Rb;      ///< R_WB of the bodies of I (side A) and J (side B)
+  V3T<S> rhoI, rhoJ;  ///< the markers' lever arms from their bodies' reference points
+  V3T<S> wI, wJ;      ///< the markers' angular velocities (global)
+  V3T<S> q;           ///< p_I - p_b: where the reaction acts, from J's body
+};
+
+/// A bushing's deflections, rates and the Cardan angles a = (psi, theta, phi) of R_JI with their
+/// sines and cosines from its entries (rotation::trigOfMatrix()).
+template <class S>
+struct BushingGeometry {
+  V3T<S> dW, d, u, dRate, wRel, z, a, aRate;
+  M3T<S> Ti;  ///< T(a)^-1 (rotation::bodyToRate())
+  S sth, cth, sph, cph, ic, tth;
+};
+
+template <class S>
+BushingGeometry<S> bushingGeometry(const MarkerOf<S>& I, const MarkerOf<S>& J) {
+  using namespace lanes;
+  BushingGeometry<S> g;
+  g.dW = I.p - J.p;
+  g.d = transposedTimes(J.R, g.dW);
+  const M3T<S> Q = transposedTimes(J.R, I.R);  // R_JI
+  g.u = I.v - J.v - cross(J.w, g.dW);
+  g.dRate = transposedTimes(J.R, g.u);
+  g.wRel = I.w - J.w;
+  g.z = transposedTimes(I.R, g.wRel);
+  const S c = lanes::sqrt(Q.m[2][1] * Q.m[2][1] + Q.m[2][2] * Q.m[2][2]);  // cos(theta) >= 0
+  g.a = {lanes::atan2(Q.m[1][0], Q.m[0][0]), lanes::atan2(-Q.m[2][0], c), lanes::atan2(Q.m[2][1], Q.m[2][2])};
+  const S nth = lanes::sqrt(Q.m[2][0] * Q.m[2][0] + c * c);  // 1 to round-off
+  g.sth = -Q.m[2][0] / nth, g.cth = c / nth;
+  const auto tilted = c > 0.0;
+  g.sph = tilted ? Q.m[2][1] / c : S{}, g.cph = tilted ? Q.m[2][2] / c : splat<S>(1.0);
+  g.ic = splat<S>(1.0) / g.cth, g.tth = g.sth * g.ic;
+  M3T<S>& Ti = g.Ti;
+  Ti.m[0][0] = S{}, Ti.m[0][1] = g.sph * g.ic, Ti.m[0][2] = g.cph * g.ic;
+  Ti.m[1][0] = S{}, Ti.m[1][1] = g.cph, Ti.m[1][2] = -g.sph;
+  Ti.m[2][0] = splat<S>(1.0), Ti.m[2][1] = g.sph * g.tth, Ti.m[2][2] = g.cph * g.tth;
+  g.aRate = Ti * g.z;
+  return g;
+}
+
+/// Per direction: the force on I (f = preload - S(x) - D(x_dot)) and the slopes for the Jacobian;
+/// translational in J's axes, rotational per Cardan angle.
+template <class S>
+struct DirectionLaws {
+  V3T<S> kt, ka, ct, ca, ft, fa;
+};
+
+/// The laws of constant coefficients (ModelBushing::coefficients).
+template <class S>
+DirectionLaws<S> constantLaws(const S* law, const BushingGeometry<S>& g) {
+  using lanes::times;
+  DirectionLaws<S> o;
+  o.kt = {law[0], law[1], law[2]}, o.ka = {law[3], law[4], law[5]};
+  o.ct = {law[6], law[7], law[8]}, o.ca = {law[9], law[10], law[11]};
+  o.ft = V3T<S>{law[12], law[13], law[14]} - times(o.kt, g.d) - times(o.ct, g.dRate);
+  o.fa = V3T<S>{law[15], law[16], law[17]} - times(o.ka, g.a) - times(o.ca, g.aRate);
+  return o;
+}
+
+/// Lane l of `law` for a bushing with curves or Maxwell branches: its curves, and its branches'
+/// forces on I minus sum_i k_i s z_i, s = S'(x) / S'(0) when scaled by the static slope (else
+/// 1), whose change with x adds s' sum_i k_i z_i to the stiffness slope. Eliminated from a stage
+/// matrix I - g J (g = gain > 0) they act on the Jacobian as a damper of
+/// c_eff = sum_i k_i s g / (1 + g l_i s) and a stiffness change of
+/// -sum_i k_i s g l_i s' z_i / (1 + g l_i s), l_i = k_i / c_i (docs/method.md). The scaling
+/// per direction into scale, scaleSlope (set for the directions with branches).
+template <class S>
+void curveLaws(const SuspensionModel& model, const ModelBushing& b, const VecX& z, double gain,
+               const BushingGeometry<S>& g, int l, DirectionLaws<S>& law, double (&scale)[6],
+               double (&scaleSlope)[6]) {
+  const Vec3 dl = laneVec(g.d, l), dRl = laneVec(g.dRate, l), al = laneVec(g.a, l), aRl = laneVec(g.aRate, l);
+  Vec3 ftl, fal, ktl, ctl, kal, cal;
+  for (int k = 0; k < 3; ++k) {
+    const CurveValue sv = b.stiffness[k].eval(dl[k]);
+    const CurveValue cv = b.damping[k].eval(dRl[k]);
+    ftl[k] = b.preload[k] - sv.y - cv.y;
+    ktl[k] = sv.dydx;
+    ctl[k] = cv.dydx;
+    const int ai = angleIndex(k + 3);
+    const CurveValue sr = b.stiffness[k + 3].eval(al[ai]);
+    const CurveValue cr = b.damping[k + 3].eval(aRl[ai]);
+    fal[ai] = b.preload[k + 3] - sr.y - cr.y;
+    kal[ai] = sr.dydx;
+    cal[ai] = cr.dydx;
+  }
+  for (int k = 0; k < 6; ++k) {
+    const int bd = b.branchDirection[k];
+    if (bd < 0) continue;
+    const ModelBranchDirection& dir = model.branchDirections[bd];
+    const int ai = k < 3 ? k : angleIndex(k);
+    double& slope = k < 3 ? ktl[k] : kal[ai];
+    const double x = k < 3 ? dl[k] : al[ai];
+    scale[k] = dir.scaled ? slope / dir.slope0 : 1.0;
+    scaleSlope[k] = dir.scaled ? b.stiffness[k].secondDerivative(x) / dir.slope0 : 0.0;
+    const double sc = scale[k], sp = scaleSlope[k];
+    double force = 0.0, cEff = 0.0, kz = 0.0, sEff = 0.0;
+    for (std::size_t i = 0; i < dir.branches.size(); ++i) {
+      const MaxwellBranch& br = dir.branches[i];
+      const double zi = z[dir.first + static_cast<int>(i)];
+      force += br.k * sc * zi;
+      kz += br.k * zi;
+      if (gain > 0.0) {
+        const double denominator = 1.0 + gain * br.lambda() * sc;
+        cEff += br.k * sc * gain / denominator;
+        sEff += br.k * sc * gain * br.lambda() * sp * zi / denominator;
+      }
+    }
+    slope += sp * kz - sEff;
+    (k < 3 ? ftl[k] : fal[ai]) -= force;
+    (k < 3 ? ctl[k] : cal[ai]) += cEff;
+  }
+  setLaneVec(law.ft, l, ftl), setLaneVec(law.fa, l, fal), setLaneVec(law.kt, l, ktl), setLaneVec(law.ct, l, ctl);
+  setLaneVec(law.ka, l, kal), setLaneVec(law.ca, l, cal);
+}
+
+/// Marker-level partials of an element's wrench: F w.r.t. p_I (FpI; p_J: -FpI), v_I (FvI; v_J:
+/// -FvI), theta_J, w_J (FthJ, FwJ); tau w.r.t. theta_I, theta_J, w_I (TthI, TthJ, TwI; w_J:
+/// -TwI). A P2P element has FpI and FvI only (the others zero).
+template <class S>
+struct MarkerPartialsOf {
+  M3T<S> FpI, FvI, FthJ{}, FwJ{}, TthI{}, TthJ{}, TwI{};
+};
+
+/// A bushing's marker-level partials (docs/method.md), block by non-zero block:
+///   delta d     = RJ^T (dpI - dpJ) + RJ^T [dW]x dthJ
+///   delta d_dot = RJ^T (dvI - dvJ - [wJ]x (dpI - dpJ) + [dW]x dwJ) + RJ^T [u]x dthJ
+///   delta a     = Ga (dthI - dthJ)
+///   delta a_dot = (Dw Ga + Ga [wRel]x) dthI - Dw Ga dthJ + Ga (dwI - dwJ)
+/// with K = RJ diag(kt) RJ^T and C = RJ diag(ct) RJ^T (stiffness and damping in world axes).
+/// Ga and DwGa are kept for the branch couplings.
+template <class S>
+void bushingPartials(const MarkerOf<S>& I, const MarkerOf<S>& J, const BushingGeometry<S>& g,
+                     const DirectionLaws<S>& law, const V3T<S>& F, const V3T<S>& tau, MarkerPartialsOf<S>& o,
+                     M3T<S>& Ga, M3T<S>& DwGa) {
+  using namespace lanes;
+  const M3T<S>&RI = I.R, &RJ = J.R;
+  const M3T<S> K = timesTransposed(timesDiagonal(RJ, law.kt), RJ);
+  const M3T<S> C = timesTransposed(timesDiagonal(RJ, law.ct), RJ);
+  o.FpI = timesSkew(C, J.w) - K;
+  o.FvI = -C;
+  o.FthJ = -timesSkew(K, g.dW) - timesSkew(C, g.u) - skew(F);
+  o.FwJ = timesSkew(o.FvI, g.dW);
+  Ga = timesTransposed(g.Ti, RI);  // d a = Ga (d theta_I - d theta_J)
+  {  // rotation::dBodyToRateTimes(z) Ga, the derivative's five non-zero entries
+    const S sz = g.sph * g.z.y + g.cph * g.z.z, cz = g.cph * g.z.y - g.sph * g.z.z;
+    const S d01 = sz * g.tth * g.ic, d21 = sz * g.ic * g.ic, d02 = cz * g.ic, d12 = -sz, d22 = g.tth * cz;
+    for (int c = 0; c < 3; ++c) {
+      DwGa.m[0][c] = d01 * Ga.m[1][c] + d02 * Ga.m[2][c];
+      DwGa.m[1][c] = d12 * Ga.m[2][c];
+      DwGa.m[2][c] = d21 * Ga.m[1][c] + d22 * Ga.m[2][c];
+    }
+  }
+  // rotation::dBodyToRateTransposedTimes(fa) - T^-T diag(ka)
+  M3T<S> B = -transposedTimesDiagonal(g.Ti, law.ka);
+  {
+    const V3T<S>& fa = law.fa;
+    const S ic2 = g.ic * g.ic, q = (g.sth * fa.x + fa.z) * ic2;
+    B.m[1][1] += g.sph * q;
+    B.m[2][1] += g.cph * q;
+    B.m[1][2] += g.cph * g.ic * fa.x - g.sph * fa.y + g.cph * g.tth * fa.z;
+    B.m[2][2] += -g.sph * g.ic * fa.x - g.cph * fa.y - g.sph * g.tth * fa.z;
+  }
+  const M3T<S> Cc = transposedTimesDiagonal(g.Ti, law.ca);
+  const M3T<S> X = RI * (B * Ga - Cc * DwGa);
+  o.TwI = -(RI * (Cc * Ga));
+  o.TthI = X + timesSkew(o.TwI, g.wRel) - skew(tau);
+  o.TthJ = -X;
+}
+
+/// A P2P element's marker-level partials: F = -T e, e = d_W / |d_W|:
+/// dF/dp_I = -e (T_l e^T + T_r vRel^T Pe) - T Pe, dF/dv_I = -T_r e e^T, Pe = de/dd_W = (I - e e^T) / l.
+template <class S>
+void p2pPartials(const V3T<S>& e1, const V3T<S>& vRel, S len, S T, S dTdl, S dTdr, MarkerPartialsOf<S>& o) {
+  using namespace lanes;
+  M3T<S> Pe;
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 3; ++c) Pe.m[r][c] = ((r == c ? splat<S>(1.0) : S{}) - at(e1, r) * at(e1, c)) / len;
+  const V3T<S> g = dTdl * e1 + dTdr * transposedTimes(Pe, vRel);
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 3; ++c) {
+      o.FpI.m[r][c] = -at(e1, r) * at(g, c) - T * Pe.m[r][c];
+      o.FvI.m[r][c] = -dTdr * at(e1, r) * at(e1, c);
+    }
+}
+
+/// The partials w.r.t. the bodies' (p, theta, v, w_B) (ElementWrench::FthA .. TwB; Fp, Fv are the
+/// marker's), with the marker maps dp = dp_B - [rho]x dtheta, dv = dv_B - [w x rho]x dtheta -
+/// [rho]x R dw_B, dw = -[w]x dtheta + R dw_B (docs/method.md) as cross products.
+template <class S>
+struct BodyPartialsOf {
+  M3T<S> FthA, FwA, TthA, TwA, FthB, FwB, TthB, TwB;
+};
+
+template <class S>
+BodyPartialsOf<S> bodyPartials(const MarkerPartialsOf<S>& m, const SidesOf<S>& s) {
+  using namespace lanes;
+  BodyPartialsOf<S> o;
+  o.FthA = -timesSkew(m.FpI, s.rhoI) - timesSkew(m.FvI, cross(s.wI, s.rhoI));
+  o.FwA = -timesSkew(m.FvI, s.rhoI) * s.Ra;
+  o.TthA = m.TthI - timesSkew(m.TwI, s.wI);
+  o.TwA = m.TwI * s.Ra;
+  o.FthB = timesSkew(m.FpI, s.rhoJ) + timesSkew(m.FvI, cross(s.wJ, s.rhoJ)) + m.FthJ - timesSkew(m.FwJ, s.wJ);
+  o.FwB = (timesSkew(m.FvI, s.rhoJ) + m.FwJ) * s.Rb;
+  o.TthB = m.TthJ + timesSkew(m.TwI, s.wJ);
+  o.TwB = -m.TwI * s.Rb;
+  return o;
+}
+
+/// The blocks of the rows the partials are added to: the A half about a's centre (lever arm
+/// rho_I, which turns with body a), the B half, the reaction at p_I, about b's centre (lever arm
+/// q = p_I - p_b, which moves with p_a and p_b and turns with body a). For each RowBlock h with
+/// need[h]: put(h, velocity, tl, tr, bl, br) with the 6x6 block [[tl, tr], [bl, br]], the
+/// position partials (velocity false) first.
+template <class S, class Put>
+void rowBlocks(const MarkerPartialsOf<S>& m, const BodyPartialsOf<S>& b, const V3T<S>& F, const SidesOf<S>& s,
+               const bool (&need)[4], Put&& put) {
+  using namespace lanes;
+  const V3T<S>& rho = s.rhoI;
+  const M3T<S>&FpI = m.FpI, &FvI = m.FvI;
+  const M3T<S> sF = skew(F), turnA = skewSkew(F, rho);
+  const M3T<S> nFp = -FpI, nFv = -FvI, qFp = skewTimes(s.q, FpI);
+  if (need[kBlockAA]) {
+    put(kBlockAA, false, FpI, b.FthA, skewTimes(rho, FpI), b.TthA + skewTimes(rho, b.FthA) + turnA);
+    put(kBlockAA, true, FvI, b.FwA, skewTimes(rho, FvI), b.TwA + skewTimes(rho, b.FwA));
+  }
+  if (need[kBlockBA]) {
+    put(kBlockBA, false, nFp, -b.FthA, sF - qFp, -(b.TthA + skewTimes(s.q, b.FthA)) - turnA);
+    put(kBlockBA, true, nFv, -b.FwA, -skewTimes(s.q, FvI), -(b.TwA + skewTimes(s.q, b.FwA)));
+  }
+  if (need[kBlockAB]) {
+    put(kBlockAB, false, nFp, b.FthB, -skewTimes(rho, FpI), b.TthB + skewTimes(rho, b.FthB));
+    put(kBlockAB, true, nFv, b.FwB, -skewTimes(rho, FvI), b.TwB + skewTimes(rho, b.FwB));
+  }
+  if (need[kBlockBB]) {
+    put(kBlockBB, false, FpI, -b.FthB, qFp - sF, -(b.TthB + skewTimes(s.q, b.FthB)));
+    put(kBlockBB, true, FvI, -b.FwB, skewTimes(s.q, FvI), -(b.TwB + skewTimes(s.q, b.FwB)));
+  }
+}
+
+/// Lane l's side partials into w.
+template <class S>
+void storeSidePartials(const MarkerPartialsOf<S>& m, const BodyPartialsOf<S>& b, int l, ElementWrench& w) {
+  w.Fp = laneMat(m.FpI, l), w.Fv = laneMat(m.FvI, l);
+  w.FthA = laneMat(b.FthA, l), w.FwA = laneMat(b.FwA, l), w.FthB = laneMat(b.FthB, l), w.FwB = laneMat(b.FwB, l);
+  w.TthA = laneMat(b.TthA, l), w.TwA = laneMat(b.TwA, l), w.TthB = laneMat(b.TthB, l), w.TwB = laneMat(b.TwB, l);
+}
+
+/// A bushing's results of lane l into its BushingResult: deflection, rate, force, wrench.
+template <class S>
+void storeBushingValues(const BushingGeometry<S>& g, const DirectionLaws<S>& law, const V3T<S>& F,
+                        const V3T<S>& tau, int l, BushingResult& out) {
+  out.deflection << laneOf(g.d.x, l), laneOf(g.d.y, l), laneOf(g.d.z, l), laneOf(g.a.z, l), laneOf(g.a.y, l),
+      laneOf(g.a.x, l);
+  out.rate << laneOf(g.dRate.x, l), laneOf(g.dRate.y, l), laneOf(g.dRate.z, l), laneOf(g.aRate.z, l),
+      laneOf(g.aRate.y, l), laneOf(g.aRate.x, l);
+  out.force << laneOf(law.ft.x, l), laneOf(law.ft.y, l), laneOf(law.ft.z, l), laneOf(law.fa.z, l),
+      laneOf(law.fa.y, l), laneOf(law.fa.x, l);
+  out.wrench.F = laneVec(F, l);
+  out.wrench.tau = laneVec(tau, l);
+}
+
+/// Throws when lane l of a bushing's relative rotation is at the Cardan singularity.
+template <class S>
+void checkCardan(const SuspensionModel& model, int e, const BushingGeometry<S>& g, int l) {
+  if (std::abs(laneOf(g.cth, l)) >= 1e-6) return;
+  const ModelBushing& b = model.bushings[e];
+  throw SimulationError(describeElement(model, "bushing", b.id, b.name, b.i, b.j) +
+                        ": relative rotation reached the Cardan singularity (ry = +-90 deg)");
+}
+
+/// What a P2P element's law gives (the same function for both instantiations: its curves are
+/// evaluated element by element anyway).
+struct P2PLaw {
+  Vec3 e, vRel;
+  double length, rate, tension, dTdl, dTdr;
+};
+
+/// Tension T = preload + S(l - l0) + D(l_dot) - bump + rebound along e = d_W / |d_W|.
+P2PLaw p2pLaw(const SuspensionModel& model, const Workspace& ws, int e) {
+  const ModelP2P& p = model.p2ps[e];
+  const MarkerKinematics& mi = ws.markers[p.i.value];
+  const MarkerKinematics& mj = ws.markers[p.j.value];
+  const Vec3 dW = mi.p - mj.p;
+  P2PLaw o;
+  o.length = dW.norm();
+  if (!std::isfinite(o.length))
+    throw SimulationError(describeElement(model, "p2p element", p.id, p.name, p.i, p.j) +
+                          ": the markers' positions are not finite");
+  if (!(o.length > 1e-9))
+    throw SimulationError(describeElement(model, "p2p element", p.id, p.name, p.i, p.j) +
+                          ": the markers coincide, the line of action is undefined");
+  o.e = dW / o.length;
+  o.vRel = mi.v - mj.v;
+  o.rate = o.e.dot(o.vRel);
+  const double ext = o.length - p.freeLength;
+  const CurveValue sv = p.spring.eval(ext);
+  const CurveValue cv = p.damper.eval(o.rate);
+  o.tension = p.preload + sv.y + cv.y;
+  o.dTdl = sv.dydx;
+  o.dTdr = cv.dydx;
+  if (p.bump.active) {
+    const double x = -ext - p.bump.clearance;  // penetration in compression
+    if (x > 0.0) {
+      const CurveValue f = p.bump.law.eval(x);
+      o.tension -= f.y;
+      o.dTdl += f.dydx;
+    }
+  }
+  if (p.rebound.active) {
+    const double x = ext - p.rebound.clearance;  // penetration in extension
+    if (x > 0.0) {
+      const CurveValue f = p.rebound.law.eval(x);
+      o.tension += f.y;
+      o.dTdl += f.dydx;
+    }
+  }
+  return o;
+}
+
+void storeP2PValues(const P2PLaw& law, P2PResult& out) {
+  out.length = law.length;
+  out.rate = law.rate;
+  out.tension = law.tension;
+  out.wrench.F = -law.tension * law.e;
+  out.wrench.tau.setZero();
+}
+
+/// The branch couplings of lane l's viscoelastic directions (bushing e).
+template <class S>
+void storeBranchCouplings(const SuspensionModel& model, const Workspace& ws, int e, const BushingGeometry<S>& g,
+                          const M3T<S>& Ga, const M3T<S>& DwGa, const double (&scale)[6],
+                          const double (&scaleSlope)[6], int l, std::vector<BranchCoupling>& out) {
+  const ModelBushing& b = model.bushings[e];
+  const MarkerKinematics& mi = ws.markers[b.i.value];
+  const MarkerKinematics& mj = ws.markers[b.j.value];
+  for (int k = 0; k < 6; ++k)
+    if (b.branchDirection[k] >= 0)
+      branchCoupling(k, mi, ws.bodies[mi.body], mj, ws.bodies[mj.body], laneVec(g.u, l), laneVec(g.wRel, l),
+                     laneMat(g.Ti, l), laneMat(Ga, l), laneMat(DwGa, l), scale[k], scaleSlope[k],
+                     out[b.branchDirection[k]]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// S = double: one element, the reference.
+
+MarkerOf<double> scalarMarker(const MarkerKinematics& m) {
+  return {scalarOf(m.p), scalarOf(m.v), scalarOf(m.w), scalarOf(m.rho), scalarOf(m.R)};
+}
+
+SidesOf<double> scalarSides(const Workspace& ws, MarkerIndex i, MarkerIndex j) {
+  const MarkerKinematics& mi = ws.markers[i.value];
+  const MarkerKinematics& mj = ws.markers[j.value];
+  const BodyKinematics &a = ws.bodies[mi.body], &b = ws.bodies[mj.body];
+  return {scalarOf(a.R), scalarOf(b.R), scalarOf(mi.rho), scalarOf(mj.rho),
+          scalarOf(mi.w), scalarOf(mj.w), scalarOf(Vec3(mi.p - b.p))};
+}
+
+/// Side partials and the row blocks of every moving side (RowBlocks::InElements) into w.
+void storeScalarPartials(const MarkerPartialsOf<double>& m, const V3T<double>& F, const SidesOf<double>& s,
+                         bool movesI, bool movesJ, bool torque, ElementWrench& w) {
+  const BodyPartialsOf<double> b = bodyPartials(m, s);
+  storeSidePartials(m, b, 0, w);
+  w.torque = torque;
+  ElementWrench::Slot* const own[4] = {&w.aa, &w.ba, &w.ab, &w.bb};
+  const bool need[4] = {movesI, movesI, movesJ, movesJ};
+  rowBlocks(m, b, F, s, need,
+            [&](RowBlock h, bool velocity, const M3T<double>& tl, const M3T<double>& tr,
+                const M3T<double>& bl, const M3T<double>& br) {
+              Mat6& M = velocity ? own[h]->v : own[h]->r;
+              M << laneMat(tl, 0), laneMat(tr, 0), laneMat(bl, 0), laneMat(br, 0);
+            });
+}
+
+// ---------------------------------------------------------------------------------------------
+// S = Pack: kLanes elements at once, gathered from and scattered to the elements' storage.
 
 /// The 6x6 block [[tl, tr], [bl, br]] of every lane (column-major) written to dst[l], or added to it.
 template <bool Add>
@@ -142,18 +553,12 @@ void putBlock(const M3& tl, const M3& tr, const M3& bl, const M3& br, double* co
 static_assert(sizeof(Vec3) == 3 * sizeof(double) && alignof(Vec3) == alignof(double) &&
               sizeof(Mat3) == 9 * sizeof(double) && alignof(Mat3) == alignof(double));
 
-/// The kinematics of kLanes markers, in lanes.
-struct MarkerLanes {
-  V3 p, v, w, rho;
-  M3 R;
-};
-
-MarkerLanes gatherMarkers(const Workspace& ws, const MarkerIndex (&m)[kLanes]) {
+MarkerOf<Pack> gatherMarkers(const Workspace& ws, const MarkerIndex (&m)[kLanes]) {
   const double* src[kLanes];
   for (int l = 0; l < kLanes; ++l) src[l] = ws.markers[m[l].value].p.data();
   Pack e[20];  // p, v, w, R (column-major), rho.x, rho.y
   lanes::loadLanes(src, e);
-  MarkerLanes o;
+  MarkerOf<Pack> o;
   o.p = {e[0], e[1], e[2]}, o.v = {e[3], e[4], e[5]}, o.w = {e[6], e[7], e[8]};
   for (int c = 0; c < 3; ++c)
     for (int r = 0; r < 3; ++r) o.R.m[r][c] = e[9 + 3 * c + r];
@@ -175,29 +580,25 @@ void gatherBodies(const Workspace& ws, const MarkerIndex (&m)[kLanes], V3& p, M3
 
 static_assert(kElementBatch == kLanes, "a batch is one kernel's lanes");
 
-/// The two sides of a batch of elements: their bodies' kinematics, lever arms and outputs.
-struct Sides {
-  M3 Ra, Rb;            ///< R_WB of the bodies of I (side A) and J (side B)
-  V3 rhoI, rhoJ;        ///< the markers' lever arms from their bodies' reference points
-  V3 wI, wJ;            ///< the bodies' angular velocities (global)
-  V3 q;                 ///< p_I - p_b: where the reaction acts, from J's body
-  bool keep[kLanes];    ///< store the lane's side partials (ElementWrench::Fp .. TwB)
-  ElementWrench* out[kLanes];
-  /// Where lane l's row blocks go (r: position, v: velocity partials) and whether some lane has
-  /// them. Stored to the elements (RowBlocks::InElements): every lane's blocks of a moving side
-  /// (a free lane repeats lane n - 1). Added to the rows (RowBlocks::AddToRows): a lane's blocks
-  /// whose row and column bodies are free, the others (a fixed or driven side, a free lane) to
-  /// `scratch`, which nothing reads (no branch per lane).
+/// Where a batch's row blocks go: lane l's (r: position, v: velocity partials) and whether some
+/// lane has them. Stored to the elements (RowBlocks::InElements): every lane's blocks of a moving
+/// side (a free lane repeats lane n - 1). Added to the rows (RowBlocks::AddToRows): a lane's
+/// blocks whose row and column bodies are free, the others (a fixed or driven side, a free lane)
+/// to `scratch`, which nothing reads (no branch per lane). And which lanes keep their side
+/// partials (ElementWrench::Fp .. TwB).
+struct Destinations {
+  bool keep[kLanes];
   double* r[4][kLanes];
   double* v[4][kLanes];
   bool any[4] = {false, false, false, false};
   alignas(32) double scratch[36];
 };
 
-/// The sides of a batch into s (which holds the scratch its destinations may point to).
-void gatherSides(Workspace& ws, const MarkerIndex (&i)[kLanes], const MarkerIndex (&j)[kLanes], const MarkerLanes& I,
-                 const MarkerLanes& J, ElementWrench* const (&out)[kLanes], const BlockSlots* const (&slots)[kLanes],
-                 int n, RowBlocks target, Sides& s) {
+/// The sides of a batch into s and where its blocks go into d.
+void gatherSides(Workspace& ws, const MarkerIndex (&i)[kLanes], const MarkerIndex (&j)[kLanes],
+                 const MarkerOf<Pack>& I, const MarkerOf<Pack>& J, ElementWrench* const (&out)[kLanes],
+                 const BlockSlots* const (&slots)[kLanes], int n, RowBlocks target, SidesOf<Pack>& s,
+                 Destinations& d) {
   V3 pa, pb;
   gatherBodies(ws, i, pa, s.Ra);
   gatherBodies(ws, j, pb, s.Rb);
@@ -207,8 +608,7 @@ void gatherSides(Workspace& ws, const MarkerIndex (&i)[kLanes], const MarkerInde
   for (int l = 0; l < kLanes; ++l) {
     const MarkerKinematics& mi = ws.markers[i[l].value];
     const MarkerKinematics& mj = ws.markers[j[l].value];
-    s.keep[l] = ws.keepSidePartials || (mi.moves && mi.state < 0) || (mj.moves && mj.state < 0);
-    s.out[l] = out[l];
+    d.keep[l] = ws.keepSidePartials || (mi.moves && mi.state < 0) || (mj.moves && mj.state < 0);
     const bool a = l < n && mi.state >= 0, b = l < n && mj.state >= 0;
     // By RowBlock: aa, ba, ab, bb.
     const bool has[4] = {a, a && b, a && b, b};  // in the rows: the row and column bodies are free
@@ -217,332 +617,100 @@ void gatherSides(Workspace& ws, const MarkerIndex (&i)[kLanes], const MarkerInde
     ElementWrench::Slot* const own[4] = {&out[l]->aa, &out[l]->ba, &out[l]->ab, &out[l]->bb};
     for (int h = 0; h < 4; ++h) {
       if (add) {
-        s.any[h] = s.any[h] || has[h];
-        s.r[h][l] = has[h] ? ws.Jw_r[slot[h]].data() : s.scratch;
-        s.v[h][l] = has[h] ? ws.Jw_v[slot[h]].data() : s.scratch;
+        d.any[h] = d.any[h] || has[h];
+        d.r[h][l] = has[h] ? ws.Jw_r[slot[h]].data() : d.scratch;
+        d.v[h][l] = has[h] ? ws.Jw_v[slot[h]].data() : d.scratch;
       } else {
-        s.any[h] = s.any[h] || moves[h];
-        s.r[h][l] = own[h]->r.data();
-        s.v[h][l] = own[h]->v.data();
+        d.any[h] = d.any[h] || moves[h];
+        d.r[h][l] = own[h]->r.data();
+        d.v[h][l] = own[h]->v.data();
       }
     }
   }
 }
 
-/// Marker-level partials of kLanes elements => the partials w.r.t. the bodies' (p, theta, v, w_B)
-/// and, from them, the blocks of the rows they are added to, stored to the elements or added to
-/// the rows (Add: RowBlocks::AddToRows; lanes l < n, the free lanes repeat lane n - 1). Marker level: F w.r.t.
-/// p_I (FpI; p_J: -FpI), v_I (FvI; v_J:
-/// -FvI), theta_J, w_J (FthJ, FwJ); tau w.r.t. theta_I, theta_J, w_I (TthI, TthJ, TwI; w_J: -TwI).
-/// The bodies' blocks follow with the marker maps dp = dp_B - [rho]x dtheta,
-/// dv = dv_B - [w x rho]x dtheta - [rho]x R dw_B, dw = -[w]x dtheta + R dw_B (docs/method.md) as
-/// cross products. The rows: the A half about a's centre (lever arm rho_I, which turns with body
-/// a), the B half, the reaction at p_I, about b's centre (lever arm q = p_I - p_b, which moves with
-/// p_a and p_b and turns with body a).
+/// The batch's partials to the bodies and rows: blocks stored to the elements or added to the
+/// rows (Add: RowBlocks::AddToRows; lanes l < n, the free lanes repeat lane n - 1), side partials
+/// kept where asked.
 template <bool Add>
-void storePartials(const M3& FpI, const M3& FvI, const M3& FthJ, const M3& FwJ, const M3& TthI, const M3& TthJ,
-                   const M3& TwI, bool torque, const V3& F, const Sides& s, int n) {
-  using namespace lanes;
-  const M3 FthA = -timesSkew(FpI, s.rhoI) - timesSkew(FvI, cross(s.wI, s.rhoI));
-  const M3 FwA = -timesSkew(FvI, s.rhoI) * s.Ra;
-  const M3 TthA = TthI - timesSkew(TwI, s.wI);
-  const M3 TwA = TwI * s.Ra;
-  const M3 FthB = timesSkew(FpI, s.rhoJ) + timesSkew(FvI, cross(s.wJ, s.rhoJ)) + FthJ - timesSkew(FwJ, s.wJ);
-  const M3 FwB = (timesSkew(FvI, s.rhoJ) + FwJ) * s.Rb;
-  const M3 TthB = TthJ + timesSkew(TwI, s.wJ);
-  const M3 TwB = -TwI * s.Rb;
-
-  const V3& rho = s.rhoI;
-  const M3 sF = skew(F), turnA = skewSkew(F, rho);
-  const M3 nFp = -FpI, nFv = -FvI, qFp = skewTimes(s.q, FpI);
-  if (s.any[kBlockAA]) {
-    putBlock<Add>(FpI, FthA, skewTimes(rho, FpI), TthA + skewTimes(rho, FthA) + turnA, s.r[kBlockAA]);
-    putBlock<Add>(FvI, FwA, skewTimes(rho, FvI), TwA + skewTimes(rho, FwA), s.v[kBlockAA]);
-  }
-  if (s.any[kBlockBA]) {
-    putBlock<Add>(nFp, -FthA, sF - qFp, -(TthA + skewTimes(s.q, FthA)) - turnA, s.r[kBlockBA]);
-    putBlock<Add>(nFv, -FwA, -skewTimes(s.q, FvI), -(TwA + skewTimes(s.q, FwA)), s.v[kBlockBA]);
-  }
-  if (s.any[kBlockAB]) {
-    putBlock<Add>(nFp, FthB, -skewTimes(rho, FpI), TthB + skewTimes(rho, FthB), s.r[kBlockAB]);
-    putBlock<Add>(nFv, FwB, -skewTimes(rho, FvI), TwB + skewTimes(rho, FwB), s.v[kBlockAB]);
-  }
-  if (s.any[kBlockBB]) {
-    putBlock<Add>(FpI, -FthB, qFp - sF, -(TthB + skewTimes(s.q, FthB)), s.r[kBlockBB]);
-    putBlock<Add>(FvI, -FwB, skewTimes(s.q, FvI), -(TwB + skewTimes(s.q, FwB)), s.v[kBlockBB]);
-  }
+void putPartials(const MarkerPartialsOf<Pack>& m, bool torque, const V3& F, const SidesOf<Pack>& s,
+                 const Destinations& d, ElementWrench* const (&out)[kLanes], int n) {
+  const BodyPartialsOf<Pack> b = bodyPartials(m, s);
+  rowBlocks(m, b, F, s, d.any, [&](RowBlock h, bool velocity, const M3& tl, const M3& tr, const M3& bl, const M3& br) {
+    putBlock<Add>(tl, tr, bl, br, velocity ? d.v[h] : d.r[h]);
+  });
   for (int l = 0; l < n; ++l) {
-    ElementWrench& w = *s.out[l];
-    w.torque = torque;
-    if (!s.keep[l]) continue;
-    w.Fp = lane(FpI, l), w.Fv = lane(FvI, l);
-    w.FthA = lane(FthA, l), w.FwA = lane(FwA, l), w.FthB = lane(FthB, l), w.FwB = lane(FwB, l);
-    w.TthA = lane(TthA, l), w.TwA = lane(TwA, l), w.TthB = lane(TthB, l), w.TwB = lane(TwB, l);
+    out[l]->torque = torque;
+    if (d.keep[l]) storeSidePartials(m, b, l, *out[l]);
   }
 }
 
 /// Up to kLanes bushings at once: list[0..n), 1 <= n <= kLanes; the free lanes repeat the last
-/// element and are not stored. Lane by lane the arithmetic is that of one bushing (lanes.h), so
-/// an element's results do not depend on the batch it is in: the serial loop and the parallel
-/// step, which batch the elements differently, agree bit for bit. Never inlined (one machine code).
-///
-/// Stages: the marker kinematics gathered into lanes; the relative rotation and the rates; per
-/// lane, the Cardan angles (atan2) and the direction laws (curves, Maxwell branches); the wrench;
-/// the partials (docs/method.md), block by non-zero block:
-///   delta d     = RJ^T (dpI - dpJ) + RJ^T [dW]x dthJ
-///   delta d_dot = RJ^T (dvI - dvJ - [wJ]x (dpI - dpJ) + [dW]x dwJ) + RJ^T [u]x dthJ
-///   delta a     = Ga (dthI - dthJ)
-///   delta a_dot = (Dw Ga + Ga [wRel]x) dthI - Dw Ga dthJ + Ga (dwI - dwJ)
-/// with K = RJ diag(kt) RJ^T and C = RJ diag(ct) RJ^T (stiffness and damping in world axes), then
-/// through both markers' maps to the bodies' (p, theta, v, w_B) and to the rows (storePartials()).
-[[gnu::noinline]] void bushingLanes(const SuspensionModel& model, Workspace& ws, const int* list, int n, bool partials,
-                                    RowBlocks target) {
-  using namespace lanes;
+/// element and are not stored. Lane by lane the arithmetic is that of calcBushingScalar(), so an
+/// element's results do not depend on the batch it is in: the serial loop and the parallel step,
+/// which batch the elements differently, agree bit for bit. Never inlined (one machine code).
+[[gnu::noinline]] void bushingLanes(const SuspensionModel& model, Workspace& ws, const int* list, int n,
+                                    const ElementPass& pass) {
   int e[kLanes];
   for (int l = 0; l < kLanes; ++l) e[l] = list[l < n ? l : n - 1];
-
   MarkerIndex mI[kLanes], mJ[kLanes];
   ElementWrench* out[kLanes];
   for (int l = 0; l < kLanes; ++l) {
     mI[l] = model.bushings[e[l]].i, mJ[l] = model.bushings[e[l]].j;
     out[l] = &ws.bushings[e[l]].wrench;
   }
-  const MarkerLanes I = gatherMarkers(ws, mI), J = gatherMarkers(ws, mJ);
-  const M3& RI = I.R;
-  const M3& RJ = J.R;
-  const V3 &pI = I.p, &pJ = J.p, &vI = I.v, &vJ = J.v, &wI = I.w, &wJ = J.w;
-  const V3 dW = pI - pJ;
-  const V3 d = transposedTimes(RJ, dW);
-  const M3 Rrel = transposedTimes(RJ, RI);  // R_JI
-  const V3 u = vI - vJ - cross(wJ, dW);
-  const V3 dRate = transposedTimes(RJ, u);
-  const V3 wRel = wI - wJ;
-  const V3 z = transposedTimes(RI, wRel);
-
-  // Cardan angles a = (psi, theta, phi) of R_JI and their sines and cosines from its entries
-  // (rotation::trigOfMatrix(), in lanes).
-  const M3& Q = Rrel;
-  const Pack c = lanes::sqrt(Q.m[2][1] * Q.m[2][1] + Q.m[2][2] * Q.m[2][2]);  // cos(theta) >= 0
-  const V3 a = {lanes::atan2(Q.m[1][0], Q.m[0][0]), lanes::atan2(-Q.m[2][0], c), lanes::atan2(Q.m[2][1], Q.m[2][2])};
-  const Pack nth = lanes::sqrt(Q.m[2][0] * Q.m[2][0] + c * c);  // 1 to round-off
-  const Pack sth = -Q.m[2][0] / nth, cth = c / nth;
-  const auto tilted = c > 0.0;
-  const Pack sph = tilted ? Q.m[2][1] / c : Pack{}, cph = tilted ? Q.m[2][2] / c : splat(1.0);
-  for (int l = 0; l < kLanes; ++l)
-    if (std::abs(cth[l]) < 1e-6) {
-      const ModelBushing& b = model.bushings[e[l]];
-      throw SimulationError(describeElement(model, "bushing", b.id, b.name, b.i, b.j) +
-                            ": relative rotation reached the Cardan singularity (ry = +-90 deg)");
-    }
-  const Pack ic = splat(1.0) / cth, tth = sth * ic;
-  M3 Ti;  // rotation::bodyToRate()
-  Ti.m[0][0] = Pack{}, Ti.m[0][1] = sph * ic, Ti.m[0][2] = cph * ic;
-  Ti.m[1][0] = Pack{}, Ti.m[1][1] = cph, Ti.m[1][2] = -sph;
-  Ti.m[2][0] = splat(1.0), Ti.m[2][1] = sph * tth, Ti.m[2][2] = cph * tth;
-  const V3 aRate = Ti * z;
-
-  // Direction laws: force on I = preload - S(x) - D(x_dot); slopes for the Jacobian. Constant
-  // coefficients for all lanes at once; the lanes of bushings with a curve or Maxwell branches
-  // again lane by lane. Either way a lane's numbers depend on its own bushing only.
-  Pack law[20];
+  const MarkerOf<Pack> I = gatherMarkers(ws, mI), J = gatherMarkers(ws, mJ);
+  const BushingGeometry<Pack> g = bushingGeometry(I, J);
+  for (int l = 0; l < kLanes; ++l) checkCardan(model, e[l], g, l);
+  // Constant coefficients for all lanes at once; the lanes of bushings with a curve or Maxwell
+  // branches again lane by lane. Either way a lane's numbers depend on its own bushing only.
+  Pack coefficients[20];
   {
     const double* src[kLanes];
     for (int l = 0; l < kLanes; ++l) src[l] = model.bushings[e[l]].coefficients.data();
-    lanes::loadLanes(src, law);
+    lanes::loadLanes(src, coefficients);
   }
-  auto times = [](const V3& x, const V3& y) { return V3{x.x * y.x, x.y * y.y, x.z * y.z}; };
-  V3 kt = {law[0], law[1], law[2]}, ka = {law[3], law[4], law[5]};
-  V3 ct = {law[6], law[7], law[8]}, ca = {law[9], law[10], law[11]};
-  V3 ft = V3{law[12], law[13], law[14]} - times(kt, d) - times(ct, dRate);
-  V3 fa = V3{law[15], law[16], law[17]} - times(ka, a) - times(ca, aRate);
+  DirectionLaws<Pack> law = constantLaws(coefficients, g);
   double scale[kLanes][6], scaleSlope[kLanes][6];
-  for (int l = 0; l < kLanes; ++l) {
-    const ModelBushing& b = model.bushings[e[l]];
-    if (!b.nonlinear) continue;
-    const Vec3 dl = lane(d, l), dRl = lane(dRate, l), al = lane(a, l), aRl = lane(aRate, l);
-    Vec3 ftl, fal, ktl, ctl, kal, cal;
-    for (int k = 0; k < 3; ++k) {
-      const CurveValue sv = b.stiffness[k].eval(dl[k]);
-      const CurveValue cv = b.damping[k].eval(dRl[k]);
-      ftl[k] = b.preload[k] - sv.y - cv.y;
-      ktl[k] = sv.dydx;
-      ctl[k] = cv.dydx;
-      const int ai = angleIndex(k + 3);
-      const CurveValue sr = b.stiffness[k + 3].eval(al[ai]);
-      const CurveValue cr = b.damping[k + 3].eval(aRl[ai]);
-      fal[ai] = b.preload[k + 3] - sr.y - cr.y;
-      kal[ai] = sr.dydx;
-      cal[ai] = cr.dydx;
-    }
-    // Maxwell branches: force on I minus sum_i k_i s z_i, s = S'(x) / S'(0) when scaled by the
-    // static slope (else 1), whose change with x adds s' sum_i k_i z_i to the stiffness slope.
-    // Their elimination from a stage matrix acts on the Jacobian as a damper of
-    // c_eff = sum_i k_i s g / (1 + g l_i s) and a stiffness change of
-    // -sum_i k_i s g l_i s' z_i / (1 + g l_i s), l_i = k_i / c_i (docs/method.md).
-    for (int k = 0; k < 6; ++k) {
-      const int bd = b.branchDirection[k];
-      if (bd < 0) continue;
-      const ModelBranchDirection& dir = model.branchDirections[bd];
-      const int ai = k < 3 ? k : angleIndex(k);
-      double& slope = k < 3 ? ktl[k] : kal[ai];
-      const double x = k < 3 ? dl[k] : al[ai];
-      scale[l][k] = dir.scaled ? slope / dir.slope0 : 1.0;
-      scaleSlope[l][k] = dir.scaled ? b.stiffness[k].secondDerivative(x) / dir.slope0 : 0.0;
-      const double sc = scale[l][k], sp = scaleSlope[l][k];
-      double force = 0.0, cEff = 0.0, kz = 0.0, sEff = 0.0;
-      const double g = ws.branchStageGain;
-      for (std::size_t i = 0; i < dir.branches.size(); ++i) {
-        const MaxwellBranch& br = dir.branches[i];
-        const double zi = ws.z[dir.first + static_cast<int>(i)];
-        force += br.k * sc * zi;
-        kz += br.k * zi;
-        if (g > 0.0) {
-          const double denominator = 1.0 + g * br.lambda() * sc;
-          cEff += br.k * sc * g / denominator;
-          sEff += br.k * sc * g * br.lambda() * sp * zi / denominator;
-        }
-      }
-      slope += sp * kz - sEff;
-      (k < 3 ? ftl[k] : fal[ai]) -= force;
-      (k < 3 ? ctl[k] : cal[ai]) += cEff;
-    }
-    setLane(ft, l, ftl), setLane(fa, l, fal), setLane(kt, l, ktl), setLane(ct, l, ctl);
-    setLane(ka, l, kal), setLane(ca, l, cal);
-  }
-  for (int l = 0; l < n; ++l) {
-    BushingResult& out = ws.bushings[e[l]];
-    out.deflection << d.x[l], d.y[l], d.z[l], a.z[l], a.y[l], a.x[l];
-    out.rate << dRate.x[l], dRate.y[l], dRate.z[l], aRate.z[l], aRate.y[l], aRate.x[l];
-    out.force << ft.x[l], ft.y[l], ft.z[l], fa.z[l], fa.y[l], fa.x[l];
-  }
-  const V3 F = RJ * ft;
-  const V3 tau = RI * transposedTimes(Ti, fa);  // tau = R_I T^-T f_a
-  for (int l = 0; l < n; ++l) {
-    ElementWrench& w = ws.bushings[e[l]].wrench;
-    w.F = lane(F, l);
-    w.tau = lane(tau, l);
-  }
-  if (!partials) return;
+  for (int l = 0; l < kLanes; ++l)
+    if (model.bushings[e[l]].nonlinear)
+      curveLaws(model, model.bushings[e[l]], ws.z, pass.branchStageGain, g, l, law, scale[l], scaleSlope[l]);
+  const V3 F = J.R * law.ft;
+  const V3 tau = I.R * transposedTimes(g.Ti, law.fa);  // tau = R_I T^-T f_a
+  for (int l = 0; l < n; ++l) storeBushingValues(g, law, F, tau, l, ws.bushings[e[l]]);
+  if (!pass.partials) return;
 
-  // Marker-level blocks (F_pJ = -F_pI, F_vJ = -F_vI, F_thI = F_wI = 0, tau_p = tau_v = 0,
-  // tau_wJ = -tau_wI).
-  const M3 K = timesTransposed(timesDiagonal(RJ, kt), RJ), C = timesTransposed(timesDiagonal(RJ, ct), RJ);
-  const M3 FpI = timesSkew(C, wJ) - K;
-  const M3 FvI = -C;
-  const M3 FthJ = -timesSkew(K, dW) - timesSkew(C, u) - skew(F);
-  const M3 FwJ = timesSkew(FvI, dW);
-  const M3 Ga = timesTransposed(Ti, RI);  // d a = Ga (d theta_I - d theta_J)
-  M3 DwGa;  // rotation::dBodyToRateTimes(z) Ga, the derivative's five non-zero entries
-  {
-    const Pack sz = sph * z.y + cph * z.z, cz = cph * z.y - sph * z.z;
-    const Pack d01 = sz * tth * ic, d21 = sz * ic * ic, d02 = cz * ic, d12 = -sz, d22 = tth * cz;
-    for (int c = 0; c < 3; ++c) {
-      DwGa.m[0][c] = d01 * Ga.m[1][c] + d02 * Ga.m[2][c];
-      DwGa.m[1][c] = d12 * Ga.m[2][c];
-      DwGa.m[2][c] = d21 * Ga.m[1][c] + d22 * Ga.m[2][c];
-    }
-  }
-  M3 B = -transposedTimesDiagonal(Ti, ka);  // rotation::dBodyToRateTransposedTimes(fa) - T^-T diag(ka)
-  {
-    const Pack ic2 = ic * ic, q = (sth * fa.x + fa.z) * ic2;
-    B.m[1][1] += sph * q;
-    B.m[2][1] += cph * q;
-    B.m[1][2] += cph * ic * fa.x - sph * fa.y + cph * tth * fa.z;
-    B.m[2][2] += -sph * ic * fa.x - cph * fa.y - sph * tth * fa.z;
-  }
-  const M3 Cc = transposedTimesDiagonal(Ti, ca);
-  const M3 X = RI * (B * Ga - Cc * DwGa);
-  const M3 TwI = -(RI * (Cc * Ga));
-  const M3 TthI = X + timesSkew(TwI, wRel) - skew(tau);
-  const M3 TthJ = -X;
-
+  MarkerPartialsOf<Pack> m;
+  M3 Ga, DwGa;
+  bushingPartials(I, J, g, law, F, tau, m, Ga, DwGa);
   const BlockSlots* slots[kLanes];
   for (int l = 0; l < kLanes; ++l) slots[l] = &model.bushings[e[l]].blocks;
-  Sides sides;
-  gatherSides(ws, mI, mJ, I, J, out, slots, n, target, sides);
-  if (target == RowBlocks::AddToRows) storePartials<true>(FpI, FvI, FthJ, FwJ, TthI, TthJ, TwI, true, F, sides, n);
-  else storePartials<false>(FpI, FvI, FthJ, FwJ, TthI, TthJ, TwI, true, F, sides, n);
-  for (int l = 0; l < n; ++l) {
-    const ModelBushing& b = model.bushings[e[l]];
-    const MarkerKinematics& mi = ws.markers[b.i.value];
-    const MarkerKinematics& mj = ws.markers[b.j.value];
-    for (int k = 0; k < 6; ++k)
-      if (b.branchDirection[k] >= 0)
-        branchCoupling(k, mi, ws.bodies[mi.body], mj, ws.bodies[mj.body], lane(u, l), lane(wRel, l), lane(Ti, l),
-                       lane(Ga, l), lane(DwGa, l), scale[l][k], scaleSlope[l][k], ws.branches[b.branchDirection[k]]);
-  }
+  SidesOf<Pack> sides;
+  Destinations d;
+  gatherSides(ws, mI, mJ, I, J, out, slots, n, pass.blocks, sides, d);
+  if (pass.blocks == RowBlocks::AddToRows) putPartials<true>(m, true, F, sides, d, out, n);
+  else putPartials<false>(m, true, F, sides, d, out, n);
+  for (int l = 0; l < n; ++l)
+    storeBranchCouplings(model, ws, e[l], g, Ga, DwGa, scale[l], scaleSlope[l], l, ws.branches);
 }
 
 /// Up to kLanes P2P elements at once, as bushingLanes() does for bushings.
-[[gnu::noinline]] void p2pLanes(const SuspensionModel& model, Workspace& ws, const int* list, int n, bool partials,
-                                RowBlocks target) {
-  using namespace lanes;
+[[gnu::noinline]] void p2pLanes(const SuspensionModel& model, Workspace& ws, const int* list, int n,
+                                const ElementPass& pass) {
   int e[kLanes];
   for (int l = 0; l < kLanes; ++l) e[l] = list[l < n ? l : n - 1];
-  V3 e1, vRel;
+  V3 e1, vRel, F;
   Pack len, T, dTdl, dTdr;
-  V3 F;
   for (int l = 0; l < kLanes; ++l) {
-    const ModelP2P& p = model.p2ps[e[l]];
-    const MarkerKinematics& mi = ws.markers[p.i.value];
-    const MarkerKinematics& mj = ws.markers[p.j.value];
-    const Vec3 dW = mi.p - mj.p;
-    const double length = dW.norm();
-    if (!std::isfinite(length))
-      throw SimulationError(describeElement(model, "p2p element", p.id, p.name, p.i, p.j) +
-                            ": the markers' positions are not finite");
-    if (!(length > 1e-9))
-      throw SimulationError(describeElement(model, "p2p element", p.id, p.name, p.i, p.j) +
-                            ": the markers coincide, the line of action is undefined");
-    const Vec3 el = dW / length;
-    const Vec3 vl = mi.v - mj.v;
-    const double rate = el.dot(vl);
-    const double ext = length - p.freeLength;
-    // Tension T = preload + S(l - l0) + D(l_dot) - bump + rebound.
-    const CurveValue sv = p.spring.eval(ext);
-    const CurveValue cv = p.damper.eval(rate);
-    double tension = p.preload + sv.y + cv.y;
-    double slope = sv.dydx;
-    if (p.bump.active) {
-      const double x = -ext - p.bump.clearance;  // penetration in compression
-      if (x > 0.0) {
-        const CurveValue f = p.bump.law.eval(x);
-        tension -= f.y;
-        slope += f.dydx;
-      }
-    }
-    if (p.rebound.active) {
-      const double x = ext - p.rebound.clearance;  // penetration in extension
-      if (x > 0.0) {
-        const CurveValue f = p.rebound.law.eval(x);
-        tension += f.y;
-        slope += f.dydx;
-      }
-    }
-    setLane(e1, l, el), setLane(vRel, l, vl), setLane(F, l, -tension * el);
-    len[l] = length, T[l] = tension, dTdl[l] = slope, dTdr[l] = cv.dydx;
-    if (l < n) {
-      P2PResult& out = ws.p2ps[e[l]];
-      out.length = length;
-      out.rate = rate;
-      out.tension = tension;
-      out.wrench.F = -tension * el;
-      out.wrench.tau.setZero();
-    }
+    const P2PLaw law = p2pLaw(model, ws, e[l]);
+    setLaneVec(e1, l, law.e), setLaneVec(vRel, l, law.vRel), setLaneVec(F, l, -law.tension * law.e);
+    len[l] = law.length, T[l] = law.tension, dTdl[l] = law.dTdl, dTdr[l] = law.dTdr;
+    if (l < n) storeP2PValues(law, ws.p2ps[e[l]]);
   }
-  if (!partials) return;
+  if (!pass.partials) return;
 
-  // F = -T e, e = d_W / |d_W|: dF/dp_I = -e (T_l e^T + T_r vRel^T Pe) - T Pe, dF/dv_I = -T_r e e^T,
-  // with Pe = de/dd_W = (I - e e^T) / l.
-  M3 Pe, FpI, FvI;
-  for (int r = 0; r < 3; ++r)
-    for (int c = 0; c < 3; ++c) Pe.m[r][c] = ((r == c ? splat(1.0) : Pack{}) - at(e1, r) * at(e1, c)) / len;
-  const V3 g = dTdl * e1 + dTdr * transposedTimes(Pe, vRel);
-  for (int r = 0; r < 3; ++r)
-    for (int c = 0; c < 3; ++c) {
-      FpI.m[r][c] = -at(e1, r) * at(g, c) - T * Pe.m[r][c];
-      FvI.m[r][c] = -dTdr * at(e1, r) * at(e1, c);
-    }
+  MarkerPartialsOf<Pack> m;
+  p2pPartials(e1, vRel, len, T, dTdl, dTdr, m);
   MarkerIndex mI[kLanes], mJ[kLanes];
   ElementWrench* out[kLanes];
   const BlockSlots* slots[kLanes];
@@ -551,18 +719,18 @@ void storePartials(const M3& FpI, const M3& FvI, const M3& FthJ, const M3& FwJ, 
     out[l] = &ws.p2ps[e[l]].wrench;
     slots[l] = &model.p2ps[e[l]].blocks;
   }
-  const M3 zero{};
-  Sides sides;
-  gatherSides(ws, mI, mJ, gatherMarkers(ws, mI), gatherMarkers(ws, mJ), out, slots, n, target, sides);
-  if (target == RowBlocks::AddToRows) storePartials<true>(FpI, FvI, zero, zero, zero, zero, zero, false, F, sides, n);
-  else storePartials<false>(FpI, FvI, zero, zero, zero, zero, zero, false, F, sides, n);
+  SidesOf<Pack> sides;
+  Destinations d;
+  gatherSides(ws, mI, mJ, gatherMarkers(ws, mI), gatherMarkers(ws, mJ), out, slots, n, pass.blocks, sides, d);
+  if (pass.blocks == RowBlocks::AddToRows) putPartials<true>(m, false, F, sides, d, out, n);
+  else putPartials<false>(m, false, F, sides, d, out, n);
 }
 
 /// Elements list[0..n) in batches of kLanes.
 template <class Kernel>
-void batches(Kernel kernel, const SuspensionModel& model, Workspace& ws, const int* list, int n, bool partials,
-             RowBlocks target) {
-  for (int k = 0; k < n; k += kLanes) kernel(model, ws, list + k, std::min(kLanes, n - k), partials, target);
+void batches(Kernel kernel, const SuspensionModel& model, Workspace& ws, const int* list, int n,
+             const ElementPass& pass) {
+  for (int k = 0; k < n; k += kLanes) kernel(model, ws, list + k, std::min(kLanes, n - k), pass);
 }
 
 }  // namespace
@@ -582,22 +750,52 @@ std::vector<int> batchOrder(const SuspensionModel& model, std::vector<int> eleme
   return elements;
 }
 
-void calcBushingList(const SuspensionModel& model, Workspace& ws, const std::vector<int>& list, bool partials,
-                     RowBlocks target) {
-  batches(bushingLanes, model, ws, list.data(), static_cast<int>(list.size()), partials, target);
+void calcBushingList(const SuspensionModel& model, Workspace& ws, const std::vector<int>& list, const ElementPass& pass) {
+  batches(bushingLanes, model, ws, list.data(), static_cast<int>(list.size()), pass);
 }
 
-void calcP2PList(const SuspensionModel& model, Workspace& ws, const std::vector<int>& list, bool partials,
-                 RowBlocks target) {
-  batches(p2pLanes, model, ws, list.data(), static_cast<int>(list.size()), partials, target);
+void calcP2PList(const SuspensionModel& model, Workspace& ws, const std::vector<int>& list, const ElementPass& pass) {
+  batches(p2pLanes, model, ws, list.data(), static_cast<int>(list.size()), pass);
 }
 
-void calcBushings(const SuspensionModel& model, Workspace& ws, bool partials) {
-  calcBushingList(model, ws, ws.bushingOrder, partials);
+void calcBushings(const SuspensionModel& model, Workspace& ws, const ElementPass& pass) {
+  calcBushingList(model, ws, ws.bushingOrder, pass);
 }
 
-void calcP2Ps(const SuspensionModel& model, Workspace& ws, bool partials) {
-  calcP2PList(model, ws, ws.p2pOrder, partials);
+void calcP2Ps(const SuspensionModel& model, Workspace& ws, const ElementPass& pass) {
+  calcP2PList(model, ws, ws.p2pOrder, pass);
+}
+
+void calcBushingScalar(const SuspensionModel& model, Workspace& ws, int e, double branchStageGain) {
+  const ModelBushing& b = model.bushings[e];
+  const MarkerKinematics& mi = ws.markers[b.i.value];
+  const MarkerKinematics& mj = ws.markers[b.j.value];
+  const MarkerOf<double> I = scalarMarker(mi), J = scalarMarker(mj);
+  const BushingGeometry<double> g = bushingGeometry(I, J);
+  checkCardan(model, e, g, 0);
+  DirectionLaws<double> law = constantLaws(b.coefficients.data(), g);
+  double scale[6], scaleSlope[6];
+  if (b.nonlinear) curveLaws(model, b, ws.z, branchStageGain, g, 0, law, scale, scaleSlope);
+  const V3T<double> F = J.R * law.ft;
+  const V3T<double> tau = I.R * transposedTimes(g.Ti, law.fa);
+  BushingResult& out = ws.bushings[e];
+  storeBushingValues(g, law, F, tau, 0, out);
+  MarkerPartialsOf<double> m;
+  M3T<double> Ga, DwGa;
+  bushingPartials(I, J, g, law, F, tau, m, Ga, DwGa);
+  storeScalarPartials(m, F, scalarSides(ws, b.i, b.j), mi.moves, mj.moves, true, out.wrench);
+  storeBranchCouplings(model, ws, e, g, Ga, DwGa, scale, scaleSlope, 0, ws.branches);
+}
+
+void calcP2PScalar(const SuspensionModel& model, Workspace& ws, int e) {
+  const ModelP2P& p = model.p2ps[e];
+  const P2PLaw law = p2pLaw(model, ws, e);
+  P2PResult& out = ws.p2ps[e];
+  storeP2PValues(law, out);
+  MarkerPartialsOf<double> m;
+  p2pPartials(scalarOf(law.e), scalarOf(law.vRel), law.length, law.tension, law.dTdl, law.dTdr, m);
+  storeScalarPartials(m, scalarOf(out.wrench.F), scalarSides(ws, p.i, p.j), ws.markers[p.i.value].moves,
+                      ws.markers[p.j.value].moves, false, out.wrench);
 }
 
 }  // namespace ek

@@ -20,17 +20,6 @@
 
 namespace ek {
 
-/// Marker kinematics => bushing deflections, rates, forces, wrench and (if `partials`) the
-/// wrench's partials (ws.bushings). Without partials: values only, for outputs.
-/// @pre calcMarkerKinematics() ran.
-/// @throws SimulationError when a relative rotation reaches the Cardan singularity.
-void calcBushings(const SuspensionModel& model, Workspace& ws, bool partials = true);
-
-/// Marker kinematics => P2P length, rate, tension, wrench and (if `partials`) its partials (ws.p2ps).
-/// @pre calcMarkerKinematics() ran.
-/// @throws SimulationError when the two markers coincide (no line of action).
-void calcP2Ps(const SuspensionModel& model, Workspace& ws, bool partials = true);
-
 /// The elements a kernel computes at once (lanes::kLanes): the batches of a list are its
 /// consecutive groups of kElementBatch.
 constexpr int kElementBatch = 4;
@@ -61,15 +50,47 @@ enum class RowBlocks {
   AddToRows,
 };
 
+/// What a pass over the force elements computes: the values (deflections, rates, forces,
+/// wrenches) always, their partials if asked, and where the row blocks go. The one option of the
+/// laws themselves is the gain of the Maxwell branches' elimination.
+struct ElementPass {
+  bool partials = true;  ///< the wrenches' partials too (false: values only, outputs and right-hand sides)
+  RowBlocks blocks = RowBlocks::InElements;
+  /// Branch elimination: when positive, the bushings' partials include, per viscoelastic
+  /// direction, the effective damping sum_i k_i g / (1 + g k_i / c_i) of its branches eliminated
+  /// from a stage matrix I - g J (g = h gamma; docs/method.md, "Maxwell branches"). Zero: J itself.
+  double branchStageGain = 0.0;
+};
+/// Values only.
+inline constexpr ElementPass kValuesOnly{false, RowBlocks::InElements, 0.0};
+
+/// Marker kinematics => bushing deflections, rates, forces, wrench and (pass.partials) the
+/// wrench's partials (ws.bushings), kLanes bushings at a time (the lane instantiation of the laws).
+/// @pre calcMarkerKinematics() ran.
+/// @throws SimulationError when a relative rotation reaches the Cardan singularity.
+void calcBushings(const SuspensionModel& model, Workspace& ws, const ElementPass& pass = {});
+/// Marker kinematics => P2P length, rate, tension, wrench and (pass.partials) its partials (ws.p2ps).
+/// @pre calcMarkerKinematics() ran.
+/// @throws SimulationError when the two markers coincide (no line of action).
+void calcP2Ps(const SuspensionModel& model, Workspace& ws, const ElementPass& pass = {});
+
 /// The bushings of `list` (indices), kLanes at a time (engine/core/lanes.h), as calcBushings()
 /// does for all: elements are independent of each other, and each one's results are the same bit
 /// for bit whatever the list. A block is written (or added) only where its row and column bodies
 /// are free: the A half's blocks aa (and ab, ba, where J's body is free too), the B half's bb.
-void calcBushingList(const SuspensionModel& model, Workspace& ws, const std::vector<int>& list, bool partials = true,
-                     RowBlocks target = RowBlocks::InElements);
+void calcBushingList(const SuspensionModel& model, Workspace& ws, const std::vector<int>& list,
+                     const ElementPass& pass = {});
 /// The P2P elements of `list`, as calcBushingList() does for bushings.
-void calcP2PList(const SuspensionModel& model, Workspace& ws, const std::vector<int>& list, bool partials = true,
-                 RowBlocks target = RowBlocks::InElements);
+void calcP2PList(const SuspensionModel& model, Workspace& ws, const std::vector<int>& list,
+                 const ElementPass& pass = {});
+
+/// Bushing e with the scalar instantiation of the same laws (S = double, force_elements.cpp): its
+/// values, side partials (always), the row blocks of its moving sides (as RowBlocks::InElements)
+/// and branch couplings. The reference the lane kernels are compared with and that the finite-
+/// difference tests check; off the step's path.
+void calcBushingScalar(const SuspensionModel& model, Workspace& ws, int e, double branchStageGain = 0.0);
+/// P2P element e with the scalar instantiation, as calcBushingScalar().
+void calcP2PScalar(const SuspensionModel& model, Workspace& ws, int e);
 
 /// `elements` (bushings or P2P elements) reordered so that elements whose bodies move alike
 /// (both, only I's, only J's) follow each other, ascending within each group: a batch then stores

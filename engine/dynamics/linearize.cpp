@@ -173,7 +173,7 @@ void calcBodyForces(const SuspensionModel& model, Workspace& ws) {
 
 namespace {
 /// Row l of the assembly (never inlined: one machine code for the serial and the parallel step).
-[[gnu::noinline]] void assembleRow(const SuspensionModel& model, int l, Workspace& ws) {
+[[gnu::noinline]] void assembleRow(const SuspensionModel& model, int l, Workspace& ws, bool jacobians) {
   const BlockPattern& bp = model.pattern;
   {
     const BodyKinematics& bl = ws.bodies[model.freeBodies[l]];
@@ -185,7 +185,7 @@ namespace {
     ws.h.segment<3>(6 * l + 3) = Rt * tau - bl.w_B.cross(Iw);
     ws.Kinv[l] = bl.Tinv;
     ws.N[l] = bl.N;
-    if (!ws.jacobians) return;
+    if (!jacobians) return;
     for (int s = bp.rowStart[l]; s < bp.rowStart[l + 1]; ++s) {
       const BodyKinematics& bk = ws.bodies[model.freeBodies[bp.col[s]]];
       const Mat6& Wr = ws.Jw_r[s];
@@ -208,38 +208,43 @@ namespace {
 
 }  // namespace
 
-void assembleLinearizationRow(const SuspensionModel& model, int l, Workspace& ws) { assembleRow(model, l, ws); }
+void assembleLinearizationRow(const SuspensionModel& model, int l, Workspace& ws, bool jacobians) {
+  assembleRow(model, l, ws, jacobians);
+}
 
 void assembleLinearization(const SuspensionModel& model, Workspace& ws) {
-  for (int l = 0; l < model.nFreeBodies(); ++l) assembleRow(model, l, ws);
+  for (int l = 0; l < model.nFreeBodies(); ++l) assembleRow(model, l, ws, true);
 }
 
 namespace {
 
 /// Every stage in order at (state, u, ws.uDot).
-void runStages(const SuspensionModel& model, const State& state, const VecX& u, Workspace& ws) {
+void runStages(const SuspensionModel& model, const State& state, const VecX& u, Workspace& ws,
+               const LinearizeOptions& options) {
   ws.u = u;
   calcBodyKinematics(model, state, ws);
   calcMarkerKinematics(model, ws);
   // The element kernels add their blocks to the cleared rows (no copy through the elements).
   clearSurfaceForces(model, ws);
-  calcBushingList(model, ws, ws.bushingOrder, true, RowBlocks::AddToRows);
-  calcP2PList(model, ws, ws.p2pOrder, true, RowBlocks::AddToRows);
+  const ElementPass pass{true, RowBlocks::AddToRows, options.branchStageGain};
+  calcBushings(model, ws, pass);
+  calcP2Ps(model, ws, pass);
   calcSurfaceForces(model, ws, RowBlocks::AddToRows);
   calcBodyForces(model, ws);
-  assembleLinearization(model, ws);
+  for (int l = 0; l < model.nFreeBodies(); ++l) assembleRow(model, l, ws, options.jacobians);
 }
 
 }  // namespace
 
 void linearize(const SuspensionModel& model, const State& state, const VecX& u, Workspace& ws) {
   ws.uDot.setZero();
-  runStages(model, state, u, ws);
+  runStages(model, state, u, ws, {});
 }
 
-void linearize(const SuspensionModel& model, const State& state, const VecX& u, const VecX& uDot, Workspace& ws) {
+void linearize(const SuspensionModel& model, const State& state, const VecX& u, const VecX& uDot, Workspace& ws,
+               const LinearizeOptions& options) {
   ws.uDot = uDot;
-  runStages(model, state, u, ws);
+  runStages(model, state, u, ws, options);
 }
 
 void evaluateRhs(const SuspensionModel& model, const State& state, const VecX& u, const VecX& uDot, Workspace& ws,
@@ -250,8 +255,8 @@ void evaluateRhs(const SuspensionModel& model, const State& state, const VecX& u
   ws.uDot = uDot;
   calcBodyKinematics(model, state, ws);
   calcMarkerKinematics(model, ws);
-  calcBushings(model, ws, false);
-  calcP2Ps(model, ws, false);
+  calcBushings(model, ws, kValuesOnly);
+  calcP2Ps(model, ws, kValuesOnly);
   // Element wrenches as scatterA() / scatterB() sum them (I's body at p_I, the reaction on J's).
   for (auto& w : ws.wrench) w.setZero();
   auto scatter = [&](const ElementWrench& w, MarkerIndex i, MarkerIndex j, RowBlock b) {
@@ -359,8 +364,8 @@ std::string nonFiniteElement(const SuspensionModel& model, const State& state, c
     ws.uDot.setZero();
     calcBodyKinematics(model, state, ws);
     calcMarkerKinematics(model, ws);
-    calcBushings(model, ws, true);
-    calcP2Ps(model, ws, true);
+    calcBushings(model, ws);
+    calcP2Ps(model, ws);
   } catch (const SimulationError& e) {
     return e.what();
   }

@@ -57,13 +57,23 @@ void addBodyForcesRow(const SuspensionModel& model, int l, Workspace& ws);
 /// term, the blocks of K and of N = d(K v)/dr.
 /// @pre calcBodyForces() ran.
 void assembleLinearization(const SuspensionModel& model, Workspace& ws);
-/// Row l (free body l) of assembleLinearization().
-void assembleLinearizationRow(const SuspensionModel& model, int l, Workspace& ws);
+/// Row l (free body l) of assembleLinearization(); h, K and N only without `jacobians`.
+void assembleLinearizationRow(const SuspensionModel& model, int l, Workspace& ws, bool jacobians = true);
+
+/// The options of one linearization (arguments, never state of the Workspace).
+struct LinearizeOptions {
+  /// Assemble J_r and J_v (generalized coordinates). LSRT2 leaves them out: it builds its stage
+  /// matrix and products from the world-wrench partials Jw_r, Jw_v (stage_system.h).
+  bool jacobians = true;
+  /// The Maxwell branches eliminated from a stage matrix I - g J with this g (ElementPass).
+  double branchStageGain = 0.0;
+};
 
 /// Runs every stage in order at (state, u, u_dot): body kinematics (driven bodies included),
 /// marker kinematics, bushings, P2P elements, surface forces, body forces, assembly (paper 003
 /// eqs. 8-9, analytic). u_dot, the inputs' rates, moves driven bodies; loads ignore it.
-void linearize(const SuspensionModel& model, const State& state, const VecX& u, const VecX& uDot, Workspace& ws);
+void linearize(const SuspensionModel& model, const State& state, const VecX& u, const VecX& uDot, Workspace& ws,
+               const LinearizeOptions& options = {});
 
 /// The same with the inputs at rest (u_dot = 0): equilibria, K&C points, operating points.
 void linearize(const SuspensionModel& model, const State& state, const VecX& u, Workspace& ws);

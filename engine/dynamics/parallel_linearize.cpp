@@ -100,29 +100,30 @@ ParallelLinearizer::ParallelLinearizer(const SuspensionModel& model, WorkerPool&
 
 namespace {
 void calcElements(const SuspensionModel& model, Workspace& ws, const std::vector<int>& bushings,
-                  const std::vector<int>& p2ps) {
-  calcBushingList(model, ws, bushings);
-  calcP2PList(model, ws, p2ps);
+                  const std::vector<int>& p2ps, const ElementPass& pass) {
+  calcBushingList(model, ws, bushings, pass);
+  calcP2PList(model, ws, p2ps, pass);
 }
 }  // namespace
 
 void ParallelLinearizer::linearize(const State& state, const VecX& u, const VecX& uDot, Workspace& ws,
-                                   const RowHooks& hooks) {
+                                   const LinearizeOptions& options, RowWork* work) {
+  const ElementPass pass{true, RowBlocks::InElements, options.branchStageGain};
   ws.u = u;
   ws.uDot = uDot;
   setElementStates(model_, state, ws);
   auto local = [&](int t) {
     if (t == 0) calcDrivenBodyKinematics(model_, ws);
     calcFreeBodyKinematics(model_, state, rows_[t].data(), static_cast<int>(rows_[t].size()), ws);
-    if (hooks.body)
-      for (int l : rows_[t]) hooks.body(hooks.ctx, l);
+    if (work)
+      for (int l : rows_[t]) work->body(l);
     calcMarkerList(model_, ws, markers_[t].data(), static_cast<int>(markers_[t].size()));
-    calcElements(model_, ws, local_[t].bushings, local_[t].p2ps);
+    calcElements(model_, ws, local_[t].bushings, local_[t].p2ps, pass);
   };
   pool_.run(local);
   if (hasCross_) {
     auto cross = [&](int t) {
-      calcElements(model_, ws, cross_[t].bushings, cross_[t].p2ps);
+      calcElements(model_, ws, cross_[t].bushings, cross_[t].p2ps, pass);
     };
     pool_.run(cross);
   }
@@ -135,8 +136,8 @@ void ParallelLinearizer::linearize(const State& state, const VecX& u, const VecX
     if (wheelLoads) return;
     for (int l : rows_[t]) {
       addBodyForcesRow(model_, l, ws);
-      assembleLinearizationRow(model_, l, ws);
-      if (hooks.row) hooks.row(hooks.ctx, l);
+      assembleLinearizationRow(model_, l, ws, options.jacobians);
+      if (work) work->row(l);
     }
   };
   pool_.run(rows);
@@ -144,8 +145,8 @@ void ParallelLinearizer::linearize(const State& state, const VecX& u, const VecX
   calcBodyForces(model_, ws);
   auto assemble = [&](int t) {
     for (int l : rows_[t]) {
-      assembleLinearizationRow(model_, l, ws);
-      if (hooks.row) hooks.row(hooks.ctx, l);
+      assembleLinearizationRow(model_, l, ws, options.jacobians);
+      if (work) work->row(l);
     }
   };
   pool_.run(assemble);

@@ -31,12 +31,15 @@
 namespace ek {
 
 /// A caller's own work per free body, run on the body's thread inside the linearization's
-/// regions (no extra handoff): body(ctx, l) right after body l's kinematics, row(ctx, l) right
-/// after row l is assembled (when every body's hook has run).
-struct RowHooks {
-  void (*body)(void* ctx, int l) = nullptr;
-  void (*row)(void* ctx, int l) = nullptr;
-  void* ctx = nullptr;
+/// regions (no extra handoff): body(l) right after body l's kinematics, row(l) right after row l
+/// is assembled (when every body's body() has run).
+class RowWork {
+ public:
+  virtual void body(int l) = 0;
+  virtual void row(int l) = 0;
+
+ protected:
+  ~RowWork() = default;
 };
 
 class ParallelLinearizer {
@@ -49,8 +52,10 @@ class ParallelLinearizer {
   /// of about equal cost (element halves per row).
   static std::vector<int> contiguousRanges(const SuspensionModel& model, int threads);
 
-  /// linearize(model, state, u, uDot, ws) on the pool, with the caller's hooks.
-  void linearize(const State& state, const VecX& u, const VecX& uDot, Workspace& ws, const RowHooks& hooks = {});
+  /// linearize(model, state, u, uDot, ws, options) on the pool, with the caller's work per body
+  /// (null: none).
+  void linearize(const State& state, const VecX& u, const VecX& uDot, Workspace& ws,
+                 const LinearizeOptions& options = {}, RowWork* work = nullptr);
 
   /// The free bodies (state slots, increasing) whose rows thread t computes.
   const std::vector<int>& rowsOf(int t) const { return rows_[t]; }

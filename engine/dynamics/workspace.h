@@ -141,10 +141,6 @@ struct Workspace {
   // calcBushings (nBushings), calcP2Ps (nP2P)
   /// The element states the bushings are evaluated at (model.nElementStates(); zero: relaxed).
   VecX z;
-  /// Branch elimination: when positive, the bushings' partials include, per viscoelastic
-  /// direction, the effective damping sum_i k_i g / (1 + g k_i / c_i) of its branches eliminated
-  /// from a stage matrix I - g J (g = h gamma; docs/method.md, "Maxwell branches"). Zero: J itself.
-  double branchStageGain = 0.0;
   std::vector<BranchCoupling> branches;  ///< per model.branchDirections, with the partials
   std::vector<BushingResult> bushings;
   std::vector<P2PResult> p2ps;
@@ -173,10 +169,6 @@ struct Workspace {
   /// read from; set by the simulation before it records (zero at the start of a run).
   LocalErrorEstimate stepError;
   std::vector<Mat6> Jr, Jv;        ///< dh/dr, dh/dv in the block pattern (nBlocks)
-  /// Whether the assembly writes Jr and Jv. LSRT2 clears it while it linearizes: it builds its
-  /// stage matrix and products from Jw_r, Jw_v (stage_system.h), and the two arrays would be
-  /// written and read back for nothing.
-  bool jacobians = true;
   /// dh/du and dh/du_dot in the slots of model.inputPattern (inputColumn() gives a dense column);
   /// J_udot is non-zero for motion inputs only.
   std::vector<Vec6> Ju, Judot;

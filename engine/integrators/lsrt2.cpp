@@ -78,35 +78,24 @@ void Lsrt2::forRows(const std::vector<std::vector<int>>& rows, RowFn&& f) {
 void Lsrt2::relinearize(const State& state, Workspace& ws) {
   auto t0 = Clock::now();
   const double hg = options_.dt * kGamma;
-  {
-    // The Maxwell branches eliminated from A (docs/method.md); no J_r, J_v: A and the stage
-    // products are built from the world-wrench partials (stage_system.h).
-    struct Settings {
-      Workspace& ws;
-      Settings(Workspace& w, double gain) : ws(w) { ws.branchStageGain = gain, ws.jacobians = false; }
-      ~Settings() { ws.branchStageGain = 0.0, ws.jacobians = true; }
-    } settings(ws, hg);
-    if (linearizer_) {
-      // The bodies' stage kinematics and the rows of A inside the linearization's regions.
-      struct Context {
-        Lsrt2& self;
-        Workspace& ws;
-        double hg;
-      } context{*this, ws, hg};
-      RowHooks hooks;
-      hooks.body = [](void* c, int l) {
-        auto& x = *static_cast<Context*>(c);
-        x.self.stageKinematicsOfBody(x.ws, l, x.hg);
-      };
-      hooks.row = [](void* c, int l) {
-        auto& x = *static_cast<Context*>(c);
-        assembleStageMatrixRowFromWrenches(x.self.model_, x.ws, l, x.hg, x.hg * x.hg, x.self.RTKt_, x.self.Aslot_.data());
-      };
-      hooks.ctx = &context;
-      linearizer_->linearize(state, uLin_, udLin_, ws, hooks);
-    } else {
-      linearize(model_, state, uLin_, udLin_, ws);
-    }
+  // The Maxwell branches eliminated from A (docs/method.md); no J_r, J_v: A and the stage
+  // products are built from the world-wrench partials (stage_system.h).
+  const LinearizeOptions options{false, hg};
+  if (linearizer_) {
+    // The bodies' stage kinematics and the rows of A inside the linearization's regions.
+    struct StageRows final : RowWork {
+      Lsrt2& self;
+      const Workspace& ws;
+      double hg;
+      StageRows(Lsrt2& s, const Workspace& w, double g) : self(s), ws(w), hg(g) {}
+      void body(int l) override { self.stageKinematicsOfBody(ws, l, hg); }
+      void row(int l) override {
+        assembleStageMatrixRowFromWrenches(self.model_, ws, l, hg, hg * hg, self.RTKt_, self.Aslot_.data());
+      }
+    } work(*this, ws, hg);
+    linearizer_->linearize(state, uLin_, udLin_, ws, options, &work);
+  } else {
+    linearize(model_, state, uLin_, udLin_, ws, options);
   }
   if (timing_) times_.linearize += since(t0);
   rLin_ = state.r;
@@ -230,7 +219,7 @@ void Lsrt2::stage(const VecX& rbar, const VecX& vbar, const VecX& zbar, const Ve
 //   dz_i (1 + g l_i s) = q_lin + G_r (rbar - r_lin + g dr) + G_v (vbar - v_lin + g dv) - l_i s zbar_i
 //                        - l_i s' z_lin,i D (rbar - r_lin + g dr),
 // l_i = k_i / c_i, g = h gamma, s and s' the slope scaling at the linearization (1 and 0 when
-// unscaled). A (from the linearization with ws.branchStageGain = g) holds the terms in dv; the
+// unscaled). A (from the linearization with LinearizeOptions::branchStageGain = g) holds the terms in dv; the
 // rest enters the right-hand side as the force change sum_i k_i s (zbar_i - z_lin,i + g (q_lin -
 // l_i s zbar_i) / (1 + g l_i s)) plus the parts through J_r y and J_v (vbar - v_lin).
 void Lsrt2::branchForcesOfStage(const VecX& zbar, double hg, const Workspace& ws) {

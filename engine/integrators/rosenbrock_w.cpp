@@ -113,9 +113,8 @@ void RosenbrockW::step(State& state, const InputSignals& inputs, Workspace& ws) 
   }
   const bool branches = model_.nElementStates() > 0;
   if (linearizes) {
-    ws.branchStageGain = hg;  // the Maxwell branches eliminated from the stage matrix
-    linearize(model_, state, uStart_, udStart_, ws);
-    ws.branchStageGain = 0.0;
+    // The Maxwell branches eliminated from the stage matrix.
+    linearize(model_, state, uStart_, udStart_, ws, LinearizeOptions{true, hg});
     system_.factorize(ws, hg);
     if (branches) zLin_ = state.z;
     ++rhsEvaluations_;

@@ -34,7 +34,7 @@ void assembleStageMatrixRow(const SuspensionModel& model, const Workspace& ws, i
                             const std::vector<Mat3>& Kt, std::vector<Mat6>& A);
 
 /// The same row of A from the world-wrench partials Jw_r, Jw_v instead of J_r, J_v (what LSRT2
-/// uses; ws.jacobians may be false), with its torque rows in world axes: with
+/// uses; linearized without J_r, J_v), with its torque rows in world axes: with
 /// T_l = diag(I, R_l^T) and RTKt_k = R_k T_k Kt_k,
 ///   A_lk = T_l^-1 M_lk - (cv Jw_v + cr Jw_r diag(I, RTKt_k))   (+ [0, 0; 0, [tau_l]x RTKt_l]
 /// and cv's gyroscopic block on the diagonal), which is T_l^-1 times the block of

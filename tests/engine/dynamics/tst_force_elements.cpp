@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Stage 3: bushing and P2P wrenches with their partials, per element, against finite
-// differences at random states in the nonlinear curve ranges; hand-derived fixtures for the
-// sign conventions.
+// Stage 3: bushing and P2P wrenches with their partials, per element: the scalar instantiation of
+// the force laws against finite differences at random states in the nonlinear curve ranges, the
+// lane kernels against the scalar instantiation; hand-derived fixtures for the sign conventions.
 #include <QtTest>
 
 #include "engine/dynamics/force_elements.h"
@@ -15,12 +15,13 @@ namespace {
 
 enum class Kind { Bushing, P2P };
 
+/// Element e's wrench at s, by the scalar instantiation of the laws.
 VecX wrenchOf(const SuspensionModel& m, const State& s, Kind kind, std::size_t e) {
   Workspace ws(m);
   calcBodyKinematics(m, s, ws);
   calcMarkerKinematics(m, ws);
-  calcBushings(m, ws);
-  calcP2Ps(m, ws);
+  if (kind == Kind::Bushing) calcBushingScalar(m, ws, static_cast<int>(e));
+  else calcP2PScalar(m, ws, static_cast<int>(e));
   const ElementWrench& w = kind == Kind::Bushing ? ws.bushings[e].wrench : ws.p2ps[e].wrench;
   VecX out(6);
   out << w.F, w.tau;
@@ -79,11 +80,10 @@ class TestForceElements : public QObject {
     State s;
     m->initialState(s.r, s.v);
     Workspace ws(*m);
-    ws.keepSidePartials = true;
     calcBodyKinematics(*m, s, ws);
     calcMarkerKinematics(*m, ws);
-    calcBushings(*m, ws);
-    calcP2Ps(*m, ws);
+    for (std::size_t e = 0; e < m->bushings.size(); ++e) calcBushingScalar(*m, ws, static_cast<int>(e));
+    for (std::size_t e = 0; e < m->p2ps.size(); ++e) calcP2PScalar(*m, ws, static_cast<int>(e));
     double worst = 0.0;
     auto check = [&](Kind kind, std::size_t e, const ElementWrench& w, MarkerIndex i, MarkerIndex j) {
       MatX aR, aV;
@@ -103,6 +103,93 @@ class TestForceElements : public QObject {
     for (std::size_t e = 0; e < m->p2ps.size(); ++e)
       check(Kind::P2P, e, ws.p2ps[e].wrench, m->p2ps[e].i, m->p2ps[e].j);
     qInfo("worst relative error of element partials: %.2e", worst);
+  }
+
+  // The lane kernels are the scalar instantiation of the same laws, kLanes at a time: every value,
+  // side partial, row block and branch coupling equal to round-off (the compiler fuses
+  // multiply-adds of scalar and vector code in different places, so not always to the last bit),
+  // with curves, constant laws, Maxwell branches (eliminated with a stage gain), grounded and
+  // free-floating sides, P2P stops.
+  void lanesEqualTheScalarLaws_data() {
+    QTest::addColumn<unsigned>("seed");
+    QTest::addColumn<bool>("ground");
+    QTest::addColumn<bool>("branches");
+    QTest::newRow("grounded, curves and constants") << 61u << true << false;
+    QTest::newRow("free floating") << 67u << false << false;
+    QTest::newRow("Maxwell branches") << 71u << true << true;
+  }
+  void lanesEqualTheScalarLaws() {
+    QFETCH(unsigned, seed);
+    QFETCH(bool, ground);
+    QFETCH(bool, branches);
+    Project p = test::randomProject(seed, 5, 13, 7, ground);
+    withLinearLaws(p);
+    if (branches) test::addMaxwellBranches(p, seed);
+    const auto m = SuspensionModel::build(p);
+    State s;
+    m->initialState(s.r, s.v);
+    for (int i = 0; i < s.v.size(); ++i) s.v[i] = 0.05 * std::sin(1.0 + i);
+    const double gain = branches ? 1e-3 * (1.0 - std::sqrt(0.5)) : 0.0;
+    Workspace lanes(*m), scalar(*m);
+    lanes.keepSidePartials = true;
+    for (Workspace* ws : {&lanes, &scalar}) {
+      if (branches) {
+        ws->z = m->relaxedElementStates();
+        for (int i = 0; i < ws->z.size(); ++i) ws->z[i] = 1e-4 * std::cos(2.0 + i);
+      }
+      calcBodyKinematics(*m, s, *ws);
+      calcMarkerKinematics(*m, *ws);
+    }
+    calcBushings(*m, lanes, ElementPass{true, RowBlocks::InElements, gain});
+    calcP2Ps(*m, lanes);
+    for (std::size_t e = 0; e < m->bushings.size(); ++e) calcBushingScalar(*m, scalar, static_cast<int>(e), gain);
+    for (std::size_t e = 0; e < m->p2ps.size(); ++e) calcP2PScalar(*m, scalar, static_cast<int>(e));
+    // The largest difference of a quantity relative to its largest entry, over all quantities.
+    double worst = 0.0;
+    int quantities = 0, identical = 0;
+    auto compare = [&](const auto& a, const auto& b) {
+      const double scale = b.cwiseAbs().maxCoeff(), d = (a - b).cwiseAbs().maxCoeff();
+      worst = std::max(worst, scale > 0.0 ? d / scale : d);
+      ++quantities;
+      identical += d == 0.0;
+    };
+    auto compareWrench = [&](const ElementWrench& a, const ElementWrench& b, MarkerIndex i, MarkerIndex j) {
+      QCOMPARE(a.torque, b.torque);
+      for (auto [x, y] : {std::pair{&a.F, &b.F}, std::pair{&a.tau, &b.tau}}) compare(*x, *y);
+      for (auto [x, y] : {std::pair{&a.Fp, &b.Fp}, std::pair{&a.Fv, &b.Fv}, std::pair{&a.FthA, &b.FthA},
+                          std::pair{&a.FwA, &b.FwA}, std::pair{&a.FthB, &b.FthB}, std::pair{&a.FwB, &b.FwB},
+                          std::pair{&a.TthA, &b.TthA}, std::pair{&a.TwA, &b.TwA}, std::pair{&a.TthB, &b.TthB},
+                          std::pair{&a.TwB, &b.TwB}})
+        compare(*x, *y);
+      if (lanes.markers[i.value].moves)
+        for (auto [x, y] : {std::pair{&a.aa, &b.aa}, std::pair{&a.ba, &b.ba}}) compare(x->r, y->r), compare(x->v, y->v);
+      if (lanes.markers[j.value].moves)
+        for (auto [x, y] : {std::pair{&a.ab, &b.ab}, std::pair{&a.bb, &b.bb}}) compare(x->r, y->r), compare(x->v, y->v);
+    };
+    for (std::size_t e = 0; e < m->bushings.size(); ++e) {
+      const BushingResult &a = lanes.bushings[e], &b = scalar.bushings[e];
+      compare(a.deflection, b.deflection), compare(a.rate, b.rate), compare(a.force, b.force);
+      compareWrench(a.wrench, b.wrench, m->bushings[e].i, m->bushings[e].j);
+    }
+    for (std::size_t e = 0; e < m->p2ps.size(); ++e) {
+      const P2PResult &a = lanes.p2ps[e], &b = scalar.p2ps[e];
+      QVERIFY2(a.length == b.length && a.rate == b.rate && a.tension == b.tension, qPrintable(QString::number(e)));
+      compareWrench(a.wrench, b.wrench, m->p2ps[e].i, m->p2ps[e].j);
+    }
+    for (std::size_t d = 0; d < m->branchDirections.size(); ++d) {
+      const BranchCoupling &a = lanes.branches[d], &b = scalar.branches[d];
+      for (auto [x, y] : {std::pair{&a.wA, &b.wA}, std::pair{&a.wB, &b.wB}, std::pair{&a.grA, &b.grA},
+                          std::pair{&a.grB, &b.grB}, std::pair{&a.gvA, &b.gvA}, std::pair{&a.gvB, &b.gvB},
+                          std::pair{&a.drA, &b.drA}, std::pair{&a.drB, &b.drB}})
+        compare(*x, *y);
+      QCOMPARE(a.scale, b.scale);
+      QCOMPARE(a.scaleSlope, b.scaleSlope);
+    }
+    qInfo("%d quantities, %d identical to the last bit; largest difference %.2e of the quantity's largest entry",
+          quantities, identical, worst);
+    QVERIFY(quantities > 300);
+    QVERIFY2(worst <= 1e-13, qPrintable(QString::number(worst)));
+    QVERIFY(!branches || m->branchDirections.size() >= 3);
   }
 
   // A bushing's results do not depend on the batch it is computed in: alone, or with the others

@@ -331,8 +331,7 @@ class TestLinearize : public QObject {
     // The stage Jacobian with the branches eliminated (g = h gamma of a 1 ms LSRT2 step).
     const double g = 1e-3 * (1.0 - 1.0 / std::sqrt(2.0));
     Workspace we(m);
-    we.branchStageGain = g;
-    linearize(m, s, u, we);
+    linearize(m, s, u, VecX::Zero(m.nInputs()), we, LinearizeOptions{true, g});
     QCOMPARE(we.h, ws.h);
     MatX dJr = MatX::Zero(n, n), dJv = MatX::Zero(n, n);
     for (int d = 0; d < nd; ++d) {
