@@ -65,14 +65,6 @@ RunOptions projectRunOptions(const Project& project, RunOptions o, std::string* 
   return o;
 }
 
-void evaluateOutputsState(const SuspensionModel& model, const State& state, const VecX& u, Workspace& ws) {
-  ws.u = u;
-  calcBodyKinematics(model, state, ws);
-  calcMarkerKinematics(model, ws);
-  calcBushings(model, ws, kValuesOnly);
-  calcP2Ps(model, ws, kValuesOnly);
-}
-
 Simulation::Simulation(std::shared_ptr<const SuspensionModel> model, const std::string& loadCase,
                        const RunOptions& options)
     : model_(std::move(model)),

@@ -165,8 +165,4 @@ class Simulation {
   double positionSq_ = 0.0, angleSq_ = 0.0;
 };
 
-/// Evaluates stages 1-3 (kinematics and force elements) at a state and inputs u into ws, for
-/// outputs; driven bodies move with the rates already in ws.uDot.
-void evaluateOutputsState(const SuspensionModel& model, const State& state, const VecX& u, Workspace& ws);
-
 }  // namespace ek

@@ -216,19 +216,24 @@ void assembleLinearization(const SuspensionModel& model, Workspace& ws) {
   for (int l = 0; l < model.nFreeBodies(); ++l) assembleRow(model, l, ws, true);
 }
 
-namespace {
-
-/// Every stage in order at (state, u, ws.uDot).
-void runStages(const SuspensionModel& model, const State& state, const VecX& u, Workspace& ws,
-               const LinearizeOptions& options) {
+void evaluateElements(const SuspensionModel& model, const State& state, const VecX& u, const VecX& uDot,
+                      Workspace& ws, const ElementPass& pass) {
   ws.u = u;
+  if (&uDot != &ws.uDot) ws.uDot = uDot;
   calcBodyKinematics(model, state, ws);
   calcMarkerKinematics(model, ws);
-  // The element kernels add their blocks to the cleared rows (no copy through the elements).
-  clearSurfaceForces(model, ws);
-  const ElementPass pass{true, RowBlocks::AddToRows, options.branchStageGain};
+  if (pass.partials && pass.blocks == RowBlocks::AddToRows) clearSurfaceForces(model, ws);
   calcBushings(model, ws, pass);
   calcP2Ps(model, ws, pass);
+}
+
+namespace {
+
+/// Every stage in order at (state, u, uDot).
+void runStages(const SuspensionModel& model, const State& state, const VecX& u, const VecX& uDot, Workspace& ws,
+               const LinearizeOptions& options) {
+  // The element kernels add their blocks to the cleared rows (no copy through the elements).
+  evaluateElements(model, state, u, uDot, ws, ElementPass{true, RowBlocks::AddToRows, options.branchStageGain});
   calcSurfaceForces(model, ws, RowBlocks::AddToRows);
   calcBodyForces(model, ws);
   for (int l = 0; l < model.nFreeBodies(); ++l) assembleRow(model, l, ws, options.jacobians);
@@ -238,25 +243,19 @@ void runStages(const SuspensionModel& model, const State& state, const VecX& u, 
 
 void linearize(const SuspensionModel& model, const State& state, const VecX& u, Workspace& ws) {
   ws.uDot.setZero();
-  runStages(model, state, u, ws, {});
+  runStages(model, state, u, ws.uDot, ws, {});
 }
 
 void linearize(const SuspensionModel& model, const State& state, const VecX& u, const VecX& uDot, Workspace& ws,
                const LinearizeOptions& options) {
-  ws.uDot = uDot;
-  runStages(model, state, u, ws, options);
+  runStages(model, state, u, uDot, ws, options);
 }
 
 void evaluateRhs(const SuspensionModel& model, const State& state, const VecX& u, const VecX& uDot, Workspace& ws,
                  VecX& h, VecX& rDot) {
   if (ws.wheelLoads.size() != 0 && !ws.wheelLoads.isZero(0.0))
     throw std::logic_error("evaluateRhs() does not apply the wheel loads of the K&C analyses");
-  ws.u = u;
-  ws.uDot = uDot;
-  calcBodyKinematics(model, state, ws);
-  calcMarkerKinematics(model, ws);
-  calcBushings(model, ws, kValuesOnly);
-  calcP2Ps(model, ws, kValuesOnly);
+  evaluateElements(model, state, u, uDot, ws, kValuesOnly);
   // Element wrenches as scatterA() / scatterB() sum them (I's body at p_I, the reaction on J's).
   for (auto& w : ws.wrench) w.setZero();
   auto scatter = [&](const ElementWrench& w, MarkerIndex i, MarkerIndex j, RowBlock b) {
@@ -360,12 +359,8 @@ std::string vectorText(const Vec6& v) {
 
 std::string nonFiniteElement(const SuspensionModel& model, const State& state, const VecX& u, Workspace& ws) {
   try {
-    ws.u = u;
     ws.uDot.setZero();
-    calcBodyKinematics(model, state, ws);
-    calcMarkerKinematics(model, ws);
-    calcBushings(model, ws);
-    calcP2Ps(model, ws);
+    evaluateElements(model, state, u, ws.uDot, ws, ElementPass{});
   } catch (const SimulationError& e) {
     return e.what();
   }

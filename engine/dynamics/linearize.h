@@ -60,6 +60,13 @@ void assembleLinearization(const SuspensionModel& model, Workspace& ws);
 /// Row l (free body l) of assembleLinearization(); h, K and N only without `jacobians`.
 void assembleLinearizationRow(const SuspensionModel& model, int l, Workspace& ws, bool jacobians = true);
 
+/// The forward stages at (state, u, u_dot): body kinematics (driven bodies included), marker
+/// kinematics and the force elements with what `pass` asks: values only, or with their partials
+/// stored to the elements or added to the rows of ws.Jw_r, Jw_v (cleared first). The one pipeline
+/// behind linearize(), evaluateRhs(), the outputs (evaluateOutputsState()) and nonFiniteElement().
+void evaluateElements(const SuspensionModel& model, const State& state, const VecX& u, const VecX& uDot,
+                      Workspace& ws, const ElementPass& pass);
+
 /// The options of one linearization (arguments, never state of the Workspace).
 struct LinearizeOptions {
   /// Assemble J_r and J_v (generalized coordinates). LSRT2 leaves them out: it builds its stage

@@ -14,6 +14,7 @@
 #include "engine/core/output_file.h"
 #include "engine/core/text.h"
 #include "engine/dynamics/kinematics.h"
+#include "engine/dynamics/linearize.h"
 #include "engine/dynamics/wheels.h"
 
 namespace ek {
@@ -233,6 +234,10 @@ void writeCsv(const Recorder& rec, const std::string& path) {
     f << line;
   }
   f.commit();
+}
+
+void evaluateOutputsState(const SuspensionModel& model, const State& state, const VecX& u, Workspace& ws) {
+  evaluateElements(model, state, u, ws.uDot, ws, kValuesOnly);
 }
 
 }  // namespace ek

@@ -63,4 +63,8 @@ class Recorder {
 /// @throws IoError when the file cannot be written; `path` is then left as it was.
 void writeCsv(const Recorder& rec, const std::string& path);
 
+/// Evaluates stages 1-3 (kinematics and force elements, values only: evaluateElements()) at a
+/// state and inputs u into ws, for outputs; driven bodies move with the rates already in ws.uDot.
+void evaluateOutputsState(const SuspensionModel& model, const State& state, const VecX& u, Workspace& ws);
+
 }  // namespace ek
