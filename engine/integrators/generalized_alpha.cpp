@@ -82,7 +82,7 @@ void GeneralizedAlpha::step(State& state, const InputSignals& inputs, Workspace&
   for (int k = 0; k < options_.iterations; ++k) {
     advance(state);
     if (k == 0 && linearizes) {
-      linearize(model_, Y_, u_, ud_, ws);  // at the predicted state: also the first residual's h
+      linearize(model_, Y_, u_, ud_, ws, LinearizeOptions{false, 0.0});  // at the predicted state: also the first residual's h
       system_.factorizeVelocityMatrix(ws, h * gamma_ / mu, h * h * beta_ / mu);
       factorized_ = true;
       hY_ = ws.h;

@@ -114,7 +114,7 @@ void RosenbrockW::step(State& state, const InputSignals& inputs, Workspace& ws) 
   const bool branches = model_.nElementStates() > 0;
   if (linearizes) {
     // The Maxwell branches eliminated from the stage matrix.
-    linearize(model_, state, uStart_, udStart_, ws, LinearizeOptions{true, hg});
+    linearize(model_, state, uStart_, udStart_, ws, LinearizeOptions{false, hg});
     system_.factorize(ws, hg);
     if (branches) zLin_ = state.z;
     ++rhsEvaluations_;

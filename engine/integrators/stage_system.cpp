@@ -14,27 +14,6 @@ void stageKinematics(const Mat3& N, const Mat3& Kinv, double hg, bool kinematics
   Kt = P * Kinv;
 }
 
-void stageKinematicsRow(const Workspace& ws, int l, double hg, bool kinematicsDerivative, Mat3& P, Mat3& Kt) {
-  stageKinematics(ws.N[l], ws.Kinv[l], hg, kinematicsDerivative, P, Kt);
-}
-
-void assembleStageMatrixRow(const SuspensionModel& model, const Workspace& ws, int l, double cv, double cr,
-                            const std::vector<Mat3>& Kt, std::vector<Mat6>& A) {
-  // A = M - cv J_v - cr J_r Kt   (paper 003 eq. 19 with cv = dt gamma, cr = (dt gamma)^2)
-  const BlockPattern& bp = model.pattern;
-  for (int s = bp.rowStart[l]; s < bp.rowStart[l + 1]; ++s) {
-    const Mat6& Jr = ws.Jr[s];
-    Mat6& a = A[s];
-    a = -cv * ws.Jv[s];
-    a.leftCols<3>() -= cr * Jr.leftCols<3>();
-    a.rightCols<3>() -= cr * Jr.rightCols<3>() * Kt[bp.col[s]];
-  }
-  const ModelBody& body = model.bodies[model.freeBodies[l]];
-  Mat6& D = A[bp.diag[l]];
-  D.topLeftCorner<3, 3>().diagonal().array() += body.mass;
-  D.bottomRightCorner<3, 3>() += body.inertia;
-}
-
 void assembleStageMatrixRowFromWrenches(const SuspensionModel& model, const Workspace& ws, int l, double cv,
                                         double cr, const std::vector<Mat3>& RTKt, Mat6* const* A) {
   // Column by column as 6-vectors: a_j = -cv Wv_j - cr Wr_j (translations), and for the rotation
@@ -127,43 +106,73 @@ void kinematicRates(const SuspensionModel& model, const Workspace& ws, const Vec
 StageSystem::StageSystem(const SuspensionModel& model, std::unique_ptr<LinearSolver> solver, bool kinematicsDerivative)
     : model_(model), solver_(std::move(solver)), kinematicsDerivative_(kinematicsDerivative) {
   const int n = model.nDof(), m = model.nFreeBodies();
-  P_.assign(m, Mat3::Identity());
-  Kt_.assign(m, Mat3::Identity());
+  for (auto* v : {&P_, &Kt_, &RTKt_, &R_, &RT_}) v->assign(m, Mat3::Identity());
+  tau_.assign(m, Vec3::Zero());
   A_.assign(model.pattern.nBlocks(), Mat6::Zero());
+  for (Mat6& a : A_) Aslot_.push_back(&a);
   for (VecX* v : {&PRr_, &y_, &rhs_}) v->setZero(n);
+}
+
+void StageSystem::assemble(const Workspace& ws, double hgKinematics, bool kinematicsDerivative, double cv, double cr) {
+  const int m = model_.nFreeBodies();
+  for (int l = 0; l < m; ++l) {
+    const BodyKinematics& b = ws.bodies[model_.freeBodies[l]];
+    stageKinematics(b.N, b.Tinv, hgKinematics, kinematicsDerivative, P_[l], Kt_[l]);
+    RTKt_[l].noalias() = b.RT * Kt_[l];
+    R_[l] = b.R;
+    RT_[l] = b.RT;
+    tau_[l] = ws.wrench[l].tail<3>();
+  }
+  for (int l = 0; l < m; ++l) assembleStageMatrixRowFromWrenches(model_, ws, l, cv, cr, RTKt_, Aslot_.data());
+}
+
+void StageSystem::toWorldRows(const VecX& b) {
+  for (int l = 0, m = model_.nFreeBodies(); l < m; ++l) {
+    rhs_.segment<3>(6 * l) = b.segment<3>(6 * l);
+    rhs_.segment<3>(6 * l + 3) = R_[l] * b.segment<3>(6 * l + 3);
+  }
 }
 
 void StageSystem::factorize(const Workspace& ws, double hg) {
   hg_ = hg;
-  const int m = model_.nFreeBodies();
-  for (int l = 0; l < m; ++l) stageKinematicsRow(ws, l, hg, kinematicsDerivative_, P_[l], Kt_[l]);
-  for (int l = 0; l < m; ++l) assembleStageMatrixRow(model_, ws, l, hg, hg * hg, Kt_, A_);
+  assemble(ws, hg, kinematicsDerivative_, hg, hg * hg);
   solver_->factorize(A_);
   ++factorizations_;
 }
 
 void StageSystem::factorizeVelocityMatrix(const Workspace& ws, double cv, double cr) {
-  const int m = model_.nFreeBodies();
-  for (int l = 0; l < m; ++l) stageKinematicsRow(ws, l, 0.0, false, P_[l], Kt_[l]);
-  for (int l = 0; l < m; ++l) assembleStageMatrixRow(model_, ws, l, cv, cr, Kt_, A_);
+  assemble(ws, 0.0, false, cv, cr);
   solver_->factorize(A_);
   ++factorizations_;
 }
 
 void StageSystem::solveVelocity(const VecX& b, VecX& x) {
-  solver_->solve(b, x);
+  toWorldRows(b);
+  solver_->solve(rhs_, x);
   ++solves_;
 }
 
 void StageSystem::solve(const Workspace& ws, const VecX& Rr, const VecX& MRv, VecX& Ur, VecX& Uv) {
+  // rhs = M R_v + J_r (hg P R_r) in A's rows: J_r y = T_l (Jw_r yW + [0; [tau_l]x yW_l,theta]) with
+  // yW = (y_p, R T y_alpha) (stageProductRow() at the linearization point, whose R, R T and tau
+  // the factorization kept).
   const int m = model_.nFreeBodies();
   for (int l = 0; l < m; ++l) {
     PRr_.segment<3>(6 * l) = Rr.segment<3>(6 * l);
     PRr_.segment<3>(6 * l + 3) = P_[l] * Rr.segment<3>(6 * l + 3);
+    y_.segment<3>(6 * l) = hg_ * PRr_.segment<3>(6 * l);
+    y_.segment<3>(6 * l + 3) = RT_[l] * (hg_ * PRr_.segment<3>(6 * l + 3));
   }
-  y_ = hg_ * PRr_;
-  rhs_ = MRv;
-  blockMultiplyAdd(model_.pattern, ws.Jr, y_, rhs_);
+  toWorldRows(MRv);
+  const BlockPattern& bp = model_.pattern;
+  for (int l = 0; l < m; ++l) {
+    block6::Sums sum;
+    for (int s = bp.rowStart[l]; s < bp.rowStart[l + 1]; ++s) sum.add(ws.Jw_r[s].data(), y_.data() + 6 * bp.col[s]);
+    Vec6 acc;
+    sum.get(acc.data());
+    acc.tail<3>() += tau_[l].cross(y_.segment<3>(6 * l + 3));
+    rhs_.segment<6>(6 * l) += acc;
+  }
   solver_->solve(rhs_, Uv);
   for (int l = 0; l < m; ++l) {
     Ur.segment<3>(6 * l) = PRr_.segment<3>(6 * l) + hg_ * Uv.segment<3>(6 * l);

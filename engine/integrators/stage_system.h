@@ -12,8 +12,10 @@
 ///   U_r = P R_r + hg Kt U_v,   A U_v = M R_v + hg J_r P R_r,
 ///   A = M - hg J_v - hg^2 J_r Kt,   P = (I - hg N)^-1,   Kt = P K   (paper 003 eq. 19).
 ///
-/// LSRT2 builds its A with the same row function; the W-methods, BDF2 and generalized-alpha
-/// use StageSystem whole.
+/// Every method builds A with one row function, from the world-wrench partials Jw_r, Jw_v
+/// (assembleStageMatrixRowFromWrenches(); the linearization need not assemble J_r, J_v): LSRT2
+/// in its own stages (which also run on threads), the W-methods, BDF2 and generalized-alpha
+/// through StageSystem.
 
 #include <memory>
 #include <string>
@@ -24,21 +26,17 @@
 
 namespace ek {
 
-/// Body l's P = (I - hg N)^-1 (identity with the frozen kinematics) and Kt = P K, from ws.
-void stageKinematicsRow(const Workspace& ws, int l, double hg, bool kinematicsDerivative, Mat3& P, Mat3& Kt);
-/// The same from a body's N and K = T^-1 (what stageKinematicsRow() reads from ws.N, ws.Kinv).
+/// A body's P = (I - hg N)^-1 (identity with the frozen kinematics) and Kt = P K, from its N
+/// and K = T^-1.
 void stageKinematics(const Mat3& N, const Mat3& Kinv, double hg, bool kinematicsDerivative, Mat3& P, Mat3& Kt);
-/// Block row l of A = M - cv J_v - cr J_r Kt (the stage systems: cv = hg, cr = hg^2), from the
-/// Jacobians in ws and every body's Kt.
-void assembleStageMatrixRow(const SuspensionModel& model, const Workspace& ws, int l, double cv, double cr,
-                            const std::vector<Mat3>& Kt, std::vector<Mat6>& A);
 
-/// The same row of A from the world-wrench partials Jw_r, Jw_v instead of J_r, J_v (what LSRT2
-/// uses; linearized without J_r, J_v), with its torque rows in world axes: with
+/// Block row l of A = M - cv J_v - cr J_r Kt (the stage systems: cv = hg, cr = hg^2) from the
+/// world-wrench partials Jw_r, Jw_v (J_r, J_v need not be assembled), with its torque rows in
+/// world axes: with
 /// T_l = diag(I, R_l^T) and RTKt_k = R_k T_k Kt_k,
 ///   A_lk = T_l^-1 M_lk - (cv Jw_v + cr Jw_r diag(I, RTKt_k))   (+ [0, 0; 0, [tau_l]x RTKt_l]
 /// and cv's gyroscopic block on the diagonal), which is T_l^-1 times the block of
-/// assembleStageMatrixRow(): J_r = T_l Jw_r diag(I, R_k T_k) and J_v = T_l Jw_v folded in, and
+/// A in generalized rows: J_r = T_l Jw_r diag(I, R_k T_k) and J_v = T_l Jw_v folded in, and
 /// no product with T_l at all (a right-hand side goes to the same rows with torqueRowToWorld()).
 /// A[s] is where block s goes (a solver's own storage, LinearSolver::blockStorage()).
 void assembleStageMatrixRowFromWrenches(const SuspensionModel& model, const Workspace& ws, int l, double cv,
@@ -126,15 +124,19 @@ class StageSystem {
  public:
   StageSystem(const SuspensionModel& model, std::unique_ptr<LinearSolver> solver, bool kinematicsDerivative);
 
-  /// Builds A from the Jacobians in ws for the factor hg and factorizes it.
+  /// Builds A from the linearization in ws (the world-wrench partials) for the factor hg and
+  /// factorizes it. Keeps what the solves need of the linearization point (the bodies'
+  /// rotations, the torques): ws may be evaluated elsewhere in between (evaluateRhs()), as long
+  /// as its world-wrench partials stay.
   /// @throws SimulationError if A is singular.
   void factorize(const Workspace& ws, double hg);
-  /// (U_r, U_v) from R_r and M R_v (the velocity rows already multiplied by M). Uses the
-  /// Jacobians in ws from the last factorize(). No allocation.
+  /// (U_r, U_v) from R_r and M R_v (the velocity rows already multiplied by M), with ws.Jw_r of
+  /// the last factorize(). No allocation.
   void solve(const Workspace& ws, const VecX& Rr, const VecX& MRv, VecX& Ur, VecX& Uv);
 
   /// For Newton iterations in the accelerations (generalized-alpha): A = M - cv J_v - cr J_r K
-  /// (K the linearization's, no N), factorized; solveVelocity() then solves A x = b.
+  /// (K the linearization's, no N), factorized; solveVelocity() then solves A x = b (b in
+  /// generalized rows, as the residuals).
   void factorizeVelocityMatrix(const Workspace& ws, double cv, double cr);
   void solveVelocity(const VecX& b, VecX& x);
 
@@ -148,8 +150,15 @@ class StageSystem {
   std::unique_ptr<LinearSolver> solver_;
   bool kinematicsDerivative_;
   double hg_ = 0.0;
-  std::vector<Mat3> P_, Kt_;
+  /// A's blocks and their addresses, per body P, Kt, R T Kt, and of the linearization point its
+  /// R (A's torque rows are world rows), R T (to the world-wrench coordinates) and torque.
+  void assemble(const Workspace& ws, double hgKinematics, bool kinematicsDerivative, double cv, double cr);
+  /// b with its torque rows in world axes, into rhs_.
+  void toWorldRows(const VecX& b);
+  std::vector<Mat3> P_, Kt_, RTKt_, R_, RT_;
+  std::vector<Vec3> tau_;
   std::vector<Mat6> A_;
+  std::vector<Mat6*> Aslot_;
   VecX PRr_, y_, rhs_;
   long long factorizations_ = 0, solves_ = 0;
 };

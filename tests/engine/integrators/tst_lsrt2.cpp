@@ -38,8 +38,9 @@ class TestLsrt2 : public QObject {
  private slots:
   void initTestCase() { ref_ = test::runProject(test::spinningBody(), "free", 1e-5)->state(); }
 
-  // LSRT2 builds its stage matrix A and the products J_r y + J_v dv from the world-wrench
-  // partials (J_r, J_v folded in); both equal the ones from J_r, J_v to round-off, on the shipped
+  // Every method builds its stage matrix A (and LSRT2 its products J_r y + J_v dv) from the
+  // world-wrench partials (J_r, J_v folded in); both equal A = M - hg J_v - hg^2 J_r Kt and the
+  // products formed from the linearization's J_r, J_v to round-off, on the shipped
   // axle and a random model, with spinning bodies (gyroscopic terms) and torques.
   void stageSystemFromWrenchPartials_data() {
     QTest::addColumn<int>("model");
@@ -62,14 +63,21 @@ class TestLsrt2 : public QObject {
     const double hg = 1e-3 * 0.2928932188134524;
     std::vector<Mat3> P(nb), Kt(nb), RTKt(nb);
     for (int l = 0; l < nb; ++l) {
-      stageKinematicsRow(ws, l, hg, true, P[l], Kt[l]);
+      stageKinematics(ws.N[l], ws.Kinv[l], hg, true, P[l], Kt[l]);
       RTKt[l] = ws.bodies[m->freeBodies[l]].RT * Kt[l];
     }
     std::vector<Mat6> A(m->pattern.nBlocks()), Aw(m->pattern.nBlocks());
     std::vector<Mat6*> AwSlots;
     for (Mat6& b : Aw) AwSlots.push_back(&b);
     for (int l = 0; l < nb; ++l) {
-      assembleStageMatrixRow(*m, ws, l, hg, hg * hg, Kt, A);
+      for (int s2 = m->pattern.rowStart[l]; s2 < m->pattern.rowStart[l + 1]; ++s2) {
+        Mat6 KtCols = Mat6::Identity();  // diag(I, Kt) of the column's body
+        KtCols.bottomRightCorner<3, 3>() = Kt[m->pattern.col[s2]];
+        A[s2] = -hg * ws.Jv[s2] - hg * hg * ws.Jr[s2] * KtCols;
+      }
+      const ModelBody& body = m->bodies[m->freeBodies[l]];
+      A[m->pattern.diag[l]].topLeftCorner<3, 3>() += body.mass * Mat3::Identity();
+      A[m->pattern.diag[l]].bottomRightCorner<3, 3>() += body.inertia;
       assembleStageMatrixRowFromWrenches(*m, ws, l, hg, hg * hg, RTKt, AwSlots.data());
     }
     double worstA = 0.0;  // Aw has its torque rows in world axes: diag(I, R_l) A
