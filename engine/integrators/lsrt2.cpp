@@ -45,16 +45,9 @@ Lsrt2::Lsrt2(const SuspensionModel& model, Lsrt2Options options, std::unique_ptr
   for (int s = 0; s < model.pattern.nBlocks(); ++s) Aslot_.push_back(inPlace_ ? solver_->blockStorage(s) : &A_[s]);
   if (options_.threads < 1) throw std::invalid_argument("the number of threads must be at least 1");
   if (options_.threads > 1) {
-    pool_ = std::make_unique<WorkerPool>(options_.threads);
-    solver_->usePool(pool_.get(), ParallelLinearizer::contiguousRanges(model, pool_->size()));
-    topology_ = dynamic_cast<TopologySolver*>(solver_.get());
-    // Every stage by the solver's subtrees: a thread's bodies, from kinematics to its part of the
-    // factorization and the substitutions, so that what one core writes the same core reads.
-    // The solver labels its subtrees' threads to agree with contiguous ranges of bodies, and
-    // the separator's bodies stay in those ranges (rows of different threads interleaved in the
-    // workspace share cache lines).
-    linearizer_ = std::make_unique<ParallelLinearizer>(model, *pool_, solver_->bodyThreads());
-    for (int t = 0; t < pool_->size(); ++t) rows_.push_back(linearizer_->rowsOf(t));
+    // Every stage by the solver's subtrees (parallel_step.h).
+    parallel_ = std::make_unique<ParallelStep>(model, options_.threads, *solver_);
+    for (int t = 0; t < parallel_->threads(); ++t) rows_.push_back(parallel_->rowsOf(t));
   } else {
     rows_.emplace_back(m);
     std::iota(rows_[0].begin(), rows_[0].end(), 0);
@@ -65,14 +58,14 @@ Lsrt2::~Lsrt2() = default;
 
 template <class RowFn>
 void Lsrt2::forRows(const std::vector<std::vector<int>>& rows, RowFn&& f) {
-  if (!pool_) {
+  if (!parallel_) {
     for (int l = 0, m = model_.nFreeBodies(); l < m; ++l) f(l);
     return;
   }
   auto job = [&](int t) {
     for (int l : rows[t]) f(l);
   };
-  pool_->run(job);
+  parallel_->run(job);
 }
 
 void Lsrt2::relinearize(const State& state, Workspace& ws) {
@@ -81,7 +74,7 @@ void Lsrt2::relinearize(const State& state, Workspace& ws) {
   // The Maxwell branches eliminated from A (docs/method.md); no J_r, J_v: A and the stage
   // products are built from the world-wrench partials (stage_system.h).
   const LinearizeOptions options{false, hg};
-  if (linearizer_) {
+  if (parallel_) {
     // The bodies' stage kinematics and the rows of A inside the linearization's regions.
     struct StageRows final : RowWork {
       Lsrt2& self;
@@ -93,7 +86,7 @@ void Lsrt2::relinearize(const State& state, Workspace& ws) {
         assembleStageMatrixRowFromWrenches(self.model_, ws, l, hg, hg * hg, self.RTKt_, self.Aslot_.data());
       }
     } work(*this, ws, hg);
-    linearizer_->linearize(state, uLin_, udLin_, ws, options, &work);
+    parallel_->linearize(state, uLin_, udLin_, ws, options, &work);
   } else {
     linearize(model_, state, uLin_, udLin_, ws, options);
   }
@@ -104,13 +97,14 @@ void Lsrt2::relinearize(const State& state, Workspace& ws) {
     zLin_ = state.z;
     branchRates(model_, ws, rateLin_);
   }
-  if (!linearizer_) {
+  if (!parallel_) {
     for (int l = 0, m = model_.nFreeBodies(); l < m; ++l) stageKinematicsOfBody(ws, l, hg);
     for (int l = 0, m = model_.nFreeBodies(); l < m; ++l)
       assembleStageMatrixRowFromWrenches(model_, ws, l, hg, hg * hg, RTKt_, Aslot_.data());
   }
   if (timing_) times_.assemble += since(t0);
-  if (inPlace_) solver_->factorizeInPlace();
+  if (inPlace_ && parallel_) parallel_->factorizeInPlace();
+  else if (inPlace_) solver_->factorizeInPlace();
   else solver_->factorize(A_);
   if (timing_) {
     times_.factorize += since(t0);
@@ -172,7 +166,7 @@ void Lsrt2::stage(const VecX& rbar, const VecX& vbar, const VecX& zbar, const Ve
   };
   const bool branches = model_.nElementStates() > 0;
   Clock::time_point t0;
-  if (!pool_) {
+  if (!parallel_) {
     for (int l = 0, m = model_.nFreeBodies(); l < m; ++l) rhsRow(l);
     if (branches) branchForcesOfStage(zbar, hg, ws);
     for (int l = 0, m = model_.nFreeBodies(); l < m; ++l) toWorld(l);
@@ -183,35 +177,36 @@ void Lsrt2::stage(const VecX& rbar, const VecX& vbar, const VecX& zbar, const Ve
     if (branches) branchIncrements(rbar, vbar, zbar, dr, dv, hg, ws, dz);
     return;
   }
+  TopologySolver* const topology = parallel_->topology();
   if (branches) {
     // The branch forces reach rows of other threads: the rows first, the forces on one thread,
     // then the forward substitution (one more handoff, only with branches).
     auto rowsJob = [&](int t) {
       for (int l : rows_[t]) rhsRow(l);
     };
-    pool_->run(rowsJob);
+    parallel_->run(rowsJob);
     branchForcesOfStage(zbar, hg, ws);
     auto forwardOnly = [&](int t) {
       for (int l : rows_[t]) toWorld(l);
-      if (topology_) topology_->forwardSubtrees(t, rhs_);
+      if (topology) topology->forwardSubtrees(t, rhs_);
     };
-    pool_->run(forwardOnly);
+    parallel_->run(forwardOnly);
   } else {
     auto forwardJob = [&](int t) {
       for (int l : rows_[t]) rhsRow(l), toWorld(l);
-      if (topology_) topology_->forwardSubtrees(t, rhs_);
+      if (topology) topology->forwardSubtrees(t, rhs_);
     };
-    pool_->run(forwardJob);
+    parallel_->run(forwardJob);
   }
   t0 = Clock::now();
-  if (topology_) topology_->solveSeparator(rhs_, dv);
+  if (topology) topology->solveSeparator(rhs_, dv);
   else solver_->solve(rhs_, dv);
   if (timing_) times_.solve += since(t0);
   auto backJob = [&](int t) {
-    if (topology_) topology_->backSubstituteSubtrees(t, dv);
+    if (topology) topology->backSubstituteSubtrees(t, dv);
     for (int l : rows_[t]) drRow(l);
   };
-  pool_->run(backJob);
+  parallel_->run(backJob);
   if (branches) branchIncrements(rbar, vbar, zbar, dr, dv, hg, ws, dz);
 }
 

@@ -19,16 +19,13 @@
 
 #include <memory>
 
-#include "engine/core/worker_pool.h"
-#include "engine/dynamics/parallel_linearize.h"
+#include "engine/parallel/parallel_step.h"
 #include "engine/dynamics/workspace.h"
 #include "engine/integrators/integrator.h"
 #include "engine/model/signal.h"
 #include "engine/solvers/linear_solver.h"
 
 namespace ek {
-
-class TopologySolver;
 
 struct Lsrt2Options {
   double dt = 1e-3;         ///< fixed step [s]
@@ -54,9 +51,9 @@ class Lsrt2 final : public Integrator {
  public:
   static constexpr double kGamma = 0.29289321881345248;  // 1 - sqrt(2)/2
 
-  /// With options.threads > 1: a WorkerPool of that many threads for the run, the linearization
-  /// split by ParallelLinearizer, the factorization and solves by the solver's subtrees
-  /// (TopologySolver; other solvers factorize and solve serially).
+  /// With options.threads > 1: a ParallelStep of that many threads for the run (the
+  /// linearization, the factorization and the solves by the solver's subtrees; other solvers
+  /// than TopologySolver factorize and solve on the calling thread).
   Lsrt2(const SuspensionModel& model, Lsrt2Options options, std::unique_ptr<LinearSolver> solver);
   ~Lsrt2() override;
 
@@ -96,9 +93,7 @@ class Lsrt2 final : public Integrator {
   LocalErrorEstimate error_;
   Lsrt2Options options_;
   std::unique_ptr<LinearSolver> solver_;
-  std::unique_ptr<WorkerPool> pool_;  ///< threads > 1 only
-  std::unique_ptr<ParallelLinearizer> linearizer_;
-  TopologySolver* topology_ = nullptr;  ///< the solver, if it splits its solves over the pool
+  std::unique_ptr<ParallelStep> parallel_;  ///< threads > 1 only
   /// Free bodies by thread (one list on one thread): the solver's subtrees, as the parallel
   /// linearization splits them too.
   std::vector<std::vector<int>> rows_;

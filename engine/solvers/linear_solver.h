@@ -15,7 +15,6 @@
 
 namespace ek {
 
-class WorkerPool;
 
 class LinearSolver {
  public:
@@ -30,14 +29,14 @@ class LinearSolver {
   /// x = A^-1 b. @pre factorize() ran. b and x must not alias.
   virtual void solve(const VecX& b, VecX& x) = 0;
   virtual std::string name() const = 0;
-  /// Lets the solver run parts of factorize() on the pool's threads (the pool outlives the
-  /// solver's use of it). Default: serial. @param hint a thread per free body (state slot) that
-  /// the solver's split should agree with where it can (its threads' labels are chosen so), or
-  /// empty.
-  virtual void usePool(WorkerPool*, const std::vector<int>& hint = {}) { (void)hint; }
-  /// The thread each free body (state slot) is best linearized on in the parallel step, for
-  /// locality with the solver's own split; -1 where any thread will do. Empty: no preference.
-  virtual std::vector<int> bodyThreads() const { return {}; }
+  /// Splits the factorization and the solves into `parts` independent parts and a separator
+  /// that follows them, for the parallel step to run the parts on threads (engine/parallel).
+  /// Default: no split. @param hint a part per free body (state slot) that the split should
+  /// agree with where it can (its parts' labels are chosen so), or empty.
+  virtual void split(int parts, const std::vector<int>& hint = {}) { (void)parts, (void)hint; }
+  /// The part each free body (state slot) belongs to in the split, for locality with the
+  /// linearization; -1 where any part will do. Empty: not split.
+  virtual std::vector<int> bodyParts() const { return {}; }
 };
 
 /// Dense LU with partial pivoting (Eigen) of the full n x n matrix: the reference solver.

@@ -8,7 +8,6 @@
 
 #include "engine/core/block6.h"
 #include "engine/core/error.h"
-#include "engine/core/worker_pool.h"
 
 namespace ek {
 namespace {
@@ -225,17 +224,30 @@ void TopologySolver::factorize(const std::vector<Mat6>& blocks) { factorizeParts
 void TopologySolver::factorizeInPlace() { factorizeParts(nullptr); }
 
 void TopologySolver::factorizeParts(const std::vector<Mat6>* blocks) {
-  if (!pool_) {
-    for (int part = 0; part <= threads(); ++part) copyIn(blocks, part);
+  if (parts() == 1) {
+    for (int part = 0; part <= parts(); ++part) copyIn(blocks, part);
     for (int k = 0; k < n_; ++k) eliminate(k, Updates::All);
     return;
   }
-  auto subtrees = [&](int t) {
+  for (int t = 0; t < parts(); ++t) {
     copyIn(blocks, t);
     for (int k : pivotsOf_[t]) eliminate(k, Updates::Private);
-  };
-  pool_->run(subtrees);
-  copyIn(blocks, threads());
+  }
+  copyIn(blocks, parts());
+  separatorUpdates();
+}
+
+void TopologySolver::factorizeSubtree(int t) {
+  copyIn(nullptr, t);
+  for (int k : pivotsOf_[t]) eliminate(k, Updates::Private);
+}
+
+void TopologySolver::factorizeSeparator() {
+  copyIn(nullptr, parts());
+  separatorUpdates();
+}
+
+void TopologySolver::separatorUpdates() {
   for (int k = 0; k < n_; ++k)
     if (threadOfPivot_[k] >= 0) eliminate(k, Updates::Shared);
     else eliminate(k, Updates::All);
@@ -284,10 +296,7 @@ void TopologySolver::backSubstituteSubtrees(int t, VecX& x) {
   for (int k : p) x.segment<6>(6 * order_[k]) = y_.segment<6>(6 * k);
 }
 
-void TopologySolver::usePool(WorkerPool* pool, const std::vector<int>& hint) {
-  pool_ = pool && pool->size() > 1 ? pool : nullptr;
-  buildSchedule(pool_ ? pool_->size() : 1, hint);
-}
+void TopologySolver::split(int parts, const std::vector<int>& hint) { buildSchedule(std::max(1, parts), hint); }
 
 void TopologySolver::buildSchedule(int threads, const std::vector<int>& hint) {
   // Elimination tree and the cost of each pivot in 6x6 block products.
@@ -400,9 +409,9 @@ void TopologySolver::buildSchedule(int threads, const std::vector<int>& hint) {
   for (std::size_t u = 0; u < updates_.size(); ++u) shared_[u] = partOf(updates_[u].target) == threads;
 }
 
-std::vector<int> TopologySolver::bodyThreads() const {
+std::vector<int> TopologySolver::bodyParts() const {
   std::vector<int> out(n_, -1);
-  if (!pool_) return out;
+  if (parts() == 1) return out;
   for (int k = 0; k < n_; ++k) out[order_[k]] = threadOfPivot_[k];
   return out;
 }

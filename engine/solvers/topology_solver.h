@@ -31,17 +31,22 @@ class TopologySolver final : public LinearSolver {
   void factorizeInPlace() override;
   void solve(const VecX& b, VecX& x) override;
   std::string name() const override { return "topology"; }
-  void usePool(WorkerPool* pool, const std::vector<int>& hint = {}) override;
-  std::vector<int> bodyThreads() const override;
+  /// Splits into subtrees of the elimination tree (one per part) and the separator above them.
+  void split(int parts, const std::vector<int>& hint = {}) override;
+  std::vector<int> bodyParts() const override;
 
-  /// Split solve for the parallel step, the same operations as solve(): every thread t calls
-  /// forwardSubtrees(t, b); then one thread solveSeparator(b, x); then every thread
+  /// Split factorization for the parallel step, the same operations as factorizeInPlace() of the
+  /// split solver: every part t calls factorizeSubtree(t), then one thread factorizeSeparator().
+  void factorizeSubtree(int t);
+  void factorizeSeparator();
+  /// Split solve for the parallel step, the same operations as solve(): every part t calls
+  /// forwardSubtrees(t, b); then one thread solveSeparator(b, x); then every part
   /// backSubstituteSubtrees(t, x). x receives only the rows of the pivots each part solves.
   void forwardSubtrees(int t, const VecX& b);
   void solveSeparator(const VecX& b, VecX& x);
   void backSubstituteSubtrees(int t, VecX& x);
-  /// The split: threads in use, block products per thread and on the separator (estimates).
-  int threads() const { return static_cast<int>(pivotsOf_.size()); }
+  /// The split: parts, block products per part and on the separator (estimates).
+  int parts() const { return static_cast<int>(pivotsOf_.size()); }
   std::vector<double> threadCosts() const;
   double separatorCost() const;
 
@@ -68,11 +73,14 @@ class TopologySolver final : public LinearSolver {
   int slot(int i, int j) const;  // factor slot of (i, j) in elimination positions, -1 if none
   void buildSchedule(int threads, const std::vector<int>& hint);
   /// Zeroes a part's fill blocks and copies its blocks of A in (blocks null: A is in place).
-  void copyIn(const std::vector<Mat6>* blocks, int part);  // part: thread, or threads() for the separator
+  void copyIn(const std::vector<Mat6>* blocks, int part);  // part, or parts() for the separator
   void factorizeParts(const std::vector<Mat6>* blocks);
   /// Pivot k: invert, L blocks, and its updates: all, those of private targets, or those of shared ones.
   enum class Updates { All, Private, Shared };
   void eliminate(int k, Updates which);
+  /// The separator's part of a split factorization: shared updates of the parts' pivots, then
+  /// the separator's pivots.
+  void separatorUpdates();
   void forward(int k, const VecX& b);
   void backward(int k);
 
@@ -88,10 +96,9 @@ class TopologySolver final : public LinearSolver {
   std::vector<std::vector<int>> lowerOf_, upperOf_;  ///< per pivot: factor slots of L_ik / U_kj
   int fill_ = 0;
   VecX y_;
-  // Parallel schedule (usePool): pivots by thread (increasing), the separator's pivots, the
-  // A->F copies and fill slots by part (threads, then the separator), per update whether its
-  // target lies between two separator pivots, per pivot its first update.
-  WorkerPool* pool_ = nullptr;
+  // The split (split()): pivots by part (increasing), the separator's pivots, the A->F copies and
+  // fill slots by part (parts, then the separator), per update whether its target lies between
+  // two separator pivots, per pivot its first update.
   std::vector<int> threadOfPivot_, separator_, updateStart_;
   std::vector<std::vector<int>> pivotsOf_;
   std::vector<std::vector<std::pair<int, int>>> copies_;

@@ -7,7 +7,7 @@
 #include <set>
 
 #include "engine/core/error.h"
-#include "engine/core/worker_pool.h"
+#include "engine/parallel/worker_pool.h"
 #include "engine/dynamics/linearize.h"
 #include "engine/integrators/lsrt2.h"
 #include "engine/model/project_io.h"
@@ -94,7 +94,8 @@ class TestTopologySolver : public QObject {
     }
   }
 
-  // The parallel schedule: subtrees on the pool's threads, the separator after them; the factor
+  // The split: subtrees (on the pool's threads, as the parallel step runs them, or one after the
+  // other), the separator after them; the factor
   // and the solution are those of the serial solver, bit for bit (the same operations in the same
   // order on every block), for the shipped projects and random topologies, on 2 to 4 threads.
   void parallelEqualsSerialBitForBit() {
@@ -116,8 +117,8 @@ class TestTopologySolver : public QObject {
       for (int threads : {2, 3, 4}) {
         WorkerPool pool(threads);
         TopologySolver par(*m);
-        par.usePool(&pool);
-        QCOMPARE(par.threads(), threads);
+        par.split(threads);
+        QCOMPARE(par.parts(), threads);
         par.factorize(A);
         VecX xp = VecX::Constant(m->nDof(), std::nan(""));
         auto forward = [&](int t) { par.forwardSubtrees(t, b); };
@@ -130,9 +131,17 @@ class TestTopologySolver : public QObject {
         VecX xq(m->nDof());
         par.solve(b, xq);  // the plain solve on the parallel factor
         QVERIFY(xq == xs);
-        // A written into the solver's own blocks and factorized in place: the same factor.
+        // A written into the solver's own blocks and factorized in place: the same factor, with
+        // the subtrees one after the other and on the threads.
         for (int s = 0; s < m->pattern.nBlocks(); ++s) *par.blockStorage(s) = A[s];
         par.factorizeInPlace();
+        xq.setConstant(std::nan(""));
+        par.solve(b, xq);
+        QVERIFY(xq == xs);
+        for (int s = 0; s < m->pattern.nBlocks(); ++s) *par.blockStorage(s) = A[s];
+        auto subtrees = [&](int t) { par.factorizeSubtree(t); };
+        pool.run(subtrees);
+        par.factorizeSeparator();
         xq.setConstant(std::nan(""));
         par.solve(b, xq);
         QVERIFY(xq == xs);
@@ -153,11 +162,10 @@ class TestTopologySolver : public QObject {
     const int n = m->nFreeBodies();
     std::vector<int> front(n), rear(n);  // thread 0 or 1 for the first half of the bodies
     for (int l = 0; l < n; ++l) front[l] = l < n / 2 ? 0 : 1, rear[l] = 1 - front[l];
-    WorkerPool pool(2);
     TopologySolver a(*m), b(*m);
-    a.usePool(&pool, front);
-    b.usePool(&pool, rear);
-    const std::vector<int> ta = a.bodyThreads(), tb = b.bodyThreads();
+    a.split(2, front);
+    b.split(2, rear);
+    const std::vector<int> ta = a.bodyParts(), tb = b.bodyParts();
     int agreeA = 0, agreeB = 0, subtreeBodies = 0;
     for (int l = 0; l < n; ++l) {
       QCOMPARE(ta[l] < 0, tb[l] < 0);  // the same separator

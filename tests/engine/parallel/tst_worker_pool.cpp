@@ -10,7 +10,7 @@
 #include <thread>
 #include <vector>
 
-#include "engine/core/worker_pool.h"
+#include "engine/parallel/worker_pool.h"
 
 using namespace ek;
 

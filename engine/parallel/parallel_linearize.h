@@ -25,7 +25,7 @@
 
 #include <vector>
 
-#include "engine/core/worker_pool.h"
+#include "engine/parallel/worker_pool.h"
 #include "engine/dynamics/linearize.h"
 
 namespace ek {

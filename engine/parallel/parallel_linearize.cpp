@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "engine/dynamics/parallel_linearize.h"
+#include "engine/parallel/parallel_linearize.h"
 
 #include <algorithm>
 #include <numeric>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "engine/core/worker_pool.h"
+#include "engine/parallel/worker_pool.h"
 
 #include <stdexcept>
 
