@@ -10,6 +10,9 @@
 /// here the columns go into three independent sums.
 
 #include <cstring>
+#if defined(EK_BLOCK6_EIGEN)
+#include <Eigen/Core>
+#endif
 
 namespace ek::block6 {
 
@@ -40,6 +43,16 @@ inline Column operator*(const Column& a, double x) { return {a.lo * V4{x, x, x, 
 /// sums (columns j and j + 3 into the same one).
 struct Sums {
   Column s[3] = {};
+#if defined(EK_BLOCK6_EIGEN)  // A/B: Eigen's product instead (docs/performance.md)
+  Eigen::Matrix<double, 6, 1> e = Eigen::Matrix<double, 6, 1>::Zero();
+  void add(const double* W, const double* x) {
+    e.noalias() += Eigen::Map<const Eigen::Matrix<double, 6, 6>>(W) * Eigen::Map<const Eigen::Matrix<double, 6, 1>>(x);
+  }
+  void get(double* out) const {
+    Eigen::Map<Eigen::Matrix<double, 6, 1>> o(out);
+    o = e;
+  }
+#else
   /// s += W x (W column-major 6x6, x six doubles).
   void add(const double* W, const double* x) {
     for (int j = 0; j < 6; ++j) s[j % 3] = s[j % 3] + load(W + 6 * j) * x[j];
@@ -48,10 +61,16 @@ struct Sums {
   void get(double* out) const {
     store(out, {(s[0].lo + s[1].lo) + s[2].lo, (s[0].hi + s[1].hi) + s[2].hi});
   }
+#endif
 };
 
 /// C -= A B (6x6, column-major; C must not alias A or B).
 inline void subtractProduct(double* C, const double* A, const double* B) {
+#if defined(EK_BLOCK6_EIGEN)
+  using M6 = Eigen::Matrix<double, 6, 6>;
+  Eigen::Map<M6>(C).noalias() -= Eigen::Map<const M6>(A) * Eigen::Map<const M6>(B);
+  return;
+#endif
   for (int j = 0; j < 6; ++j) {
     Column c = load(C + 6 * j);
     for (int k = 0; k < 6; ++k) c = c - load(A + 6 * k) * B[6 * j + k];
@@ -61,6 +80,11 @@ inline void subtractProduct(double* C, const double* A, const double* B) {
 
 /// C = A B (6x6, column-major; C must not alias A or B).
 inline void product(double* C, const double* A, const double* B) {
+#if defined(EK_BLOCK6_EIGEN)
+  using M6 = Eigen::Matrix<double, 6, 6>;
+  Eigen::Map<M6>(C).noalias() = Eigen::Map<const M6>(A) * Eigen::Map<const M6>(B);
+  return;
+#endif
   for (int j = 0; j < 6; ++j) {
     Column c = load(A) * B[6 * j];
     for (int k = 1; k < 6; ++k) c = c + load(A + 6 * k) * B[6 * j + k];

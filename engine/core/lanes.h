@@ -60,8 +60,8 @@ inline Pack sqrt(Pack a) {
 #endif
 }
 
-/// atan2(y, x) in (-pi, pi], lane-wise for S = Pack, the same arithmetic for S = double, within a few units in the last place of std::atan2
-/// (tst_lanes). The ratio t = min(|x|, |y|) / max(|x|, |y|) in [0, 1] is reduced to
+/// atan2(y, x) in (-pi, pi], lane-wise for S = Pack, the same arithmetic for S = double, within
+/// a few units in the last place of std::atan2 (tst_lanes). The ratio t = min(|x|, |y|) / max(|x|, |y|) in [0, 1] is reduced to
 /// |u| <= tan(pi/12) by atan(t) = pi/6 + atan((sqrt(3) t - 1) / (t + sqrt(3))) where t > tan(pi/12),
 /// and atan(u) summed as its Taylor series u sum_k (-1)^k u^2k / (2k + 1) up to k = 13 (the next
 /// term is below 3.5e-18 of the result); the octant follows from the signs and the swap. NaN in,
