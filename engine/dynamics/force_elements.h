@@ -42,7 +42,7 @@ void forEachRowBlock(const std::vector<int>& list, F&& f) {
 
 /// Where the element kernels put the row blocks of their partials (ElementWrench::Slot).
 enum class RowBlocks {
-  /// In the elements (ws.bushings[e].wrench.aa ...), for scatterElementHalves() to add.
+  /// In the elements (ws.bushings[e].wrench.aa ...), for scatterElementBlock() to add.
   InElements,
   /// Added straight to the slots of ws.Jw_r and ws.Jw_v they belong to, in the order of
   /// forEachRowBlock(): the serial linearization, which clears the rows before
