@@ -141,15 +141,11 @@ void setElementStates(const SuspensionModel& model, const State& state, Workspac
 
 void calcBodyKinematics(const SuspensionModel& model, const State& state, Workspace& ws) {
   setElementStates(model, state, ws);
-#if defined(EK_SCALAR_KINEMATICS)
-  for (int l = 0; l < model.nFreeBodies(); ++l) freeBodyScalar(model, state, l, ws);
-  if (false)
-#endif
   for (int first = 0, n = model.nFreeBodies(); first < n; first += lanes::kLanes) {
     int slots[lanes::kLanes];
     const int count = std::min(lanes::kLanes, n - first);
     for (int l = 0; l < count; ++l) slots[l] = first + l;
-    freeBodyBatch(model, state, slots, count, ws);
+    calcFreeBodyKinematics(model, state, slots, count, ws);
   }
   calcDrivenBodyKinematics(model, ws);
 }

@@ -219,7 +219,7 @@ void assembleLinearization(const SuspensionModel& model, Workspace& ws) {
 void evaluateElements(const SuspensionModel& model, const State& state, const VecX& u, const VecX& uDot,
                       Workspace& ws, const ElementPass& pass) {
   ws.u = u;
-  if (&uDot != &ws.uDot) ws.uDot = uDot;
+  ws.uDot = uDot;  // a copy of itself when the caller passes ws.uDot
   calcBodyKinematics(model, state, ws);
   calcMarkerKinematics(model, ws);
   if (pass.partials && pass.blocks == RowBlocks::AddToRows) clearSurfaceForces(model, ws);

@@ -33,8 +33,7 @@ void assembleStageMatrixRowFromWrenches(const SuspensionModel& model, const Work
     if (s == bp.diag[l]) r.bottomRows<3>() += skew(tau);
     a.rightCols<3>() = -cv * Wv.rightCols<3>() - cr * r * RTKt[bp.col[s]];
   }
-  if (false)
-#endif
+#else
   for (int s = bp.rowStart[l]; s < bp.rowStart[l + 1]; ++s) {
     const double* wr = ws.Jw_r[s].data();
     const double* wv = ws.Jw_v[s].data();
@@ -53,6 +52,7 @@ void assembleStageMatrixRowFromWrenches(const SuspensionModel& model, const Work
       block6::store(a + 18 + 6 * c, block6::load(wv + 18 + 6 * c) * -cv - wrM);
     }
   }
+#endif
   // M, and -cv times J_v's gyroscopic block -(w x I w)' = -([w]x I - [I w]x), in world rows.
   Mat6& D = *A[bp.diag[l]];
   D.topLeftCorner<3, 3>().diagonal().array() += body.mass;
@@ -69,8 +69,11 @@ void toWrenchCoordinatesRow(const SuspensionModel& model, const Workspace& ws, i
   yW.segment<3>(6 * k + 3) = ws.bodies[model.freeBodies[k]].RT * y.segment<3>(6 * k + 3);
 }
 
-void stageProductRow(const SuspensionModel& model, const Workspace& ws, int l, const VecX& yW, const VecX* dv,
-                     const VecX& base, VecX& out) {
+namespace {
+/// Row l of Jw_r yW (+ Jw_v dv) + [0; [tau]x yW_l,theta] in world-wrench rows: J_r y (+ J_v dv)
+/// before T_l and the gyroscopic block, with tau the row body's torque at the linearization.
+Vec6 wrenchProductRow(const SuspensionModel& model, const Workspace& ws, int l, const VecX& yW, const VecX* dv,
+                      const Vec3& tau) {
   const BlockPattern& bp = model.pattern;
   block6::Sums sum;
   for (int s = bp.rowStart[l]; s < bp.rowStart[l + 1]; ++s) {
@@ -79,7 +82,14 @@ void stageProductRow(const SuspensionModel& model, const Workspace& ws, int l, c
   }
   Vec6 acc;
   sum.get(acc.data());
-  acc.tail<3>() += ws.wrench[l].tail<3>().cross(yW.segment<3>(6 * l + 3));  // [tau]x of J_r's diagonal block
+  acc.tail<3>() += tau.cross(yW.segment<3>(6 * l + 3));  // [tau]x of J_r's diagonal block
+  return acc;
+}
+}  // namespace
+
+void stageProductRow(const SuspensionModel& model, const Workspace& ws, int l, const VecX& yW, const VecX* dv,
+                     const VecX& base, VecX& out) {
+  const Vec6 acc = wrenchProductRow(model, ws, l, yW, dv, ws.wrench[l].tail<3>());
   const ModelBody& body = model.bodies[model.freeBodies[l]];
   const BodyKinematics& bl = ws.bodies[model.freeBodies[l]];
   Vec3 torque = bl.R.transpose() * acc.tail<3>();
@@ -165,7 +175,7 @@ void StageSystem::solveVelocity(const VecX& b, VecX& x) {
 
 void StageSystem::solve(const Workspace& ws, const VecX& Rr, const VecX& MRv, VecX& Ur, VecX& Uv) {
   // rhs = M R_v + J_r (hg P R_r) in A's rows: J_r y = T_l (Jw_r yW + [0; [tau_l]x yW_l,theta]) with
-  // yW = (y_p, R T y_alpha) (stageProductRow() at the linearization point, whose R, R T and tau
+  // yW = (y_p, R T y_alpha) (wrenchProductRow() at the linearization point, whose R, R T and tau
   // the factorization kept).
   const int m = model_.nFreeBodies();
   for (int l = 0; l < m; ++l) {
@@ -175,15 +185,7 @@ void StageSystem::solve(const Workspace& ws, const VecX& Rr, const VecX& MRv, Ve
     y_.segment<3>(6 * l + 3) = RT_[l] * (hg_ * PRr_.segment<3>(6 * l + 3));
   }
   toWorldRows(MRv);
-  const BlockPattern& bp = model_.pattern;
-  for (int l = 0; l < m; ++l) {
-    block6::Sums sum;
-    for (int s = bp.rowStart[l]; s < bp.rowStart[l + 1]; ++s) sum.add(ws.Jw_r[s].data(), y_.data() + 6 * bp.col[s]);
-    Vec6 acc;
-    sum.get(acc.data());
-    acc.tail<3>() += tau_[l].cross(y_.segment<3>(6 * l + 3));
-    rhs_.segment<6>(6 * l) += acc;
-  }
+  for (int l = 0; l < m; ++l) rhs_.segment<6>(6 * l) += wrenchProductRow(model_, ws, l, y_, nullptr, tau_[l]);
   solver_->solve(rhs_, Uv);
   for (int l = 0; l < m; ++l) {
     Ur.segment<3>(6 * l) = PRr_.segment<3>(6 * l) + hg_ * Uv.segment<3>(6 * l);
