@@ -28,8 +28,18 @@
 
 namespace ek::lanes {
 
+// Four lanes (one AVX2 register). -DEK_LANES_8 on an AVX-512 target: eight (one 512-bit
+// register), the A/B build of docs/performance.md: half the arithmetic instructions, but the
+// step 1-3 % slower (the transposing stores and the gathers do not shrink).
+#if defined(__AVX512F__) && defined(EK_LANES_8)
+#define EK_LANES_512 1
+constexpr int kLanes = 8;
+#else
 constexpr int kLanes = 4;
+#endif
 using Pack = double __attribute__((vector_size(kLanes * sizeof(double))));
+/// Four doubles: the unit of the transposing loads and stores (one AVX2 register).
+using Quad = double __attribute__((vector_size(4 * sizeof(double))));
 
 /// s in every lane (S = double: s itself; the templates below are written for both).
 template <class S = Pack>
@@ -51,7 +61,9 @@ inline constexpr int laneCount<double> = 1;
 /// Square root (IEEE, correctly rounded: lane-wise equal to std::sqrt bit for bit).
 inline double sqrt(double a) { return std::sqrt(a); }
 inline Pack sqrt(Pack a) {
-#if defined(__AVX__)
+#if defined(EK_LANES_512)
+  return _mm512_mask_sqrt_pd(a, 0xff, a);  // (no undefined source)
+#elif defined(__AVX__)
   return _mm256_sqrt_pd(a);
 #else
   Pack r;
@@ -111,7 +123,9 @@ inline void sincos(Pack x, Pack& s, Pack& c) {
   const auto large = !(ax <= 1e5);  // NaN too
   const Pack xs = large ? Pack{} : x;
   Pack k = xs * kTwoOverPi;
-#if defined(__AVX__)
+#if defined(EK_LANES_512)
+  k = _mm512_mask_roundscale_pd(k, 0xff, k, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);  // (no undefined source)
+#elif defined(__AVX__)
   k = _mm256_round_pd(k, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
 #else
   for (int l = 0; l < kLanes; ++l) k[l] = std::nearbyint(k[l]);
@@ -252,7 +266,7 @@ inline M3T<S> transposedTimesDiagonal(const M3T<S>& a, const V3T<S>& d) {
 }
 /// M [a]x without forming [a]x: row i is m_i x a.
 template <class S>
-inline M3T<S> timesSkew(const M3T<S>& M, const V3T<S>& a) {
+[[gnu::always_inline]] inline M3T<S> timesSkew(const M3T<S>& M, const V3T<S>& a) {
   M3T<S> o;
   for (int i = 0; i < 3; ++i) {
     o.m[i][0] = M.m[i][1] * a.z - M.m[i][2] * a.y;
@@ -263,7 +277,7 @@ inline M3T<S> timesSkew(const M3T<S>& M, const V3T<S>& a) {
 }
 /// [a]x M without forming [a]x: column j is a x m_j.
 template <class S>
-inline M3T<S> skewTimes(const V3T<S>& a, const M3T<S>& M) {
+[[gnu::always_inline]] inline M3T<S> skewTimes(const V3T<S>& a, const M3T<S>& M) {
   M3T<S> o;
   for (int j = 0; j < 3; ++j) {
     o.m[0][j] = a.y * M.m[2][j] - a.z * M.m[1][j];
@@ -300,27 +314,46 @@ inline M3T<S> skew(const V3T<S>& a) {
 /// registers across stores (std::memcpy, which may write any object, makes it reload them).
 /// (The alignment is lowered on a typedef of Pack: given together with vector_size, it is not.)
 typedef Pack UnalignedPack __attribute__((aligned(alignof(double))));
-static_assert(alignof(UnalignedPack) == alignof(double));
+typedef Quad UnalignedQuad __attribute__((aligned(alignof(double))));
+static_assert(alignof(UnalignedPack) == alignof(double) && alignof(UnalignedQuad) == alignof(double));
 inline Pack loadPack(const double* p) { return *reinterpret_cast<const UnalignedPack*>(p); }
 inline void storePack(double* p, Pack x) { *reinterpret_cast<UnalignedPack*>(p) = x; }
+inline Quad loadQuad(const double* p) { return *reinterpret_cast<const UnalignedQuad*>(p); }
+inline void storeQuad(double* p, Quad x) { *reinterpret_cast<UnalignedQuad*>(p) = x; }
 
-/// The 4x4 transpose of four packs: t[l][i] = e[i][l].
-inline void transpose4(const Pack* e, Pack* t) {
+/// Lanes 4 h .. 4 h + 3 of a pack, and a pack from its quarters (the lanes in groups of four).
+inline Quad quarter(Pack x, [[maybe_unused]] int h) {
+#if defined(EK_LANES_512)
+  return h == 0 ? __builtin_shufflevector(x, x, 0, 1, 2, 3) : __builtin_shufflevector(x, x, 4, 5, 6, 7);
+#else
+  return x;
+#endif
+}
+inline void setQuarters(Pack& x, const Quad* q) {
+#if defined(EK_LANES_512)
+  x = __builtin_shufflevector(q[0], q[1], 0, 1, 2, 3, 4, 5, 6, 7);
+#else
+  x = q[0];
+#endif
+}
+
+/// The 4x4 transpose of four quads: t[l][i] = e[i][l].
+inline void transpose4(const Quad* e, Quad* t) {
 #if defined(__clang__)
-  const Pack t0 = __builtin_shufflevector(e[0], e[1], 0, 4, 2, 6);
-  const Pack t1 = __builtin_shufflevector(e[0], e[1], 1, 5, 3, 7);
-  const Pack t2 = __builtin_shufflevector(e[2], e[3], 0, 4, 2, 6);
-  const Pack t3 = __builtin_shufflevector(e[2], e[3], 1, 5, 3, 7);
+  const Quad t0 = __builtin_shufflevector(e[0], e[1], 0, 4, 2, 6);
+  const Quad t1 = __builtin_shufflevector(e[0], e[1], 1, 5, 3, 7);
+  const Quad t2 = __builtin_shufflevector(e[2], e[3], 0, 4, 2, 6);
+  const Quad t3 = __builtin_shufflevector(e[2], e[3], 1, 5, 3, 7);
   t[0] = __builtin_shufflevector(t0, t2, 0, 1, 4, 5);
   t[1] = __builtin_shufflevector(t1, t3, 0, 1, 4, 5);
   t[2] = __builtin_shufflevector(t0, t2, 2, 3, 6, 7);
   t[3] = __builtin_shufflevector(t1, t3, 2, 3, 6, 7);
 #else
-  using Mask = long long __attribute__((vector_size(kLanes * sizeof(long long))));
-  const Pack t0 = __builtin_shuffle(e[0], e[1], Mask{0, 4, 2, 6});
-  const Pack t1 = __builtin_shuffle(e[0], e[1], Mask{1, 5, 3, 7});
-  const Pack t2 = __builtin_shuffle(e[2], e[3], Mask{0, 4, 2, 6});
-  const Pack t3 = __builtin_shuffle(e[2], e[3], Mask{1, 5, 3, 7});
+  using Mask = long long __attribute__((vector_size(4 * sizeof(long long))));
+  const Quad t0 = __builtin_shuffle(e[0], e[1], Mask{0, 4, 2, 6});
+  const Quad t1 = __builtin_shuffle(e[0], e[1], Mask{1, 5, 3, 7});
+  const Quad t2 = __builtin_shuffle(e[2], e[3], Mask{0, 4, 2, 6});
+  const Quad t3 = __builtin_shuffle(e[2], e[3], Mask{1, 5, 3, 7});
   t[0] = __builtin_shuffle(t0, t2, Mask{0, 1, 4, 5});
   t[1] = __builtin_shuffle(t1, t3, Mask{0, 1, 4, 5});
   t[2] = __builtin_shuffle(t0, t2, Mask{2, 3, 6, 7});
@@ -329,40 +362,56 @@ inline void transpose4(const Pack* e, Pack* t) {
 }
 
 /// Stores N packs lane by lane: out[l][i] = e[i][l]. Groups of four packs are transposed in
-/// registers and written as one vector per lane (the structure-of-arrays results of a kernel
-/// into each element's own storage).
+/// registers, four lanes at a time, and written as one quad per lane (the structure-of-arrays
+/// results of a kernel into each element's own storage).
 template <int N>
 inline void storeLanes(const Pack (&e)[N], double* const (&out)[kLanes]) {
-  static_assert(kLanes == 4 && N % 4 == 0, "groups of four packs of four lanes");
-  for (int g = 0; g < N; g += 4) {
-    Pack r[4];
-    transpose4(e + g, r);
-    for (int l = 0; l < kLanes; ++l) storePack(out[l] + g, r[l]);
-  }
+  static_assert(N % 4 == 0, "groups of four packs");
+  for (int g = 0; g < N; g += 4)
+    for (int h = 0; h < kLanes / 4; ++h) {
+      const Quad q[4] = {quarter(e[g], h), quarter(e[g + 1], h), quarter(e[g + 2], h), quarter(e[g + 3], h)};
+      Quad r[4];
+      transpose4(q, r);
+      for (int l = 0; l < 4; ++l) storeQuad(out[4 * h + l] + g, r[l]);
+    }
 }
 
-/// Adds N packs lane by lane: out[l][i] += e[i][l]. The lanes are added one after the other, so
-/// two lanes may add to the same destination (two elements between the same bodies): it receives
-/// the lower lane's values first.
-template <int N>
-inline void addLanes(const Pack (&e)[N], double* const (&out)[kLanes]) {
-  static_assert(kLanes == 4 && N % 4 == 0, "groups of four packs of four lanes");
-  for (int g = 0; g < N; g += 4) {
-    Pack r[4];
-    transpose4(e + g, r);
-    for (int l = 0; l < kLanes; ++l) storePack(out[l] + g, loadPack(out[l] + g) + r[l]);
-  }
+/// Stores (Add = false) or adds N packs, given by their addresses, lane by lane: out[l][i] (+)=
+/// (*e[i])[l]. The quads are read from the packs' memory, four lanes at a time (no staging copy).
+/// The lanes are added one after the other, so two lanes may add to the same destination (two
+/// elements between the same bodies): it receives the lower lane's values first.
+template <bool Add, int N>
+inline void putLanes(const Pack* const (&e)[N], double* const (&out)[kLanes]) {
+  static_assert(N % 4 == 0, "groups of four packs");
+  for (int g = 0; g < N; g += 4)
+    for (int h = 0; h < kLanes / 4; ++h) {
+      Quad q[4], r[4];
+      for (int i = 0; i < 4; ++i) q[i] = loadQuad(reinterpret_cast<const double*>(e[g + i]) + 4 * h);
+      transpose4(q, r);
+      for (int l = 0; l < 4; ++l) {
+        double* const o = out[4 * h + l] + g;
+        storeQuad(o, Add ? loadQuad(o) + r[l] : r[l]);
+      }
+    }
 }
 
 /// Loads N packs lane by lane: e[i][l] = src[l][i] (the inverse of storeLanes()): each lane's
-/// values are read as vectors of four and transposed in registers.
+/// values are read as quads and transposed in registers.
 template <int N>
 inline void loadLanes(const double* const (&src)[kLanes], Pack (&e)[N]) {
-  static_assert(kLanes == 4 && N % 4 == 0, "groups of four packs of four lanes");
+  static_assert(N % 4 == 0, "groups of four packs");
   for (int g = 0; g < N; g += 4) {
-    Pack r[4];
-    for (int l = 0; l < kLanes; ++l) r[l] = loadPack(src[l] + g);
-    transpose4(r, e + g);
+    Quad t[kLanes / 4][4];
+    for (int h = 0; h < kLanes / 4; ++h) {
+      const Quad r[4] = {loadQuad(src[4 * h] + g), loadQuad(src[4 * h + 1] + g), loadQuad(src[4 * h + 2] + g),
+                         loadQuad(src[4 * h + 3] + g)};
+      transpose4(r, t[h]);
+    }
+    for (int i = 0; i < 4; ++i) {
+      Quad q[kLanes / 4];
+      for (int h = 0; h < kLanes / 4; ++h) q[h] = t[h][i];
+      setQuarters(e[g + i], q);
+    }
   }
 }
 

@@ -274,11 +274,30 @@ void curveLaws(const SuspensionModel& model, const ModelBushing& b, const VecX& 
 
 /// Marker-level partials of an element's wrench: F w.r.t. p_I (FpI; p_J: -FpI), v_I (FvI; v_J:
 /// -FvI), theta_J, w_J (FthJ, FwJ); tau w.r.t. theta_I, theta_J, w_I (TthI, TthJ, TwI; w_J:
-/// -TwI). A P2P element has FpI and FvI only (the others zero).
+/// -TwI). A P2P element has FpI and FvI only (p2pPartials() sets the others to zero).
 template <class S>
 struct MarkerPartialsOf {
-  M3T<S> FpI, FvI, FthJ{}, FwJ{}, TthI{}, TthJ{}, TwI{};
+  M3T<S> FpI, FvI, FthJ, FwJ, TthI, TthJ, TwI;
 };
+
+/// d a = Ga (d theta_I - d theta_J): Ga = T^-1 R_I^T, and rotation::dBodyToRateTimes(z) Ga (the
+/// derivative's five non-zero entries), kept for the rate partials and the branch couplings.
+template <class S>
+M3T<S> angleMap(const BushingGeometry<S>& g, const M3T<S>& RI) {
+  return lanes::timesTransposed(g.Ti, RI);
+}
+template <class S>
+M3T<S> angleMapRate(const BushingGeometry<S>& g, const M3T<S>& Ga) {
+  const S sz = g.sph * g.z.y + g.cph * g.z.z, cz = g.cph * g.z.y - g.sph * g.z.z;
+  const S d01 = sz * g.tth * g.ic, d21 = sz * g.ic * g.ic, d02 = cz * g.ic, d12 = -sz, d22 = g.tth * cz;
+  M3T<S> DwGa;
+  for (int c = 0; c < 3; ++c) {
+    DwGa.m[0][c] = d01 * Ga.m[1][c] + d02 * Ga.m[2][c];
+    DwGa.m[1][c] = d12 * Ga.m[2][c];
+    DwGa.m[2][c] = d21 * Ga.m[1][c] + d22 * Ga.m[2][c];
+  }
+  return DwGa;
+}
 
 /// A bushing's marker-level partials (docs/method.md), block by non-zero block:
 ///   delta d     = RJ^T (dpI - dpJ) + RJ^T [dW]x dthJ
@@ -286,29 +305,15 @@ struct MarkerPartialsOf {
 ///   delta a     = Ga (dthI - dthJ)
 ///   delta a_dot = (Dw Ga + Ga [wRel]x) dthI - Dw Ga dthJ + Ga (dwI - dwJ)
 /// with K = RJ diag(kt) RJ^T and C = RJ diag(ct) RJ^T (stiffness and damping in world axes).
-/// Ga and DwGa are kept for the branch couplings.
+/// Returned as one aggregate: each member is initialized from its expression, not copied.
 template <class S>
-void bushingPartials(const MarkerOf<S>& I, const MarkerOf<S>& J, const BushingGeometry<S>& g,
-                     const DirectionLaws<S>& law, const V3T<S>& F, const V3T<S>& tau, MarkerPartialsOf<S>& o,
-                     M3T<S>& Ga, M3T<S>& DwGa) {
+MarkerPartialsOf<S> bushingPartials(const MarkerOf<S>& I, const MarkerOf<S>& J, const BushingGeometry<S>& g,
+                                    const DirectionLaws<S>& law, const V3T<S>& F, const V3T<S>& tau,
+                                    const M3T<S>& Ga, const M3T<S>& DwGa) {
   using namespace lanes;
   const M3T<S>&RI = I.R, &RJ = J.R;
   const M3T<S> K = timesTransposed(timesDiagonal(RJ, law.kt), RJ);
   const M3T<S> C = timesTransposed(timesDiagonal(RJ, law.ct), RJ);
-  o.FpI = timesSkew(C, J.w) - K;
-  o.FvI = -C;
-  o.FthJ = -timesSkew(K, g.dW) - timesSkew(C, g.u) - skew(F);
-  o.FwJ = timesSkew(o.FvI, g.dW);
-  Ga = timesTransposed(g.Ti, RI);  // d a = Ga (d theta_I - d theta_J)
-  {  // rotation::dBodyToRateTimes(z) Ga, the derivative's five non-zero entries
-    const S sz = g.sph * g.z.y + g.cph * g.z.z, cz = g.cph * g.z.y - g.sph * g.z.z;
-    const S d01 = sz * g.tth * g.ic, d21 = sz * g.ic * g.ic, d02 = cz * g.ic, d12 = -sz, d22 = g.tth * cz;
-    for (int c = 0; c < 3; ++c) {
-      DwGa.m[0][c] = d01 * Ga.m[1][c] + d02 * Ga.m[2][c];
-      DwGa.m[1][c] = d12 * Ga.m[2][c];
-      DwGa.m[2][c] = d21 * Ga.m[1][c] + d22 * Ga.m[2][c];
-    }
-  }
   // rotation::dBodyToRateTransposedTimes(fa) - T^-T diag(ka)
   M3T<S> B = -transposedTimesDiagonal(g.Ti, law.ka);
   {
@@ -321,9 +326,14 @@ void bushingPartials(const MarkerOf<S>& I, const MarkerOf<S>& J, const BushingGe
   }
   const M3T<S> Cc = transposedTimesDiagonal(g.Ti, law.ca);
   const M3T<S> X = RI * (B * Ga - Cc * DwGa);
-  o.TwI = -(RI * (Cc * Ga));
-  o.TthI = X + timesSkew(o.TwI, g.wRel) - skew(tau);
-  o.TthJ = -X;
+  const M3T<S> TwI = -(RI * (Cc * Ga));
+  return {timesSkew(C, J.w) - K,                                        // FpI
+          -C,                                                           // FvI
+          -timesSkew(K, g.dW) - timesSkew(C, g.u) - skew(F),            // FthJ
+          -timesSkew(C, g.dW),                                          // FwJ = FvI [dW]x
+          X + timesSkew(TwI, g.wRel) - skew(tau),                       // TthI
+          -X,                                                           // TthJ
+          TwI};                                                         // TwI
 }
 
 /// A P2P element's marker-level partials: F = -T e, e = d_W / |d_W|:
@@ -340,6 +350,7 @@ void p2pPartials(const V3T<S>& e1, const V3T<S>& vRel, S len, S T, S dTdl, S dTd
       o.FpI.m[r][c] = -at(e1, r) * at(g, c) - T * Pe.m[r][c];
       o.FvI.m[r][c] = -dTdr * at(e1, r) * at(e1, c);
     }
+  o.FthJ = o.FwJ = o.TthI = o.TthJ = o.TwI = M3T<S>{};
 }
 
 /// The partials w.r.t. the bodies' (p, theta, v, w_B) (ElementWrench::FthA .. TwB; Fp, Fv are the
@@ -353,16 +364,15 @@ struct BodyPartialsOf {
 template <class S>
 BodyPartialsOf<S> bodyPartials(const MarkerPartialsOf<S>& m, const SidesOf<S>& s) {
   using namespace lanes;
-  BodyPartialsOf<S> o;
-  o.FthA = -timesSkew(m.FpI, s.rhoI) - timesSkew(m.FvI, cross(s.wI, s.rhoI));
-  o.FwA = -timesSkew(m.FvI, s.rhoI) * s.Ra;
-  o.TthA = m.TthI - timesSkew(m.TwI, s.wI);
-  o.TwA = m.TwI * s.Ra;
-  o.FthB = timesSkew(m.FpI, s.rhoJ) + timesSkew(m.FvI, cross(s.wJ, s.rhoJ)) + m.FthJ - timesSkew(m.FwJ, s.wJ);
-  o.FwB = (timesSkew(m.FvI, s.rhoJ) + m.FwJ) * s.Rb;
-  o.TthB = m.TthJ + timesSkew(m.TwI, s.wJ);
-  o.TwB = -m.TwI * s.Rb;
-  return o;
+  // Each member initialized from its expression (no temporary copied into it).
+  return {-timesSkew(m.FpI, s.rhoI) - timesSkew(m.FvI, cross(s.wI, s.rhoI)),                       // FthA
+          -timesSkew(m.FvI, s.rhoI) * s.Ra,                                                          // FwA
+          m.TthI - timesSkew(m.TwI, s.wI),                                                           // TthA
+          m.TwI * s.Ra,                                                                              // TwA
+          timesSkew(m.FpI, s.rhoJ) + timesSkew(m.FvI, cross(s.wJ, s.rhoJ)) + m.FthJ - timesSkew(m.FwJ, s.wJ),  // FthB
+          (timesSkew(m.FvI, s.rhoJ) + m.FwJ) * s.Rb,                                                 // FwB
+          m.TthJ + timesSkew(m.TwI, s.wJ),                                                           // TthB
+          -m.TwI * s.Rb};                                                                            // TwB
 }
 
 /// The blocks of the rows the partials are added to: the A half about a's centre (lever arm
@@ -536,16 +546,15 @@ void storeScalarPartials(const MarkerPartialsOf<double>& m, const V3T<double>& F
 /// The 6x6 block [[tl, tr], [bl, br]] of every lane (column-major) written to dst[l], or added to it.
 template <bool Add>
 void putBlock(const M3& tl, const M3& tr, const M3& bl, const M3& br, double* const (&dst)[kLanes]) {
-  Pack e[36];
+  const Pack* e[36];
   for (int c = 0; c < 3; ++c)
     for (int r = 0; r < 3; ++r) {
-      e[6 * c + r] = tl.m[r][c];
-      e[6 * c + 3 + r] = bl.m[r][c];
-      e[18 + 6 * c + r] = tr.m[r][c];
-      e[18 + 6 * c + 3 + r] = br.m[r][c];
+      e[6 * c + r] = &tl.m[r][c];
+      e[6 * c + 3 + r] = &bl.m[r][c];
+      e[18 + 6 * c + r] = &tr.m[r][c];
+      e[18 + 6 * c + 3 + r] = &br.m[r][c];
     }
-  if constexpr (Add) lanes::addLanes(e, dst);
-  else lanes::storeLanes(e, dst);
+  lanes::putLanes<Add>(e, dst);
 }
 
 // MarkerKinematics holds p, v, w, R, rho and BodyKinematics p, angles, v, w_B, R as consecutive
@@ -584,14 +593,15 @@ static_assert(kElementBatch == kLanes, "a batch is one kernel's lanes");
 /// lane has them. Stored to the elements (RowBlocks::InElements): every lane's blocks of a moving
 /// side (a free lane repeats lane n - 1). Added to the rows (RowBlocks::AddToRows): a lane's
 /// blocks whose row and column bodies are free, the others (a fixed or driven side, a free lane)
-/// to `scratch`, which nothing reads (no branch per lane). And which lanes keep their side
-/// partials (ElementWrench::Fp .. TwB).
+/// to `scratch`, which nothing reads (no branch per lane; one per lane and kind, so that the
+/// lanes' additions to it do not wait for each other). And which lanes keep their side partials
+/// (ElementWrench::Fp .. TwB).
 struct Destinations {
   bool keep[kLanes];
   double* r[4][kLanes];
   double* v[4][kLanes];
   bool any[4] = {false, false, false, false};
-  alignas(32) double scratch[36];
+  alignas(64) double scratch[2][kLanes][36];
 };
 
 /// The sides of a batch into s and where its blocks go into d.
@@ -618,8 +628,8 @@ void gatherSides(Workspace& ws, const MarkerIndex (&i)[kLanes], const MarkerInde
     for (int h = 0; h < 4; ++h) {
       if (add) {
         d.any[h] = d.any[h] || has[h];
-        d.r[h][l] = has[h] ? ws.Jw_r[slot[h]].data() : d.scratch;
-        d.v[h][l] = has[h] ? ws.Jw_v[slot[h]].data() : d.scratch;
+        d.r[h][l] = has[h] ? ws.Jw_r[slot[h]].data() : d.scratch[0][l];
+        d.v[h][l] = has[h] ? ws.Jw_v[slot[h]].data() : d.scratch[1][l];
       } else {
         d.any[h] = d.any[h] || moves[h];
         d.r[h][l] = own[h]->r.data();
@@ -680,9 +690,8 @@ void putPartials(const MarkerPartialsOf<Pack>& m, bool torque, const V3& F, cons
   for (int l = 0; l < n; ++l) storeBushingValues(g, law, F, tau, l, ws.bushings[e[l]]);
   if (!pass.partials) return;
 
-  MarkerPartialsOf<Pack> m;
-  M3 Ga, DwGa;
-  bushingPartials(I, J, g, law, F, tau, m, Ga, DwGa);
+  const M3 Ga = angleMap(g, I.R), DwGa = angleMapRate(g, Ga);
+  const MarkerPartialsOf<Pack> m = bushingPartials(I, J, g, law, F, tau, Ga, DwGa);
   const BlockSlots* slots[kLanes];
   for (int l = 0; l < kLanes; ++l) slots[l] = &model.bushings[e[l]].blocks;
   SidesOf<Pack> sides;
@@ -780,9 +789,8 @@ void calcBushingScalar(const SuspensionModel& model, Workspace& ws, int e, doubl
   const V3T<double> tau = I.R * transposedTimes(g.Ti, law.fa);
   BushingResult& out = ws.bushings[e];
   storeBushingValues(g, law, F, tau, 0, out);
-  MarkerPartialsOf<double> m;
-  M3T<double> Ga, DwGa;
-  bushingPartials(I, J, g, law, F, tau, m, Ga, DwGa);
+  const M3T<double> Ga = angleMap(g, I.R), DwGa = angleMapRate(g, Ga);
+  const MarkerPartialsOf<double> m = bushingPartials(I, J, g, law, F, tau, Ga, DwGa);
   storeScalarPartials(m, F, scalarSides(ws, b.i, b.j), mi.moves, mj.moves, true, out.wrench);
   storeBranchCouplings(model, ws, e, g, Ga, DwGa, scale, scaleSlope, 0, ws.branches);
 }

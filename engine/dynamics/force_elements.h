@@ -16,13 +16,14 @@
 
 #include <vector>
 
+#include "engine/core/lanes.h"
 #include "engine/dynamics/workspace.h"
 
 namespace ek {
 
 /// The elements a kernel computes at once (lanes::kLanes): the batches of a list are its
 /// consecutive groups of kElementBatch.
-constexpr int kElementBatch = 4;
+constexpr int kElementBatch = lanes::kLanes;
 
 /// An element's row blocks (ElementWrench::Slot, BlockSlots; a = body of marker I, b = body of
 /// marker J): the A half in a's rows (aa, ab), the B half, the reaction, in b's rows (ba, bb).

@@ -91,7 +91,7 @@ static_assert(offsetof(BodyKinematics, N) == offsetof(BodyKinematics, p) + 42 * 
   for (int k = 0; k < 6; ++k) o[42 + k] = N[k];
   o[39] = wW.x, o[40] = wW.y, o[41] = wW.z;
   double* out[kLanes];
-  alignas(32) double scratch[48];
+  alignas(64) double scratch[48];
   for (int l = 0; l < kLanes; ++l) out[l] = l < count ? ws.bodies[model.freeBodies[slots[l]]].p.data() : scratch;
   storeLanes(o, out);
   for (int l = 0; l < count; ++l) {
@@ -203,7 +203,7 @@ static_assert(offsetof(MarkerKinematics, rho) == offsetof(MarkerKinematics, p) +
     for (int r = 0; r < 3; ++r) o[9 + 3 * c + r] = Rm.m[r][c];
   o[18] = rho.x, o[19] = rho.y;
   double* out[kLanes];
-  alignas(32) double scratch[20];
+  alignas(64) double scratch[20];
   for (int l = 0; l < kLanes; ++l) out[l] = l < n ? ws.markers[k[l]].p.data() : scratch;
   storeLanes(o, out);
   for (int l = 0; l < n; ++l) ws.markers[k[l]].rho.z() = rho.z[l];

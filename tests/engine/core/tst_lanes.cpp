@@ -107,30 +107,44 @@ class TestLanes : public QObject {
     for (int i = 0; i < 8; ++i)
       for (int l = 0; l < kLanes; ++l) e[i][l] = 100.0 * i + l;
     double buf[kLanes][8];
-    double* const out[kLanes] = {buf[0], buf[1], buf[2], buf[3]};
+    double* out[kLanes];
+    const double* in[kLanes];
+    for (int l = 0; l < kLanes; ++l) out[l] = buf[l], in[l] = buf[l];
     storeLanes(e, out);
     for (int l = 0; l < kLanes; ++l)
       for (int i = 0; i < 8; ++i) QCOMPARE(buf[l][i], 100.0 * i + l);
     Pack back[8];
-    const double* const in[kLanes] = {buf[0], buf[1], buf[2], buf[3]};
     loadLanes(in, back);
     for (int i = 0; i < 8; ++i)
       for (int l = 0; l < kLanes; ++l) QCOMPARE(back[i][l], e[i][l]);
   }
 
-  // addLanes() adds lane l to out[l], lanes that share a destination one after the other.
+  // putLanes<true>() adds lane l of the packs at the given addresses to out[l], lanes that share a
+  // destination one after the other; putLanes<false>() stores them as storeLanes() does.
   void addingLanes() {
     Pack e[4];
     for (int i = 0; i < 4; ++i)
       for (int l = 0; l < kLanes; ++l) e[i][l] = 100.0 * i + l;
-    double a[4] = {1, 2, 3, 4}, b[4] = {0.5, 0.5, 0.5, 0.5}, c[4] = {0, 0, 0, 0};
-    double* const out[kLanes] = {a, c, b, b};
-    ek::lanes::addLanes(e, out);
+    double a[4] = {1, 2, 3, 4}, b[4] = {0.5, 0.5, 0.5, 0.5}, c[4] = {0, 0, 0, 0}, d[4] = {0, 0, 0, 0};
+    double* out[kLanes];
+    for (int l = 0; l < kLanes; ++l) out[l] = l == 0 ? a : l == 1 ? c : l < 4 ? b : d;  // lanes 4..7: all to d
+    const Pack* const at[4] = {&e[0], &e[1], &e[2], &e[3]};
+    ek::lanes::putLanes<true>(at, out);
     for (int i = 0; i < 4; ++i) {
       QCOMPARE(a[i], 1.0 + i + 100.0 * i);
       QCOMPARE(c[i], 100.0 * i + 1);
       QCOMPARE(b[i], 0.5 + (100.0 * i + 2) + (100.0 * i + 3));
+      double sum = 0.0;
+      for (int l = 4; l < kLanes; ++l) sum += 100.0 * i + l;
+      QCOMPARE(d[i], sum);
     }
+    double stored[kLanes][4], put[kLanes][4];
+    double *toStored[kLanes], *toPut[kLanes];
+    for (int l = 0; l < kLanes; ++l) toStored[l] = stored[l], toPut[l] = put[l];
+    storeLanes(e, toStored);
+    ek::lanes::putLanes<false>(at, toPut);
+    for (int l = 0; l < kLanes; ++l)
+      for (int i = 0; i < 4; ++i) QCOMPARE(put[l][i], stored[l][i]);
   }
 
   // A lane's result depends on its own inputs only: the same value in any lane, next to any
