@@ -64,32 +64,41 @@ struct Sums {
 #endif
 };
 
-/// C -= A B (6x6, column-major; C must not alias A or B).
+/// C -= A B (6x6, column-major; C must not alias B). A and B are read in full before C is
+/// written: the compiler need not assume that a store to C changes them, so the six columns'
+/// chains of multiply-adds run side by side instead of one after the other.
 inline void subtractProduct(double* C, const double* A, const double* B) {
 #if defined(EK_BLOCK6_EIGEN)
   using M6 = Eigen::Matrix<double, 6, 6>;
-  Eigen::Map<M6>(C).noalias() -= Eigen::Map<const M6>(A) * Eigen::Map<const M6>(B);
+  const M6 p = Eigen::Map<const M6>(A) * Eigen::Map<const M6>(B);
+  Eigen::Map<M6>(C) -= p;
   return;
 #endif
+  Column a[6], c[6];
+  for (int k = 0; k < 6; ++k) a[k] = load(A + 6 * k);
   for (int j = 0; j < 6; ++j) {
-    Column c = load(C + 6 * j);
-    for (int k = 0; k < 6; ++k) c = c - load(A + 6 * k) * B[6 * j + k];
-    store(C + 6 * j, c);
+    c[j] = load(C + 6 * j);
+    for (int k = 0; k < 6; ++k) c[j] = c[j] - a[k] * B[6 * j + k];
   }
+  for (int j = 0; j < 6; ++j) store(C + 6 * j, c[j]);
 }
 
-/// C = A B (6x6, column-major; C must not alias A or B).
+/// C = A B (6x6, column-major; C may be A, must not alias B), read in full before C is written
+/// as in subtractProduct().
 inline void product(double* C, const double* A, const double* B) {
 #if defined(EK_BLOCK6_EIGEN)
   using M6 = Eigen::Matrix<double, 6, 6>;
-  Eigen::Map<M6>(C).noalias() = Eigen::Map<const M6>(A) * Eigen::Map<const M6>(B);
+  const M6 p = Eigen::Map<const M6>(A) * Eigen::Map<const M6>(B);
+  Eigen::Map<M6>(C) = p;
   return;
 #endif
+  Column a[6], c[6];
+  for (int k = 0; k < 6; ++k) a[k] = load(A + 6 * k);
   for (int j = 0; j < 6; ++j) {
-    Column c = load(A) * B[6 * j];
-    for (int k = 1; k < 6; ++k) c = c + load(A + 6 * k) * B[6 * j + k];
-    store(C + 6 * j, c);
+    c[j] = a[0] * B[6 * j];
+    for (int k = 1; k < 6; ++k) c[j] = c[j] + a[k] * B[6 * j + k];
   }
+  for (int j = 0; j < 6; ++j) store(C + 6 * j, c[j]);
 }
 
 }  // namespace ek::block6

@@ -200,11 +200,7 @@ void TopologySolver::eliminate(int k, Updates which) {
                             (F_[slot(k, k)].allFinite() ? "singular" : "not finite (NaN or Inf)") +
                             ": pivot block of body '" + model_.bodies[model_.freeBodies[order_[k]]].name + "'");
     // L_ik = F_ik D_k^-1
-    for (int li : lowerOf_[k]) {
-      Mat6 t;
-      block6::product(t.data(), F_[li].data(), Dinv_[k].data());
-      F_[li] = t;
-    }
+    for (int li : lowerOf_[k]) block6::product(F_[li].data(), F_[li].data(), Dinv_[k].data());
   }
   for (int u = updateStart_[k]; u < updateStart_[k + 1]; ++u) {
     if ((which == Updates::Private && shared_[u]) || (which == Updates::Shared && !shared_[u])) continue;
