@@ -54,7 +54,8 @@ void Bdf2::step(State& state, const InputSignals& inputs, Workspace& ws) {
   const bool linearizes = sinceStart_ % options_.linearizeEvery == 0;
   for (int k = 0; k < options_.iterations; ++k) {
     if (k == 0 && linearizes) {
-      linearize(model_, Y_, u_, ud_, ws, LinearizeOptions{false, 0.0});  // at the predictor: also the first residual's f
+      // At the predictor: also the first residual's f.
+      linearize(model_, Y_, u_, ud_, ws, LinearizeOptions{false, 0.0});
       system_.factorize(ws, hg);
       hY_ = ws.h;
       kinematicRates(model_, ws, Y_.v, rDotY_);

@@ -113,9 +113,7 @@ void Lsrt2::relinearize(const State& state, Workspace& ws) {
 }
 
 void Lsrt2::stageKinematicsOfBody(const Workspace& ws, int l, double hg) {
-  const BodyKinematics& b = ws.bodies[model_.freeBodies[l]];
-  stageKinematics(b.N, b.Tinv, hg, options_.kinematicsDerivative, P_[l], Kt_[l]);
-  RTKt_[l].noalias() = b.RT * Kt_[l];
+  stageKinematics(ws.bodies[model_.freeBodies[l]], hg, options_.kinematicsDerivative, P_[l], Kt_[l], RTKt_[l]);
 }
 
 void Lsrt2::stage(const VecX& rbar, const VecX& vbar, const VecX& zbar, const VecX& ubar, const VecX& udotbar,
@@ -214,9 +212,10 @@ void Lsrt2::stage(const VecX& rbar, const VecX& vbar, const VecX& zbar, const Ve
 //   dz_i (1 + g l_i s) = q_lin + G_r (rbar - r_lin + g dr) + G_v (vbar - v_lin + g dv) - l_i s zbar_i
 //                        - l_i s' z_lin,i D (rbar - r_lin + g dr),
 // l_i = k_i / c_i, g = h gamma, s and s' the slope scaling at the linearization (1 and 0 when
-// unscaled). A (from the linearization with LinearizeOptions::branchStageGain = g) holds the terms in dv; the
-// rest enters the right-hand side as the force change sum_i k_i s (zbar_i - z_lin,i + g (q_lin -
-// l_i s zbar_i) / (1 + g l_i s)) plus the parts through J_r y and J_v (vbar - v_lin).
+// unscaled). A (from the linearization with LinearizeOptions::branchStageGain = g) holds the
+// terms in dv; the rest enters the right-hand side as the force change sum_i k_i s (zbar_i -
+// z_lin,i + g (q_lin - l_i s zbar_i) / (1 + g l_i s)) plus the parts through J_r y and J_v
+// (vbar - v_lin).
 void Lsrt2::branchForcesOfStage(const VecX& zbar, double hg, const Workspace& ws) {
   for (std::size_t d = 0; d < model_.branchDirections.size(); ++d) {
     const ModelBranchDirection& dir = model_.branchDirections[d];

@@ -14,6 +14,11 @@ void stageKinematics(const Mat3& N, const Mat3& Kinv, double hg, bool kinematics
   Kt = P * Kinv;
 }
 
+void stageKinematics(const BodyKinematics& b, double hg, bool kinematicsDerivative, Mat3& P, Mat3& Kt, Mat3& RTKt) {
+  stageKinematics(b.N, b.Tinv, hg, kinematicsDerivative, P, Kt);
+  RTKt.noalias() = b.RT * Kt;
+}
+
 void assembleStageMatrixRowFromWrenches(const SuspensionModel& model, const Workspace& ws, int l, double cv,
                                         double cr, const std::vector<Mat3>& RTKt, Mat6* const* A) {
   // Column by column as 6-vectors: a_j = -cv Wv_j - cr Wr_j (translations), and for the rotation
@@ -138,8 +143,7 @@ void StageSystem::assemble(const Workspace& ws, double hgKinematics, bool kinema
   const int m = model_.nFreeBodies();
   for (int l = 0; l < m; ++l) {
     const BodyKinematics& b = ws.bodies[model_.freeBodies[l]];
-    stageKinematics(b.N, b.Tinv, hgKinematics, kinematicsDerivative, P_[l], Kt_[l]);
-    RTKt_[l].noalias() = b.RT * Kt_[l];
+    stageKinematics(b, hgKinematics, kinematicsDerivative, P_[l], Kt_[l], RTKt_[l]);
     R_[l] = b.R;
     RT_[l] = b.RT;
     tau_[l] = ws.wrench[l].tail<3>();

@@ -29,6 +29,9 @@ namespace ek {
 /// A body's P = (I - hg N)^-1 (identity with the frozen kinematics) and Kt = P K, from its N
 /// and K = T^-1.
 void stageKinematics(const Mat3& N, const Mat3& Kinv, double hg, bool kinematicsDerivative, Mat3& P, Mat3& Kt);
+/// The same from a body's kinematics, and RTKt = R T Kt: Kt in the coordinates of the
+/// world-wrench partials (the columns of assembleStageMatrixRowFromWrenches()).
+void stageKinematics(const BodyKinematics& b, double hg, bool kinematicsDerivative, Mat3& P, Mat3& Kt, Mat3& RTKt);
 
 /// Block row l of A = M - cv J_v - cr J_r Kt (the stage systems: cv = hg, cr = hg^2) from the
 /// world-wrench partials Jw_r, Jw_v (J_r, J_v need not be assembled), with its torque rows in

@@ -130,24 +130,21 @@ void ParallelLinearizer::linearize(const State& state, const VecX& u, const VecX
   // Wheel loads (K&C analyses only) are added to all rows after the body forces: then the rows
   // wait for them; in runs they are zero and each row is finished by its thread in one go.
   const bool wheelLoads = ws.wheelLoads.size() > 0 && !ws.wheelLoads.isZero(0.0);
+  auto assembleRow = [&](int l) {
+    assembleLinearizationRow(model_, l, ws, options.jacobians);
+    if (work) work->row(l);
+  };
   auto rows = [&](int t) {
     for (int l : rows_[t]) clearSurfaceForceRow(model_, l, ws);
     for (const ScatterItem& it : scatter_[t]) scatterElementBlock(model_, it.element, it.block, ws);
     if (wheelLoads) return;
-    for (int l : rows_[t]) {
-      addBodyForcesRow(model_, l, ws);
-      assembleLinearizationRow(model_, l, ws, options.jacobians);
-      if (work) work->row(l);
-    }
+    for (int l : rows_[t]) addBodyForcesRow(model_, l, ws), assembleRow(l);
   };
   pool_.run(rows);
   if (!wheelLoads) return;
   calcBodyForces(model_, ws);
   auto assemble = [&](int t) {
-    for (int l : rows_[t]) {
-      assembleLinearizationRow(model_, l, ws, options.jacobians);
-      if (work) work->row(l);
-    }
+    for (int l : rows_[t]) assembleRow(l);
   };
   pool_.run(assemble);
 }

@@ -15,7 +15,6 @@
 
 namespace ek {
 
-
 class LinearSolver {
  public:
   virtual ~LinearSolver() = default;
