@@ -2,6 +2,8 @@
 #include "engine/parallel/worker_pool.h"
 
 #include <stdexcept>
+#include <string>
+#include <system_error>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -20,10 +22,21 @@ WorkerPool::WorkerPool(int threads, std::chrono::microseconds sleepAfter) : slee
   errors_.resize(static_cast<std::size_t>(threads));
   done_ = std::make_unique<Done[]>(static_cast<std::size_t>(threads));
   workers_.reserve(static_cast<std::size_t>(threads - 1));
-  for (int t = 1; t < threads; ++t) workers_.emplace_back([this, t] { workerLoop(t); });
+  try {
+    for (int t = 1; t < threads; ++t) workers_.emplace_back([this, t] { workerLoop(t); });
+  } catch (const std::system_error& e) {
+    // A task limit (containers, ulimit -u) refuses threads: stop those started, then say so
+    // (a joinable std::thread destroyed by the unwinding would terminate the process).
+    const std::size_t started = workers_.size();
+    stopWorkers();
+    throw std::runtime_error("could not start " + std::to_string(threads) + " threads (" + std::to_string(started + 1) +
+                             " running: " + e.what() + "); run with fewer threads");
+  }
 }
 
-WorkerPool::~WorkerPool() {
+WorkerPool::~WorkerPool() { stopWorkers(); }
+
+void WorkerPool::stopWorkers() {
   stop_.store(true);
   job_.epoch.store(++published_);
   {

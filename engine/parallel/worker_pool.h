@@ -25,6 +25,7 @@ namespace ek {
 class WorkerPool {
  public:
   /// @param threads total threads including the caller (>= 1; 1 runs every job inline).
+  /// @throws std::runtime_error when the system refuses to create a thread (nothing left running).
   explicit WorkerPool(int threads, std::chrono::microseconds sleepAfter = std::chrono::milliseconds(5));
   ~WorkerPool();
   WorkerPool(const WorkerPool&) = delete;
@@ -42,6 +43,8 @@ class WorkerPool {
   using Fn = void (*)(void*, int);
   void runRaw(Fn fn, void* ctx);
   void workerLoop(int t);
+  /// Wakes the workers with the stop flag and joins them.
+  void stopWorkers();
 
   /// The job and its epoch in one cache line: a worker's poll that sees the new epoch has the
   /// job too (one transfer between the cores, not two).

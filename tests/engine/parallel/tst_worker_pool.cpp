@@ -4,7 +4,12 @@
 // that fell asleep wake up, and an exception in a job reaches the caller.
 #include <QtTest>
 
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <atomic>
+#include <cstring>
 #include <set>
 #include <stdexcept>
 #include <thread>
@@ -68,6 +73,36 @@ class TestWorkerPool : public QObject {
     pool.run(job);
     QCOMPARE(n.load(), 2);
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, WorkerPool(0));
+  }
+
+  // Threads the system refuses (a task or memory limit, as in containers) end in an error with a
+  // message, not in std::terminate: in a child process whose address space leaves room for a few
+  // thread stacks only.
+  void refusedThreadsAreAnError() {
+    const pid_t child = fork();
+    QVERIFY(child >= 0);
+    if (child == 0) {
+      rlimit limit{};
+      getrlimit(RLIMIT_AS, &limit);
+      long long used = 0;  // the address space in use now [bytes], from /proc/self/statm (pages)
+      if (FILE* f = std::fopen("/proc/self/statm", "r")) {
+        if (std::fscanf(f, "%lld", &used) != 1) used = 0;
+        std::fclose(f);
+      }
+      limit.rlim_cur = static_cast<rlim_t>(used * sysconf(_SC_PAGESIZE) + (64ll << 20));
+      setrlimit(RLIMIT_AS, &limit);
+      try {
+        ek::WorkerPool pool(64);  // 63 stacks of 8 MiB do not fit into 64 MiB
+        _exit(2);
+      } catch (const std::runtime_error& e) {
+        _exit(std::strstr(e.what(), "could not start 64 threads") ? 0 : 3);
+      }
+      _exit(4);
+    }
+    int status = 0;
+    waitpid(child, &status, 0);
+    QVERIFY2(WIFEXITED(status), "the child was killed (std::terminate?)");
+    QCOMPARE(WEXITSTATUS(status), 0);
   }
 };
 
