@@ -42,8 +42,9 @@ void addSlot(Workspace& ws, int s, const ElementWrench::Slot& blocks) {
 /// rows: aa with the wrench in the rows of the body of marker I (the "A half") and its partials
 /// w.r.t. a driven J side; bb with the reaction, which acts at p_I, in the rows of J's body (the
 /// "B half") and its partials w.r.t. a driven I side. The block itself if `addBlocks` (else the
-/// kernel added it).
-void scatterBlock(const SuspensionModel& model, ElementRef e, RowBlock block, bool addBlocks, Workspace& ws) {
+/// kernel added it); no partial at all without `partials` (the values-only pass).
+void scatterBlock(const SuspensionModel& model, ElementRef e, RowBlock block, bool addBlocks, bool partials,
+                  Workspace& ws) {
   const bool bushing = e.kind == ElementRef::Bushing;
   const ElementWrench& w = bushing ? ws.bushings[e.index].wrench : ws.p2ps[e.index].wrench;
   const MarkerIndex i = bushing ? model.bushings[e.index].i : model.p2ps[e.index].i;
@@ -59,7 +60,7 @@ void scatterBlock(const SuspensionModel& model, ElementRef e, RowBlock block, bo
       ws.wrench[stateA].head<3>() += w.F;
       ws.wrench[stateA].tail<3>() += w.tau + rho.cross(w.F);
       if (addBlocks) addSlot(ws, blocks.aa, w.aa);
-      if (stateB < 0 && mj.moves) addDriven(model, ws, stateA, mj.body, shiftToCentre(sidePartials(w, false), rho));
+      if (partials && stateB < 0 && mj.moves) addDriven(model, ws, stateA, mj.body, shiftToCentre(sidePartials(w, false), rho));
       return;
     }
     case kBlockBA:
@@ -74,7 +75,7 @@ void scatterBlock(const SuspensionModel& model, ElementRef e, RowBlock block, bo
       ws.wrench[stateB].head<3>() -= w.F;
       ws.wrench[stateB].tail<3>() -= w.tau + q.cross(w.F);
       if (addBlocks) addSlot(ws, blocks.bb, w.bb);
-      if (stateA < 0 && mi.moves) {  // a driven body
+      if (partials && stateA < 0 && mi.moves) {  // a driven body
         Mat6x12 dBA = -shiftToCentre(sidePartials(w, true), q);
         dBA.block<3, 3>(3, 0) += skew(w.F);
         dBA.block<3, 3>(3, 3) -= skewSkew(w.F, mi.rho);
@@ -102,7 +103,7 @@ void clearSurfaceForceRow(const SuspensionModel& model, int l, Workspace& ws) {
 }
 
 void scatterElementBlock(const SuspensionModel& model, ElementRef e, RowBlock block, Workspace& ws) {
-  scatterBlock(model, e, block, true, ws);
+  scatterBlock(model, e, block, true, true, ws);
 }
 
 void clearSurfaceForces(const SuspensionModel& model, Workspace& ws) {
@@ -116,18 +117,23 @@ void clearSurfaceForces(const SuspensionModel& model, Workspace& ws) {
   }
 }
 
-void calcSurfaceForces(const SuspensionModel& model, Workspace& ws, RowBlocks blocks) {
-  const bool addBlocks = blocks == RowBlocks::InElements;
+void calcSurfaceForces(const SuspensionModel& model, Workspace& ws, const ElementPass& pass) {
+  const bool addBlocks = pass.partials && pass.blocks == RowBlocks::InElements;
   if (addBlocks) clearSurfaceForces(model, ws);
+  if (!pass.partials)
+    for (auto& w : ws.wrench) w.setZero();
   // Without the blocks, only aa and bb carry something (the wrenches, driven sides).
   forEachRowBlock(ws.bushingOrder, [&](int e, RowBlock b) {
-    if (addBlocks || b == kBlockAA || b == kBlockBB) scatterBlock(model, {ElementRef::Bushing, e}, b, addBlocks, ws);
+    if (addBlocks || b == kBlockAA || b == kBlockBB)
+      scatterBlock(model, {ElementRef::Bushing, e}, b, addBlocks, pass.partials, ws);
   });
   forEachRowBlock(ws.p2pOrder, [&](int e, RowBlock b) {
-    if (addBlocks || b == kBlockAA || b == kBlockBB) scatterBlock(model, {ElementRef::P2P, e}, b, addBlocks, ws);
+    if (addBlocks || b == kBlockAA || b == kBlockBB)
+      scatterBlock(model, {ElementRef::P2P, e}, b, addBlocks, pass.partials, ws);
   });
 }
-void addBodyForcesRow(const SuspensionModel& model, int l, Workspace& ws) {
+
+void addBodyForcesRow(const SuspensionModel& model, int l, Workspace& ws, bool partials) {
   ws.wrench[l].head<3>() += model.bodies[model.freeBodies[l]].mass * model.gravity;
 
   // Every slot of the row is written: motion inputs from the element partials that
@@ -138,6 +144,7 @@ void addBodyForcesRow(const SuspensionModel& model, int l, Workspace& ws) {
     const int k = ip.input[s];
     const ModelInput& in = model.inputs[k];
     if (in.motion()) {
+      if (!partials) continue;
       ws.Ju[s] << ws.Jw_u[s].head<3>(), Rt * ws.Jw_u[s].tail<3>();
       ws.Judot[s] << ws.Jw_udot[s].head<3>(), Rt * ws.Jw_udot[s].tail<3>();
       continue;
@@ -146,20 +153,21 @@ void addBodyForcesRow(const SuspensionModel& model, int l, Workspace& ws) {
     const Vec3 dir = in.frame == InputFrame::Global ? in.direction : Vec3(mk.R * in.direction);
     const double u = ws.u[k];
     Vec6 unit;  // world wrench about the centre of mass per unit u
+    if (in.kind == InputKind::Force) unit << dir, mk.rho.cross(dir);
+    else unit << Vec3::Zero(), dir;
+    ws.wrench[l] += u * unit;
+    if (!partials) continue;
     Mat3 dTau_dth = Mat3::Zero(), dF_dth = Mat3::Zero();
     const Vec3 val = u * dir;
     if (in.kind == InputKind::Force) {
-      unit << dir, mk.rho.cross(dir);
       dTau_dth = skew(val) * skew(mk.rho);
       if (in.frame == InputFrame::Marker) {
         dF_dth = -skew(val);
         dTau_dth -= skew(mk.rho) * skew(val);
       }
-    } else {
-      unit << Vec3::Zero(), dir;
-      if (in.frame == InputFrame::Marker) dTau_dth = -skew(val);
+    } else if (in.frame == InputFrame::Marker) {
+      dTau_dth = -skew(val);
     }
-    ws.wrench[l] += u * unit;
     ws.Jw_r[in.slot].block<3, 3>(0, 3) += dF_dth;
     ws.Jw_r[in.slot].block<3, 3>(3, 3) += dTau_dth;
     ws.Ju[s] << unit.head<3>(), Rt * unit.tail<3>();
@@ -167,8 +175,15 @@ void addBodyForcesRow(const SuspensionModel& model, int l, Workspace& ws) {
 }
 
 void calcBodyForces(const SuspensionModel& model, Workspace& ws) {
-  for (int l = 0; l < model.nFreeBodies(); ++l) addBodyForcesRow(model, l, ws);
+  for (int l = 0; l < model.nFreeBodies(); ++l) addBodyForcesRow(model, l, ws, true);
   addWheelLoads(model, ws);
+}
+
+void bodyRhsRow(const SuspensionModel& model, int l, const Workspace& ws, VecX& h) {
+  const BodyKinematics& bl = ws.bodies[model.freeBodies[l]];
+  const Vec3 Iw = model.bodies[model.freeBodies[l]].inertia * bl.w_B;
+  h.segment<3>(6 * l) = ws.wrench[l].head<3>();
+  h.segment<3>(6 * l + 3) = bl.R.transpose() * ws.wrench[l].tail<3>() - bl.w_B.cross(Iw);
 }
 
 namespace {
@@ -178,14 +193,13 @@ namespace {
   {
     const BodyKinematics& bl = ws.bodies[model.freeBodies[l]];
     const ModelBody& body = model.bodies[model.freeBodies[l]];
-    const Mat3 Rt = bl.R.transpose();
-    const Vec3 tau = ws.wrench[l].tail<3>();
-    const Vec3 Iw = body.inertia * bl.w_B;
-    ws.h.segment<3>(6 * l) = ws.wrench[l].head<3>();
-    ws.h.segment<3>(6 * l + 3) = Rt * tau - bl.w_B.cross(Iw);
+    bodyRhsRow(model, l, ws, ws.h);
     ws.Kinv[l] = bl.Tinv;
     ws.N[l] = bl.N;
     if (!jacobians) return;
+    const Mat3 Rt = bl.R.transpose();
+    const Vec3 tau = ws.wrench[l].tail<3>();
+    const Vec3 Iw = body.inertia * bl.w_B;
     for (int s = bp.rowStart[l]; s < bp.rowStart[l + 1]; ++s) {
       const BodyKinematics& bk = ws.bodies[model.freeBodies[bp.col[s]]];
       const Mat6& Wr = ws.Jw_r[s];
@@ -234,7 +248,7 @@ void runStages(const SuspensionModel& model, const State& state, const VecX& u, 
                const LinearizeOptions& options) {
   // The element kernels add their blocks to the cleared rows (no copy through the elements).
   evaluateElements(model, state, u, uDot, ws, ElementPass{true, RowBlocks::AddToRows, options.branchStageGain});
-  calcSurfaceForces(model, ws, RowBlocks::AddToRows);
+  calcSurfaceForces(model, ws, ElementPass{true, RowBlocks::AddToRows, options.branchStageGain});
   calcBodyForces(model, ws);
   for (int l = 0; l < model.nFreeBodies(); ++l) assembleRow(model, l, ws, options.jacobians);
 }
@@ -255,51 +269,13 @@ void evaluateRhs(const SuspensionModel& model, const State& state, const VecX& u
                  VecX& h, VecX& rDot) {
   if (ws.wheelLoads.size() != 0 && !ws.wheelLoads.isZero(0.0))
     throw std::logic_error("evaluateRhs() does not apply the wheel loads of the K&C analyses");
+  // The pipeline of linearize() without any partial: the same sums in the same order.
   evaluateElements(model, state, u, uDot, ws, kValuesOnly);
-  // Element wrenches as scatterA() / scatterB() sum them (I's body at p_I, the reaction on J's).
-  for (auto& w : ws.wrench) w.setZero();
-  auto scatter = [&](const ElementWrench& w, MarkerIndex i, MarkerIndex j, RowBlock b) {
-    const MarkerKinematics& mi = ws.markers[i.value];
-    const MarkerKinematics& mj = ws.markers[j.value];
-    if (b == kBlockAA && mi.state >= 0) {
-      ws.wrench[mi.state].head<3>() += w.F;
-      ws.wrench[mi.state].tail<3>() += w.tau + mi.rho.cross(w.F);
-    }
-    if (b == kBlockBB && mj.state >= 0) {
-      const Vec3 q = mi.p - ws.bodies[mj.body].p;
-      ws.wrench[mj.state].head<3>() -= w.F;
-      ws.wrench[mj.state].tail<3>() -= w.tau + q.cross(w.F);
-    }
-  };
-  forEachRowBlock(ws.bushingOrder, [&](int e, RowBlock b) {
-    if (b == kBlockAA || b == kBlockBB) scatter(ws.bushings[e].wrench, model.bushings[e].i, model.bushings[e].j, b);
-  });
-  forEachRowBlock(ws.p2pOrder, [&](int e, RowBlock b) {
-    if (b == kBlockAA || b == kBlockBB) scatter(ws.p2ps[e].wrench, model.p2ps[e].i, model.p2ps[e].j, b);
-  });
-  // Gravity and the loads of the inputs (addBodyForcesRow() without its partials).
-  const InputPattern& ip = model.inputPattern;
-  for (int l = 0; l < model.nFreeBodies(); ++l) {
-    ws.wrench[l].head<3>() += model.bodies[model.freeBodies[l]].mass * model.gravity;
-    for (int s = ip.rowStart[l]; s < ip.rowStart[l + 1]; ++s) {
-      const ModelInput& in = model.inputs[ip.input[s]];
-      if (in.motion()) continue;
-      const MarkerKinematics& mk = ws.markers[in.marker.value];
-      const Vec3 dir = in.frame == InputFrame::Global ? in.direction : Vec3(mk.R * in.direction);
-      Vec6 unit;
-      if (in.kind == InputKind::Force) unit << dir, mk.rho.cross(dir);
-      else unit << Vec3::Zero(), dir;
-      ws.wrench[l] += u[ip.input[s]] * unit;
-    }
-  }
-  // assembleRow()'s h and K(r) v.
-  for (int l = 0; l < model.nFreeBodies(); ++l) {
+  calcSurfaceForces(model, ws, kValuesOnly);
+  for (int l = 0, m = model.nFreeBodies(); l < m; ++l) {
+    addBodyForcesRow(model, l, ws, false);
+    bodyRhsRow(model, l, ws, h);
     const BodyKinematics& bl = ws.bodies[model.freeBodies[l]];
-    const ModelBody& body = model.bodies[model.freeBodies[l]];
-    const Vec3 tau = ws.wrench[l].tail<3>();
-    const Vec3 Iw = body.inertia * bl.w_B;
-    h.segment<3>(6 * l) = ws.wrench[l].head<3>();
-    h.segment<3>(6 * l + 3) = bl.R.transpose() * tau - bl.w_B.cross(Iw);
     rDot.segment<3>(6 * l) = bl.v;
     rDot.segment<3>(6 * l + 3) = bl.Tinv * bl.w_B;
   }

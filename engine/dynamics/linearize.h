@@ -11,18 +11,19 @@
 
 namespace ek {
 
-/// Force elements => world wrenches about each free body's centre of mass (ws.wrench) and their
-/// partials w.r.t. (p, theta, v, w_B) in the block pattern (ws.Jw_r, ws.Jw_v), lever arms included.
-/// Elements in the kernels' order: the row blocks of ws.bushingOrder, then of ws.p2pOrder, each
-/// in the order of forEachRowBlock().
-///   blocks = RowBlocks::InElements: clears the rows, then adds each element's wrench and blocks.
-///     @pre calcBushings() and calcP2Ps() ran.
-///   blocks = RowBlocks::AddToRows: the kernels added the blocks already; adds the wrenches and
-///     the partials w.r.t. driven bodies (Jw_u, Jw_udot).
+/// Force elements => world wrenches about each free body's centre of mass (ws.wrench) and, with
+/// pass.partials, their partials w.r.t. (p, theta, v, w_B) in the block pattern (ws.Jw_r, ws.Jw_v),
+/// lever arms included. Elements in the kernels' order: the row blocks of ws.bushingOrder, then of
+/// ws.p2pOrder, each in the order of forEachRowBlock().
+///   pass.blocks = RowBlocks::InElements: clears the rows, then adds each element's wrench and
+///     blocks. @pre calcBushings() and calcP2Ps() ran.
+///   pass.blocks = RowBlocks::AddToRows: the kernels added the blocks already; adds the wrenches
+///     and the partials w.r.t. driven bodies (Jw_u, Jw_udot).
 ///     @pre clearSurfaceForces(), then calcBushingList(ws.bushingOrder) and
 ///     calcP2PList(ws.p2pOrder) with RowBlocks::AddToRows ran.
-/// Either way every block receives the same sums in the same order.
-void calcSurfaceForces(const SuspensionModel& model, Workspace& ws, RowBlocks blocks = RowBlocks::InElements);
+///   Without pass.partials (kValuesOnly): the wrenches alone, cleared first; no partial is touched.
+/// Every way, every block and wrench receives the same sums in the same order.
+void calcSurfaceForces(const SuspensionModel& model, Workspace& ws, const ElementPass& pass = {});
 /// Sets the world wrenches and all their partials (ws.wrench, Jw_r, Jw_v, Jw_u, Jw_udot) to zero.
 void clearSurfaceForces(const SuspensionModel& model, Workspace& ws);
 
@@ -48,9 +49,13 @@ void scatterElementBlock(const SuspensionModel& model, ElementRef e, RowBlock bl
 /// @pre calcSurfaceForces() ran.
 void calcBodyForces(const SuspensionModel& model, Workspace& ws);
 /// Row l of calcBodyForces() without the wheel loads (which calcBodyForces() adds after all rows;
-/// they are zero in runs of load cases): gravity, the rows of J_u and J_udot, the loads of inputs
-/// on body l.
-void addBodyForcesRow(const SuspensionModel& model, int l, Workspace& ws);
+/// they are zero in runs of load cases): gravity, the loads of inputs on body l and, with
+/// `partials`, the rows of J_u and J_udot and the loads' position partials.
+void addBodyForcesRow(const SuspensionModel& model, int l, Workspace& ws, bool partials = true);
+
+/// Row l of h = h_s - h_w + h_g + h_u (force global, torque in body axes) from body l's world
+/// wrench and kinematics in ws, into h (ws.h for the linearization).
+void bodyRhsRow(const SuspensionModel& model, int l, const Workspace& ws, VecX& h);
 
 /// World wrenches => h = h_s - h_w + h_g + h_u in generalized coordinates (force global, torque in
 /// body axes), J_r = dh/dr (through d theta = R T d alpha), J_v = dh/dv including the gyroscopic

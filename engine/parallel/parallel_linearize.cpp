@@ -138,7 +138,7 @@ void ParallelLinearizer::linearize(const State& state, const VecX& u, const VecX
     for (int l : rows_[t]) clearSurfaceForceRow(model_, l, ws);
     for (const ScatterItem& it : scatter_[t]) scatterElementBlock(model_, it.element, it.block, ws);
     if (wheelLoads) return;
-    for (int l : rows_[t]) addBodyForcesRow(model_, l, ws), assembleRow(l);
+    for (int l : rows_[t]) addBodyForcesRow(model_, l, ws, true), assembleRow(l);
   };
   pool_.run(rows);
   if (!wheelLoads) return;

@@ -9,6 +9,7 @@
 #include "engine/dynamics/force_elements.h"
 #include "engine/dynamics/kinematics.h"
 #include "engine/dynamics/linearize.h"
+#include "engine/model/project_io.h"
 #include "support/fd.h"
 #include "support/test_models.h"
 
@@ -100,7 +101,7 @@ class TestLinearize : public QObject {
     calcMarkerKinematics(m, scattered);
     calcBushings(m, scattered);
     calcP2Ps(m, scattered);
-    calcSurfaceForces(m, scattered, RowBlocks::InElements);
+    calcSurfaceForces(m, scattered, ElementPass{true, RowBlocks::InElements, 0.0});
     calcBodyForces(m, scattered);
     assembleLinearization(m, scattered);
     // Some batch of four bushings has two that add to the same diagonal block.
@@ -118,6 +119,42 @@ class TestLinearize : public QObject {
     }
     QVERIFY(added.h == scattered.h);
     QVERIFY(!added.Jw_r[0].isZero(0.0));
+  }
+
+  // The values-only pass (evaluateRhs(): the same pipeline without partials) gives the values of
+  // the full pass (linearize()) bit for bit: h, the world wrenches and every element's
+  // force, on the shipped full vehicle (driven wheel pads, wheel forces) at a moving state and on
+  // random topologies with loads on their markers.
+  void valuesOnlyPassEqualsTheFullPassBitForBit() {
+    std::vector<std::pair<std::shared_ptr<const SuspensionModel>, VecX>> cases;
+    const auto vehicle = SuspensionModel::build(readProject(std::string(ELASTOKIN_SOURCE_DIR) + "/projects/full_vehicle.json"));
+    cases.push_back({vehicle, VecX::Random(vehicle->nInputs()) * 0.01});
+    for (unsigned seed : {3u, 11u, 59u}) {
+      const Fixture f = make(seed, 4 + seed % 3, 6 + seed % 5, 3, true);
+      cases.push_back({f.model, f.u});
+    }
+    for (const auto& [m, u] : cases) {
+      State s;
+      m->initialState(s.r, s.v);
+      for (int i = 0; i < s.r.size(); ++i) s.r[i] += 2e-3 * std::cos(1.7 * i), s.v[i] = 0.3 * std::sin(2.0 + i);
+      const VecX ud = VecX::Random(m->nInputs()) * 0.2;
+      Workspace full(*m), values(*m);
+      linearize(*m, s, u, ud, full);
+      VecX h = VecX::Constant(m->nDof(), std::nan("")), rDot = h;
+      evaluateRhs(*m, s, u, ud, values, h, rDot);
+      QVERIFY(h == full.h);
+      for (int l = 0; l < m->nFreeBodies(); ++l) {
+        QVERIFY(values.wrench[l] == full.wrench[l]);
+        QVERIFY(rDot.segment<3>(6 * l) == s.v.segment<3>(6 * l));
+        // T^-1 w_B of the same numbers (the product may be contracted differently in this file)
+        const Vec3 ref = full.Kinv[l] * s.v.segment<3>(6 * l + 3);
+        QVERIFY((rDot.segment<3>(6 * l + 3) - ref).norm() <= 1e-15 * (1.0 + ref.norm()));
+      }
+      for (std::size_t e = 0; e < m->bushings.size(); ++e)
+        QVERIFY(values.bushings[e].force == full.bushings[e].force && values.bushings[e].rate == full.bushings[e].rate);
+      for (std::size_t e = 0; e < m->p2ps.size(); ++e) QVERIFY(values.p2ps[e].tension == full.p2ps[e].tension);
+      QVERIFY(!h.isZero(0.0));  // and r' = K v to round-off
+    }
   }
 
   // Driven rig bodies (docs/method.md): a fixed body moved by a rotation and two translations
