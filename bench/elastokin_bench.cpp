@@ -16,7 +16,7 @@
 // --integrators lsrt2,ros34pw2,lie compares the fixed-step methods (topology solver); a variant's
 // keys are integrator, solver, lin-every, threads and always (always=1: the parallel step on every
 // step; without it threads > 1 runs the parallel step only while it is the faster one,
-// engine/integrators/parallel_choice.h). Phase times are LSRT2's only.
+// engine/parallel/parallel_choice.h). Phase times are LSRT2's only.
 //
 // With threads > 1 the CPU time is the whole process's (the workers spin between their parts of
 // a step, so it is about threads x wall time).

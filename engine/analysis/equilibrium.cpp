@@ -17,11 +17,13 @@
 namespace ek {
 namespace {
 
-/// Evaluates h at r (v = 0) into ws; false if it is not finite or an element cannot be evaluated.
-bool evaluate(const SuspensionModel& model, const VecX& r, const VecX& u, State& trial, Workspace& ws) {
+/// Evaluates h at r (v = 0) under the wheel loads into ws; false if it is not finite or an element
+/// cannot be evaluated.
+bool evaluate(const SuspensionModel& model, const VecX& r, const VecX& u, const VecX& wheelLoads, State& trial,
+              Workspace& ws) {
   trial.r = r;
   try {
-    linearize(model, trial, u, ws);
+    linearize(model, trial, u, ws, &wheelLoads);
   } catch (const SimulationError&) {
     return false;
   }
@@ -104,11 +106,11 @@ namespace {
 /// a body's weight. The residual h cannot fall below round-off of these forces: a stiff joint
 /// (1e8 N/m) turns the last bit of a position (1e-16 m) into 1e-8 N, which on a light body is an
 /// acceleration far above any absolute tolerance.
-double forceScale(const SuspensionModel& model, const Workspace& ws) {
+double forceScale(const SuspensionModel& model, const Workspace& ws, const VecX& wheelLoads) {
   double f = 0.0;
   for (const auto& b : ws.bushings) f = std::max(f, b.force.head<3>().norm());
   for (const auto& p : ws.p2ps) f = std::max(f, std::abs(p.tension));
-  for (Eigen::Index k = 0; k < ws.wheelLoads.size(); ++k) f = std::max(f, std::abs(ws.wheelLoads[k]));
+  for (Eigen::Index k = 0; k < wheelLoads.size(); ++k) f = std::max(f, std::abs(wheelLoads[k]));
   for (int l = 0; l < model.nFreeBodies(); ++l) f = std::max(f, model.bodies[model.freeBodies[l]].mass * model.gravity.norm());
   return f;
 }
@@ -184,20 +186,26 @@ class HeldWheels {
 
 EquilibriumResult solveEquilibrium(const SuspensionModel& model, const VecX& u, State& state, Workspace& ws,
                                    double tolerance, int maxIterations, const std::vector<WheelHeight>& held,
-                                   double initialPseudoStep) {
+                                   double initialPseudoStep, VecX* wheelLoads) {
   const int n = model.nDof();
+  VecX none;
+  if (!wheelLoads) {
+    none = VecX::Zero(kWheelLoads * static_cast<Eigen::Index>(model.wheels.size()));
+    wheelLoads = &none;
+  }
+  VecX& loads = *wheelLoads;
   state.v.setZero();
   EquilibriumSystem sys(model);
   HeldWheels wheels(model, held);
   State trial = state;
   Workspace wt(model);
-  wt.wheelLoads = ws.wheelLoads;
+  VecX trialLoads = loads;
   VecX dq(n), dq0(n), rTrial(n), dLambda;
   // A held wheel's centre moves towards its target by at most this much per step, so that a far
   // target is reached along the mechanism's path rather than by one long tangent step.
   constexpr double kReach = 0.005;  // [m]
   constexpr double kHeightTolerance = 1e-9;  // [m]
-  if (!evaluate(model, state.r, u, trial, ws))
+  if (!evaluate(model, state.r, u, loads, trial, ws))
     throw SimulationError("static equilibrium not found: the forces at the start are not finite" + diagnose(model, ws));
   // A tiny mass-proportional term keeps free directions (zero stiffness, e.g. wheel spin) where
   // they are; it is far below the stiffness of any real direction.
@@ -224,7 +232,7 @@ EquilibriumResult solveEquilibrium(const SuspensionModel& model, const VecX& u, 
   int stalled = 0;
   for (int it = 0; it < maxIterations; ++it) {
     const double acc = maxAcceleration(model, ws);
-    const double floor = kRoundOff * forceScale(model, ws), residual = residualForce(model, ws);
+    const double floor = kRoundOff * forceScale(model, ws, loads), residual = residualForce(model, ws);
     if (residual <= floor && residual > 0.5 * bestResidual) ++stalled;
     else stalled = 0;
     bestResidual = std::min(bestResidual, residual);
@@ -248,9 +256,9 @@ EquilibriumResult solveEquilibrium(const SuspensionModel& model, const VecX& u, 
       if (ok && !sys.withinLimits(dq)) ok = false;
       if (ok) {
         sys.advance(state.r, ws, dq, rTrial);
-        wt.wheelLoads = ws.wheelLoads;
-        for (int k = 0; k < wheels.size(); ++k) wt.wheelLoads[wheels.loadIndex(k)] += dLambda[k];
-        ok = evaluate(model, rTrial, u, trial, wt) && (wt.h.norm() < 1e3 * hNorm + noise || wheels.size() > 0);
+        trialLoads = loads;
+        for (int k = 0; k < wheels.size(); ++k) trialLoads[wheels.loadIndex(k)] += dLambda[k];
+        ok = evaluate(model, rTrial, u, trialLoads, trial, wt) && (wt.h.norm() < 1e3 * hNorm + noise || wheels.size() > 0);
       }
       if (!ok) {
         tau *= 0.25;
@@ -263,6 +271,7 @@ EquilibriumResult solveEquilibrium(const SuspensionModel& model, const VecX& u, 
                             " iterations (largest acceleration " + significant(acc) + ")" + diagnose(model, ws));
     state.r = rTrial;
     std::swap(ws, wt);
+    loads = trialLoads;
     // Grow the pseudo time step after every accepted step; the step cap and the blow-up test
     // above shorten it again where the path bends.
     tau = std::min(2.0 * tau, 1e30);

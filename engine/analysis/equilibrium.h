@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "engine/dynamics/workspace.h"
-#include "engine/solvers/linear_solver.h"
+#include "engine/solvers/solver_factory.h"
 
 namespace ek {
 
@@ -88,7 +88,7 @@ struct EquilibriumResult {
   double residual = 0.0;  ///< largest acceleration left
 };
 /// A wheel centre held at a height by the vertical force at the wheel's contact point, like the
-/// wheel pad of a K&C rig: the force (ws.wheelLoads, kFzContact) is an unknown of the equilibrium.
+/// wheel pad of a K&C rig: the force (the wheel loads' kFzContact) is an unknown of the equilibrium.
 struct WheelHeight {
   int wheel = 0;          ///< index into model.wheels
   double centreZ = 0.0;   ///< target height of the wheel centre [m]
@@ -96,12 +96,14 @@ struct WheelHeight {
 
 /// `initialPseudoStep` [s^2] > 0 starts the continuation there (large: close to Newton's method,
 /// for a start next to the solution such as the previous point of a sweep); 0 chooses it from the
-/// initial residual. Converged also requires every held wheel centre within 1e-9 m of its target. The wheel loads
-/// in ws are applied as they are; the vertical force of each held wheel is solved for (and
-/// warm-started from ws). @throws SimulationError if it does not converge in maxIterations.
+/// initial residual. Converged also requires every held wheel centre within 1e-9 m of its target.
+/// `wheelLoads` (kWheelLoads per wheel; null: none) are applied as they are, except that the
+/// vertical force of each held wheel is solved for, warm-started from and returned in them.
+/// @throws SimulationError if it does not converge in maxIterations.
 EquilibriumResult solveEquilibrium(const SuspensionModel& model, const VecX& u, State& state, Workspace& ws,
                                    double tolerance = 1e-8, int maxIterations = 500,
-                                   const std::vector<WheelHeight>& held = {}, double initialPseudoStep = 0.0);
+                                   const std::vector<WheelHeight>& held = {}, double initialPseudoStep = 0.0,
+                                   VecX* wheelLoads = nullptr);
 
 /// Largest acceleration magnitude of M^-1 h in ws (after linearize()).
 double maxAcceleration(const SuspensionModel& model, const Workspace& ws);

@@ -37,8 +37,7 @@ class Linearization {
  public:
   Linearization(const SuspensionModel& model, const State& state, const VecX& wheelLoads, const VecX& u)
       : model_(model), ws_(model), sys_(model) {
-    ws_.wheelLoads = wheelLoads;
-    linearize(model, state, u, ws_);
+    linearize(model, state, u, ws_, &wheelLoads);
     sys_.factorize(ws_, 1e-12 * sys_.stiffnessScale(ws_));
   }
   Linearization(const SuspensionModel& model, const KcDesign& design)
@@ -449,12 +448,12 @@ KcDesign solveDesign(const SuspensionModel& model, double tolerance) {
     d.centreZ.push_back(wheelChannels(model.wheels[w], ws)[kCentreZ]);
     held.push_back({static_cast<int>(w), d.centreZ.back()});
   }
+  d.wheelLoads = VecX::Zero(kWheelLoads * static_cast<Eigen::Index>(model.wheels.size()));
   try {
-    solveEquilibrium(model, VecX::Zero(model.nInputs()), d.state, ws, tolerance, 2000, held);
+    solveEquilibrium(model, VecX::Zero(model.nInputs()), d.state, ws, tolerance, 2000, held, 0.0, &d.wheelLoads);
   } catch (const SimulationError& e) {
     throw SimulationError(std::string("design position: ") + e.what());
   }
-  d.wheelLoads = ws.wheelLoads;
   return d;
 }
 
@@ -678,14 +677,13 @@ KcResult runKc(const SuspensionModel& model, const KcOptions& o, const std::func
     if (steering) u[o.input] = s;
     return u;
   };
-  auto record = [&](double s, const State& st, const Workspace& wsp) {
+  auto record = [&](double s, const State& st, const VecX& loads) {
     std::vector<double> row;
     Workspace out(model);
-    out.wheelLoads = wsp.wheelLoads;
     const VecX u = inputs(s);
     evaluateOutputsState(model, st, u, out);
     // The linearization at this point: screw axes, instant centres, the roll centre.
-    std::unique_ptr<Linearization> lin = std::make_unique<Linearization>(model, st, wsp.wheelLoads, u);
+    std::unique_ptr<Linearization> lin = std::make_unique<Linearization>(model, st, loads, u);
     std::unique_ptr<HeldHeights> held;
     try {
       held = std::make_unique<HeldHeights>(model, *lin);
@@ -704,7 +702,7 @@ KcResult runKc(const SuspensionModel& model, const KcOptions& o, const std::func
       }
       for (int c = 0; c < kWheelChannels; ++c)
         if (!(needsSteeringAxis(c) && !wheel.hasKcSteeringAxis())) row.push_back(ch[c]);
-      row.push_back(wsp.wheelLoads[kWheelLoads * w + kFzContact]);
+      row.push_back(loads[kWheelLoads * w + kFzContact]);
       steer[w] = steerAngle(wheel, ch[kToe]);
       if (steering) row.push_back(steer[w]);
     }
@@ -743,9 +741,8 @@ KcResult runKc(const SuspensionModel& model, const KcOptions& o, const std::func
   double loadScale = 0.0;
   for (int w = 0; w < m; ++w) loadScale = std::max(loadScale, std::abs(design.wheelLoads[kWheelLoads * w + kFzContact]));
   // The largest element force at a point, and which element carries it.
-  auto largestForce = [&](const State& st, const Workspace& wsp, double s, std::string& element) {
+  auto largestForce = [&](const State& st, double s, std::string& element) {
     Workspace out(model);
-    out.wheelLoads = wsp.wheelLoads;
     evaluateOutputsState(model, st, inputs(s), out);
     double worst = 0.0;
     for (std::size_t b = 0; b < model.bushings.size(); ++b)
@@ -765,7 +762,7 @@ KcResult runKc(const SuspensionModel& model, const KcOptions& o, const std::func
   for (int direction : {+1, -1}) {
     State st = design.state;
     Workspace wsp(model);
-    wsp.wheelLoads = design.wheelLoads;
+    VecX loads = design.wheelLoads;
     std::vector<int> order;
     for (int k = 0; k < o.points; ++k)
       if ((direction > 0 && grid[k] >= 0.0) || (direction < 0 && grid[k] < 0.0)) order.push_back(k);
@@ -780,20 +777,21 @@ KcResult runKc(const SuspensionModel& model, const KcOptions& o, const std::func
       // From the previous point; where that fails, in 2, 4, ... 64 smaller steps of the swept value
       // (continuation), each from the last.
       const State before = st;
-      const VecX loadsBefore = wsp.wheelLoads;
+      const VecX loadsBefore = loads;
       const double sBefore = previous;
       std::string failure;
       bool reached = false;
       for (int parts = 1; parts <= 64 && !reached; parts *= 2) {
         st = before;
-        wsp.wheelLoads = loadsBefore;
+        loads = loadsBefore;
         try {
           for (int j = 1; j <= parts; ++j) {
             const double sj = j == parts ? s : sBefore + (s - sBefore) * j / parts;
             if (!travel && !steering)
               for (int w = 0; w < m; ++w)
-                if (o.wheel < 0 || o.wheel == w) wsp.wheelLoads[kWheelLoads * w + o.load] = sj;
-            res.iterations += solveEquilibrium(model, inputs(sj), st, wsp, o.tolerance, 2000, targets(sj), kWarmStartStep)
+                if (o.wheel < 0 || o.wheel == w) loads[kWheelLoads * w + o.load] = sj;
+            res.iterations +=
+                solveEquilibrium(model, inputs(sj), st, wsp, o.tolerance, 2000, targets(sj), kWarmStartStep, &loads)
                     .iterations;
           }
           reached = true;
@@ -808,11 +806,11 @@ KcResult runKc(const SuspensionModel& model, const KcOptions& o, const std::func
                               " (also in 64 smaller steps from the previous point, " + significant(sBefore) + " " +
                               res.sweepUnit + ")");
       previous = s;
-      rows.push_back(record(s, st, wsp));
+      rows.push_back(record(s, st, loads));
       if (progress) progress(double(++done) / o.points);
       std::string element;
       const double scale = std::max(loadScale, travel || steering ? 0.0 : std::abs(s));
-      const double force = largestForce(st, wsp, s, element);
+      const double force = largestForce(st, s, element);
       if (scale >= 1.0 && force > o.forceLimitFactor * scale) {  // below 1 N (no gravity, no preload): no scale
         rows.back().second.back() = 1.0;
         res.warnings.push_back("travel limit at point " + std::to_string(k + 1) + " of " + std::to_string(o.points) + " (" +

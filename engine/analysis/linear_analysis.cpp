@@ -40,8 +40,7 @@ void checkFinite(const SuspensionModel& model, const Workspace& ws) {
 void buildFirstOrderSystem(const SuspensionModel& model, const OperatingPoint& point, FirstOrderSystem& sys) {
   const int n = model.nDof();
   sys.n = n;
-  sys.ws.wheelLoads = point.wheelLoads;
-  linearize(model, point.state, point.u, sys.ws);
+  linearize(model, point.state, point.u, sys.ws, &point.wheelLoads);
   checkFinite(model, sys.ws);
   const MatX Jr = blockToDense(model.pattern, sys.ws.Jr), Jv = blockToDense(model.pattern, sys.ws.Jv);
   MatX Minv = MatX::Zero(n, n), K = MatX::Zero(n, n), N = MatX::Zero(n, n);

@@ -7,6 +7,7 @@
 #include "engine/core/error.h"
 #include "engine/core/text.h"
 #include "engine/core/time_grid.h"
+#include "engine/analysis/integrator_factory.h"
 #include "engine/dynamics/force_elements.h"
 #include "engine/dynamics/kinematics.h"
 #include "engine/dynamics/linearize.h"
@@ -123,7 +124,6 @@ void Simulation::initialize() {
   error_ = ErrorSummary{};
   positionSq_ = angleSq_ = 0.0;
   pending_ = false;
-  outWs_.stepError = LocalErrorEstimate{};
   // Marker displacements are measured from the design position (the poses as modelled).
   markerStart_ = markerPositionsAsModelled(*model_);
   if (!options_.record) return;
@@ -134,11 +134,10 @@ void Simulation::initialize() {
 }
 
 void Simulation::outputValues(const std::vector<Channel>& channels, double* out) {
-  outWs_.stepError = lastError();
   inputs_.evaluate(state_.t, outWs_.u);
   inputs_.evaluateRate(state_.t, outWs_.uDot);
   evaluateOutputsState(*model_, state_, outWs_.u, outWs_);
-  channelValues(channels, outWs_, markerStart_, out);
+  channelValues(channels, outWs_, markerStart_, out, lastError());
 }
 
 Simulation::Snapshot Simulation::snapshot() const {
@@ -164,11 +163,10 @@ void Simulation::restore(const Snapshot& s) {
 }
 
 void Simulation::record(const LocalErrorEstimate& stepError) {
-  outWs_.stepError = stepError;
   inputs_.evaluate(state_.t, outWs_.u);
   inputs_.evaluateRate(state_.t, outWs_.uDot);
   evaluateOutputsState(*model_, state_, outWs_.u, outWs_);
-  recorder_.record(state_.t, outWs_, markerStart_);
+  recorder_.record(state_.t, outWs_, markerStart_, stepError);
 }
 
 ErrorSummary Simulation::errorSummary() const {
@@ -216,8 +214,7 @@ bool Simulation::step() {
                           "): " + e.what());
   }
   if (pending_) {  // only set when this step was going to linearize at its start state
-    ws_.stepError = pendingError_;  // of the step that ended at pendingTime_
-    recorder_.record(pendingTime_, ws_, markerStart_);
+    recorder_.record(pendingTime_, ws_, markerStart_, pendingError_);  // of the step that ended at pendingTime_
     pending_ = false;
   }
   ++step_;

@@ -607,18 +607,18 @@ struct Destinations {
 /// The sides of a batch into s and where its blocks go into d.
 void gatherSides(Workspace& ws, const MarkerIndex (&i)[kLanes], const MarkerIndex (&j)[kLanes],
                  const MarkerOf<Pack>& I, const MarkerOf<Pack>& J, ElementWrench* const (&out)[kLanes],
-                 const BlockSlots* const (&slots)[kLanes], int n, RowBlocks target, SidesOf<Pack>& s,
+                 const BlockSlots* const (&slots)[kLanes], int n, const ElementPass& pass, SidesOf<Pack>& s,
                  Destinations& d) {
   V3 pa, pb;
   gatherBodies(ws, i, pa, s.Ra);
   gatherBodies(ws, j, pb, s.Rb);
   s.rhoI = I.rho, s.rhoJ = J.rho, s.wI = I.w, s.wJ = J.w;
   s.q = I.p - pb;
-  const bool add = target == RowBlocks::AddToRows;
+  const bool add = pass.blocks == RowBlocks::AddToRows;
   for (int l = 0; l < kLanes; ++l) {
     const MarkerKinematics& mi = ws.markers[i[l].value];
     const MarkerKinematics& mj = ws.markers[j[l].value];
-    d.keep[l] = ws.keepSidePartials || (mi.moves && mi.state < 0) || (mj.moves && mj.state < 0);
+    d.keep[l] = pass.allSidePartials || (mi.moves && mi.state < 0) || (mj.moves && mj.state < 0);
     const bool a = l < n && mi.state >= 0, b = l < n && mj.state >= 0;
     // By RowBlock: aa, ba, ab, bb.
     const bool has[4] = {a, a && b, a && b, b};  // in the rows: the row and column bodies are free
@@ -696,7 +696,7 @@ void putPartials(const MarkerPartialsOf<Pack>& m, bool torque, const V3& F, cons
   for (int l = 0; l < kLanes; ++l) slots[l] = &model.bushings[e[l]].blocks;
   SidesOf<Pack> sides;
   Destinations d;
-  gatherSides(ws, mI, mJ, I, J, out, slots, n, pass.blocks, sides, d);
+  gatherSides(ws, mI, mJ, I, J, out, slots, n, pass, sides, d);
   if (pass.blocks == RowBlocks::AddToRows) putPartials<true>(m, true, F, sides, d, out, n);
   else putPartials<false>(m, true, F, sides, d, out, n);
   for (int l = 0; l < n; ++l)
@@ -730,7 +730,7 @@ void putPartials(const MarkerPartialsOf<Pack>& m, bool torque, const V3& F, cons
   }
   SidesOf<Pack> sides;
   Destinations d;
-  gatherSides(ws, mI, mJ, gatherMarkers(ws, mI), gatherMarkers(ws, mJ), out, slots, n, pass.blocks, sides, d);
+  gatherSides(ws, mI, mJ, gatherMarkers(ws, mI), gatherMarkers(ws, mJ), out, slots, n, pass, sides, d);
   if (pass.blocks == RowBlocks::AddToRows) putPartials<true>(m, false, F, sides, d, out, n);
   else putPartials<false>(m, false, F, sides, d, out, n);
 }

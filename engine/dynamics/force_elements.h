@@ -61,9 +61,12 @@ struct ElementPass {
   /// direction, the effective damping sum_i k_i g / (1 + g k_i / c_i) of its branches eliminated
   /// from a stage matrix I - g J (g = h gamma; docs/method.md, "Maxwell branches"). Zero: J itself.
   double branchStageGain = 0.0;
+  /// Also store every element's side partials (ElementWrench::Fp .. TwB); otherwise only those of
+  /// elements on driven bodies are (the rows' blocks are what the linearization adds). For checks.
+  bool allSidePartials = false;
 };
 /// Values only.
-inline constexpr ElementPass kValuesOnly{false, RowBlocks::InElements, 0.0};
+inline constexpr ElementPass kValuesOnly{false, RowBlocks::InElements, 0.0, false};
 
 /// Marker kinematics => bushing deflections, rates, forces, wrench and (pass.partials) the
 /// wrench's partials (ws.bushings), kLanes bushings at a time (the lane instantiation of the laws).

@@ -174,9 +174,9 @@ void addBodyForcesRow(const SuspensionModel& model, int l, Workspace& ws, bool p
   }
 }
 
-void calcBodyForces(const SuspensionModel& model, Workspace& ws) {
+void calcBodyForces(const SuspensionModel& model, Workspace& ws, const VecX* wheelLoads) {
   for (int l = 0; l < model.nFreeBodies(); ++l) addBodyForcesRow(model, l, ws, true);
-  addWheelLoads(model, ws);
+  if (wheelLoads) addWheelLoads(model, *wheelLoads, ws);
 }
 
 void bodyRhsRow(const SuspensionModel& model, int l, const Workspace& ws, VecX& h) {
@@ -249,15 +249,18 @@ void runStages(const SuspensionModel& model, const State& state, const VecX& u, 
   // The element kernels add their blocks to the cleared rows (no copy through the elements).
   evaluateElements(model, state, u, uDot, ws, ElementPass{true, RowBlocks::AddToRows, options.branchStageGain});
   calcSurfaceForces(model, ws, ElementPass{true, RowBlocks::AddToRows, options.branchStageGain});
-  calcBodyForces(model, ws);
+  calcBodyForces(model, ws, options.wheelLoads);
   for (int l = 0; l < model.nFreeBodies(); ++l) assembleRow(model, l, ws, options.jacobians);
 }
 
 }  // namespace
 
-void linearize(const SuspensionModel& model, const State& state, const VecX& u, Workspace& ws) {
+void linearize(const SuspensionModel& model, const State& state, const VecX& u, Workspace& ws,
+               const VecX* wheelLoads) {
   ws.uDot.setZero();
-  runStages(model, state, u, ws.uDot, ws, {});
+  LinearizeOptions options;
+  options.wheelLoads = wheelLoads;
+  runStages(model, state, u, ws.uDot, ws, options);
 }
 
 void linearize(const SuspensionModel& model, const State& state, const VecX& u, const VecX& uDot, Workspace& ws,
@@ -267,8 +270,6 @@ void linearize(const SuspensionModel& model, const State& state, const VecX& u, 
 
 void evaluateRhs(const SuspensionModel& model, const State& state, const VecX& u, const VecX& uDot, Workspace& ws,
                  VecX& h, VecX& rDot) {
-  if (ws.wheelLoads.size() != 0 && !ws.wheelLoads.isZero(0.0))
-    throw std::logic_error("evaluateRhs() does not apply the wheel loads of the K&C analyses");
   // The pipeline of linearize() without any partial: the same sums in the same order.
   evaluateElements(model, state, u, uDot, ws, kValuesOnly);
   calcSurfaceForces(model, ws, kValuesOnly);

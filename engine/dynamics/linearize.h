@@ -46,8 +46,10 @@ void scatterElementBlock(const SuspensionModel& model, ElementRef e, RowBlock bl
 /// Adds gravity and the input wrenches for ws.u (h_g, h_u of eq. 2b) to the world wrenches and
 /// their partials; fills J_u and J_udot (motion inputs: from the element partials that
 /// calcSurfaceForces() collected in Jw_u, Jw_udot).
+/// `wheelLoads`: the loads of a K&C rig on the wheels (kWheelLoads per wheel), added after all
+/// rows; null: none (runs of load cases).
 /// @pre calcSurfaceForces() ran.
-void calcBodyForces(const SuspensionModel& model, Workspace& ws);
+void calcBodyForces(const SuspensionModel& model, Workspace& ws, const VecX* wheelLoads = nullptr);
 /// Row l of calcBodyForces() without the wheel loads (which calcBodyForces() adds after all rows;
 /// they are zero in runs of load cases): gravity, the loads of inputs on body l and, with
 /// `partials`, the rows of J_u and J_udot and the loads' position partials.
@@ -79,6 +81,8 @@ struct LinearizeOptions {
   bool jacobians = true;
   /// The Maxwell branches eliminated from a stage matrix I - g J with this g (ElementPass).
   double branchStageGain = 0.0;
+  /// The loads of a K&C rig on the wheels (kWheelLoads per wheel, dynamics/wheels.h); null: none.
+  const VecX* wheelLoads = nullptr;
 };
 
 /// Runs every stage in order at (state, u, u_dot): body kinematics (driven bodies included),
@@ -87,16 +91,17 @@ struct LinearizeOptions {
 void linearize(const SuspensionModel& model, const State& state, const VecX& u, const VecX& uDot, Workspace& ws,
                const LinearizeOptions& options = {});
 
-/// The same with the inputs at rest (u_dot = 0): equilibria, K&C points, operating points.
-void linearize(const SuspensionModel& model, const State& state, const VecX& u, Workspace& ws);
+/// The same with the inputs at rest (u_dot = 0): equilibria, K&C points, operating points, with the
+/// loads of a K&C rig on the wheels (null: none).
+void linearize(const SuspensionModel& model, const State& state, const VecX& u, Workspace& ws,
+               const VecX* wheelLoads = nullptr);
 
 /// The right-hand side alone at (state, u, u_dot), without any partial: h(r, v, u) of M v' = h
 /// into `h` and r' = K(r) v into `rDot` (the stage evaluations of the W-methods, the residuals of
 /// BDF2 and generalized-alpha). The same sums as linearize() in the same order, so h equals its
 /// ws.h to the last bit. Overwrites the kinematics, element values and wrenches in ws, never the
-/// Jacobians (J_r, J_v, J_u, J_udot, K, N).
-/// @pre ws.wheelLoads is zero (the loads of the K&C analyses, which linearize() handles).
-/// @throws SimulationError as the element stages do; std::logic_error with wheel loads set.
+/// Jacobians (J_r, J_v, J_u, J_udot, K, N). No wheel loads (a run's right-hand side).
+/// @throws SimulationError as the element stages do.
 void evaluateRhs(const SuspensionModel& model, const State& state, const VecX& u, const VecX& uDot, Workspace& ws,
                  VecX& h, VecX& rDot);
 

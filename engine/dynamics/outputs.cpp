@@ -130,7 +130,8 @@ std::vector<Channel> stateChannels(const SuspensionModel& model) {
   return out;
 }
 
-double channelValue(const Channel& c, const Workspace& ws, const std::vector<Vec3>& markerStart) {
+double channelValue(const Channel& c, const Workspace& ws, const std::vector<Vec3>& markerStart,
+                    const LocalErrorEstimate& stepError) {
   // Body angles and angular velocities are listed rx, ry, rz: alpha_x'', alpha_y', alpha_z.
   const int rot = c.component >= 3 ? c.component - 3 : 0;
   switch (c.quantity) {
@@ -147,7 +148,7 @@ double channelValue(const Channel& c, const Workspace& ws, const std::vector<Vec
     case OutputQuantity::Input: return ws.u[c.index];
     case OutputQuantity::Wheel: return wheelChannels(*c.wheel, ws)[c.component];
     case OutputQuantity::ErrorEstimate: {
-      const LocalErrorEstimate& e = ws.stepError;
+      const LocalErrorEstimate& e = stepError;
       const double values[] = {e.position, e.angle, e.velocity, e.angularVelocity};
       return values[c.component];
     }
@@ -168,7 +169,7 @@ std::vector<Vec3> markerPositionsAsModelled(const SuspensionModel& model) {
 }
 
 void channelValues(const std::vector<Channel>& channels, const Workspace& ws, const std::vector<Vec3>& markerStart,
-                   double* out) {
+                   double* out, const LocalErrorEstimate& stepError) {
   constexpr std::size_t kCached = 8;  // wheels whose channels are kept for the call (more: computed each time)
   std::array<const ModelWheel*, kCached> wheel{};
   std::array<std::array<double, kWheelChannels>, kCached> values;
@@ -176,14 +177,14 @@ void channelValues(const std::vector<Channel>& channels, const Workspace& ws, co
   for (std::size_t k = 0; k < channels.size(); ++k) {
     const Channel& c = channels[k];
     if (c.quantity != OutputQuantity::Wheel) {
-      out[k] = channelValue(c, ws, markerStart);
+      out[k] = channelValue(c, ws, markerStart, stepError);
       continue;
     }
     std::size_t at = 0;
     while (at < cached && wheel[at] != c.wheel) ++at;
     if (at == cached) {
       if (cached == kCached) {
-        out[k] = channelValue(c, ws, markerStart);
+        out[k] = channelValue(c, ws, markerStart, stepError);
         continue;
       }
       wheel[at] = c.wheel;
@@ -202,12 +203,13 @@ void Recorder::reset(std::vector<Channel> channels, std::size_t capacity) {
   values_.reserve(capacity * channels_.size());
 }
 
-void Recorder::record(double t, const Workspace& ws, const std::vector<Vec3>& markerStart) {
+void Recorder::record(double t, const Workspace& ws, const std::vector<Vec3>& markerStart,
+                      const LocalErrorEstimate& stepError) {
   if (times_.size() == times_.capacity()) return;  // the run was sized for its samples
   times_.push_back(t);
   const std::size_t at = values_.size();
   values_.resize(at + channels_.size());  // within the capacity reserved: no allocation
-  channelValues(channels_, ws, markerStart, values_.data() + at);
+  channelValues(channels_, ws, markerStart, values_.data() + at, stepError);
 }
 
 std::vector<double> Recorder::series(std::size_t c) const {

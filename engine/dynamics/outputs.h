@@ -29,12 +29,15 @@ std::vector<Channel> resolveChannels(const SuspensionModel& model, const std::ve
 std::vector<Channel> stateChannels(const SuspensionModel& model);
 
 /// Value of a channel from a workspace whose stages 1-3 ran at the state (and whose u is set).
-/// `markerStart` holds each marker's design position, the pose as modelled (for displacements).
-double channelValue(const Channel& c, const Workspace& ws, const std::vector<Vec3>& markerStart);
+/// `markerStart` holds each marker's design position, the pose as modelled (for displacements);
+/// `stepError` the local error estimate of the step that ended at the state (the error channels;
+/// zero where no integrator ran).
+double channelValue(const Channel& c, const Workspace& ws, const std::vector<Vec3>& markerStart,
+                    const LocalErrorEstimate& stepError = {});
 /// The values of `channels` into out (channels.size()), as channelValue() gives each, with each
 /// wheel's alignment channels computed once for all of its channels. No allocation.
 void channelValues(const std::vector<Channel>& channels, const Workspace& ws, const std::vector<Vec3>& markerStart,
-                   double* out);
+                   double* out, const LocalErrorEstimate& stepError = {});
 
 /// Every marker's global position in the pose as modelled (the start of displacement channels).
 std::vector<Vec3> markerPositionsAsModelled(const SuspensionModel& model);
@@ -44,7 +47,8 @@ class Recorder {
  public:
   void reset(std::vector<Channel> channels, std::size_t capacity);
   /// Appends one sample; never reallocates within the capacity given to reset().
-  void record(double t, const Workspace& ws, const std::vector<Vec3>& markerStart);
+  void record(double t, const Workspace& ws, const std::vector<Vec3>& markerStart,
+              const LocalErrorEstimate& stepError = {});
   const std::vector<Channel>& channels() const { return channels_; }
   std::size_t size() const { return times_.size(); }
   double time(std::size_t k) const { return times_[k]; }

@@ -2,6 +2,8 @@
 #include "engine/dynamics/wheels.h"
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 #include <cmath>
 #include <limits>
 #include <unsupported/Eigen/AutoDiff>
@@ -187,11 +189,14 @@ void wheelChannelGradient(const SuspensionModel& model, const Workspace& ws, int
   }
 }
 
-void addWheelLoads(const SuspensionModel& model, Workspace& ws) {
-  if (ws.wheelLoads.size() == 0 || ws.wheelLoads.isZero(0.0)) return;
+void addWheelLoads(const SuspensionModel& model, const VecX& wheelLoads, Workspace& ws) {
+  if (wheelLoads.size() == 0 || wheelLoads.isZero(0.0)) return;
+  if (wheelLoads.size() != kWheelLoads * static_cast<Eigen::Index>(model.wheels.size()))
+    throw std::logic_error("wheel loads for " + std::to_string(wheelLoads.size() / kWheelLoads) + " wheels, the model has " +
+                           std::to_string(model.wheels.size()));
   using AD = Eigen::AutoDiffScalar<Eigen::Matrix<double, 9, 1>>;
   for (std::size_t k = 0; k < model.wheels.size(); ++k) {
-    const double* l = ws.wheelLoads.data() + kWheelLoads * k;
+    const double* l = wheelLoads.data() + kWheelLoads * k;
     if (std::all_of(l, l + kWheelLoads, [](double v) { return v == 0.0; })) continue;
     const ModelWheel& w = model.wheels[k];
     const MarkerKinematics& mk = ws.markers[w.marker.value];

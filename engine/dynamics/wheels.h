@@ -73,9 +73,9 @@ inline int wheelLoadByKey(const std::string& key) {
   return -1;
 }
 
-/// Adds ws.wheelLoads to the world wrenches and their position partials (Jw_r).
-/// @pre calcSurfaceForces() ran. Does nothing when all wheel loads are zero.
-void addWheelLoads(const SuspensionModel& model, Workspace& ws);
+/// Adds the loads of a K&C rig on the wheels (kWheelLoads per wheel) to the world wrenches and
+/// their position partials (Jw_r). @pre calcSurfaceForces() ran. Does nothing when they are zero.
+void addWheelLoads(const SuspensionModel& model, const VecX& wheelLoads, Workspace& ws);
 
 /// Column of dh/d(load) for one load of one wheel (generalized forces: force global, torque in
 /// body axes), size nDof. @pre stages 1-2 ran.

@@ -24,7 +24,6 @@ Workspace::Workspace(const SuspensionModel& m)
       Jw_udot(m.inputPattern.nSlots(), Vec6::Zero()),
       u(VecX::Zero(m.nInputs())),
       uDot(VecX::Zero(m.nInputs())),
-      wheelLoads(VecX::Zero(7 * static_cast<Eigen::Index>(m.wheels.size()))),
       h(VecX::Zero(m.nDof())),
       Jr(m.pattern.nBlocks(), Mat6::Zero()),
       Jv(m.pattern.nBlocks(), Mat6::Zero()),

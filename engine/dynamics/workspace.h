@@ -148,9 +148,6 @@ struct Workspace {
   std::vector<int> movingMarkers;
   /// The order calcBushings() and calcP2Ps() take the elements in (batchOrder()).
   std::vector<int> bushingOrder, p2pOrder;
-  /// Also store every element's side partials (ElementWrench::Fp .. TwB); by default only those
-  /// of elements on driven bodies are (the rows' blocks are what the linearization adds).
-  bool keepSidePartials = false;
   // calcGeneralizedForces: world wrenches about each free body's centre of mass and their
   // partials w.r.t. (p, theta) [Jw_r] and (v, w_B) [Jw_v] in the block pattern.
   std::vector<Vec6> wrench;  ///< nFree
@@ -161,13 +158,7 @@ struct Workspace {
   // Linearization results (paper 003 eq. 8/9), generalized coordinates:
   VecX u;                          ///< inputs at the linearization point (nInputs)
   VecX uDot;                       ///< their rates; only motion inputs use them (nInputs)
-  /// Loads of the K&C analyses on each wheel (kWheelLoads per wheel, dynamics/wheels.h); zero in
-  /// runs of load cases. Applied by calcBodyForces().
-  VecX wheelLoads;
   VecX h;                          ///< h(r, v, u) (nDof)
-  /// The integrator's local error estimate of the step that ended at the state the outputs are
-  /// read from; set by the simulation before it records (zero at the start of a run).
-  LocalErrorEstimate stepError;
   std::vector<Mat6> Jr, Jv;        ///< dh/dr, dh/dv in the block pattern (nBlocks)
   /// dh/du and dh/du_dot in the slots of model.inputPattern (inputColumn() gives a dense column);
   /// J_udot is non-zero for motion inputs only.

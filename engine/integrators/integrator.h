@@ -19,7 +19,7 @@ struct IntegratorOptions {
   bool kinematicsDerivative = true;  ///< LSRT2: include d(Kv)/dr
   std::string solver = "topology";  ///< LSRT2 linear solver
   double relativeTolerance = 1e-9;   ///< CVODE
-  int threads = 1;                   ///< LSRT2: threads of the parallel step, used when faster (parallel_choice.h)
+  int threads = 1;                   ///< LSRT2: threads of the parallel step, used when faster (engine/parallel)
   std::string cvodeSolver = "auto";  ///< CVODE Newton systems: "dense", "klu" (sparse) or "auto" (by size)
   double rhoInfinity = 0.9;          ///< generalized-alpha: spectral radius at infinity, [0, 1]
   bool threadsAlways = false;        ///< LSRT2: the parallel step on every step, faster or not (benchmarks)
@@ -47,12 +47,5 @@ class Integrator {
   /// linearization kept for later steps belongs to another state).
   virtual void resetLinearization() {}
 };
-
-/// The method names makeIntegrator() knows, comma-separated (for messages and usage texts).
-std::string integratorNames();
-
-/// @throws std::invalid_argument for an unknown method or solver.
-std::unique_ptr<Integrator> makeIntegrator(const SuspensionModel& model, const IntegratorOptions& options,
-                                           const LoadCaseRow& loadCase);
 
 }  // namespace ek

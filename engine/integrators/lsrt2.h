@@ -12,6 +12,9 @@
 ///   A      = M - dt gamma J_v - (dt gamma)^2 J_r Kt                                      (eq. 19)
 /// with G_i = P (K_lin v_bar + N (r_bar - r_lin)), Kt = P K_lin, P = (I - dt gamma N)^-1 per body.
 /// With N = 0 (option kinematicsDerivative off) this is exactly the papers' eqs. (15)-(17).
+/// It is StageSystem's stage with R_r = K_lin v_bar + N (r_bar - r_lin), b = h_lin + J_u (u_bar -
+/// u_lin) + ..., dr0 = r_bar - r_lin, dv0 = v_bar - v_lin: a step reads "linearize, factorize, two
+/// solves", and the rows run on a StageRunner (one thread here; engine/parallel has the threads).
 ///
 /// Local error estimate: the embedded solution y + dt k_1 (b^ = (1, 0), first order: stage 1 is
 /// a linear-implicit Euler step with gamma) against y + dt k_2 gives dt (k_2 - k_1) per
@@ -19,9 +22,9 @@
 
 #include <memory>
 
-#include "engine/parallel/parallel_step.h"
 #include "engine/dynamics/workspace.h"
 #include "engine/integrators/integrator.h"
+#include "engine/integrators/stage_system.h"
 #include "engine/model/signal.h"
 #include "engine/solvers/linear_solver.h"
 
@@ -33,27 +36,17 @@ struct Lsrt2Options {
   /// Include N = d(K(r) v)/dr in the linear model (second order also for rotating bodies).
   /// Off: the papers' frozen K_lin.
   bool kinematicsDerivative = true;
-  /// Threads of the parallel step (1: serial). Results are identical for every count.
-  int threads = 1;
   /// After a first stage at the linearization, take the second stage's J_r dr1 + J_v dv1 from
   /// the first stage's equation (one block product less; docs/method.md). Off: both products
   /// (the same results to round-off; for verification).
   bool secondStageFromFirst = true;
 };
 
-/// Wall time spent per phase, accumulated over steps (when enabled).
-struct PhaseTimes {
-  double linearize = 0.0, assemble = 0.0, factorize = 0.0, solve = 0.0, other = 0.0;  ///< [s]
-  long long linearizations = 0, steps = 0;
-};
-
-class Lsrt2 final : public Integrator {
+class Lsrt2 : public Integrator {
  public:
   static constexpr double kGamma = 0.29289321881345248;  // 1 - sqrt(2)/2
 
-  /// With options.threads > 1: a ParallelStep of that many threads for the run (the
-  /// linearization, the factorization and the solves by the solver's subtrees; other solvers
-  /// than TopologySolver factorize and solve on the calling thread).
+  /// On the calling thread (a SerialStageRunner).
   Lsrt2(const SuspensionModel& model, Lsrt2Options options, std::unique_ptr<LinearSolver> solver);
   ~Lsrt2() override;
 
@@ -66,19 +59,22 @@ class Lsrt2 final : public Integrator {
   /// kinematics and element results of that state).
   bool workspaceHoldsStepStart() const override { return linearizedLast_; }
   const Lsrt2Options& options() const { return options_; }
+  /// The threads the rows run on.
+  int threads() const { return runner_->threads(); }
   /// Phase timing for benchmarks (off by default; costs a clock read per phase when on).
-  void enableTiming(bool on) { timing_ = on; }
-  const PhaseTimes& phaseTimes() const { return times_; }
-  const LinearSolver& solver() const { return *solver_; }
+  void enableTiming(bool on) { runner_->enableTiming(on); }
+  const PhaseTimes& phaseTimes() const { return runner_->phaseTimes(); }
+  const LinearSolver& solver() const { return system_.solver(); }
   const LocalErrorEstimate* localError() const override { return &error_; }
   std::string errorEstimateSource() const override { return "embedded first-order solution"; }
   void resetLinearization() override { steps_ = 0; }
 
+ protected:
+  /// For a runner on other threads (engine/parallel): built on this integrator's solver.
+  StageSystem& system() { return system_; }
+  void setRunner(std::unique_ptr<StageRunner> runner) { runner_ = std::move(runner); }
+
  private:
-  void relinearize(const State& state, Workspace& ws);
-  /// Calls f(l) for every free body l: on one thread, or on the pool by the threads' rows.
-  template <class RowFn>
-  void forRows(const std::vector<std::vector<int>>& rows, RowFn&& f);
   /// How a stage's J_r y + J_v (vbar - v_lin) is formed (docs/method.md, "LSRT2's second stage"):
   enum class StageProducts {
     AtLinearization,  ///< rbar, vbar at the linearization point: J_r hg G only
@@ -92,31 +88,20 @@ class Lsrt2 final : public Integrator {
   const SuspensionModel& model_;
   LocalErrorEstimate error_;
   Lsrt2Options options_;
-  std::unique_ptr<LinearSolver> solver_;
-  std::unique_ptr<ParallelStep> parallel_;  ///< threads > 1 only
-  /// Free bodies by thread (one list on one thread): the solver's subtrees, as the parallel
-  /// linearization splits them too.
-  std::vector<std::vector<int>> rows_;
+  StageSystem system_;
+  std::unique_ptr<StageRunner> runner_;
   long long steps_ = 0;
   bool linearizedLast_ = false;
-  bool timing_ = false;
-  PhaseTimes times_;
-  // Linearization point and per-body matrices of the linear model.
+  // Linearization point.
   VecX rLin_, vLin_, uLin_;
-  std::vector<Mat3> P_, Kt_;
-  std::vector<Mat3> RTKt_;  ///< per body R T Kt: Kt in the world-wrench partials' coordinates
-  void stageKinematicsOfBody(const Workspace& ws, int l, double hg);  ///< P_, Kt_, RTKt_ of body l
-  std::vector<Mat6> A_;  ///< A, for a solver without storage of its own (empty otherwise)
-  /// Where A's blocks are assembled: the solver's own storage (factorized in place), else A_.
-  std::vector<Mat6*> Aslot_;
-  bool inPlace_ = false;
   // Step buffers (sized once).
   VecX uK_, uNext_, uHalf_, uDot_, udDiff_, uBar_;
   // Rates of the inputs (driven bodies only): at the linearization point, the stage values.
   VecX udLin_, udK_, udNext_, udHalf_, udBar_;
-  VecX rBar_, vBar_, G_, y_, rhs_, dr1_, dv1_, dr2_, dv2_, tmp_;
-  VecX yW_;  ///< y in the world-wrench partials' coordinates (toWrenchCoordinatesRow())
-  VecX q_;   ///< a stage's rows without the J_r, J_v products: h plus the inputs' part
+  VecX rBar_, vBar_, dr1_, dv1_, dr2_, dv2_;
+  VecX Rr_;          ///< a stage's R_r: the linear model's kinematic rates at the stage values
+  VecX dr0_, dv0_;   ///< a stage's offsets from the linearization point (General products)
+  VecX q_;           ///< a stage's b: h plus the inputs' part (and the branch forces), no J_r, J_v products
   // Maxwell branches: element states at the linearization, their directions' rates there, the
   // stage values and increments, per-direction scratch (force changes, rate changes).
   VecX zLin_, rateLin_, zBar_, dz1_, dz2_, branchForce_, branchRate_, branchDeflection_;

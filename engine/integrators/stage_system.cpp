@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/integrators/stage_system.h"
 
+#include <chrono>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 
@@ -133,22 +135,60 @@ StageSystem::StageSystem(const SuspensionModel& model, std::unique_ptr<LinearSol
     : model_(model), solver_(std::move(solver)), kinematicsDerivative_(kinematicsDerivative) {
   const int n = model.nDof(), m = model.nFreeBodies();
   for (auto* v : {&P_, &Kt_, &RTKt_, &R_, &RT_}) v->assign(m, Mat3::Identity());
+  wB_.assign(m, Vec3::Zero());
   tau_.assign(m, Vec3::Zero());
-  A_.assign(model.pattern.nBlocks(), Mat6::Zero());
-  for (Mat6& a : A_) Aslot_.push_back(&a);
-  for (VecX* v : {&PRr_, &y_, &rhs_}) v->setZero(n);
+  inPlace_ = solver_->blockStorage(0) != nullptr;
+  if (!inPlace_) A_.assign(model.pattern.nBlocks(), Mat6::Zero());
+  for (int s = 0; s < model.pattern.nBlocks(); ++s) Aslot_.push_back(inPlace_ ? solver_->blockStorage(s) : &A_[s]);
+  for (VecX* v : {&PRr_, &yW_, &rhs_}) v->setZero(n);
 }
 
-void StageSystem::assemble(const Workspace& ws, double hgKinematics, bool kinematicsDerivative, double cv, double cr) {
+void StageSystem::beginAssembly(double hg) {
+  hg_ = hgN_ = cv_ = hg;
+  cr_ = hg * hg;
+  withN_ = kinematicsDerivative_;
+}
+
+void StageSystem::beginVelocityAssembly(double cv, double cr) {
+  hgN_ = 0.0;
+  cv_ = cv;
+  cr_ = cr;
+  withN_ = false;
+}
+
+void StageSystem::bodyOfA(const Workspace& ws, int l) {
+  const BodyKinematics& b = ws.bodies[model_.freeBodies[l]];
+  stageKinematics(b, hgN_, withN_, P_[l], Kt_[l], RTKt_[l]);
+  R_[l] = b.R;
+  RT_[l] = b.RT;
+  wB_[l] = b.w_B;
+}
+
+void StageSystem::rowOfA(const Workspace& ws, int l) {
+  tau_[l] = ws.wrench[l].tail<3>();
+  assembleStageMatrixRowFromWrenches(model_, ws, l, cv_, cr_, RTKt_, Aslot_.data());
+}
+
+void StageSystem::factorizeAssembled() {
+  if (inPlace_) solver_->factorizeInPlace();
+  else solver_->factorize(A_);
+  ++factorizations_;
+}
+
+void StageSystem::factorize(const Workspace& ws, double hg) {
+  beginAssembly(hg);
   const int m = model_.nFreeBodies();
-  for (int l = 0; l < m; ++l) {
-    const BodyKinematics& b = ws.bodies[model_.freeBodies[l]];
-    stageKinematics(b, hgKinematics, kinematicsDerivative, P_[l], Kt_[l], RTKt_[l]);
-    R_[l] = b.R;
-    RT_[l] = b.RT;
-    tau_[l] = ws.wrench[l].tail<3>();
-  }
-  for (int l = 0; l < m; ++l) assembleStageMatrixRowFromWrenches(model_, ws, l, cv, cr, RTKt_, Aslot_.data());
+  for (int l = 0; l < m; ++l) bodyOfA(ws, l);
+  for (int l = 0; l < m; ++l) rowOfA(ws, l);
+  factorizeAssembled();
+}
+
+void StageSystem::factorizeVelocityMatrix(const Workspace& ws, double cv, double cr) {
+  beginVelocityAssembly(cv, cr);
+  const int m = model_.nFreeBodies();
+  for (int l = 0; l < m; ++l) bodyOfA(ws, l);
+  for (int l = 0; l < m; ++l) rowOfA(ws, l);
+  factorizeAssembled();
 }
 
 void StageSystem::toWorldRows(const VecX& b) {
@@ -158,44 +198,82 @@ void StageSystem::toWorldRows(const VecX& b) {
   }
 }
 
-void StageSystem::factorize(const Workspace& ws, double hg) {
-  hg_ = hg;
-  assemble(ws, hg, kinematicsDerivative_, hg, hg * hg);
-  solver_->factorize(A_);
-  ++factorizations_;
-}
-
-void StageSystem::factorizeVelocityMatrix(const Workspace& ws, double cv, double cr) {
-  assemble(ws, 0.0, false, cv, cr);
-  solver_->factorize(A_);
-  ++factorizations_;
-}
-
 void StageSystem::solveVelocity(const VecX& b, VecX& x) {
   toWorldRows(b);
   solver_->solve(rhs_, x);
   ++solves_;
 }
 
+void StageSystem::stageRow(int l, const VecX& Rr, const VecX* dr0) {
+  PRr_.segment<3>(6 * l) = Rr.segment<3>(6 * l);
+  PRr_.segment<3>(6 * l + 3) = P_[l] * Rr.segment<3>(6 * l + 3);
+  Vec6 y = hg_ * PRr_.segment<6>(6 * l);
+  if (dr0) y += dr0->segment<6>(6 * l);
+  yW_.segment<3>(6 * l) = y.head<3>();
+  yW_.segment<3>(6 * l + 3) = RT_[l] * y.tail<3>();
+}
+
+void StageSystem::rhsRow(const Workspace& ws, int l, const VecX& b, const VecX* dv0) {
+  // J_r y + J_v dv0 = T_l (Jw_r yW + Jw_v dv0 + [0; [tau_l]x yW_l,theta]) - (J_v's gyroscopic block)
+  // dv0 (wrenchProductRow() at the linearization point, whose R, R T, w_B and tau were kept); in
+  // A's rows the torque rows are world rows: R_l times the body-axis rows.
+  const Vec6 acc = wrenchProductRow(model_, ws, l, yW_, dv0, tau_[l]);
+  rhs_.segment<3>(6 * l) = b.segment<3>(6 * l) + acc.head<3>();
+  Vec3 torque = b.segment<3>(6 * l + 3);
+  if (dv0) {
+    const Mat3& I = model_.bodies[model_.freeBodies[l]].inertia;
+    const Vec3 dw = dv0->segment<3>(6 * l + 3);
+    torque -= wB_[l].cross(I * dw) - (I * wB_[l]).cross(dw);
+  }
+  rhs_.segment<3>(6 * l + 3) = R_[l] * torque + acc.tail<3>();
+}
+
+void StageSystem::finishRow(int l, const VecX& Uv, VecX& Ur) const {
+  Ur.segment<3>(6 * l) = PRr_.segment<3>(6 * l) + hg_ * Uv.segment<3>(6 * l);
+  Ur.segment<3>(6 * l + 3) = PRr_.segment<3>(6 * l + 3) + hg_ * (Kt_[l] * Uv.segment<3>(6 * l + 3));
+}
+
 void StageSystem::solve(const Workspace& ws, const VecX& Rr, const VecX& MRv, VecX& Ur, VecX& Uv) {
-  // rhs = M R_v + J_r (hg P R_r) in A's rows: J_r y = T_l (Jw_r yW + [0; [tau_l]x yW_l,theta]) with
-  // yW = (y_p, R T y_alpha) (wrenchProductRow() at the linearization point, whose R, R T and tau
-  // the factorization kept).
   const int m = model_.nFreeBodies();
-  for (int l = 0; l < m; ++l) {
-    PRr_.segment<3>(6 * l) = Rr.segment<3>(6 * l);
-    PRr_.segment<3>(6 * l + 3) = P_[l] * Rr.segment<3>(6 * l + 3);
-    y_.segment<3>(6 * l) = hg_ * PRr_.segment<3>(6 * l);
-    y_.segment<3>(6 * l + 3) = RT_[l] * (hg_ * PRr_.segment<3>(6 * l + 3));
-  }
-  toWorldRows(MRv);
-  for (int l = 0; l < m; ++l) rhs_.segment<6>(6 * l) += wrenchProductRow(model_, ws, l, y_, nullptr, tau_[l]);
+  for (int l = 0; l < m; ++l) stageRow(l, Rr, nullptr);
+  for (int l = 0; l < m; ++l) rhsRow(ws, l, MRv, nullptr);
   solver_->solve(rhs_, Uv);
-  for (int l = 0; l < m; ++l) {
-    Ur.segment<3>(6 * l) = PRr_.segment<3>(6 * l) + hg_ * Uv.segment<3>(6 * l);
-    Ur.segment<3>(6 * l + 3) = PRr_.segment<3>(6 * l + 3) + hg_ * (Kt_[l] * Uv.segment<3>(6 * l + 3));
-  }
+  for (int l = 0; l < m; ++l) finishRow(l, Uv, Ur);
   ++solves_;
+}
+
+namespace {
+using Clock = std::chrono::steady_clock;
+double since(Clock::time_point& t0) {
+  const auto t1 = Clock::now();
+  const double s = std::chrono::duration<double>(t1 - t0).count();
+  t0 = t1;
+  return s;
+}
+}  // namespace
+
+SerialStageRunner::SerialStageRunner(const SuspensionModel& model) : model_(model), rows_(model.nFreeBodies()) {
+  std::iota(rows_.begin(), rows_.end(), 0);
+}
+
+void SerialStageRunner::linearizeAndFactorize(const State& state, const VecX& u, const VecX& uDot, Workspace& ws,
+                                              const LinearizeOptions& options, StageSystem& system) {
+  auto t0 = Clock::now();
+  linearize(model_, state, u, uDot, ws, options);
+  if (timing_) times_.linearize += since(t0);
+  for (int l : rows_) system.bodyOfA(ws, l);
+  for (int l : rows_) system.rowOfA(ws, l);
+  if (timing_) times_.assemble += since(t0);
+  system.factorizeAssembled();
+  if (timing_) times_.factorize += since(t0), ++times_.linearizations;
+}
+
+void SerialStageRunner::solve(Rows before, StageSystem& system, VecX& x, Rows after) {
+  before(rows_);
+  auto t0 = Clock::now();
+  system.solver().solve(system.rhs(), x);
+  if (timing_) times_.solve += since(t0);
+  after(rows_);
 }
 
 void addBranchForces(const Workspace& ws, const VecX& f, VecX& rhs) {

@@ -21,6 +21,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/core/function_ref.h"
+#include "engine/dynamics/linearize.h"
 #include "engine/dynamics/workspace.h"
 #include "engine/solvers/linear_solver.h"
 
@@ -123,18 +125,59 @@ class StepHistory {
   VecX r_, v_;
 };
 
+/// Wall time of a linear-implicit step's phases, accumulated over steps (when timing is on).
+struct PhaseTimes {
+  double linearize = 0.0, assemble = 0.0, factorize = 0.0, solve = 0.0, other = 0.0;  ///< [s]
+  long long linearizations = 0, steps = 0;
+};
+
+/// The stage system of a linear-implicit method. A is assembled body by body and row by row
+/// (bodyOfA(), rowOfA(): what a StageRunner runs, on one thread or by the threads' rows) into the
+/// solver's own block storage where it has one (factorized in place), else into blocks of its own.
+/// A stage in its general form,
+///
+///   U_r = P R_r + hg Kt U_v,   A U_v = b + J_r (dr0 + hg P R_r) + J_v dv0,
+///
+/// covers every method: the W-methods, BDF2 (b = M R_v, no offsets) and LSRT2 (R_r the linear
+/// model's kinematic rates at the stage values, b = h + J_u du, dr0, dv0 the stage values' offsets
+/// from the linearization point). Row by row: stageRow() (P R_r and the products' argument),
+/// rhsRow() (b plus the products, in A's world-torque rows), the solve, finishRow() (U_r).
 class StageSystem {
  public:
   StageSystem(const SuspensionModel& model, std::unique_ptr<LinearSolver> solver, bool kinematicsDerivative);
 
-  /// Builds A from the linearization in ws (the world-wrench partials) for the factor hg and
-  /// factorizes it. Keeps what the solves need of the linearization point (the bodies'
-  /// rotations, the torques): ws may be evaluated elsewhere in between (evaluateRhs()), as long
-  /// as its world-wrench partials stay.
-  /// @throws SimulationError if A is singular.
+  // A = M - cv J_v - cr J_r Kt, Kt = P K, P = (I - hgN N)^-1 (I with the frozen kinematics).
+  /// The next A is the stage matrix of factor hg: cv = hg, cr = hg^2, hgN = hg.
+  void beginAssembly(double hg);
+  /// The next A is the Newton matrix in the accelerations (generalized-alpha): the given cv, cr,
+  /// K without N.
+  void beginVelocityAssembly(double cv, double cr);
+  /// Body l's P, Kt, R T Kt and what the solves keep of the linearization point (R, R T, w_B), from
+  /// its kinematics in ws. @pre beginAssembly() or beginVelocityAssembly().
+  void bodyOfA(const Workspace& ws, int l);
+  /// Block row l of A from the world-wrench partials in ws, and body l's torque (kept).
+  /// @pre bodyOfA() ran for every free body.
+  void rowOfA(const Workspace& ws, int l);
+  /// Factorizes the assembled A. @throws SimulationError if A is singular.
+  void factorizeAssembled();
+  /// Whether A is assembled in the solver's own storage (factorizeAssembled() in place).
+  bool inPlace() const { return inPlace_; }
+  /// All of the above on the calling thread, for the factor hg.
   void factorize(const Workspace& ws, double hg);
-  /// (U_r, U_v) from R_r and M R_v (the velocity rows already multiplied by M), with ws.Jw_r of
-  /// the last factorize(). No allocation.
+
+  /// Row l of a stage before the products: P R_r, and y = dr0 + hg P R_r in the world-wrench
+  /// partials' coordinates (dr0 null: zero).
+  void stageRow(int l, const VecX& Rr, const VecX* dr0);
+  /// Row l of the stage's right-hand side b + J_r y + J_v dv0 (dv0 null: zero), its torque rows in
+  /// world axes, into rhs(). ws holds the world-wrench partials of the last factorization.
+  /// @pre stageRow() ran for every free body.
+  void rhsRow(const Workspace& ws, int l, const VecX& b, const VecX* dv0);
+  /// Row l of U_r = P R_r + hg Kt U_v.
+  void finishRow(int l, const VecX& Uv, VecX& Ur) const;
+  /// The right-hand side rhsRow() writes (and a split solve substitutes in place).
+  VecX& rhs() { return rhs_; }
+  /// (U_r, U_v) from R_r and b = M R_v (the velocity rows already multiplied by M), no offsets,
+  /// on the calling thread. No allocation.
   void solve(const Workspace& ws, const VecX& Rr, const VecX& MRv, VecX& Ur, VecX& Uv);
 
   /// For Newton iterations in the accelerations (generalized-alpha): A = M - cv J_v - cr J_r K
@@ -145,6 +188,7 @@ class StageSystem {
 
   double hg() const { return hg_; }
   const LinearSolver& solver() const { return *solver_; }
+  LinearSolver& solver() { return *solver_; }
   long long factorizations() const { return factorizations_; }
   long long solves() const { return solves_; }
 
@@ -152,18 +196,64 @@ class StageSystem {
   const SuspensionModel& model_;
   std::unique_ptr<LinearSolver> solver_;
   bool kinematicsDerivative_;
-  double hg_ = 0.0;
-  /// A's blocks and their addresses, per body P, Kt, R T Kt, and of the linearization point its
-  /// R (A's torque rows are world rows), R T (to the world-wrench coordinates) and torque.
-  void assemble(const Workspace& ws, double hgKinematics, bool kinematicsDerivative, double cv, double cr);
+  bool inPlace_ = false;
+  // The factors of the A being assembled (beginAssembly()).
+  double hg_ = 0.0, hgN_ = 0.0, cv_ = 0.0, cr_ = 0.0;
+  bool withN_ = true;
   /// b with its torque rows in world axes, into rhs_.
   void toWorldRows(const VecX& b);
+  /// Per body: P, Kt, R T Kt, and of the linearization point R (A's torque rows are world rows),
+  /// R T (to the world-wrench coordinates), w_B (J_v's gyroscopic block) and the torque.
   std::vector<Mat3> P_, Kt_, RTKt_, R_, RT_;
-  std::vector<Vec3> tau_;
-  std::vector<Mat6> A_;
-  std::vector<Mat6*> Aslot_;
-  VecX PRr_, y_, rhs_;
+  std::vector<Vec3> wB_, tau_;
+  std::vector<Mat6> A_;  ///< A, for a solver without storage of its own (empty otherwise)
+  std::vector<Mat6*> Aslot_;  ///< where block s of A goes
+  VecX PRr_, yW_, rhs_;
   long long factorizations_ = 0, solves_ = 0;
+};
+
+/// Who runs the row work of a linear-implicit step: the calling thread (SerialStageRunner), or the
+/// threads of the parallel step (engine/parallel, a layer above). Work is handed over once per
+/// region as a function of a list of rows, never per row.
+class StageRunner {
+ public:
+  using Rows = FunctionRef<void(const std::vector<int>& rows)>;
+  virtual ~StageRunner() = default;
+  /// linearize() at (state, u, uDot) and A from it (system.bodyOfA(), rowOfA() for every free
+  /// body), factorized; system.beginAssembly() ran.
+  virtual void linearizeAndFactorize(const State& state, const VecX& u, const VecX& uDot, Workspace& ws,
+                                     const LinearizeOptions& options, StageSystem& system) = 0;
+  /// f(rows) for parts of the free bodies that together hold each once.
+  virtual void forRows(Rows f) = 0;
+  /// before(rows) by parts (they write system.rhs()), then A x = system.rhs(), then after(rows)
+  /// by parts.
+  virtual void solve(Rows before, StageSystem& system, VecX& x, Rows after) = 0;
+  virtual int threads() const = 0;
+
+  /// Phase timing for benchmarks (off by default; costs a clock read per phase when on).
+  void enableTiming(bool on) { timing_ = on; }
+  bool timing() const { return timing_; }
+  const PhaseTimes& phaseTimes() const { return times_; }
+  PhaseTimes& phaseTimes() { return times_; }
+
+ protected:
+  bool timing_ = false;
+  PhaseTimes times_;
+};
+
+/// The row work on the calling thread, rows in order.
+class SerialStageRunner final : public StageRunner {
+ public:
+  explicit SerialStageRunner(const SuspensionModel& model);
+  void linearizeAndFactorize(const State& state, const VecX& u, const VecX& uDot, Workspace& ws,
+                             const LinearizeOptions& options, StageSystem& system) override;
+  void forRows(Rows f) override { f(rows_); }
+  void solve(Rows before, StageSystem& system, VecX& x, Rows after) override;
+  int threads() const override { return 1; }
+
+ private:
+  const SuspensionModel& model_;
+  std::vector<int> rows_;  ///< every free body
 };
 
 }  // namespace ek

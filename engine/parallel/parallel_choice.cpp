@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "engine/integrators/parallel_choice.h"
+#include "engine/parallel/parallel_choice.h"
 
 #include <algorithm>
 #include <chrono>
@@ -91,7 +91,7 @@ void ParallelWhenItPays::step(State& state, const InputSignals& inputs, Workspac
 }
 
 std::string ParallelWhenItPays::describe() const {
-  const int threads = parallel_->options().threads;
+  const int threads = parallel_->threads();
   std::string text = current_->describe();
   if (checks_ == 0) return text + "; " + std::to_string(threads) + " threads when they are faster";
   char buf[200];

@@ -14,13 +14,13 @@
 #include <memory>
 #include <string>
 
-#include "engine/integrators/lsrt2.h"
+#include "engine/parallel/parallel_lsrt2.h"
 
 namespace ek {
 
 class ParallelWhenItPays final : public Integrator {
  public:
-  /// `parallel` has options.threads > 1, `serial` one thread; both of the same model and options.
+  /// `parallel` on threads > 1, `serial` on one; both of the same model and options.
   /// A check every `recheckSteps` steps (rounded down to whole linearization intervals; the
   /// default 5000: every 5 s of simulated time at 1 ms; a check costs about 64 steps' time).
   ParallelWhenItPays(std::unique_ptr<Lsrt2> parallel, std::unique_ptr<Lsrt2> serial, long long recheckSteps = 5000);

@@ -129,7 +129,7 @@ void ParallelLinearizer::linearize(const State& state, const VecX& u, const VecX
   }
   // Wheel loads (K&C analyses only) are added to all rows after the body forces: then the rows
   // wait for them; in runs they are zero and each row is finished by its thread in one go.
-  const bool wheelLoads = ws.wheelLoads.size() > 0 && !ws.wheelLoads.isZero(0.0);
+  const bool wheelLoads = options.wheelLoads && !options.wheelLoads->isZero(0.0);
   auto assembleRow = [&](int l) {
     assembleLinearizationRow(model_, l, ws, options.jacobians);
     if (work) work->row(l);
@@ -142,7 +142,7 @@ void ParallelLinearizer::linearize(const State& state, const VecX& u, const VecX
   };
   pool_.run(rows);
   if (!wheelLoads) return;
-  calcBodyForces(model_, ws);
+  calcBodyForces(model_, ws, options.wheelLoads);
   auto assemble = [&](int t) {
     for (int l : rows_[t]) assembleRow(l);
   };

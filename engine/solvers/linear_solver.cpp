@@ -5,8 +5,6 @@
 #include <stdexcept>
 
 #include "engine/core/error.h"
-#include "engine/solvers/klu_solver.h"
-#include "engine/solvers/topology_solver.h"
 
 namespace ek {
 
@@ -36,12 +34,5 @@ void DenseLuSolver::factorize(const std::vector<Mat6>& blocks) {
 }
 
 void DenseLuSolver::solve(const VecX& b, VecX& x) { x = lu_.solve(b); }
-
-std::unique_ptr<LinearSolver> makeLinearSolver(const std::string& name, const SuspensionModel& model) {
-  if (name == "dense") return std::make_unique<DenseLuSolver>(model);
-  if (name == "klu") return std::make_unique<KluSolver>(model);
-  if (name == "topology") return std::make_unique<TopologySolver>(model);
-  throw std::invalid_argument("unknown linear solver '" + name + "' (available: topology, klu, dense)");
-}
 
 }  // namespace ek

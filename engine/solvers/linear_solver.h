@@ -52,7 +52,4 @@ class DenseLuSolver final : public LinearSolver {
   Eigen::PartialPivLU<MatX> lu_;
 };
 
-/// Creates a solver by name: "topology", "klu" or "dense". @throws std::invalid_argument for an unknown name.
-std::unique_ptr<LinearSolver> makeLinearSolver(const std::string& name, const SuspensionModel& model);
-
 }  // namespace ek

@@ -9,6 +9,7 @@
 #include <new>
 #include <vector>
 
+#include "engine/analysis/integrator_factory.h"
 #include "engine/analysis/simulation.h"
 #include "engine/model/project_io.h"
 #include "support/count_allocations.h"
@@ -63,6 +64,7 @@ class TestAllocation : public QObject {
     QFETCH(int, threads);
     QFETCH(QString, integrator);
     QFETCH(bool, maxwell);
+    if (threads > 1 && !threadsAvailable()) QSKIP("a build without threads (ELASTOKIN_THREADS=OFF)");
     Project p = readProject(std::string(ELASTOKIN_SOURCE_DIR) + "/projects/" + project.toStdString() + ".json");
     if (maxwell) test::addMaxwellBranches(p, 7);
     const auto m = SuspensionModel::build(p);

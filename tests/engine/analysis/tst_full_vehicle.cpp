@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "engine/analysis/linear_analysis.h"
+#include "engine/analysis/integrator_factory.h"
 #include "engine/analysis/simulation.h"
 #include "engine/dynamics/linearize.h"
 #include "engine/model/project_io.h"
@@ -75,6 +76,7 @@ class TestFullVehicle : public QObject {
     serial.initialize();
     while (serial.step()) {
     }
+    if (!threadsAvailable()) QSKIP("a build without threads (ELASTOKIN_THREADS=OFF)");
     o.threads = 2;
     o.threadsAlways = true;  // the parallel step on every step (as runs choose it: tst_parallel_step)
     Simulation par(m, "bump", o);

@@ -175,9 +175,9 @@ std::array<double, kWheelChannels> channelsUnder(const SuspensionModel& m, const
                                                  double extra) {
   State s = d.state;
   Workspace ws(m);
-  ws.wheelLoads = d.wheelLoads;
-  ws.wheelLoads[kWheelLoads * wheel + load] += extra;
-  solveEquilibrium(m, VecX::Zero(m.nInputs()), s, ws, 1e-9, 2000);
+  VecX loads = d.wheelLoads;
+  loads[kWheelLoads * wheel + load] += extra;
+  solveEquilibrium(m, VecX::Zero(m.nInputs()), s, ws, 1e-9, 2000, {}, 0.0, &loads);
   return wheelChannels(m.wheels[wheel], ws);
 }
 

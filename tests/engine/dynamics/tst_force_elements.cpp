@@ -131,7 +131,6 @@ class TestForceElements : public QObject {
     for (int i = 0; i < s.v.size(); ++i) s.v[i] = 0.05 * std::sin(1.0 + i);
     const double gain = branches ? 1e-3 * (1.0 - std::sqrt(0.5)) : 0.0;
     Workspace lanes(*m), scalar(*m);
-    lanes.keepSidePartials = true;
     for (Workspace* ws : {&lanes, &scalar}) {
       if (branches) {
         ws->z = m->relaxedElementStates();
@@ -140,8 +139,8 @@ class TestForceElements : public QObject {
       calcBodyKinematics(*m, s, *ws);
       calcMarkerKinematics(*m, *ws);
     }
-    calcBushings(*m, lanes, ElementPass{true, RowBlocks::InElements, gain});
-    calcP2Ps(*m, lanes);
+    calcBushings(*m, lanes, ElementPass{true, RowBlocks::InElements, gain, true});
+    calcP2Ps(*m, lanes, ElementPass{true, RowBlocks::InElements, 0.0, true});
     for (std::size_t e = 0; e < m->bushings.size(); ++e) calcBushingScalar(*m, scalar, static_cast<int>(e), gain);
     for (std::size_t e = 0; e < m->p2ps.size(); ++e) calcP2PScalar(*m, scalar, static_cast<int>(e));
     // The largest difference of a quantity relative to its largest entry, over all quantities.

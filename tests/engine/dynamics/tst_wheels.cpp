@@ -150,13 +150,11 @@ class TestWheels : public QObject {
       loads << 1800.0, -2500.0, 4000.0, 150.0, -90.0, 210.0, 700.0;
       auto evalH = [&](const VecX& r, const VecX& l) {
         Workspace w(m);
-        w.wheelLoads = l;
-        linearize(m, State{0.0, r, s.v}, VecX::Zero(m.nInputs()), w);
+        linearize(m, State{0.0, r, s.v}, VecX::Zero(m.nInputs()), w, &l);
         return VecX(w.h);
       };
       Workspace ws(m);
-      ws.wheelLoads = loads;
-      linearize(m, s, VecX::Zero(m.nInputs()), ws);
+      linearize(m, s, VecX::Zero(m.nInputs()), ws, &loads);
       const MatX Jr = blockToDense(m.pattern, ws.Jr);
       const MatX fdR = test::centralDifference([&](const VecX& r) { return evalH(r, loads); }, s.r, 1e-6);
       const double eR = test::blockRelativeError(Jr, fdR, 3, 3);

@@ -9,7 +9,7 @@
 #include "engine/integrators/lsrt2.h"
 #include "engine/integrators/stage_system.h"
 #include "engine/model/signal.h"
-#include "engine/solvers/linear_solver.h"
+#include "engine/solvers/solver_factory.h"
 #include "engine/model/project_io.h"
 #include "support/runs.h"
 #include "support/test_models.h"

@@ -8,7 +8,7 @@
 #include <QtTest>
 
 #include "engine/analysis/simulation.h"
-#include "engine/integrators/parallel_choice.h"
+#include "engine/parallel/parallel_choice.h"
 #include "engine/model/project_io.h"
 #include "support/test_models.h"
 

@@ -5,7 +5,7 @@
 #include "engine/core/error.h"
 #include "engine/dynamics/linearize.h"
 #include "engine/integrators/lsrt2.h"
-#include "engine/solvers/linear_solver.h"
+#include "engine/solvers/solver_factory.h"
 #include "support/test_models.h"
 
 using namespace ek;

@@ -1,0 +1,16 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+/// @file solver_factory.h
+/// The linear solvers by name (the one file that knows them all).
+
+#include <memory>
+#include <string>
+
+#include "engine/solvers/linear_solver.h"
+
+namespace ek {
+
+/// Creates a solver by name: "topology", "klu" or "dense". @throws std::invalid_argument for an unknown name.
+std::unique_ptr<LinearSolver> makeLinearSolver(const std::string& name, const SuspensionModel& model);
+
+}  // namespace ek
