@@ -167,8 +167,8 @@ struct SidesOf {
 template <class S>
 struct BushingGeometry {
   V3T<S> dW, d, u, dRate, wRel, z, a, aRate;
-  M3T<S> Ti;  ///< T(a)^-1 (rotation::bodyToRate())
-  S sth, cth, sph, cph, ic, tth;
+  M3T<S> Ti;  ///< T(a)^-1 (rotation::bodyToRateOf())
+  rotation::TrigT<S> t;  ///< of theta and phi (psi's sine and cosine are not needed)
 };
 
 template <class S>
@@ -185,15 +185,12 @@ BushingGeometry<S> bushingGeometry(const MarkerOf<S>& I, const MarkerOf<S>& J) {
   const S c = lanes::sqrt(Q.m[2][1] * Q.m[2][1] + Q.m[2][2] * Q.m[2][2]);  // cos(theta) >= 0
   g.a = {lanes::atan2(Q.m[1][0], Q.m[0][0]), lanes::atan2(-Q.m[2][0], c), lanes::atan2(Q.m[2][1], Q.m[2][2])};
   const S nth = lanes::sqrt(Q.m[2][0] * Q.m[2][0] + c * c);  // 1 to round-off
-  g.sth = -Q.m[2][0] / nth, g.cth = c / nth;
+  g.t.sth = -Q.m[2][0] / nth, g.t.cth = c / nth;
   const auto tilted = c > 0.0;
-  g.sph = tilted ? Q.m[2][1] / c : S{}, g.cph = tilted ? Q.m[2][2] / c : splat<S>(1.0);
-  g.ic = splat<S>(1.0) / g.cth, g.tth = g.sth * g.ic;
-  M3T<S>& Ti = g.Ti;
-  Ti.m[0][0] = S{}, Ti.m[0][1] = g.sph * g.ic, Ti.m[0][2] = g.cph * g.ic;
-  Ti.m[1][0] = S{}, Ti.m[1][1] = g.cph, Ti.m[1][2] = -g.sph;
-  Ti.m[2][0] = splat<S>(1.0), Ti.m[2][1] = g.sph * g.tth, Ti.m[2][2] = g.cph * g.tth;
-  g.aRate = Ti * g.z;
+  g.t.sph = tilted ? Q.m[2][1] / c : S{}, g.t.cph = tilted ? Q.m[2][2] / c : splat<S>(1.0);
+  rotation::setSecant(g.t);
+  g.Ti = rotation::bodyToRateOf(g.t);
+  g.aRate = g.Ti * g.z;
   return g;
 }
 
@@ -288,13 +285,13 @@ M3T<S> angleMap(const BushingGeometry<S>& g, const M3T<S>& RI) {
 }
 template <class S>
 M3T<S> angleMapRate(const BushingGeometry<S>& g, const M3T<S>& Ga) {
-  const S sz = g.sph * g.z.y + g.cph * g.z.z, cz = g.cph * g.z.y - g.sph * g.z.z;
-  const S d01 = sz * g.tth * g.ic, d21 = sz * g.ic * g.ic, d02 = cz * g.ic, d12 = -sz, d22 = g.tth * cz;
+  // Dw = d(T^-1 z)/da (rotation::dBodyToRateTimesOf()), times Ga without its zero column.
+  const M3T<S> D = rotation::dBodyToRateTimesOf(g.t, g.z);
   M3T<S> DwGa;
   for (int c = 0; c < 3; ++c) {
-    DwGa.m[0][c] = d01 * Ga.m[1][c] + d02 * Ga.m[2][c];
-    DwGa.m[1][c] = d12 * Ga.m[2][c];
-    DwGa.m[2][c] = d21 * Ga.m[1][c] + d22 * Ga.m[2][c];
+    DwGa.m[0][c] = D.m[0][1] * Ga.m[1][c] + D.m[0][2] * Ga.m[2][c];
+    DwGa.m[1][c] = D.m[1][2] * Ga.m[2][c];
+    DwGa.m[2][c] = D.m[2][1] * Ga.m[1][c] + D.m[2][2] * Ga.m[2][c];
   }
   return DwGa;
 }
@@ -314,16 +311,7 @@ MarkerPartialsOf<S> bushingPartials(const MarkerOf<S>& I, const MarkerOf<S>& J, 
   const M3T<S>&RI = I.R, &RJ = J.R;
   const M3T<S> K = timesTransposed(timesDiagonal(RJ, law.kt), RJ);
   const M3T<S> C = timesTransposed(timesDiagonal(RJ, law.ct), RJ);
-  // rotation::dBodyToRateTransposedTimes(fa) - T^-T diag(ka)
-  M3T<S> B = -transposedTimesDiagonal(g.Ti, law.ka);
-  {
-    const V3T<S>& fa = law.fa;
-    const S ic2 = g.ic * g.ic, q = (g.sth * fa.x + fa.z) * ic2;
-    B.m[1][1] += g.sph * q;
-    B.m[2][1] += g.cph * q;
-    B.m[1][2] += g.cph * g.ic * fa.x - g.sph * fa.y + g.cph * g.tth * fa.z;
-    B.m[2][2] += -g.sph * g.ic * fa.x - g.cph * fa.y - g.sph * g.tth * fa.z;
-  }
+  const M3T<S> B = rotation::dBodyToRateTransposedTimesOf(g.t, law.fa) - transposedTimesDiagonal(g.Ti, law.ka);
   const M3T<S> Cc = transposedTimesDiagonal(g.Ti, law.ca);
   const M3T<S> X = RI * (B * Ga - Cc * DwGa);
   const M3T<S> TwI = -(RI * (Cc * Ga));
@@ -431,7 +419,7 @@ void storeBushingValues(const BushingGeometry<S>& g, const DirectionLaws<S>& law
 /// Throws when lane l of a bushing's relative rotation is at the Cardan singularity.
 template <class S>
 void checkCardan(const SuspensionModel& model, int e, const BushingGeometry<S>& g, int l) {
-  if (std::abs(laneOf(g.cth, l)) >= 1e-6) return;
+  if (std::abs(laneOf(g.t.cth, l)) >= 1e-6) return;
   const ModelBushing& b = model.bushings[e];
   throw SimulationError(describeElement(model, "bushing", b.id, b.name, b.i, b.j) +
                         ": relative rotation reached the Cardan singularity (ry = +-90 deg)");

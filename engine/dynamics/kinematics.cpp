@@ -57,7 +57,8 @@ namespace {
 static_assert(offsetof(BodyKinematics, N) == offsetof(BodyKinematics, p) + 42 * sizeof(double));
 
 /// Up to kLanes free bodies (slots[0..count)) in lanes, from their angles' sines and cosines
-/// (rotation::matrix(), bodyToRate(), rateToWorld(), dBodyToRateTimes() of the same Trig): R,
+/// (the lane instantiation of rotation::matrixOf(), bodyToRateOf(), rateToWorldOf(),
+/// dBodyToRateTimesOf()): R,
 /// T^-1, R T, w_W = R w_B and N = d(T^-1 w_B)/d(alpha). The free lanes compute a body at rest
 /// and are not stored. Never inlined: one machine code for the serial and the parallel step, and a
 /// body's results do not depend on its batch.
@@ -70,25 +71,19 @@ static_assert(offsetof(BodyKinematics, N) == offsetof(BodyKinematics, p) + 42 * 
     for (int k = 0; k < 6; ++k) x[k][l] = state.r[6 * slots[l] + k], x[6 + k][l] = state.v[6 * slots[l] + k];
   Pack sn[3], cs[3];  // psi, theta, phi
   for (int k = 0; k < 3; ++k) lanes::sincos(x[3 + k], sn[k], cs[k]);
-  const Pack &sps = sn[0], &cps = cs[0], &sth = sn[1], &cth = cs[1], &sph = sn[2], &cph = cs[2];
-  const Pack ic = splat(1.0) / cth, tth = sth * ic;
-  const Pack zero{}, one = splat(1.0);
+  rotation::TrigT<Pack> t;
+  t.sps = sn[0], t.cps = cs[0], t.sth = sn[1], t.cth = cs[1], t.sph = sn[2], t.cph = cs[2];
+  rotation::setSecant(t);
   Pack o[48];  // p .. w_W and N's first two columns; its third column is stored on its own
   for (int k = 0; k < 12; ++k) o[k] = x[k];
-  M3 R;
-  R.m[0][0] = cps * cth, R.m[0][1] = cps * sth * sph - sps * cph, R.m[0][2] = cps * sth * cph + sps * sph;
-  R.m[1][0] = sps * cth, R.m[1][1] = sps * sth * sph + cps * cph, R.m[1][2] = sps * sth * cph - cps * sph;
-  R.m[2][0] = -sth, R.m[2][1] = cth * sph, R.m[2][2] = cth * cph;
-  const Pack Ti[9] = {zero, zero, one, sph * ic, cph, sph * tth, cph * ic, -sph, cph * tth};  // column-major
-  const Pack RT[9] = {zero, zero, one, -sps, cps, zero, cps * cth, sps * cth, -sth};
+  const M3 R = rotation::matrixOf(t), Ti = rotation::bodyToRateOf(t), RT = rotation::rateToWorldOf(t);
   const V3 wB = {x[9], x[10], x[11]};
   const V3 wW = R * wB;
-  const Pack sz = sph * wB.y + cph * wB.z, cz = cph * wB.y - sph * wB.z;
-  const Pack N[9] = {zero, zero, zero, sz * tth * ic, zero, sz * ic * ic, cz * ic, -sz, tth * cz};
+  const M3 N = rotation::dBodyToRateTimesOf(t, wB);
   for (int c = 0; c < 3; ++c)
-    for (int r = 0; r < 3; ++r) o[12 + 3 * c + r] = R.m[r][c];
-  for (int k = 0; k < 9; ++k) o[21 + k] = Ti[k], o[30 + k] = RT[k];
-  for (int k = 0; k < 6; ++k) o[42 + k] = N[k];
+    for (int r = 0; r < 3; ++r) o[12 + 3 * c + r] = R.m[r][c], o[21 + 3 * c + r] = Ti.m[r][c], o[30 + 3 * c + r] = RT.m[r][c];
+  for (int c = 0; c < 2; ++c)
+    for (int r = 0; r < 3; ++r) o[42 + 3 * c + r] = N.m[r][c];
   o[39] = wW.x, o[40] = wW.y, o[41] = wW.z;
   double* out[kLanes];
   alignas(64) double scratch[48];
@@ -96,7 +91,7 @@ static_assert(offsetof(BodyKinematics, N) == offsetof(BodyKinematics, p) + 42 * 
   storeLanes(o, out);
   for (int l = 0; l < count; ++l) {
     Mat3& n = ws.bodies[model.freeBodies[slots[l]]].N;
-    n(0, 2) = N[6][l], n(1, 2) = N[7][l], n(2, 2) = N[8][l];
+    n(0, 2) = N.m[0][2][l], n(1, 2) = N.m[1][2][l], n(2, 2) = N.m[2][2][l];
   }
 }
 

@@ -93,6 +93,40 @@ class TestRotation : public QObject {
       QVERIFY((rotation::matrix(t) - rotation::matrix(a)).norm() < 1e-14);
     }
   }
+
+  // Each map is one template: its lane instantiation (the body kinematics, the bushings) gives the
+  // double one's numbers lane by lane, to the last bits that a fused multiply-add may change.
+  void lanesEqualTheScalarMaps() {
+    std::mt19937 rng(17);
+    std::uniform_real_distribution<double> U(-1.4, 1.4);
+    rotation::TrigT<lanes::Pack> tp;
+    lanes::V3T<lanes::Pack> wp;
+    rotation::Trig ts[lanes::kLanes];
+    Vec3 w[lanes::kLanes];
+    for (int l = 0; l < lanes::kLanes; ++l) {
+      ts[l] = rotation::trig(Vec3(U(rng), U(rng), U(rng)));
+      w[l] = Vec3(U(rng), U(rng), U(rng));
+      tp.sps[l] = ts[l].sps, tp.cps[l] = ts[l].cps, tp.sth[l] = ts[l].sth, tp.cth[l] = ts[l].cth;
+      tp.sph[l] = ts[l].sph, tp.cph[l] = ts[l].cph;
+      wp.x[l] = w[l].x(), wp.y[l] = w[l].y(), wp.z[l] = w[l].z();
+    }
+    rotation::setSecant(tp);
+    const lanes::M3T<lanes::Pack> maps[] = {rotation::matrixOf(tp), rotation::rateToBodyOf(tp), rotation::rateToWorldOf(tp),
+                                            rotation::bodyToRateOf(tp), rotation::dBodyToRateTimesOf(tp, wp),
+                                            rotation::dBodyToRateTransposedTimesOf(tp, wp)};
+    double worst = 0.0;
+    for (int l = 0; l < lanes::kLanes; ++l) {
+      const Mat3 ref[] = {rotation::matrix(ts[l]), rotation::rateToBody(ts[l]), rotation::rateToWorld(ts[l]),
+                          rotation::bodyToRate(ts[l]), rotation::dBodyToRateTimes(ts[l], w[l]),
+                          rotation::dBodyToRateTransposedTimes(ts[l], w[l])};
+      for (int k = 0; k < 6; ++k)
+        for (int r = 0; r < 3; ++r)
+          for (int c = 0; c < 3; ++c)
+            worst = std::max(worst, std::abs(maps[k].m[r][c][l] - ref[k](r, c)) / std::max(1.0, ref[k].norm()));
+    }
+    qInfo("largest difference lanes - scalar: %.1e", worst);
+    QVERIFY(worst <= 4e-16);
+  }
 };
 
 QTEST_APPLESS_MAIN(TestRotation)
