@@ -10,9 +10,6 @@
 /// here the columns go into three independent sums.
 
 #include <cstring>
-#if defined(EK_BLOCK6_EIGEN)
-#include <Eigen/Core>
-#endif
 
 namespace ek::block6 {
 
@@ -43,16 +40,6 @@ inline Column operator*(const Column& a, double x) { return {a.lo * V4{x, x, x, 
 /// sums (columns j and j + 3 into the same one).
 struct Sums {
   Column s[3] = {};
-#if defined(EK_BLOCK6_EIGEN)  // A/B: Eigen's product instead (docs/performance.md)
-  Eigen::Matrix<double, 6, 1> e = Eigen::Matrix<double, 6, 1>::Zero();
-  void add(const double* W, const double* x) {
-    e.noalias() += Eigen::Map<const Eigen::Matrix<double, 6, 6>>(W) * Eigen::Map<const Eigen::Matrix<double, 6, 1>>(x);
-  }
-  void get(double* out) const {
-    Eigen::Map<Eigen::Matrix<double, 6, 1>> o(out);
-    o = e;
-  }
-#else
   /// s += W x (W column-major 6x6, x six doubles).
   void add(const double* W, const double* x) {
     for (int j = 0; j < 6; ++j) s[j % 3] = s[j % 3] + load(W + 6 * j) * x[j];
@@ -61,19 +48,12 @@ struct Sums {
   void get(double* out) const {
     store(out, {(s[0].lo + s[1].lo) + s[2].lo, (s[0].hi + s[1].hi) + s[2].hi});
   }
-#endif
 };
 
 /// C -= A B (6x6, column-major; C must not alias B). A and B are read in full before C is
 /// written: the compiler need not assume that a store to C changes them, so the six columns'
 /// chains of multiply-adds run side by side instead of one after the other.
 inline void subtractProduct(double* C, const double* A, const double* B) {
-#if defined(EK_BLOCK6_EIGEN)
-  using M6 = Eigen::Matrix<double, 6, 6>;
-  const M6 p = Eigen::Map<const M6>(A) * Eigen::Map<const M6>(B);
-  Eigen::Map<M6>(C) -= p;
-  return;
-#endif
   Column a[6], c[6];
   for (int k = 0; k < 6; ++k) a[k] = load(A + 6 * k);
   for (int j = 0; j < 6; ++j) {
@@ -86,12 +66,6 @@ inline void subtractProduct(double* C, const double* A, const double* B) {
 /// C = A B (6x6, column-major; C may be A, must not alias B), read in full before C is written
 /// as in subtractProduct().
 inline void product(double* C, const double* A, const double* B) {
-#if defined(EK_BLOCK6_EIGEN)
-  using M6 = Eigen::Matrix<double, 6, 6>;
-  const M6 p = Eigen::Map<const M6>(A) * Eigen::Map<const M6>(B);
-  Eigen::Map<M6>(C) = p;
-  return;
-#endif
   Column a[6], c[6];
   for (int k = 0; k < 6; ++k) a[k] = load(A + 6 * k);
   for (int j = 0; j < 6; ++j) {

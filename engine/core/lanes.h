@@ -28,15 +28,9 @@
 
 namespace ek::lanes {
 
-// Four lanes (one AVX2 register). -DEK_LANES_8 on an AVX-512 target: eight (one 512-bit
-// register), the A/B build of docs/performance.md: half the arithmetic instructions, but the
-// step 1-3 % slower (the transposing stores and the gathers do not shrink).
-#if defined(__AVX512F__) && defined(EK_LANES_8)
-#define EK_LANES_512 1
-constexpr int kLanes = 8;
-#else
+// Four lanes (one AVX2 register). Eight lanes in AVX-512 registers were measured 1-4 % slower
+// (docs/performance.md: the transposing stores and the gathers do not shrink) and left out.
 constexpr int kLanes = 4;
-#endif
 using Pack = double __attribute__((vector_size(kLanes * sizeof(double))));
 /// Four doubles: the unit of the transposing loads and stores (one AVX2 register).
 using Quad = double __attribute__((vector_size(4 * sizeof(double))));
@@ -61,9 +55,7 @@ inline constexpr int laneCount<double> = 1;
 /// Square root (IEEE, correctly rounded: lane-wise equal to std::sqrt bit for bit).
 inline double sqrt(double a) { return std::sqrt(a); }
 inline Pack sqrt(Pack a) {
-#if defined(EK_LANES_512)
-  return _mm512_mask_sqrt_pd(a, 0xff, a);  // (no undefined source)
-#elif defined(__AVX__)
+#if defined(__AVX__)
   return _mm256_sqrt_pd(a);
 #else
   Pack r;
@@ -80,11 +72,6 @@ inline Pack sqrt(Pack a) {
 /// NaN out; atan2(0, 0) = 0.
 template <class S>
 inline S atan2(S y, S x) {
-#if defined(EK_LANES_LIBM) || defined(EK_LANES_LIBM_ATAN2)  // A/B against the library (docs/performance.md)
-  S libm = y;
-  for (int l = 0; l < laneCount<S>; ++l) setLane(libm, l, std::atan2(laneOf(y, l), laneOf(x, l)));
-  return libm;
-#endif
   const double kPi = 3.141592653589793, kSqrt3 = 1.7320508075688772, kTanPi12 = 0.2679491924311227;
   const S ax = x < 0.0 ? -x : x, ay = y < 0.0 ? -y : y;
   const auto swap = ay > ax;
@@ -102,20 +89,15 @@ inline S atan2(S y, S x) {
   return y < 0.0 ? -r : r;
 }
 
-/// (Built with -DEK_LANES_LIBM_ATAN2 or -DEK_LANES_LIBM: the C library's atan2 per lane, for the
-/// A/B benchmark of docs/performance.md; the lane version is 5-7 % of a step faster.)
+/// (The C library's atan2 per lane was 5-7 % of a step slower: docs/performance.md.)
 
 /// Lane-wise sin and cos of x, within a few units in the last place of std::sin/std::cos
 /// (tst_lanes): x = k pi/2 + r with pi/2 in three parts (33, 33 and 53 bits: k pi/2's first two
 /// products are exact for |k| < 2^20), |r| <= pi/4, sin r and cos r as their Taylor series up to
 /// r^17 and r^18 (the next terms are below 1e-19), the quadrant k mod 4 choosing signs and
-/// roles. Lanes with |x| > 1e5 (or not finite) take std::sin and std::cos. (-DEK_LANES_LIBM_SINCOS
-/// or -DEK_LANES_LIBM: the library's per lane, for the A/B benchmark; 1.4-3.1 % of a step slower.)
+/// roles. Lanes with |x| > 1e5 (or not finite) take std::sin and std::cos. (The library's per lane
+/// was 1.4-3.1 % of a step slower: docs/performance.md.)
 inline void sincos(Pack x, Pack& s, Pack& c) {
-#if defined(EK_LANES_LIBM) || defined(EK_LANES_LIBM_SINCOS)
-  for (int l = 0; l < kLanes; ++l) s[l] = std::sin(x[l]), c[l] = std::cos(x[l]);
-  return;
-#endif
   constexpr double kTwoOverPi = 0.6366197723675814;
   constexpr double kP1 = 1.5707963267341256, kP2 = 6.077100506303966e-11, kP3 = 2.0222662487959506e-21;
   using Int = long long __attribute__((vector_size(kLanes * sizeof(long long))));
@@ -123,9 +105,7 @@ inline void sincos(Pack x, Pack& s, Pack& c) {
   const auto large = !(ax <= 1e5);  // NaN too
   const Pack xs = large ? Pack{} : x;
   Pack k = xs * kTwoOverPi;
-#if defined(EK_LANES_512)
-  k = _mm512_mask_roundscale_pd(k, 0xff, k, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);  // (no undefined source)
-#elif defined(__AVX__)
+#if defined(__AVX__)
   k = _mm256_round_pd(k, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
 #else
   for (int l = 0; l < kLanes; ++l) k[l] = std::nearbyint(k[l]);
@@ -321,20 +301,13 @@ inline void storePack(double* p, Pack x) { *reinterpret_cast<UnalignedPack*>(p) 
 inline Quad loadQuad(const double* p) { return *reinterpret_cast<const UnalignedQuad*>(p); }
 inline void storeQuad(double* p, Quad x) { *reinterpret_cast<UnalignedQuad*>(p) = x; }
 
-/// Lanes 4 h .. 4 h + 3 of a pack, and a pack from its quarters (the lanes in groups of four).
+/// Lanes 4 h .. 4 h + 3 of a pack, and a pack from its quarters (the lanes in groups of four; with
+/// four lanes the pack itself).
 inline Quad quarter(Pack x, [[maybe_unused]] int h) {
-#if defined(EK_LANES_512)
-  return h == 0 ? __builtin_shufflevector(x, x, 0, 1, 2, 3) : __builtin_shufflevector(x, x, 4, 5, 6, 7);
-#else
   return x;
-#endif
 }
 inline void setQuarters(Pack& x, const Quad* q) {
-#if defined(EK_LANES_512)
-  x = __builtin_shufflevector(q[0], q[1], 0, 1, 2, 3, 4, 5, 6, 7);
-#else
   x = q[0];
-#endif
 }
 
 /// The 4x4 transpose of four quads: t[l][i] = e[i][l].

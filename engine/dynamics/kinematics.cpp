@@ -97,28 +97,8 @@ static_assert(offsetof(BodyKinematics, N) == offsetof(BodyKinematics, p) + 42 * 
 
 }  // namespace
 
-#if defined(EK_SCALAR_KINEMATICS)
-/// A/B (docs/performance.md): one body at a time with rotation.h, what freeBodyBatch() does in lanes.
-void freeBodyScalar(const SuspensionModel& model, const State& state, int slot, Workspace& ws) {
-  BodyKinematics& b = ws.bodies[model.freeBodies[slot]];
-  b.p = state.r.segment<3>(6 * slot);
-  b.angles = state.r.segment<3>(6 * slot + 3);
-  b.v = state.v.segment<3>(6 * slot);
-  b.w_B = state.v.segment<3>(6 * slot + 3);
-  const rotation::Trig t = rotation::trig(b.angles);
-  b.R = rotation::matrix(t);
-  b.Tinv = rotation::bodyToRate(t);
-  b.RT = rotation::rateToWorld(t);
-  b.w_W = b.R * b.w_B;
-  b.N = rotation::dBodyToRateTimes(t, b.w_B);
-}
-#endif
 
 void calcFreeBodyKinematics(const SuspensionModel& model, const State& state, const int* slots, int n, Workspace& ws) {
-#if defined(EK_SCALAR_KINEMATICS)
-  for (int k = 0; k < n; ++k) freeBodyScalar(model, state, slots[k], ws);
-  return;
-#endif
   for (int first = 0; first < n; first += lanes::kLanes)
     freeBodyBatch(model, state, slots + first, std::min(lanes::kLanes, n - first), ws);
 }
@@ -207,11 +187,6 @@ static_assert(offsetof(MarkerKinematics, rho) == offsetof(MarkerKinematics, p) +
 }  // namespace
 
 void calcMarkerList(const SuspensionModel& model, Workspace& ws, const int* markers, int n) {
-#if defined(EK_SCALAR_KINEMATICS)
-  for (int k = 0; k < n; ++k)
-    markerKinematics(model.markers[markers[k]], ws.bodies[ws.markers[markers[k]].body], ws.markers[markers[k]]);
-  return;
-#endif
   for (int first = 0; first < n; first += lanes::kLanes)
     markerBatch(model, ws, markers + first, std::min(lanes::kLanes, n - first));
 }

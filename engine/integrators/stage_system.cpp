@@ -31,16 +31,6 @@ void assembleStageMatrixRowFromWrenches(const SuspensionModel& model, const Work
   const BodyKinematics& bl = ws.bodies[model.freeBodies[l]];
   const Vec3& tau = ws.wrench[l].tail<3>();
   using block6::Column;
-#if defined(EK_BLOCK6_EIGEN)  // A/B: the same with Eigen's expressions (docs/performance.md)
-  for (int s = bp.rowStart[l]; s < bp.rowStart[l + 1]; ++s) {
-    const Mat6 &Wr = ws.Jw_r[s], &Wv = ws.Jw_v[s];
-    Mat6& a = *A[s];
-    a.leftCols<3>() = -cv * Wv.leftCols<3>() - cr * Wr.leftCols<3>();
-    Eigen::Matrix<double, 6, 3> r = Wr.rightCols<3>();
-    if (s == bp.diag[l]) r.bottomRows<3>() += skew(tau);
-    a.rightCols<3>() = -cv * Wv.rightCols<3>() - cr * r * RTKt[bp.col[s]];
-  }
-#else
   for (int s = bp.rowStart[l]; s < bp.rowStart[l + 1]; ++s) {
     const double* wr = ws.Jw_r[s].data();
     const double* wv = ws.Jw_v[s].data();
@@ -59,7 +49,6 @@ void assembleStageMatrixRowFromWrenches(const SuspensionModel& model, const Work
       block6::store(a + 18 + 6 * c, block6::load(wv + 18 + 6 * c) * -cv - wrM);
     }
   }
-#endif
   // M, and -cv times J_v's gyroscopic block -(w x I w)' = -([w]x I - [I w]x), in world rows.
   Mat6& D = *A[bp.diag[l]];
   D.topLeftCorner<3, 3>().diagonal().array() += body.mass;
