@@ -106,15 +106,40 @@ class HeldHeights {
 struct TravelRates {
   MatX channel;  ///< [wheel][channel] per metre of travel
   VecX force;    ///< vertical force per metre [N/m]
+  /// Longitudinal (x) rate of the carrier-fixed point at the contact patch per metre of travel:
+  /// the point a braking force acts on when the brake locks wheel and carrier (outboard brakes).
+  /// Unlike the geometric contact point (the wheel's lowest point, kContactX), it follows the
+  /// carrier's pitch.
+  VecX carrierContactX;
 };
+
+/// d x / d q of the point of the wheel's carrier that is at the contact patch now (body-twist
+/// increments: dP = dp + (R dtheta_B) x (P - p)); zero when the carrier is fixed.
+VecX carrierContactGradient(const SuspensionModel& model, const Workspace& ws, int w) {
+  VecX g = VecX::Zero(model.nDof());
+  const ModelWheel& wheel = model.wheels[w];
+  const int carrier = wheel.carrier.value >= 0 ? wheel.carrier.value : wheel.body.value;
+  const int slot = model.bodies[carrier].state;
+  if (slot < 0) return g;
+  const std::array<double, kWheelChannels> ch = wheelChannels(wheel, ws);
+  const BodyKinematics& b = ws.bodies[carrier];
+  const Vec3 rho = Vec3(ch[kContactX], ch[kContactY], ch[kContactZ]) - b.p;
+  // x of (R dtheta) x rho = e_x . ((R dtheta) x rho) = (rho x e_x) . (R dtheta)
+  g[6 * slot] = 1.0;
+  g.segment<3>(6 * slot + 3) = b.R.transpose() * rho.cross(Vec3::UnitX());
+  return g;
+}
 TravelRates travelRates(const SuspensionModel& model, Linearization& lin, const VecX& pattern) {
   const int m = static_cast<int>(model.wheels.size());
   HeldHeights held(model, lin);
   TravelRates t;
   const VecX dq = held.move(pattern, t.force);
   t.channel.resize(m, kWheelChannels);
-  for (int w = 0; w < m; ++w)
+  t.carrierContactX.resize(m);
+  for (int w = 0; w < m; ++w) {
     for (int c = 0; c < kWheelChannels; ++c) t.channel(w, c) = lin.gradient(w, c).dot(dq);
+    t.carrierContactX[w] = carrierContactGradient(model, lin.ws(), w).dot(dq);
+  }
   return t;
 }
 
@@ -529,12 +554,14 @@ std::vector<KcMetric> designMetrics(const SuspensionModel& model, const KcDesign
       }
     }
   }
-  // Anti-dive / anti-lift from the side-view paths (outboard brakes: contact point; drive shafts:
-  // wheel centre).
+  // Anti-dive / anti-lift from the side-view paths (docs/analyses.md): outboard brakes react on
+  // the carrier, so the braking force acts on wheel and carrier as one body, at the carrier-fixed
+  // point at the contact patch; a drive shaft's torque reacts inboard, so traction acts through
+  // the wheel centre's path.
   if (const auto& v = model.project().vehicle) {
     const double lever = v->wheelbase / v->cgHeight;
     for (int w = 0; w < m; ++w) {
-      const double cp = par.channel(w, kContactX), wc = par.channel(w, kCentreX);
+      const double cp = par.carrierContactX[w], wc = par.channel(w, kCentreX);
       if (v->frontAxle) {
         add("anti-dive (braking)", w, cp * lever * v->frontBrakeShare * 100.0, "%");
         if (v->frontDriveShare > 0.0) add("anti-lift (traction)", w, wc * lever * v->frontDriveShare * 100.0, "%");
