@@ -319,6 +319,11 @@ FitResult fitMaxwellBranches(const StiffnessMeasurement& m, const FitOptions& op
       result.status = statusText(status);
     }
   }
+  // Every start ended where the residuals are not finite (measured values beyond what the model's
+  // arithmetic holds, e.g. a stiffness of 1e200): nothing to report but that.
+  if (best.size() == 0)
+    throw std::invalid_argument(m.path + ": the fit found no finite optimum from any of its three starts (are the "
+                                "measured stiffnesses finite and of a real bushing's magnitude?)");
   Eigen::VectorXd r;
   Eigen::MatrixXd J;
   model.residuals(best, r, &J);

@@ -5,6 +5,8 @@
 // generating parameters recovered from the shipped synthetic data (noise-free to 1e-6, noisy
 // within the noise).
 #include <QtTest>
+#include <QTemporaryDir>
+#include <fstream>
 
 #include <cmath>
 #include <random>
@@ -234,6 +236,30 @@ class TestBushingDynamics : public QObject {
       QFAIL("accepted an amplitude the file does not have");
     } catch (const ModelError& e) {
       QVERIFY(std::string(e.what()).find("no z table at the amplitude 2 mm (the file has 0.5, 1)") != std::string::npos);
+    }
+  }
+
+  // A measured stiffness beyond what the fit's arithmetic holds (1e200 N/mm in the hbu file,
+  // issue 51: every start ended non-finite and the fit read an empty optimum): an error naming
+  // the file and the table, through the import as through the fit itself.
+  void absurdStiffnessIsAnErrorNotACrash() {
+    const std::string root = ELASTOKIN_SOURCE_DIR;
+    std::ifstream in(root + "/tests/data/adams/hydro_mm.hbu");
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string::size_type at = text.find("305.5741747644219");
+    QVERIFY(at != std::string::npos);
+    text.replace(at, 17, "1e200");
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("absurd.hbu").toStdString();
+    std::ofstream(path) << text;
+    Project p = readProject(root + "/projects/quarter_double_wishbone.json");
+    const PropertyData data = readPropertyFile(path);
+    try {
+      (void)importHydroBushing(p, 3, data, HydroImportOptions{});
+      QFAIL("a stiffness of 1e200 N/mm was fitted");
+    } catch (const ModelError& e) {
+      QVERIFY2(std::string(e.what()).find("absurd.hbu") != std::string::npos, e.what());
+      QVERIFY2(std::string(e.what()).find("Maxwell fit of the z table failed") != std::string::npos, e.what());
     }
   }
 };
