@@ -16,6 +16,7 @@ packages=(
   locales
   pybind11-dev python3-pybind11 python3-numpy python3-dev python3-scipy python3-matplotlib
   libxml2-dev zlib1g-dev libminizip-dev
+  calculix-ccx libspectra-dev
 )
 
 # The locales the tests run under (numbers in files must not depend on them: tst_locale, the
