@@ -37,7 +37,7 @@ constexpr double kBlockProduct = 432;   ///< 6x6 times 6x6 (216 multiply-adds)
 constexpr double kBlockVector = 72;     ///< 6x6 times a vector, accumulated
 constexpr double kStageBody = 122;      ///< G, y, dr, y in world coordinates, R^T and [tau]x of one body in one stage
 constexpr double kStageGyro = 51;       ///< J_v's gyroscopic block times (v - v_lin), stage 2
-constexpr double kStageRotate = 15;     ///< a body's torque rows to world axes (torqueRowToWorld()), per stage
+constexpr double kStageRotate = 15;     ///< a body's torque rows to world axes (StageSystem::rhsRow()), per stage
 /// The second stage's c (M dv1 - q1) / hg of one body, after a first stage at the linearization.
 constexpr double kStageFromFirst = 36;
 }  // namespace flops

@@ -56,15 +56,6 @@ void assembleStageMatrixRowFromWrenches(const SuspensionModel& model, const Work
       bl.R * (body.inertia + cv * (skew(bl.w_B) * body.inertia - skew(body.inertia * bl.w_B)));
 }
 
-void torqueRowToWorld(const SuspensionModel& model, const Workspace& ws, int l, VecX& b) {
-  b.segment<3>(6 * l + 3) = ws.bodies[model.freeBodies[l]].R * b.segment<3>(6 * l + 3);
-}
-
-void toWrenchCoordinatesRow(const SuspensionModel& model, const Workspace& ws, int k, const VecX& y, VecX& yW) {
-  yW.segment<3>(6 * k) = y.segment<3>(6 * k);
-  yW.segment<3>(6 * k + 3) = ws.bodies[model.freeBodies[k]].RT * y.segment<3>(6 * k + 3);
-}
-
 namespace {
 /// Row l of Jw_r yW (+ Jw_v dv) + [0; [tau]x yW_l,theta] in world-wrench rows: J_r y (+ J_v dv)
 /// before T_l and the gyroscopic block, with tau the row body's torque at the linearization.
@@ -82,20 +73,6 @@ Vec6 wrenchProductRow(const SuspensionModel& model, const Workspace& ws, int l, 
   return acc;
 }
 }  // namespace
-
-void stageProductRow(const SuspensionModel& model, const Workspace& ws, int l, const VecX& yW, const VecX* dv,
-                     const VecX& base, VecX& out) {
-  const Vec6 acc = wrenchProductRow(model, ws, l, yW, dv, ws.wrench[l].tail<3>());
-  const ModelBody& body = model.bodies[model.freeBodies[l]];
-  const BodyKinematics& bl = ws.bodies[model.freeBodies[l]];
-  Vec3 torque = bl.R.transpose() * acc.tail<3>();
-  if (dv) {  // J_v's gyroscopic block
-    const Vec3 dw = dv->segment<3>(6 * l + 3);
-    torque -= bl.w_B.cross(body.inertia * dw) - (body.inertia * bl.w_B).cross(dw);
-  }
-  out.segment<3>(6 * l) = base.segment<3>(6 * l) + acc.head<3>();
-  out.segment<3>(6 * l + 3) = base.segment<3>(6 * l + 3) + torque;
-}
 
 void massTimes(const SuspensionModel& model, const VecX& x, VecX& out) {
   for (int l = 0, m = model.nFreeBodies(); l < m; ++l) {

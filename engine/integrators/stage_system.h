@@ -42,20 +42,10 @@ void stageKinematics(const BodyKinematics& b, double hg, bool kinematicsDerivati
 ///   A_lk = T_l^-1 M_lk - (cv Jw_v + cr Jw_r diag(I, RTKt_k))   (+ [0, 0; 0, [tau_l]x RTKt_l]
 /// and cv's gyroscopic block on the diagonal), which is T_l^-1 times the block of
 /// A in generalized rows: J_r = T_l Jw_r diag(I, R_k T_k) and J_v = T_l Jw_v folded in, and
-/// no product with T_l at all (a right-hand side goes to the same rows with torqueRowToWorld()).
+/// no product with T_l at all (a right-hand side goes to the same rows: StageSystem::rhsRow()).
 /// A[s] is where block s goes (a solver's own storage, LinearSolver::blockStorage()).
 void assembleStageMatrixRowFromWrenches(const SuspensionModel& model, const Workspace& ws, int l, double cv,
                                         double cr, const std::vector<Mat3>& RTKt, Mat6* const* A);
-/// b_l's torque rows from body to world axes (R_l times them): a right-hand side for the A of
-/// assembleStageMatrixRowFromWrenches().
-void torqueRowToWorld(const SuspensionModel& model, const Workspace& ws, int l, VecX& b);
-/// yW_k = (y_p, R_k T_k y_alpha) for body k: a change of the state in the world-wrench partials'
-/// coordinates (position, rotation vector).
-void toWrenchCoordinatesRow(const SuspensionModel& model, const Workspace& ws, int k, const VecX& y, VecX& yW);
-/// out_l = base_l + (J_r y + J_v dv)_l from Jw_r, Jw_v: yW from toWrenchCoordinatesRow(); dv null
-/// for no velocity change; base is h, or h plus other terms of a stage.
-void stageProductRow(const SuspensionModel& model, const Workspace& ws, int l, const VecX& yW, const VecX* dv,
-                     const VecX& base, VecX& out);
 
 /// out = M x (mass on the translations, the inertia tensor on the body-axis rotations).
 void massTimes(const SuspensionModel& model, const VecX& x, VecX& out);

@@ -89,15 +89,26 @@ class TestLsrt2 : public QObject {
         worstA = std::max(worstA, (ref - Aw[s2]).norm() / std::max(ref.norm(), 1e-300));
       }
     const VecX y = VecX::Random(m->nDof()), dv = VecX::Random(m->nDof());
-    VecX ref = ws.h, yW(m->nDof()), out(m->nDof()), outR(m->nDof());
+    VecX ref = ws.h;
     blockMultiplyAdd(m->pattern, ws.Jr, y, ref);
     VecX refV = ref;
     blockMultiplyAdd(m->pattern, ws.Jv, dv, refV);
-    for (int l = 0; l < nb; ++l) toWrenchCoordinatesRow(*m, ws, l, y, yW);
-    for (int l = 0; l < nb; ++l) {
-      stageProductRow(*m, ws, l, yW, nullptr, ws.h, outR);
-      stageProductRow(*m, ws, l, yW, &dv, ws.h, out);
-    }
+    // StageSystem's rows with R_r = 0 and the offsets y, dv: b + J_r y (+ J_v dv) in A's world-
+    // torque rows.
+    StageSystem sys(*m, makeLinearSolver("topology", *m), true);
+    sys.beginAssembly(hg);
+    for (int l = 0; l < nb; ++l) sys.bodyOfA(ws, l);
+    for (int l = 0; l < nb; ++l) sys.rowOfA(ws, l);
+    const VecX zero = VecX::Zero(m->nDof());
+    auto products = [&](const VecX* dvOffset) {
+      for (int l = 0; l < nb; ++l) sys.stageRow(l, zero, &y);
+      for (int l = 0; l < nb; ++l) sys.rhsRow(ws, l, ws.h, dvOffset);
+      VecX out = sys.rhs();
+      for (int l = 0; l < nb; ++l)  // back to generalized rows
+        out.segment<3>(6 * l + 3) = ws.bodies[m->freeBodies[l]].R.transpose() * out.segment<3>(6 * l + 3);
+      return out;
+    };
+    const VecX outR = products(nullptr), out = products(&dv);
     const double eR = (outR - ref).norm() / ref.norm(), eV = (out - refV).norm() / refV.norm();
     qInfo("largest relative difference: A blocks %.1e, J_r y %.1e, J_r y + J_v dv %.1e", worstA, eR, eV);
     QVERIFY2(worstA <= 1e-12 && eR <= 1e-12 && eV <= 1e-12, "A or the stage products differ beyond round-off");
