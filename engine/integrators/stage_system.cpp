@@ -208,15 +208,12 @@ void StageSystem::solve(const Workspace& ws, const VecX& Rr, const VecX& MRv, Ve
   ++solves_;
 }
 
-namespace {
-using Clock = std::chrono::steady_clock;
-double since(Clock::time_point& t0) {
-  const auto t1 = Clock::now();
+double lapSeconds(std::chrono::steady_clock::time_point& t0) {
+  const auto t1 = std::chrono::steady_clock::now();
   const double s = std::chrono::duration<double>(t1 - t0).count();
   t0 = t1;
   return s;
 }
-}  // namespace
 
 SerialStageRunner::SerialStageRunner(const SuspensionModel& model) : model_(model), rows_(model.nFreeBodies()) {
   std::iota(rows_.begin(), rows_.end(), 0);
@@ -224,21 +221,21 @@ SerialStageRunner::SerialStageRunner(const SuspensionModel& model) : model_(mode
 
 void SerialStageRunner::linearizeAndFactorize(const State& state, const VecX& u, const VecX& uDot, Workspace& ws,
                                               const LinearizeOptions& options, StageSystem& system) {
-  auto t0 = Clock::now();
+  auto t0 = std::chrono::steady_clock::now();
   linearize(model_, state, u, uDot, ws, options);
-  if (timing_) times_.linearize += since(t0);
+  if (timing_) times_.linearize += lapSeconds(t0);
   for (int l : rows_) system.bodyOfA(ws, l);
   for (int l : rows_) system.rowOfA(ws, l);
-  if (timing_) times_.assemble += since(t0);
+  if (timing_) times_.assemble += lapSeconds(t0);
   system.factorizeAssembled();
-  if (timing_) times_.factorize += since(t0), ++times_.linearizations;
+  if (timing_) times_.factorize += lapSeconds(t0), ++times_.linearizations;
 }
 
 void SerialStageRunner::solve(Rows before, StageSystem& system, VecX& x, Rows after) {
   before(rows_);
-  auto t0 = Clock::now();
+  auto t0 = std::chrono::steady_clock::now();
   system.solver().solve(system.rhs(), x);
-  if (timing_) times_.solve += since(t0);
+  if (timing_) times_.solve += lapSeconds(t0);
   after(rows_);
 }
 

@@ -17,6 +17,7 @@
 /// in its own stages (which also run on threads), the W-methods, BDF2 and generalized-alpha
 /// through StageSystem.
 
+#include <chrono>
 #include <memory>
 #include <string>
 #include <vector>
@@ -114,6 +115,9 @@ class StepHistory {
   double t_ = 0.0;
   VecX r_, v_;
 };
+
+/// Seconds since t0, and t0 set to now: the clock of the phase times.
+double lapSeconds(std::chrono::steady_clock::time_point& t0);
 
 /// Wall time of a linear-implicit step's phases, accumulated over steps (when timing is on).
 struct PhaseTimes {

@@ -7,16 +7,6 @@
 #include "engine/solvers/topology_solver.h"
 
 namespace ek {
-namespace {
-using Clock = std::chrono::steady_clock;
-double since(Clock::time_point& t0) {
-  const auto t1 = Clock::now();
-  const double s = std::chrono::duration<double>(t1 - t0).count();
-  t0 = t1;
-  return s;
-}
-}  // namespace
-
 ThreadedStageRunner::ThreadedStageRunner(const SuspensionModel& model, int threads, LinearSolver& solver)
     : step_(model, threads, solver) {}
 
@@ -31,12 +21,12 @@ void ThreadedStageRunner::linearizeAndFactorize(const State& state, const VecX& 
     void body(int l) override { system.bodyOfA(ws, l); }
     void row(int l) override { system.rowOfA(ws, l); }
   } work(system, ws);
-  auto t0 = Clock::now();
+  auto t0 = std::chrono::steady_clock::now();
   step_.linearize(state, u, uDot, ws, options, &work);
-  if (timing_) times_.linearize += since(t0);
+  if (timing_) times_.linearize += lapSeconds(t0);
   if (system.inPlace() && step_.topology()) step_.factorizeInPlace();
   else system.factorizeAssembled();
-  if (timing_) times_.factorize += since(t0), ++times_.linearizations;
+  if (timing_) times_.factorize += lapSeconds(t0), ++times_.linearizations;
 }
 
 void ThreadedStageRunner::forRows(Rows f) {
@@ -54,10 +44,10 @@ void ThreadedStageRunner::solve(Rows before, StageSystem& system, VecX& x, Rows 
     if (topology) topology->forwardSubtrees(t, rhs);
   };
   step_.run(forward);
-  auto t0 = Clock::now();
+  auto t0 = std::chrono::steady_clock::now();
   if (topology) topology->solveSeparator(rhs, x);
   else system.solver().solve(rhs, x);
-  if (timing_) times_.solve += since(t0);
+  if (timing_) times_.solve += lapSeconds(t0);
   auto back = [&](int t) {
     if (topology) topology->backSubstituteSubtrees(t, x);
     after(step_.rowsOf(t));
