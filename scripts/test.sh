@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Set up, build and run every test (CTest). GUI tests, when present, run under xvfb-run.
 # Then the robustness builds: the engine and CLI tests under AddressSanitizer and
-# UndefinedBehaviorSanitizer (scripts/sanitize.sh) and each fuzz target for 20 s
-# (scripts/fuzz.sh); docs/robustness.md. Last, the build without threads (scripts/threads-off.sh).
+# UndefinedBehaviorSanitizer, built without threads (scripts/sanitize.sh), and each fuzz target
+# for 20 s (scripts/fuzz.sh); docs/robustness.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup-debian.sh
@@ -18,4 +18,3 @@ bash scripts/build.sh
 )
 bash scripts/sanitize.sh
 bash scripts/fuzz.sh 20
-bash scripts/threads-off.sh
