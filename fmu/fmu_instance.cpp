@@ -138,14 +138,23 @@ Status Instance::doStep(double t, double h, bool* terminate) {
   if (!near(t, sim_->state().t, dt))
     return fail("DoStep at t = " + shortestText(t) + " s, but the FMU is at t = " + shortestText(sim_->state().t) +
                 " s (the communication points must follow each other)");
+  if (!std::isfinite(h) || !(h > 0.0))
+    return fail("the communication step " + shortestText(h) + " s must be a positive finite number");
   const double n = std::round(h / dt);
   if (!(n >= 1.0) || std::abs(n * dt - h) > 1e-9 * std::max(dt, h))
     return fail("the communication step " + shortestText(h) + " s is not a whole number of the FMU's internal steps (" +
                 shortestText(dt) + " s)");
-  if (stopTime_ > 0.0 && sim_->stepsDone() + static_cast<long long>(n) > sim_->totalSteps())
-    return fail("DoStep to t = " + shortestText(t + h) + " s passes the stop time " + shortestText(stopTime_) + " s");
+  const double left = static_cast<double>(sim_->totalSteps() - sim_->stepsDone());
+  if (n > left)
+    return fail("DoStep to t = " + shortestText(t + h) + " s passes " +
+                (stopTime_ > 0.0 ? "the stop time " + shortestText(stopTime_) + " s"
+                                 : "the longest run the FMU takes (" + std::to_string(static_cast<long long>(left)) + " more internal steps)"));
   try {
-    for (long long k = 0; k < static_cast<long long>(n); ++k) sim_->step();
+    for (long long k = 0; k < static_cast<long long>(n); ++k) {
+      const long long before = sim_->stepsDone();
+      sim_->step();  // returns whether steps remain, not whether one was taken
+      if (sim_->stepsDone() != before + 1) throw std::logic_error("the run ended before the communication point");
+    }
   } catch (const std::exception& e) {
     mode_ = Mode::Failed;
     return fail(e.what());
@@ -249,7 +258,9 @@ Status Instance::save(Saved** out) {
 
 Status Instance::restore(const Saved& s) {
   if (!sim_) return fail("the FMU state can be restored after initialization");
-  if (s.snapshot.state.r.size() != sim_->state().r.size()) return fail("the FMU state is of another model");
+  const std::string problem = sim_->snapshotProblem(s.snapshot);
+  if (!problem.empty()) return fail("the FMU state does not fit this instance: " + problem);
+  if (s.inputs.size() != inputs_.size()) return fail("the FMU state is of another model (its inputs)");
   sim_->restore(s.snapshot);
   inputs_ = s.inputs;
   outputsValid_ = false;
@@ -314,6 +325,9 @@ Status Instance::deserialize(const std::uint8_t* bytes, std::size_t size, Saved*
   const std::size_t count = (size - sizeof magic) / sizeof(double);
   std::vector<double> f(count);
   std::memcpy(f.data(), bytes + sizeof magic, count * sizeof(double));
+  for (int k : {0, 1, 2, 4})  // sizes and the step: whole numbers in range before any cast
+    if (!(f[k] >= 0 && f[k] <= 1e15 && f[k] == std::floor(f[k])))
+      return fail("the serialized FMU state is damaged: its header holds " + shortestText(f[k]) + " where a count belongs");
   const auto nr = static_cast<std::size_t>(f[0]), nz = static_cast<std::size_t>(f[1]), ni = static_cast<std::size_t>(f[2]);
   if (!sim_ || nr != static_cast<std::size_t>(sim_->state().r.size()) || ni != inputs_.size() ||
       count != 5 + 2 * nr + nz + 3 * ni)

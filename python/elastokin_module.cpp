@@ -15,6 +15,8 @@
 
 #include <atomic>
 #include <chrono>
+#include <climits>
+#include <cmath>
 #include <future>
 #include <optional>
 #include <thread>
@@ -120,21 +122,42 @@ int loadKey(const std::string& key) {
   return k;
 }
 
+// ---- the runner's limits (elastokin-sim's usage), applied to every keyword ----
+
+constexpr int kMaxThreads = 64;           // --threads 1..64
+constexpr int kMaxPoints = 100000;        // --points 2..100000
+constexpr double kLoosestTolerance = 1e-2;  // an equilibrium residual above this is no equilibrium
+
+/// A keyword that must be a positive finite number when given; -1 (the project's value) when not.
+double positiveOr(const char* keyword, std::optional<double> v) {
+  if (!v) return -1.0;
+  if (!(*v > 0.0) || !std::isfinite(*v))
+    throw std::invalid_argument(std::string(keyword) + "=" + shortestText(*v) + ": must be a positive finite number");
+  return *v;
+}
+/// A whole-number keyword in [lo, hi].
+int countIn(const char* keyword, long long v, long long lo, long long hi) {
+  if (v < lo || v > hi)
+    throw std::invalid_argument(std::string(keyword) + "=" + std::to_string(v) + ": must be a whole number from " +
+                                std::to_string(lo) + " to " + std::to_string(hi));
+  return static_cast<int>(v);
+}
+
 // ---- runs ----
 
 py::dict run(const Project& project, const std::string& loadCase, std::optional<double> dt, std::optional<double> duration,
-             double start, const std::string& integrator, std::optional<int> linEvery,
+             double start, const std::string& integrator, std::optional<long long> linEvery,
              std::optional<std::vector<std::string>> channels, std::optional<double> sampleRate, const std::string& solver,
-             bool holdInputs, int threads) {
+             bool holdInputs, long long threads) {
   RunOptions o;
-  o.dt = dt.value_or(-1.0);
-  o.linearizeEvery = linEvery.value_or(-1);
-  o.sampleRate = sampleRate.value_or(-1.0);
+  o.dt = positiveOr("dt", dt);
+  o.linearizeEvery = linEvery ? countIn("lin_every", *linEvery, 1, INT_MAX) : -1;
+  o.sampleRate = positiveOr("sample_rate", sampleRate);
   o.start = start;
-  o.duration = duration.value_or(-1.0);
+  o.duration = positiveOr("duration", duration);
   o.integrator = integrator;
   o.solver = solver;
-  o.threads = threads;
+  o.threads = countIn("threads", threads, 1, kMaxThreads);
   o.holdInputs = holdInputs;
   if (channels) o.channels = *channels;
   std::string note;
@@ -194,7 +217,7 @@ py::dict run(const Project& project, const std::string& loadCase, std::optional<
 class Simulator {
  public:
   Simulator(const Project& project, std::optional<std::string> loadCase, std::optional<double> dt,
-            const std::string& integrator, std::optional<int> linEvery, double start, const std::string& solver) {
+            const std::string& integrator, std::optional<long long> linEvery, double start, const std::string& solver) {
     Project p = project;
     std::string lc;
     if (loadCase) {
@@ -209,8 +232,8 @@ class Simulator {
     }
     model_ = buildModel(p);
     RunOptions o;
-    o.dt = dt.value_or(-1.0);
-    o.linearizeEvery = linEvery.value_or(-1);
+    o.dt = positiveOr("dt", dt);
+    o.linearizeEvery = linEvery ? countIn("lin_every", *linEvery, 1, INT_MAX) : -1;
     o = projectRunOptions(p, o);
     o.integrator = integrator;
     o.solver = solver;
@@ -251,6 +274,7 @@ class Simulator {
   /// Sets inputs (a dict by name, or a sequence in input order; held from now on), then takes
   /// `steps` steps.
   void step(const py::object& inputs, long long steps) {
+    const Exclusive one(busy_);
     if (!inputs.is_none()) setInputs(inputs);
     if (steps < 1) throw std::invalid_argument("steps must be at least 1");
     if (steps == 1) {  // the co-simulation case: no thread, the GIL released for the step only
@@ -297,10 +321,12 @@ class Simulator {
   }
 
   py::array_t<double> outputArray() {
+    const Exclusive one(busy_);
     sim_->outputValues(channels_, values_.data());
     return toArray(values_);
   }
   py::dict outputs() {
+    const Exclusive one(busy_);
     sim_->outputValues(channels_, values_.data());
     py::dict d;
     for (std::size_t c = 0; c < channels_.size(); ++c) d[py::str(channels_[c].name)] = values_[c];
@@ -313,8 +339,14 @@ class Simulator {
     for (int k = 0; k < model_->nInputs(); ++k) d[py::str(model_->inputs[k].name)] = u[k];
     return d;
   }
-  Simulation::Snapshot snapshot() const { return sim_->snapshot(); }
-  void restore(const Simulation::Snapshot& s) { sim_->restore(s); }
+  Simulation::Snapshot snapshot() {
+    const Exclusive one(busy_);
+    return sim_->snapshot();
+  }
+  void restore(const Simulation::Snapshot& s) {
+    const Exclusive one(busy_);
+    sim_->restore(s);
+  }
 
  private:
   void hold(int k, double value) {
@@ -328,10 +360,28 @@ class Simulator {
       throw SimulationError("the run reached the longest the engine takes at once (" + std::to_string(kMaxSteps) + " steps)");
   }
 
+  // One thread at a time: the engine's run is not shared (its workspace is one), and with the GIL
+  // released a second thread would step the same state at once.
+  class Exclusive {
+   public:
+    explicit Exclusive(std::atomic<bool>& busy) : busy_(busy) {
+      if (busy_.exchange(true))
+        throw std::runtime_error("this Simulator is in use by another thread: a Simulator runs on one thread at a "
+                                 "time (make one Simulator per thread)");
+    }
+    ~Exclusive() { busy_.store(false); }
+    Exclusive(const Exclusive&) = delete;
+    Exclusive& operator=(const Exclusive&) = delete;
+
+   private:
+    std::atomic<bool>& busy_;
+  };
+
   std::shared_ptr<const SuspensionModel> model_;
   std::unique_ptr<Simulation> sim_;
   std::vector<Channel> channels_;
   std::vector<double> values_;
+  std::atomic<bool> busy_{false};
 };
 
 // ---- analyses ----
@@ -357,7 +407,7 @@ py::dict kcResultDict(const KcResult& r) {
 }
 
 py::dict kc(const Project& project, const std::string& analysis, std::optional<int> wheel, std::optional<std::string> load,
-            std::optional<int> input, std::optional<double> from, std::optional<double> to, std::optional<int> points,
+            std::optional<int> input, std::optional<double> from, std::optional<double> to, std::optional<long long> points,
             double tolerance) {
   KcKind kind{};
   if (!parseKcKind(analysis, kind))
@@ -377,6 +427,9 @@ py::dict kc(const Project& project, const std::string& analysis, std::optional<i
   }
   KcOptions o = defaultKcOptions(kind, steering && model->inputs[in].kind == InputKind::Rotation);
   o.input = in;
+  if (!(tolerance > 0.0) || !(tolerance <= kLoosestTolerance))
+    throw std::invalid_argument("tolerance=" + shortestText(tolerance) + ": must be a number above 0 and at most " +
+                                shortestText(kLoosestTolerance) + " (m/s^2 and rad/s^2 of residual acceleration)");
   o.tolerance = tolerance;
   if (kind == KcKind::StaticLoad) {
     if (!load) throw std::invalid_argument("static-load needs load= ('fx-contact', 'fy-contact', ...)");
@@ -388,7 +441,7 @@ py::dict kc(const Project& project, const std::string& analysis, std::optional<i
   else if (kind == KcKind::SingleTravel) throw std::invalid_argument("single-travel needs wheel= (a wheel id)");
   if (from) o.from = *from;
   if (to) o.to = *to;
-  if (points) o.points = *points;
+  if (points) o.points = countIn("points", *points, 2, kMaxPoints);
   if (!(o.to > o.from)) throw std::invalid_argument("to must be greater than from_");
   std::atomic<bool> cancel{false};
   const KcResult r = interruptible<KcResult>([&] { return runKc(*model, o, {}, &cancel); }, cancel);
@@ -447,7 +500,7 @@ py::dict modes(const Project& project, std::optional<std::string> loadCase) {
 }
 
 py::dict frequencyResponseOf(const Project& project, std::optional<int> wheel, std::optional<std::string> load,
-                             std::optional<int> input, double from, double to, int points, std::optional<std::string> loadCase,
+                             std::optional<int> input, double from, double to, long long points, std::optional<std::string> loadCase,
                              std::optional<std::vector<std::string>> channels) {
   auto model = buildModel(project);
   ResponseInput in;
@@ -463,7 +516,7 @@ py::dict frequencyResponseOf(const Project& project, std::optional<int> wheel, s
   FrequencyOptions o;
   o.from = from;
   o.to = to;
-  o.points = points;
+  o.points = countIn("points", points, 2, kMaxPoints);
   const std::vector<Channel> picked = pickChannels(*model, channels);
   std::atomic<bool> cancel{false};
   const FrequencyResponse r = interruptible<FrequencyResponse>(
@@ -533,12 +586,12 @@ class PyStudy {
     return out;
   }
 
-  py::dict run(int threads, bool fresh, std::optional<long long> maxRuns) {
-    if (threads < 1) throw std::invalid_argument("threads must be at least 1");
+  py::dict run(long long threads, bool fresh, std::optional<long long> maxRuns) {
+    countIn("threads", threads, 1, 1024);  // elastokin-study --threads
     std::atomic<bool> cancel{false};
     StudyContext c = context_;
     c.cancel = &cancel;
-    ThreadExecutor executor(c, threads);
+    ThreadExecutor executor(c, static_cast<int>(threads));
     StudyRunOptions o;
     o.fresh = fresh;
     o.maxNewRuns = maxRuns.value_or(-1);

@@ -2,6 +2,7 @@
 #include "engine/analysis/simulation.h"
 
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 #include "engine/core/error.h"
@@ -41,6 +42,12 @@ RunOptions checked(RunOptions o, const LoadCaseRow& lc) {
   if (steps < 1.0)
     throw std::invalid_argument("the duration (" + shortestText(o.duration) + " s) is shorter than one step (dt = " +
                                 shortestText(o.dt) + " s)");
+  // Times are sums t + dt: far from zero a step would be lost in round-off (t + dt == t).
+  const double end = o.start + o.duration;
+  if (end * std::numeric_limits<double>::epsilon() > 1e-6 * o.dt)
+    throw std::invalid_argument("the run ends at t = " + shortestText(end) + " s, where steps of " + shortestText(o.dt) +
+                                " s cannot be told apart from round-off; start and end within " +
+                                significant(1e-6 * o.dt / std::numeric_limits<double>::epsilon(), 3) + " s");
   if (o.sampleRate < 0.0) o.sampleRate = 1.0 / o.dt;
   const double stride = 1.0 / (o.sampleRate * o.dt);
   if (!(o.sampleRate > 0.0) || stride < 1.0 - 1e-9 || std::abs(stride - std::round(stride)) > 1e-6 * stride)
@@ -151,10 +158,33 @@ Simulation::Snapshot Simulation::snapshot() const {
   return s;
 }
 
+std::string Simulation::snapshotProblem(const Snapshot& s) const {
+  std::string problems;
+  auto add = [&](const std::string& p) { problems += (problems.empty() ? "" : "; ") + p; };
+  auto length = [&](const char* what, Eigen::Index have, Eigen::Index want) {
+    if (have != want)
+      add(std::string(what) + " has " + std::to_string(have) + " values, the model " + std::to_string(want) +
+          " (a snapshot of another model)");
+  };
+  length("the position state", s.state.r.size(), state_.r.size());
+  length("the velocity state", s.state.v.size(), state_.r.size());
+  if (s.state.z.size() != 0) length("the bushing branch state", s.state.z.size(), model_->nElementStates());
+  length("the held-input flags", static_cast<Eigen::Index>(s.held.size()), model_->nInputs());
+  length("the held-input values", s.heldValues.size(), model_->nInputs());
+  if (!std::isfinite(s.state.t)) add("its time is " + shortestText(s.state.t));
+  if (s.step < 0 || s.step > nSteps_)
+    add("its step " + std::to_string(s.step) + " is outside the run's 0.." + std::to_string(nSteps_));
+  if (!s.state.r.allFinite() || !s.state.v.allFinite() || !s.state.z.allFinite() || !s.heldValues.allFinite())
+    add("it holds values that are not finite");
+  return problems;
+}
+
 void Simulation::restore(const Snapshot& s) {
+  const std::string problem = snapshotProblem(s);
+  if (!problem.empty()) throw std::invalid_argument("the snapshot does not fit this run: " + problem);
   state_ = s.state;
   step_ = s.step;
-  for (int k = 0; k < model_->nInputs() && k < static_cast<int>(s.held.size()); ++k) {
+  for (int k = 0; k < model_->nInputs(); ++k) {
     if (s.held[static_cast<std::size_t>(k)]) inputs_.hold(k, s.heldValues[k]);
     else if (inputs_.held(k)) inputs_.release(k);
   }

@@ -129,6 +129,12 @@ class Simulation {
     VecX heldValues;
   };
   Snapshot snapshot() const;
+  /// What makes `s` unfit for this run, every problem in one line ("" when it fits): vectors of
+  /// another length (another model, or Maxwell states of another length), a step outside
+  /// 0..steps, a time or a value that is not finite.
+  std::string snapshotProblem(const Snapshot& s) const;
+  /// @throws std::invalid_argument with snapshotProblem() when the snapshot does not fit; the
+  /// run is then unchanged.
   void restore(const Snapshot& s);
 
  private:

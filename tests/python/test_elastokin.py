@@ -177,6 +177,52 @@ class Runs(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "the model has 5 inputs"):
             sim.step([1.0, 2.0])
 
+    def test_out_of_range_options_are_value_errors(self):
+        p = ek.Project.load(QDW)
+        lc = "LC1"
+        bad = [
+            (lambda: ek.run(p, lc, threads=100000), "threads=100000: must be a whole number from 1 to 64"),
+            (lambda: ek.run(p, lc, dt=0.0), "dt=0: must be a positive finite number"),
+            (lambda: ek.run(p, lc, dt=-1.0), "dt=-1: must be a positive"),
+            (lambda: ek.run(p, lc, dt=float("nan")), "dt=nan: must be a positive"),
+            (lambda: ek.run(p, lc, duration=-1.0), "duration=-1: must be a positive"),
+            (lambda: ek.run(p, lc, lin_every=0), "lin_every=0: must be a whole number from 1"),
+            (lambda: ek.run(p, lc, start=1e300), "1e+300"),
+            (lambda: ek.kc(p, "parallel-travel", points=10**9), "points=1000000000: must be a whole number from 2 to 100000"),
+            (lambda: ek.kc(p, "parallel-travel", tolerance=0.0), "tolerance=0: must be a number above 0"),
+            (lambda: ek.kc(p, "parallel-travel", tolerance=float("nan")), "tolerance=nan"),
+            (lambda: ek.kc(p, "parallel-travel", tolerance=1e300), "at most 0.01"),
+            (lambda: ek.Simulator(p, dt=0.0), "dt=0: must be a positive"),
+            (lambda: ek.Simulator(p, lin_every=-1), "lin_every=-1"),
+            (lambda: ek.Simulator(p, start=1e300), "cannot be told apart from round-off"),
+        ]
+        for call, message in bad:
+            with self.assertRaises(ValueError) as caught:
+                call()
+            self.assertIn(message, str(caught.exception))
+
+    def test_simulator_refuses_what_does_not_fit(self):
+        one = ek.Simulator(ek.Project.load(DW))
+        other = ek.Simulator(ek.Project.load(QDW))
+        with self.assertRaisesRegex(ValueError, "a snapshot of another model"):
+            one.restore(other.snapshot())
+        one.step(steps=2)
+        self.assertEqual(one.steps, 2)
+        # A second thread while one steps: refused, not stepped at once.
+        busy = threading.Thread(target=lambda: one.step(steps=40000))
+        busy.start()
+        time.sleep(0.2)
+        still_running = busy.is_alive()
+        try:
+            one.step()
+            refused = False
+        except RuntimeError as e:
+            refused = "in use by another thread" in str(e)
+        busy.join()
+        if still_running:  # on a machine so loaded that the first thread had finished, nothing to test
+            self.assertTrue(refused)
+        self.assertEqual(one.steps, 40002)  # the refused call took no step
+
     def test_gil_released_and_ctrl_c(self):
         p = ek.Project.load(DW)
         ticks = [0]

@@ -492,6 +492,57 @@ class TestSimulation : public QObject {
     }
   }
 
+  // A snapshot that does not fit (another model, damaged values) is refused with every reason
+  // and leaves the run as it was; far from t = 0 a run whose steps would vanish in round-off is
+  // refused before it starts (start 1e300 froze time).
+  void restoreRefusesWhatDoesNotFit() {
+    const Project p = readProject(std::string(ELASTOKIN_SOURCE_DIR) + "/projects/quarter_double_wishbone.json");
+    Project other = test::singleBushing(2.0, Vec3(0.01, 0.01, 0.01), 2e5, 50.0);
+    test::addFreeLoadCase(other, 1.0);
+    RunOptions o;
+    o.duration = 0.1;
+    o.record = false;
+    Simulation s(SuspensionModel::build(p), p.loadCases.front().name, o);
+    Simulation t(SuspensionModel::build(other), "free", o);
+    s.initialize();
+    t.initialize();
+    for (int k = 0; k < 10; ++k) s.step();
+    const State before = s.state();
+    auto refused = [&](const Simulation::Snapshot& bad) -> QString {
+      try {
+        s.restore(bad);
+      } catch (const std::invalid_argument& e) {
+        return e.what();
+      }
+      return "accepted";
+    };
+    QString m = refused(t.snapshot());
+    QVERIFY2(m.contains("the position state has 6 values, the model 30 (a snapshot of another model)") &&
+                 m.contains("the held-input flags"), qPrintable(m));
+    Simulation::Snapshot bad = s.snapshot();
+    bad.state.t = std::nan("");
+    bad.step = -3;
+    bad.state.z = VecX::Zero(4);
+    m = refused(bad);
+    QVERIFY2(m.contains("its time is nan") && m.contains("its step -3 is outside the run's 0..100") &&
+                 m.contains("the bushing branch state has 4 values, the model 0"), qPrintable(m));
+    bad = s.snapshot();
+    bad.state.v[2] = std::numeric_limits<double>::infinity();
+    QVERIFY(refused(bad).contains("not finite"));
+    QVERIFY(s.state().r == before.r && s.state().t == before.t && s.stepsDone() == 10);
+
+    o.start = 1e300;
+    try {
+      Simulation(SuspensionModel::build(other), "free", o);
+      QFAIL("a run at 1e300 s was accepted");
+    } catch (const std::invalid_argument& e) {
+      QVERIFY2(QString(e.what()).contains("cannot be told apart from round-off"), e.what());
+    }
+    o.start = 1e5;  // 1e5 s + 0.1 s at 1 ms: steps of 1.5e-11 relative round-off, fine
+    o.duration = 0.1;
+    Simulation late(SuspensionModel::build(other), "free", o);
+  }
+
   // outputValues() is what the recorder records after a step (samplesFromNextStep off), for any
   // channels, without recording.
   void outputValuesEqualTheSamples() {
