@@ -6,6 +6,7 @@
 #include <QApplication>
 #include <QBuffer>
 #include <QCheckBox>
+#include <QLocale>
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QCursor>
@@ -40,6 +41,7 @@
 #include "engine/model/model.h"
 #include "engine/model/project_diff.h"
 #include "engine/model/project_io.h"
+#include "ui/document/number_entry.h"
 #include "engine/analysis/bushing_dynamics.h"
 #include "engine/model/adams_export.h"
 #include "ui/panels/analyses_panel.h"
@@ -70,6 +72,8 @@ namespace ek::ui {
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), doc_(new ProjectDocument(this)), runs_(new RunHistory(this)), run_(new RunController(runs_, this)) {
+  useOneNumberFormat();  // before any spin box or plot axis is built
+  setLocale(QLocale());  // this window was made before: its children inherit its locale
   auto* split = new QSplitter(this);
   tables_ = new TablePane(doc_, split);
   connect(tables_, &TablePane::designVariableRequested, this, [this](const QString& p) { addDesignVariable(p); });

@@ -18,7 +18,7 @@
 #include "ui/panels/signal_form.h"
 #include "ui/document/project_document.h"
 #include "ui/document/table_models.h"
-#include "ui/panels/reference_delegate.h"
+#include "ui/panels/cell_delegate.h"
 #include "ui/document/units.h"
 
 using namespace ek;
@@ -280,7 +280,7 @@ class TestTableModels : public QObject {
     QVERIFY(!inputs->setData(inputs->index(0, direction), "w", Qt::EditRole));
 
     // Enumerations: a combo box of their values.
-    ReferenceDelegate delegate;
+    CellDelegate delegate;
     QWidget parent;
     const int kind = columnOf(*inputs, "kind");
     std::unique_ptr<QWidget> editor(delegate.createEditor(&parent, {}, inputs->index(0, kind)));

@@ -9,6 +9,7 @@
 #include "engine/core/rotation.h"
 #include "engine/core/text.h"
 #include "engine/model/validate.h"
+#include "ui/document/number_entry.h"
 
 namespace ek::ui {
 namespace {
@@ -174,10 +175,12 @@ QVariant HardpointModel::data(const QModelIndex& i, int role) const {
 
 bool HardpointModel::setData(const QModelIndex& i, const QVariant& value, int role) {
   if (role != Qt::EditRole || !(flags(i) & Qt::ItemIsEditable)) return false;
-  bool ok = false;
-  const double mm = value.toString().trimmed().toDouble(&ok);
-  if (!ok || !std::isfinite(mm)) {
-    setError(tr("hardpoints, row %1: expected a number of millimetres").arg(i.row() + 1));
+  double mm = 0.0;
+  QString why;
+  const bool ok = value.typeId() == QMetaType::Double ? (mm = value.toDouble(), std::isfinite(mm))
+                                                      : parseTypedNumber(value.toString(), mm, &why);
+  if (!ok) {
+    setError(tr("hardpoints, row %1: expected a number of millimetres%2").arg(i.row() + 1).arg(why.isEmpty() ? QString() : " (" + why + ")"));
     return false;
   }
   const Project& p = doc_->project();

@@ -14,6 +14,7 @@
 #include "engine/model/model.h"
 #include "engine/model/project_io.h"
 #include "ui/document/hardpoints.h"
+#include "ui/document/number_entry.h"
 #include "ui/document/units.h"
 
 namespace ek::ui {
@@ -129,13 +130,13 @@ namespace {
 // ---- parsing helpers ------------------------------------------------------------------------
 
 QString parseNumber(const QVariant& v, double& out) {
-  bool ok = false;
-  const double d = v.typeId() == QMetaType::Double ? v.toDouble() : QLocale::c().toDouble(v.toString().trimmed(), &ok);
-  if (v.typeId() == QMetaType::Double) ok = true;
-  if (!ok) return QStringLiteral("expected a number, found '%1'").arg(v.toString());
-  if (!std::isfinite(d)) return QStringLiteral("value is not finite");
-  out = d;
-  return {};
+  if (v.typeId() == QMetaType::Double) {
+    if (!std::isfinite(v.toDouble())) return QStringLiteral("value is not finite");
+    out = v.toDouble();
+    return {};
+  }
+  QString error;
+  return parseTypedNumber(v.toString(), out, &error) ? QString() : error;
 }
 
 QString parseInt(const QVariant& v, int& out) {
@@ -350,8 +351,9 @@ class RowTableModel final : public TableModel {
     // SI value (not one differing in the last bits from the round trip).
     QVariant si = value;
     const double f = factor(i.column());
-    bool isNumber = false;
-    const double typed = value.toString().trimmed().toDouble(&isNumber);
+    double typed = 0.0;
+    const bool isNumber = value.typeId() == QMetaType::Double ? (typed = value.toDouble(), true)
+                                                               : parseTypedNumber(value.toString(), typed);
     if (f != 1.0 && isNumber) {
       double v = typed / f;
       bool oldNumber = false;

@@ -15,7 +15,7 @@
 
 #include "ui/document/hardpoints.h"
 #include "ui/panels/problems_panel.h"
-#include "ui/panels/reference_delegate.h"
+#include "ui/panels/cell_delegate.h"
 #include "ui/panels/signal_form.h"
 
 namespace ek::ui {
@@ -125,7 +125,7 @@ void TablePane::rebuild() {
     view->setModel(models_.back().get());
     view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     view->setAlternatingRowColors(true);
-    view->setItemDelegate(new ReferenceDelegate(view));
+    view->setItemDelegate(new CellDelegate(view));
     keepViewState(view, models_.back().get());
     // A cell's context menu: the cell as a design variable of a parameter study.
     view->setContextMenuPolicy(Qt::CustomContextMenu);

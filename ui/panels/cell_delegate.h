@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-/// @file reference_delegate.h
-/// The table views' editor of reference cells: a combo box of the existing ids, from the
-/// model's TableModel::choices (ui/document/table_models.h).
+/// @file cell_delegate.h
+/// The table views' cell editor: reference cells with a combo box of the existing ids (from
+/// TableModel::choices, ui/document/table_models.h), number cells with a line edit holding the
+/// number as the workbench writes numbers (ui/document/number_entry.h); what is typed goes to
+/// the model as text, which reads it by that one rule or marks the cell with why not.
 
 #include <QStyledItemDelegate>
 
 namespace ek::ui {
 
-/// Edits reference cells with a combo box of the existing ids (set on every table view).
-class ReferenceDelegate : public QStyledItemDelegate {
+/// Set on every table view.
+class CellDelegate : public QStyledItemDelegate {
  public:
   using QStyledItemDelegate::QStyledItemDelegate;
   QWidget* createEditor(QWidget* parent, const QStyleOptionViewItem& option, const QModelIndex& index) const override;
