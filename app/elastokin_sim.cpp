@@ -561,7 +561,7 @@ int analysisReport(const std::shared_ptr<const ek::SuspensionModel>& model, cons
   }
   std::vector<ek::KcCorrelation> correlation;
   if (!a.measuredPath.empty()) {
-    const ek::MeasuredKc measured = ek::readMeasuredKc(a.measuredPath, a.mapping, r.columns);
+    const ek::MeasuredKc measured = ek::readMeasuredKc(a.measuredPath, a.mapping, r.columns, r.units);
     correlation = ek::correlate(r, measured);
     ek::cprintf("\nmeasured       %s: %zu points, %zu channels compared", a.measuredPath.c_str(), measured.sweep.size(),
                 measured.columns.size());
@@ -815,6 +815,20 @@ int main(int argc, char** argv) {
   if (exportSpec.empty() && (!exportPath.empty() || !exportUnits.empty()))
     return usageError("--to and --units need --export-property");
   if (!exportSpec.empty() && !importPath.empty()) return usageError("--export-property and --import are separate runs");
+  // Before anything is read or written: no output replaces an input or another output.
+  try {
+    ek::refuseSameFiles({{"the project file", projectPath}, {"--measured", analysis.measuredPath}, {"--import", importPath}},
+                        {{"--out", outPath},
+                         {"--metrics", analysis.metricsPath},
+                         {"--report", analysis.reportPath},
+                         {"--write-project", canonicalPath},
+                         {"--write-inputs", inputsPath},
+                         {"--export-fmu", fmuPath},
+                         {"--to", exportPath}});
+  } catch (const ek::IoError& e) {
+    ek::cfprintf(stderr, "elastokin-sim: %s\n", e.what());
+    return kUsageError;
+  }
 
   try {
     ek::Project project = ek::readProject(projectPath);

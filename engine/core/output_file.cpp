@@ -9,11 +9,13 @@
 #include <climits>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <utility>
 #include <vector>
 
 #include "engine/core/error.h"
+#include "engine/core/text.h"
 
 namespace ek {
 
@@ -192,7 +194,23 @@ void OutputFile::commit() {
   fd_ = -1;
   if (::close(fd) != 0) fail("writing", errno);
   if (!stream_) {
-    if (::rename(temporary_.c_str(), target_.c_str()) != 0) fail("replacing", errno);
+    if (::rename(temporary_.c_str(), target_.c_str()) != 0) {
+      // The content is complete: keep it under a name of its own beside the target (a sticky
+      // folder where the old file is someone else's, a folder put in the file's place).
+      const int e = errno;
+      std::string kept = temporary_;
+      for (int k = 0; k < 100; ++k) {
+        const std::string candidate = target_ + (k ? ".new" + std::to_string(k) : ".new");
+        if (::link(temporary_.c_str(), candidate.c_str()) == 0) {  // never replaces a file there
+          ::unlink(temporary_.c_str());
+          kept = candidate;
+          break;
+        }
+        if (errno != EEXIST) break;
+      }
+      temporary_.clear();
+      throw IoError(path_ + ": cannot replace the " + what_ + " (" + reason(e) + "); what was written is kept in " + kept);
+    }
     temporary_.clear();
     // The rename itself on the disk: sync the folder (best effort: not every file system can).
     const int dir = ::open(folderOf(target_).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -265,6 +283,66 @@ void AppendFile::append(std::string_view row) {
   if (const int e = writeAll(fd_, row.data(), row.size()))
     throw IoError(path_ + ": cannot append to the " + what_ + " (" + reason(e) + ")");
   if (::fsync(fd_) != 0) throw IoError(path_ + ": cannot append to the " + what_ + " (" + reason(errno) + ")");
+}
+
+namespace {
+
+struct FileKey {
+  bool exists = false, stream = false;
+  dev_t dev = 0;
+  ino_t ino = 0;
+  std::string path;  // when it does not exist
+};
+
+FileKey keyOf(const std::string& path) {
+  FileKey k;
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0) {
+    k.exists = true;
+    k.stream = S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode);
+    k.dev = st.st_dev;
+    k.ino = st.st_ino;
+    return k;
+  }
+  std::error_code ec;
+  std::string target = path;
+  try {
+    target = resolveOutputTarget(path);  // a dangling link names the file it will create
+  } catch (const IoError&) {
+  }
+  const std::filesystem::path canonical = std::filesystem::weakly_canonical(std::filesystem::absolute(target, ec), ec);
+  k.path = ec ? std::filesystem::absolute(target).lexically_normal().string() : canonical.string();
+  return k;
+}
+
+bool same(const FileKey& a, const FileKey& b) {
+  if (a.stream || b.stream || a.exists != b.exists) return false;
+  return a.exists ? a.dev == b.dev && a.ino == b.ino : a.path == b.path;
+}
+
+}  // namespace
+
+bool sameFile(const std::string& a, const std::string& b) { return same(keyOf(a), keyOf(b)); }
+
+void refuseSameFiles(const std::vector<NamedPath>& inputs, const std::vector<NamedPath>& outputs) {
+  std::vector<FileKey> in, out;
+  for (const NamedPath& f : inputs) in.push_back(keyOf(f.path));
+  for (const NamedPath& f : outputs) out.push_back(keyOf(f.path));
+  std::string clashes;
+  for (std::size_t o = 0; o < outputs.size(); ++o) {
+    if (outputs[o].path.empty()) continue;
+    for (std::size_t i = 0; i < inputs.size(); ++i)
+      if (!inputs[i].path.empty() && same(out[o], in[i]))
+        clashes += (clashes.empty() ? "" : "\n") + outputs[o].what + " '" + printableExcerpt(outputs[o].path) +
+                   "' is the same file as " + inputs[i].what + " '" + printableExcerpt(inputs[i].path) +
+                   "': an output never replaces an input";
+    for (std::size_t p = 0; p < o; ++p)
+      if (!outputs[p].path.empty() && same(out[o], out[p]))
+        clashes += (clashes.empty() ? "" : "\n") + outputs[o].what + " '" + printableExcerpt(outputs[o].path) +
+                   "' is the same file as " + outputs[p].what + " '" + printableExcerpt(outputs[p].path) +
+                   "': each output needs a file of its own";
+  }
+  if (!clashes.empty()) throw IoError(clashes);
 }
 
 }  // namespace ek

@@ -9,7 +9,9 @@
 ///   with O_EXCL, so a planted file or symlink is never followed), synced, given the old file's
 ///   permissions and owner (a new file: 0666 less the umask), then renamed over the target. A
 ///   failure at any point (full disk, file size limit, a signal that ends the program) leaves the
-///   old file as it was;
+///   old file as it was; when only the final rename fails (a sticky folder where the old file is
+///   someone else's), the complete new content is kept beside it as `NAME.new` (or `.new1`, ...,
+///   never replacing a file) and the error names it;
 /// - a symbolic link: followed (chains too, also a dangling one) and its target replaced as above;
 ///   the link stays a link;
 /// - a character device (`/dev/null`, a terminal) or a FIFO: written directly, as a stream, since
@@ -19,6 +21,7 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 #include <string_view>
 
 namespace ek {
@@ -94,5 +97,21 @@ class AppendFile {
 /// The target a write of `path` replaces: symlinks resolved (also a dangling link's target), or
 /// `path` itself. @throws IoError for a link loop.
 std::string resolveOutputTarget(const std::string& path);
+
+/// A file a command names, with what it is for the message ("--metrics", "the project file").
+struct NamedPath {
+  std::string what;
+  std::string path;
+};
+
+/// Whether two paths name the same file, by the identity refuseSameFiles() uses.
+bool sameFile(const std::string& a, const std::string& b);
+
+/// Refuses, before anything is read or written, an output that is the same file as an input or
+/// as another output. Same by identity, not by name: for files that exist, the device and inode
+/// (symbolic and hard links, `.` and `..` included); for outputs not there yet, the absolute path
+/// with its folders' links resolved. Streams (`/dev/null`, a FIFO) are never the same file.
+/// Empty paths are skipped. @throws IoError listing every clash, one per line.
+void refuseSameFiles(const std::vector<NamedPath>& inputs, const std::vector<NamedPath>& outputs);
 
 }  // namespace ek

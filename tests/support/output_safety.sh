@@ -43,7 +43,8 @@ run --out "$null" > /dev/null || fail "run onto $null: exit $?"
 [ -c "$null" ] || fail "$null is no longer a character device"
 
 # --write-project onto a symlink: the target is replaced, the link kept.
-cp "$project" data/project.json; ln -s data/project.json project_link.json
+# (A link to another file: the project itself is an input, which no output replaces.)
+cp "$project" data/project.json; cp "$project" data/old.json; ln -s data/old.json project_link.json
 "$sim" data/project.json --write-project project_link.json > /dev/null || fail "--write-project onto a symlink: exit $?"
 [ -L project_link.json ] || fail "--write-project replaced the symlink"
 

@@ -24,6 +24,8 @@
 #include <QSlider>
 #include <QTableWidget>
 #include <QStatusBar>
+#include <QLineEdit>
+#include <QLocale>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTimer>
@@ -60,6 +62,7 @@
 #include "ui/views/plot_panel.h"
 #include "ui/panels/problems_panel.h"
 #include "ui/panels/property_import_dialog.h"
+#include "ui/document/file_output.h"
 #include "ui/document/results_file.h"
 #include "ui/views/view3d.h"
 #include "ui/views/vtk_widget.h"
@@ -308,6 +311,81 @@ class TestWorkbench : public QObject {
     QVERIFY(!symmetric->isVisible());
     w.showTable("Hardpoints");
     QVERIFY(w.grab().save(kArtefacts + "/hardpoints.png"));
+  }
+
+  // Typed numbers follow one rule in every language setting (CTest runs this under de_DE):
+  // through the cell's own editor "0.9" is 0.9 kg (it was 9, "4.25" 425), "4,25" and "1,234"
+  // are refused with a message naming the rule and leave the value as it was; the editor shows
+  // the number as it is stored; the spin boxes of the window read and show a point.
+  void typedNumbersFollowOneRuleInEveryLocale() {
+    MainWindow w;
+    QVERIFY(openShown(w, kRoot + "/projects/quarter_double_wishbone.json"));
+    w.showTable("Bodies");
+    TableModel* bodies = w.tableModel(Table::Bodies);
+    QTableView* view = nullptr;
+    for (auto* v : w.findChildren<QTableView*>())
+      if (v->model() == bodies) view = v;
+    QVERIFY(view && view->isVisible());
+    const int col = columnOf(*bodies, "mass [kg]");
+    QVERIFY(col >= 0);
+    const QModelIndex cell = bodies->index(1, col);
+    auto type = [&](const QString& text) {
+      view->setCurrentIndex(cell);
+      view->edit(cell);
+      settle();
+      QLineEdit* editor = nullptr;  // the cell's open editor (focus may stay elsewhere under Xvfb)
+      for (auto* e : view->viewport()->findChildren<QLineEdit*>())
+        if (e->isVisible()) editor = e;
+      if (!editor) return QString("no line edit");
+      const QString shown = editor->text();
+      editor->selectAll();
+      QTest::keyClicks(editor, text);
+      QTest::keyClick(editor, Qt::Key_Return);
+      settle();
+      return shown;
+    };
+    const double before = w.document()->project().bodies[1].mass;
+    QCOMPARE(type("0.9"), QString::fromStdString(ek::shortestText(before)));
+    QCOMPARE(w.document()->project().bodies[1].mass, 0.9);
+    QCOMPARE(type("4.25"), QString("0.9"));
+    QCOMPARE(w.document()->project().bodies[1].mass, 4.25);
+    for (const QString& bad : {QString("4,25"), QString("1,234")}) {
+      type(bad);
+      QCOMPARE(w.document()->project().bodies[1].mass, 4.25);
+      const QString why = bodies->data(cell, Qt::ToolTipRole).toString();
+      QVERIFY2(why.contains("with a point as the decimal separator"), qPrintable(why));
+    }
+    const auto boxes = w.findChildren<QDoubleSpinBox*>();
+    QVERIFY(!boxes.isEmpty());
+    for (auto* box : boxes) QVERIFY2(!box->text().contains(','), qPrintable(box->objectName() + ": " + box->text()));
+    QCOMPARE(QLocale().decimalPoint(), QString("."));
+  }
+
+  // No export replaces the open project's file, by any name (a symbolic link too); another
+  // project opened in its place frees it.
+  void exportsNeverReplaceTheOpenProject() {
+    const QString dir = kArtefacts + "/guard";
+    QDir(dir).removeRecursively();
+    QDir().mkpath(dir);
+    const QString project = dir + "/p.json";
+    QVERIFY(QFile::copy(kRoot + "/projects/quarter_double_wishbone.json", project));
+    QVERIFY(QFile::link(project, dir + "/link.json"));
+    QFile original(project);
+    QVERIFY(original.open(QIODevice::ReadOnly));
+    const QByteArray before = original.readAll();
+    original.close();
+    {
+      MainWindow w;
+      QVERIFY(openShown(w, project));
+      for (const QString& target : {project, dir + "/link.json", dir + "/../guard/p.json"}) {
+        const QString err = writeFileBytes(target, "overwritten", "screenshot");
+        QVERIFY2(err.contains("which an open project reads: an export never replaces it"), qPrintable(err));
+      }
+      QVERIFY(w.openProject(kRoot + "/projects/double_wishbone.json"));
+      QCOMPARE(writeFileBytes(dir + "/link.json", before, "copy"), QString());  // no longer open
+    }
+    QVERIFY(original.open(QIODevice::ReadOnly));
+    QCOMPARE(original.readAll(), before);
   }
 
   // Help: toolbar controls explain themselves; the Help menu opens the documentation files.

@@ -7,10 +7,23 @@
 
 #include <QByteArray>
 #include <QString>
+#include <string>
+#include <vector>
 
 namespace ek::ui {
 
-/// Writes `bytes` to `path`. @returns empty, or the message naming the path and the reason.
+/// The files the open projects read (each project file and the files it reads), which no export
+/// of the workbench replaces: compared by identity (engine sameFile: links, hard links, "..").
+/// A ProjectDocument keeps its own entry current; every export checks clash() first.
+namespace open_inputs {
+/// Sets (replaces) the files `owner` reads; an empty list removes the entry.
+void set(const void* owner, const std::vector<std::string>& paths);
+/// Empty, or the message saying that `path` is one of them and that exports never replace it.
+QString clash(const QString& path);
+}  // namespace open_inputs
+
+/// Writes `bytes` to `path` (refused when it is an open project's input, open_inputs::clash()).
+/// @returns empty, or the message naming the path and the reason.
 QString writeFileBytes(const QString& path, const QByteArray& bytes, const QString& what);
 
 /// Checks that `path` could be written (engine checkWritable). @returns empty or the message.

@@ -1,18 +1,32 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/document/project_document.h"
 
+#include <QFile>
 #include <QUndoCommand>
 
 #include "engine/model/model.h"
 #include "engine/model/project_io.h"
+#include "engine/model/signal.h"
+#include "ui/document/file_output.h"
 
 namespace ek::ui {
 
 ProjectDocument::ProjectDocument(QObject* parent) : QObject(parent) {}
 
+ProjectDocument::~ProjectDocument() { open_inputs::set(this, {}); }
+
+void ProjectDocument::registerInputs() {
+  std::vector<std::string> files;
+  if (!path_.isEmpty()) files.push_back(QFile::encodeName(path_).toStdString());
+  for (const std::string& f : referencedFiles(project_)) files.push_back(f);
+  if (!files.empty() && path_.isEmpty()) files.insert(files.begin(), std::string());  // no project file yet
+  open_inputs::set(this, files);
+}
+
 void ProjectDocument::reset(Project project, const QString& path) {
   project_ = std::move(project);
   path_ = path;
+  registerInputs();
   undo_.clear();
   undo_.setClean();
   emit projectReset();
@@ -29,6 +43,7 @@ void ProjectDocument::saveAs(const QString& path) {
   path_ = path;
   project_.sourcePath = path.toStdString();
   undo_.setClean();
+  registerInputs();
 }
 
 void ProjectDocument::notifyChanged(Table table, int row) { emit tableChanged(table, row); }

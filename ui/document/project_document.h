@@ -18,6 +18,7 @@ class ProjectDocument : public QObject {
   Q_OBJECT
  public:
   explicit ProjectDocument(QObject* parent = nullptr);
+  ~ProjectDocument() override;
 
   const Project& project() const { return project_; }
   /// Mutable access for undo commands only (edits must go through the undo stack).
@@ -41,6 +42,8 @@ class ProjectDocument : public QObject {
   void projectReset();
 
  private:
+  /// The project file and the files it reads, which no export may replace (open_inputs).
+  void registerInputs();
   Project project_;
   QString path_;
   QUndoStack undo_;

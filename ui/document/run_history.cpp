@@ -143,6 +143,7 @@ QString RunHistory::exportCsv(const QString& path) const {
 
 QString RunHistory::exportRunCsv(int run, const QString& path) const {
   if (run < 0 || run >= count()) return tr("No run to export.");
+  if (const QString c = open_inputs::clash(path); !c.isEmpty()) return c;
   const RunRecord& r = runs_[run];
   // As the runner writes results: RFC 4180 header, exact times (in any locale), written through
   // OutputFile. In the display units (their names in the header).

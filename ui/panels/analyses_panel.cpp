@@ -28,6 +28,7 @@
 #include "engine/core/error.h"
 #include "engine/core/rotation.h"
 #include "engine/model/project_diff.h"
+#include "ui/document/file_output.h"
 
 namespace ek::ui {
 namespace {
@@ -574,7 +575,7 @@ PlotChoices AnalysesPanel::plotChoices() const {
 QString AnalysesPanel::loadMeasured(const QString& path, const std::vector<std::pair<std::string, std::string>>& mapping) {
   if (!hasCurrent_ || current_.kind != Kind::Kc) return tr("Run a K&C sweep first: measured data are compared with it.");
   try {
-    measured_ = readMeasuredKc(path.toStdString(), mapping, current_.kc.columns);
+    measured_ = readMeasuredKc(path.toStdString(), mapping, current_.kc.columns, current_.kc.units);
   } catch (const std::exception& e) {
     return QString::fromStdString(e.what());
   }
@@ -655,6 +656,7 @@ void AnalysesPanel::updateStale() {
 
 QString AnalysesPanel::exportCsv(const QString& path) const {
   if (!hasCurrent_) return tr("No result to export.");
+  if (const QString c = open_inputs::clash(path); !c.isEmpty()) return c;
   try {
     switch (current_.kind) {
       case Kind::Kc: writeKcCsv(current_.kc, path.toStdString()); break;
@@ -672,6 +674,7 @@ QString AnalysesPanel::exportCsv(const QString& path) const {
 
 QString AnalysesPanel::exportPdf(const QString& path) const {
   if (!hasCurrent_) return tr("No result to export.");
+  if (const QString c = open_inputs::clash(path); !c.isEmpty()) return c;
   ReportContent c;
   c.current = &current_;
   c.kept = keptShown();

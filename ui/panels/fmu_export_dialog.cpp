@@ -19,6 +19,7 @@
 
 #include "engine/core/text.h"
 #include "fmu/fmu_export.h"
+#include "ui/document/file_output.h"
 
 namespace ek::ui {
 
@@ -201,6 +202,11 @@ void FmuExportDialog::refresh() {
 }
 
 QString FmuExportDialog::exportTo(const QString& path) {
+  if (const QString c = open_inputs::clash(path); !c.isEmpty()) {
+    summary_->setStyleSheet("color: #b00020");
+    summary_->setText(tr("Not exported: %1").arg(c));
+    return c;
+  }
   fmu::FmuExportOptions o;
   o.fmiVersion = version_->currentData().toInt();
   o.loadCase = loadCase_->currentData().toString().toStdString();

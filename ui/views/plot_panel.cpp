@@ -457,6 +457,7 @@ void PlotPanel::updateButtons() {
 
 QString PlotPanel::exportPlot(int k, const QString& path) const {
   if (k < 0 || k >= plotCount()) return tr("No such plot.");
+  if (const QString c = open_inputs::clash(path); !c.isEmpty()) return c;
   QCustomPlot* p = slots_[k].plot;
   // A title block for the exported file only: project, load case(s), runs, date.
   QStringList runsShown, cases;

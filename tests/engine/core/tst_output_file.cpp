@@ -278,6 +278,54 @@ class TestOutputFile : public QObject {
       QVERIFY_THROWS_EXCEPTION(IoError, f.append("1,0.123456789012345\n"));
     });
   }
+
+  // When only the final rename fails (here a folder put in the target's place while the file was
+  // written), the new content is kept beside it under a stated name, never lost.
+  void contentThatCannotReplaceIsKeptBeside() {
+    put(at("r.csv.new"), "older keep");  // an earlier kept file is not replaced either
+    OutputFile f(at("r.csv"), "results file");
+    f.write("time [s]\n0\n");
+    fs::create_directory(at("r.csv"));
+    put(at("r.csv/inside"), "x");
+    try {
+      f.commit();
+      QFAIL("committed onto a folder");
+    } catch (const IoError& e) {
+      QVERIFY2(QString(e.what()).contains("what was written is kept in " + QString::fromStdString(at("r.csv.new1"))), e.what());
+    }
+    QCOMPARE(slurp(at("r.csv.new1")), std::string("time [s]\n0\n"));
+    QCOMPARE(slurp(at("r.csv.new")), std::string("older keep"));
+    QCOMPARE(othersIn(dir(), {"r.csv", "r.csv.new", "r.csv.new1"}), QStringList());
+  }
+
+  // The same file by identity: name, symbolic link, hard link, "..", a dangling link's target,
+  // two spellings of a file not there yet; streams and distinct files are not.
+  void sameFileByIdentity() {
+    put(at("p.json"), "{}");
+    fs::create_directory(at("sub"));
+    fs::create_symlink(at("p.json"), at("link.json"));
+    fs::create_hard_link(at("p.json"), at("hard.json"));
+    fs::create_symlink(at("new.csv"), at("dangling.csv"));
+    put(at("other.json"), "{}");
+    QVERIFY(sameFile(at("p.json"), at("p.json")));
+    QVERIFY(sameFile(at("link.json"), at("p.json")));
+    QVERIFY(sameFile(at("hard.json"), at("p.json")));
+    QVERIFY(sameFile(at("sub/../p.json"), at("p.json")));
+    QVERIFY(sameFile(at("dangling.csv"), at("sub/../new.csv")));
+    QVERIFY(sameFile(at("x.csv"), at("sub/./../x.csv")));
+    QVERIFY(!sameFile(at("other.json"), at("p.json")));
+    QVERIFY(!sameFile("/dev/null", "/dev/null"));
+    try {
+      refuseSameFiles({{"the project file", at("p.json")}, {"--measured", ""}},
+                      {{"--out", at("x.csv")}, {"--metrics", at("link.json")}, {"--report", at("sub/../x.csv")}});
+      QFAIL("no error");
+    } catch (const IoError& e) {
+      const QString m = e.what();
+      QVERIFY2(m.contains("--metrics '") && m.contains("link.json' is the same file as the project file"), qPrintable(m));
+      QVERIFY2(m.contains("--report '") && m.contains("is the same file as --out") && m.count('\n') == 1, qPrintable(m));
+    }
+    refuseSameFiles({{"the project file", at("p.json")}}, {{"--out", at("x.csv")}, {"--metrics", at("y.csv")}});
+  }
 };
 
 QTEST_APPLESS_MAIN(TestOutputFile)
