@@ -18,6 +18,7 @@
 #include "engine/model/model.h"
 #include "engine/model/project_io.h"
 #include "engine/model/signal.h"
+#include "engine/model/table_path.h"
 #include "engine/model/validate.h"
 
 namespace ek::fmu {
@@ -26,19 +27,46 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// Text as XML 1.0 holds it: markup characters and tab, line feed and carriage return as
+// references (an attribute keeps them), UTF-8 decoded and checked; what XML 1.0 cannot hold at
+// all (other control characters, U+FFFE, U+FFFF, surrogates, malformed bytes) becomes U+FFFD, so
+// that modelDescription.xml always reads back.
 std::string xml(const std::string& s) {
+  constexpr const char* kReplacement = "\xEF\xBF\xBD";
   std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20 && c != '\t') out += ' ';
-        else out += c;
+  const auto* b = reinterpret_cast<const unsigned char*>(s.data());
+  const std::size_t n = s.size();
+  for (std::size_t i = 0; i < n;) {
+    const unsigned char c = b[i];
+    if (c < 0x80) {
+      switch (c) {
+        case '&': out += "&amp;"; break;
+        case '<': out += "&lt;"; break;
+        case '>': out += "&gt;"; break;
+        case '"': out += "&quot;"; break;
+        case '\'': out += "&apos;"; break;
+        case '\t': out += "&#9;"; break;
+        case '\n': out += "&#10;"; break;
+        case '\r': out += "&#13;"; break;
+        default: out += c < 0x20 ? kReplacement : std::string(1, static_cast<char>(c));
+      }
+      ++i;
+      continue;
     }
+    // A multi-byte sequence: its length, its code point, and whether XML allows it.
+    const int len = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c <= 0xDF ? 2 : 0;
+    char32_t cp = len == 4 ? c & 0x07 : len == 3 ? c & 0x0F : c & 0x1F;
+    bool ok = len > 0 && i + len <= n;
+    for (int k = 1; ok && k < len; ++k) {
+      ok = (b[i + k] & 0xC0) == 0x80;
+      cp = (cp << 6) | (b[i + k] & 0x3F);
+    }
+    const bool formed = ok && !(len == 3 && cp < 0x800) && !(len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) &&
+                        !(cp >= 0xD800 && cp <= 0xDFFF);
+    const bool allowed = formed && cp != 0xFFFE && cp != 0xFFFF;
+    if (allowed) out.append(s, i, static_cast<std::size_t>(len));
+    else out += kReplacement;
+    i += formed ? static_cast<std::size_t>(len) : 1;  // one replacement per character, or per stray byte
   }
   return out;
 }
@@ -223,6 +251,9 @@ FmuExport makeFmu(const Project& input, const FmuExportOptions& o, const FmuBina
   c.step = o.step > 0.0 ? o.step : project.simulation.step;
   c.linearizeEvery = o.linearizeEvery > 0 ? o.linearizeEvery : project.simulation.linearizeEvery;
   c.parameters = o.parameters;
+  std::string aliases;
+  for (const CellAlias& a : aliasedCells(project, c.parameters)) aliases += (aliases.empty() ? "" : "\n") + a.message;
+  if (!aliases.empty()) throw std::invalid_argument("FMU parameters: " + aliases);
   if (c.integrator != "lsrt2" && c.integrator != "ros34pw2")
     throw std::invalid_argument("the FMU's integrator is lsrt2 or ros34pw2, not '" + printableExcerpt(c.integrator) + "'");
   const auto model = SuspensionModel::build(project);

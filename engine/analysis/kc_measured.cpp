@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <stdexcept>
 
 #include "engine/core/error.h"
@@ -55,19 +56,42 @@ std::pair<std::string, std::string> splitHeader(const std::string& header) {
 
 }  // namespace
 
-bool unitToSi(const std::string& unit, double& factor) {
-  static const std::pair<const char*, double> kUnits[] = {
-      {"", 1.0},         {"-", 1.0},          {"m", 1.0},          {"mm", 1e-3},           {"cm", 1e-2},
-      {"km", 1e3},       {"in", 0.0254},      {"inch", 0.0254},    {"ft", 0.3048},         {"rad", 1.0},
-      {"deg", M_PI / 180}, {"degree", M_PI / 180}, {"degrees", M_PI / 180}, {"n", 1.0}, {"kn", 1e3},
-      {"lbf", 4.4482216152605}, {"n m", 1.0}, {"nm", 1.0}, {"n*m", 1.0}, {"kn m", 1e3}, {"knm", 1e3}};
+namespace {
+struct RigUnit {
+  const char* name;
+  double factor;
+  const char* kind;  ///< what it measures ("" for none: SI as the channel)
+};
+constexpr RigUnit kRigUnits[] = {
+    {"", 1.0, ""},           {"-", 1.0, ""},          {"m", 1.0, "length"},     {"mm", 1e-3, "length"},
+    {"cm", 1e-2, "length"},  {"km", 1e3, "length"},   {"in", 0.0254, "length"}, {"inch", 0.0254, "length"},
+    {"ft", 0.3048, "length"}, {"rad", 1.0, "angle"},  {"deg", M_PI / 180, "angle"}, {"degree", M_PI / 180, "angle"},
+    {"degrees", M_PI / 180, "angle"}, {"n", 1.0, "force"}, {"kn", 1e3, "force"}, {"lbf", 4.4482216152605, "force"},
+    {"n m", 1.0, "moment"},  {"nm", 1.0, "moment"},   {"n*m", 1.0, "moment"},   {"kn m", 1e3, "moment"},
+    {"knm", 1e3, "moment"}};
+
+const RigUnit* rigUnit(const std::string& unit) {
   const std::string u = asciiLower(trimmed(unit));
-  for (const auto& [name, f] : kUnits)
-    if (u == name) {
-      factor = f;
-      return true;
-    }
-  return false;
+  for (const RigUnit& r : kRigUnits)
+    if (u == r.name) return &r;
+  return nullptr;
+}
+
+/// What a channel's SI unit measures: length, angle, force, moment, or "other" (a ratio, a
+/// rate, no unit), which no rig unit but "none" matches.
+std::string channelKind(const std::string& siUnit) {
+  if (siUnit == "m") return "length";
+  if (siUnit == "rad") return "angle";
+  if (siUnit == "N") return "force";
+  if (siUnit == "N m") return "moment";
+  return "other";
+}
+}  // namespace
+
+bool unitToSi(const std::string& unit, double& factor) {
+  const RigUnit* r = rigUnit(unit);
+  if (r) factor = r->factor;
+  return r != nullptr;
 }
 
 std::pair<double, std::string> displayUnit(const std::string& siUnit) {
@@ -77,7 +101,7 @@ std::pair<double, std::string> displayUnit(const std::string& siUnit) {
 }
 
 MeasuredKc readMeasuredKc(const std::string& path, const std::vector<std::pair<std::string, std::string>>& mapping,
-                          const std::vector<std::string>& channels) {
+                          const std::vector<std::string>& channels, const std::vector<std::string>& units) {
   const std::string text = readTextFile(path, kMaxMeasuredBytes, "measured K&C file");
   Diagnostics diag;
   MeasuredKc m;
@@ -113,6 +137,14 @@ MeasuredKc readMeasuredKc(const std::string& path, const std::vector<std::pair<s
   std::vector<double> factor(headers.size(), 1.0);
   std::vector<int> target(headers.size(), -1);  // index into m.columns
   std::vector<bool> used(mapping.size(), false);
+  // One column, one channel: a column named twice in the mapping, or two columns onto one
+  // channel, is an error (the later replaced the earlier).
+  for (std::size_t k = 0; k < mapping.size(); ++k)
+    for (std::size_t j = 0; j < k; ++j)
+      if (mapping[j].first == mapping[k].first)
+        diag.error({path, "", "", mapping[k].first}, "the mapping names this column twice (to '" + printableExcerpt(mapping[j].second) +
+                                                         "' and to '" + printableExcerpt(mapping[k].second) + "'); map it once");
+  std::map<std::string, std::string> channelColumn;  // channel -> the column compared with it
   for (std::size_t c = 0; c < headers.size(); ++c) {
     const auto [name, unit] = splitHeader(headers[c]);
     if (!unitToSi(unit, factor[c]))
@@ -124,7 +156,10 @@ MeasuredKc readMeasuredKc(const std::string& path, const std::vector<std::pair<s
     }
     std::string channel;
     for (std::size_t k = 0; k < mapping.size(); ++k)
-      if (mapping[k].first == name || mapping[k].first == trimmed(headers[c])) channel = mapping[k].second, used[k] = true;
+      if (mapping[k].first == name || mapping[k].first == trimmed(headers[c])) {
+        used[k] = true;
+        if (channel.empty()) channel = mapping[k].second;  // a second mapping of it is reported above
+      }
     if (channel.empty() && std::find(channels.begin(), channels.end(), name) != channels.end()) channel = name;
     if (channel.empty()) {
       m.leftOut.push_back(trimmed(headers[c]));
@@ -134,6 +169,20 @@ MeasuredKc readMeasuredKc(const std::string& path, const std::vector<std::pair<s
       diag.error(at(lines[0].first, headers[c]), "mapped to '" + printableExcerpt(channel) + "', which is not a channel of the sweep");
       continue;
     }
+    if (const auto [it, fresh] = channelColumn.emplace(channel, trimmed(headers[c])); !fresh) {
+      diag.error(at(lines[0].first, headers[c]), "is the second column for the channel '" + printableExcerpt(channel) + "' (the first is '" +
+                                                     printableExcerpt(it->second) + "'); compare one column with a channel");
+      continue;
+    }
+    // The column's unit must measure what the channel does: toe in mm or kN is no toe.
+    const std::size_t ci = static_cast<std::size_t>(std::find(channels.begin(), channels.end(), channel) - channels.begin());
+    const RigUnit* ru = rigUnit(unit);
+    auto a = [](const std::string& kind) { return (kind[0] == 'a' ? "an " : "a ") + kind; };
+    if (ru && *ru->kind && ci < units.size() && channelKind(units[ci]) != ru->kind)
+      diag.error(at(lines[0].first, headers[c]), "the unit '" + printableExcerpt(unit) + "' is " + a(ru->kind) + ", but the channel '" +
+                                                     printableExcerpt(channel) + "' is " +
+                                                     (channelKind(units[ci]) == "other" ? "in " + units[ci] : a(channelKind(units[ci])) + " (" + units[ci] + ")") +
+                                                     ": they cannot be compared");
     target[c] = static_cast<int>(m.columns.size());
     m.columns.push_back({trimmed(headers[c]), channel, {}});
   }

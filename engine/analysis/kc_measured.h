@@ -41,8 +41,10 @@ bool unitToSi(const std::string& unit, double& factor);
 /// @throws ModelError naming file, line and column for every problem in one pass: a unit not
 /// known, a field that is not a number, rows of another length, a sweep that does not rise, a
 /// mapping to no channel, and a file from which no column maps (an import that imports nothing).
+/// `units`: the channels' SI units (KcResult::units); a column whose unit measures something
+/// else (toe [mm]) is an error; a column mapped twice, or two columns onto one channel, too.
 MeasuredKc readMeasuredKc(const std::string& path, const std::vector<std::pair<std::string, std::string>>& mapping,
-                          const std::vector<std::string>& channels);
+                          const std::vector<std::string>& channels, const std::vector<std::string>& units = {});
 
 /// One channel's agreement: deviations computed - measured at the measured points inside the
 /// computed sweep's range (the computed sweep linearly interpolated), in the display unit (deg

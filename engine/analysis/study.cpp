@@ -12,6 +12,7 @@
 
 #include "engine/analysis/kc.h"
 #include "engine/analysis/simulation.h"
+#include "engine/core/output_file.h"
 #include "engine/core/text.h"
 #include "engine/core/text_file.h"
 #include "engine/model/json_reader.h"
@@ -346,6 +347,27 @@ void checkAgainstProject(Study& s, const Project& project, const Json& doc, Diag
       fail("lower", "the project's value " + shortestText(value) + " is outside the bounds [" + shortestText(v.lower) +
                         ", " + shortestText(v.upper) + "]; give a start or widen the bounds");
   }
+  // Different paths to one cell (two markers of a joint, a hardpoint and its marker): one value.
+  std::vector<std::string> cells;
+  std::vector<std::size_t> owners;
+  for (std::size_t i = 0; i < s.variables.size(); ++i) {
+    if (s.variables[i].path.empty()) continue;
+    cells.push_back(s.variables[i].path);
+    owners.push_back(i);
+    for (const std::string& t : s.variables[i].twins) {
+      cells.push_back(t);
+      owners.push_back(i);
+    }
+  }
+  for (const CellAlias& a : aliasedCells(project, cells)) {
+    if (cells[a.first] == cells[a.second]) continue;  // the same path: claimed above
+    const std::size_t i = owners[a.second];
+    Location at = entry(s.path, "variables", i, vars.is_array() && i < vars.size() ? vars[i] : Json());
+    at.field = "path";
+    diag.error(at, a.message + (owners[a.first] != i ? " (variable " + std::to_string(owners[a.first] + 1) + ", '" +
+                                                           s.variables[owners[a.first]].name + "')"
+                                                     : std::string()));
+  }
 
   std::shared_ptr<const SuspensionModel> model;
   try {
@@ -383,7 +405,7 @@ void checkAgainstProject(Study& s, const Project& project, const Json& doc, Diag
       try {
         if (model->wheels.empty()) throw std::invalid_argument("the project has no wheels: K&C sweeps need the 'wheels' table");
         const KcResult probe = runKc(*model, measuredSweepOptions(c, *model, -1e-3, 1e-3, 3));
-        auto measured = std::make_shared<MeasuredKc>(readMeasuredKc(c.file, c.mapping, probe.columns));
+        auto measured = std::make_shared<MeasuredKc>(readMeasuredKc(c.file, c.mapping, probe.columns, probe.units));
         std::string have;
         bool found = false;
         for (const auto& col : measured->columns) {
@@ -530,12 +552,7 @@ void addTargetCriteria(Study& s, const Project& project, Diagnostics& diag) {
 
 /// Whether two paths name one file: the same file when both exist (links followed), else the same
 /// normalized path.
-bool samePlace(const std::string& a, const std::string& b) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  if (fs::exists(a, ec) && fs::exists(b, ec)) return fs::equivalent(a, b, ec);
-  return fs::weakly_canonical(a, ec).lexically_normal() == fs::weakly_canonical(b, ec).lexically_normal();
-}
+bool samePlace(const std::string& a, const std::string& b) { return !a.empty() && !b.empty() && sameFile(a, b); }
 
 /// `given`: the project to use instead of reading the study's "project" file (the workbench's).
 Study parseStudyWith(const std::string& text, const std::string& path, Project* projectOut, const Project* given = nullptr) {

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 #include "engine/core/rotation.h"
 #include "engine/core/text.h"
@@ -16,7 +17,13 @@ constexpr const char* kCurveLabels[][2] = {{"x", "fx"}, {"y", "fy"}, {"z", "fz"}
 constexpr const char* kRateLabels[][2] = {{"vx", "fx"}, {"vy", "fy"}, {"vz", "fz"}, {"wx", "tx"}, {"wy", "ty"}, {"wz", "tz"}};
 
 TeimAttribute text(const std::string& key, const std::string& value) { return {key, value, true, 0}; }
-TeimAttribute number(const std::string& key, double value) { return {key, shortestText(value), false, 0}; }
+TeimAttribute number(const std::string& key, double value) {
+  // A value the file's units cannot hold (1e308 N in mN) would be written as "inf", which no
+  // reader takes back.
+  if (!std::isfinite(value))
+    throw std::invalid_argument(key + " is " + shortestText(value) + " in the file's units: it does not fit a number; choose other units");
+  return {key, shortestText(value), false, 0};
+}
 
 class Writer {
  public:

@@ -58,6 +58,20 @@ class Reader {
     return v * scale;
   }
 
+  /// A label of a force or torque column (fx, fz, tx, force, torque, f, t, ...).
+  static bool isOrdinateLabel(const std::string& l) {
+    return l == "f" || l == "t" || l == "force" || l == "torque" || l == "moment" ||
+           (l.size() == 2 && (l[0] == 'f' || l[0] == 't') && (l[1] == 'x' || l[1] == 'y' || l[1] == 'z'));
+  }
+  /// A label of a displacement, angle or velocity column (x, a, disp, defl, vel, angle, ...).
+  static bool isAbscissaLabel(const std::string& l) {
+    static const char* const known[] = {"x", "y", "z", "a", "b", "c", "ax", "ay", "az", "disp", "defl", "deflection",
+                                        "displacement", "vel", "velocity", "angle", "rot", "rotation", "travel"};
+    for (const char* k : known)
+      if (l == k) return true;
+    return false;
+  }
+
   /// The block's table as two columns scaled to SI; nothing when unusable (errors reported).
   std::optional<PropertyTable> table(const TeimBlock& b, double sx, double sy, bool needed = true) {
     if (!b.table) {
@@ -68,6 +82,14 @@ class Reader {
     if (t.bad) return std::nullopt;
     if (t.labels.size() != 2) {
       diag_.error(at(t.line), "the table of [" + b.name + "] needs 2 columns, found " + std::to_string(t.labels.size()));
+      return std::nullopt;
+    }
+    // The columns are read by position, {abscissa ordinate}; labels that say the opposite order
+    // ({fx x}, {force disp}) are an error, not a curve read the wrong way round.
+    if (isOrdinateLabel(t.labels[0]) && isAbscissaLabel(t.labels[1])) {
+      diag_.error(at(t.line), "the table of [" + b.name + "] is labelled {" + t.labels[0] + " " + t.labels[1] +
+                                  "}: the first column must be the displacement, angle or velocity and the second the "
+                                  "force or torque; swap the columns");
       return std::nullopt;
     }
     if (t.rows.size() < 2) {
@@ -187,6 +209,11 @@ class Reader {
       for (const TeimAttribute& a : data->attributes) {
         if (a.key == "FREE_LENGTH") out_.freeLength = number(*data, a, u.length);
         else if (a.key == "SPRING_RATE" || a.key == "STIFFNESS") {
+          if (out_.law.coefficient) {  // both names: one value given twice, not the last winning
+            diag_.error(at(a.line), a.key + " in [SPRING_DATA] gives the spring rate a second time (SPRING_RATE and "
+                                    "STIFFNESS name one value); give it once");
+            continue;
+          }
           if (const auto k = number(*data, a, u.force / u.length)) out_.law.coefficient = *k;
         } else {
           out_.leftOut.push_back("[SPRING_DATA] " + a.key + " (not a value of the spring law)");

@@ -2,6 +2,7 @@
 #include "engine/model/table_path.h"
 
 #include <nlohmann/json.hpp>
+#include <algorithm>
 #include <cctype>
 #include <stdexcept>
 
@@ -243,6 +244,55 @@ Project withTableValues(const Project& project, const std::vector<std::pair<std:
   Project out = parseProject(doc.dump(), project.sourcePath);
   out.sourcePath = project.sourcePath;
   for (const auto& [path, value] : hardpoints) moveHardpoint(out, path, value);
+  return out;
+}
+
+std::vector<CellAlias> aliasedCells(const Project& project, const std::vector<std::string>& paths) {
+  // What each path sets: a hardpoint, the joint (its coincident markers) on one axis and the
+  // whole stored position of each of those markers; any other path, itself.
+  struct Sets {
+    std::string key;                 // the cell as one identity
+    std::vector<int> markerPosition; // markers whose stored position it rewrites (hardpoints)
+    int marker = -1;                 // markers/ID/position[...]: that marker
+  };
+  std::vector<Sets> sets;
+  for (const std::string& path : paths) {
+    Sets s;
+    s.key = path;
+    try {
+      const Parts p = split(path);
+      if (isHardpoint(p)) {
+        const auto [axis, sign] = hardpointAxis(p, path);
+        const Vec3 at = markerPositionAsModelled(project, hardpointMarker(project, p, path));
+        int first = -1;
+        for (const MarkerRow& m : project.markers)
+          if ((markerPositionAsModelled(project, m) - at).norm() <= kCoincident) {
+            s.markerPosition.push_back(m.id);
+            if (first < 0 || m.id < first) first = m.id;
+          }
+        s.key = "the joint of marker " + std::to_string(first) + ", " + "xyz"[axis] + " [m]";
+      } else if (p.table == "markers" && p.field.rfind("position", 0) == 0) {
+        s.marker = std::stoi(p.row);
+      }
+    } catch (const std::exception&) {
+      // Left to tableValue()'s message.
+    }
+    sets.push_back(std::move(s));
+  }
+  std::vector<CellAlias> out;
+  for (std::size_t b = 0; b < sets.size(); ++b)
+    for (std::size_t a = 0; a < b; ++a) {
+      std::string cell;
+      if (sets[a].key == sets[b].key) cell = sets[a].key;
+      for (const Sets* h : {&sets[a], &sets[b]}) {
+        const Sets* m = h == &sets[a] ? &sets[b] : &sets[a];
+        if (m->marker >= 0 && std::find(h->markerPosition.begin(), h->markerPosition.end(), m->marker) != h->markerPosition.end())
+          cell = "the position of marker " + std::to_string(m->marker) + ", which the hardpoint moves with its joint";
+      }
+      if (!cell.empty())
+        out.push_back({a, b, "'" + printableExcerpt(paths[b]) + "' sets the same cell as '" + printableExcerpt(paths[a]) + "' (" +
+                                 cell + "): give it once"});
+    }
   return out;
 }
 

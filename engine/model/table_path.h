@@ -39,4 +39,16 @@ Project withTableValues(const Project& project, const std::vector<std::pair<std:
 /// @throws std::invalid_argument when the name says neither side or no row has the twin's name.
 std::string twinPath(const Project& project, const std::string& path);
 
+/// Cells that would be set twice through different paths (aliases): two hardpoints of one joint
+/// on the same axis ("hardpoints/16/z" and "hardpoints/17/z" where markers 16 and 17 coincide, or
+/// "y [m]" and "mirror y [m]"), a hardpoint and a marker position at that joint (which would tear
+/// the joint apart), or one path given twice. One message per clash, naming both paths and
+/// the cell; empty when every path sets a cell of its own. Paths that do not resolve are left
+/// to tableValue()'s errors.
+struct CellAlias {
+  std::size_t first = 0, second = 0;  ///< indices into paths, first < second
+  std::string message;
+};
+std::vector<CellAlias> aliasedCells(const Project& project, const std::vector<std::string>& paths);
+
 }  // namespace ek

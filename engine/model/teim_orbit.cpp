@@ -3,8 +3,11 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <map>
+#include <unordered_map>
 #include <sstream>
+#include <stdexcept>
 
 #include "engine/core/text.h"
 
@@ -142,6 +145,8 @@ class Parser {
         blockLines_[name] = lineNo;
         file_.blocks.push_back({name, lineNo, {}, {}, {}, {}});
         inSub_ = false;
+        subLines_.clear();
+        attributeLines_.clear();
       } else {
         if (skipping_) return;
         if (file_.blocks.empty()) {
@@ -149,14 +154,15 @@ class Parser {
           return;
         }
         TeimBlock& b = file_.blocks.back();
-        for (const TeimBlock& s : b.subBlocks)
-          if (s.name == name) {
-            error(lineNo, "sub-block (" + name + ") appears twice in [" + b.name + "] (first at line " +
-                              std::to_string(s.line) + ")");
-            return;
-          }
+        // Hash lookups, not a scan of the earlier ones: reading stays linear in the file's size.
+        if (const auto [it, fresh] = subLines_.emplace(name, lineNo); !fresh) {
+          error(lineNo, "sub-block (" + name + ") appears twice in [" + b.name + "] (first at line " +
+                            std::to_string(it->second) + ")");
+          return;
+        }
         b.subBlocks.push_back({name, lineNo, {}, {}, {}, {}});
         inSub_ = true;
+        attributeLines_.clear();
       }
       return;
     }
@@ -223,9 +229,10 @@ class Parser {
       error(lineNo, key + " in " + where() + " has no value");
       return;
     }
-    if (const TeimAttribute* first = c.attribute(key)) {
-      error(lineNo, key + " is given twice in " + where() + " (first at line " + std::to_string(first->line) +
-                        " as " + printableExcerpt(first->value) + ", here as " + printableExcerpt(value) +
+    if (const auto [it, fresh] = attributeLines_.emplace(key, c.attributes.size()); !fresh) {
+      const TeimAttribute& first = c.attributes[it->second];
+      error(lineNo, key + " is given twice in " + where() + " (first at line " + std::to_string(first.line) +
+                        " as " + printableExcerpt(first.value) + ", here as " + printableExcerpt(value) +
                         "); a property file gives each value once");
       return;
     }
@@ -263,6 +270,8 @@ class Parser {
   Diagnostics& diag_;
   TeimFile file_;
   std::map<std::string, int> blockLines_;
+  std::unordered_map<std::string, int> subLines_;                ///< the current block's sub-blocks
+  std::unordered_map<std::string, std::size_t> attributeLines_;  ///< the current container's attributes
   bool inSub_ = false, skipping_ = false, skippingRows_ = false;
   BadRows bad_;
   std::vector<std::string> pending_;  ///< comment lines since the last other line
@@ -294,6 +303,15 @@ TeimFile parseTeimOrbit(const std::string& text, const std::string& path, Diagno
 }
 
 std::string writeTeimOrbit(const TeimFile& file) {
+  // Quoted text and comments on one line, as the syntax has them: line breaks and other control
+  // characters become spaces, a quote inside a quoted string a double quote.
+  auto oneLine = [](std::string t) {
+    for (char& c : t) {
+      if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) c = ' ';
+      else if (c == '\'') c = '"';
+    }
+    return t;
+  };
   std::string out;
   auto separator = [&](const std::string& name) {
     std::string n = asciiLower(name);
@@ -305,16 +323,19 @@ std::string writeTeimOrbit(const TeimFile& file) {
     for (const TeimAttribute& a : b.attributes) w = std::max(w, a.key.size());
     for (const TeimAttribute& a : b.attributes)
       out += " " + a.key + std::string(w - a.key.size(), ' ') + " = " +
-             (a.quoted ? "'" + a.value + "'" : a.value) + "\n";
+             (a.quoted ? "'" + oneLine(a.value) + "'" : a.value) + "\n";
     if (!b.table) return;
-    for (const std::string& c : b.tableComments) out += "$ " + c + "\n";
+    for (const std::string& c : b.tableComments) out += "$ " + oneLine(c) + "\n";
     const TeimTable& t = *b.table;
     out += "{";
     for (const std::string& l : t.labels) out += " " + l;
     out += " }\n";
-    for (const std::string& r : t.textRows) out += "'" + r + "'\n";
+    for (const std::string& r : t.textRows) out += "'" + oneLine(r) + "'\n";
     for (const auto& row : t.rows) {
       for (double v : row) {
+        if (!std::isfinite(v))
+          throw std::invalid_argument("[" + b.name + "]: a table value is " + shortestText(v) +
+                                      " in the file's units: it does not fit a number; choose other units");
         const std::string s = shortestText(v);
         out += std::string(s.size() < 23 ? 23 - s.size() : 1, ' ') + s;
       }

@@ -7,6 +7,7 @@
 // internal steps, a foreign token, an output set, a parameter set after initialization, an
 // unknown value reference) is an error status with a logged message, never a crash.
 #include <QTemporaryDir>
+#include <QXmlStreamReader>
 #include <QtTest>
 
 #include <dlfcn.h>
@@ -14,7 +15,10 @@
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
+#include <cstdint>
 #include <cstdlib>
+#include <cstring>
+#include <limits>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -247,6 +251,32 @@ class TestFmu : public QObject {
     QVERIFY(runs[0] != runs[1]);
   }
 
+  // modelDescription.xml always reads back: a name with a line feed, U+FFFF, a control
+  // character and markup characters gives well-formed XML whose model name is
+  // the name with only what XML 1.0 cannot hold replaced by U+FFFD (FMI 3 and 2).
+  void descriptionAlwaysReadsBack() {
+    Project p = readProject(kRoot + "/projects/quarter_double_wishbone.json");
+    p.name = "axle <a&b> \"q\"\nsecond line\t\xEF\xBF\xBF\x01 end \xC3\xA4";
+    p.description = "rig \xEF\xBF\xBE test";
+    for (int version : {3, 2}) {
+      fmu::FmuExportOptions o;
+      o.fmiVersion = version;
+      const fmu::FmuExport e = fmu::makeFmu(p, o, fmu::fmuBinaries());
+      const QByteArray text = QByteArray::fromStdString(e.files.at("modelDescription.xml"));
+      QXmlStreamReader xml(text);
+      QString modelName;
+      while (!xml.atEnd()) {
+        xml.readNext();
+        if (xml.isStartElement() && xml.name() == QLatin1String("fmiModelDescription"))
+          modelName = xml.attributes().value("modelName").toString();
+      }
+      QVERIFY2(!xml.hasError(), qPrintable(QString("FMI %1: %2 at line %3").arg(version).arg(xml.errorString()).arg(xml.lineNumber())));
+      const QString replacement(QChar(0xFFFD));
+      QCOMPARE(modelName, QString::fromUtf8("axle <a&b> \"q\"\nsecond line\t") + replacement + replacement +
+                              QString::fromUtf8(" end \xC3\xA4"));
+    }
+  }
+
   void badUseIsAnErrorWithAMessage() {
     gLog.clear();
     QVERIFY(!instance("{not-this-fmu}"));
@@ -274,7 +304,42 @@ class TestFmu : public QObject {
     gLog.clear();
     QCOMPARE(f_.doStep(in, 0.5, 1e-3, true, &e, &t, &r, &last), fmi3Error);
     QVERIFY(logged("the communication points must follow each other"));
+    // Steps it cannot take: non-finite, absurd (1e300 and 9.3e15 s were an out-of-range cast
+    // that returned OK without a step), past the longest run.
+    for (double h : {std::numeric_limits<double>::infinity(), -1e-3, std::nan(""), 1e300, 9.3e15}) {
+      gLog.clear();
+      QCOMPARE(f_.doStep(in, 0.0, h, true, &e, &t, &r, &last), fmi3Error);
+      QVERIFY2(logged("must be a positive finite number") || logged("passes the longest run the FMU takes"),
+               qPrintable(QString::number(h)));
+    }
     QCOMPARE(f_.doStep(in, 0.0, 2e-3, true, &e, &t, &r, &last), fmi3OK);  // still usable
+    // A state whose header or values are damaged is refused, not restored.
+    fmi3FMUState saved = nullptr;
+    QCOMPARE(f_.getState(in, &saved), fmi3OK);
+    size_t size = 0;
+    QCOMPARE(f_.stateSize(in, saved, &size), fmi3OK);
+    std::vector<fmi3Byte> bytes(size);
+    QCOMPARE(f_.serialize(in, saved, bytes.data(), size), fmi3OK);
+    auto damaged = [&](std::size_t index, double value) {
+      std::vector<fmi3Byte> copy = bytes;
+      std::memcpy(copy.data() + sizeof(std::uint64_t) + index * sizeof(double), &value, sizeof value);
+      fmi3FMUState back = nullptr;
+      gLog.clear();
+      fmi3Status st = f_.deserialize(in, copy.data(), size, &back);
+      if (st == fmi3OK) st = f_.setState(in, back);
+      f_.freeState(in, &back);
+      return st;
+    };
+    QCOMPARE(damaged(0, std::nan("")), fmi3Error);  // the count of positions
+    QVERIFY(logged("where a count belongs"));
+    QCOMPARE(damaged(4, -5.0), fmi3Error);  // the step count
+    QVERIFY(logged("where a count belongs"));
+    QCOMPARE(damaged(3, std::nan("")), fmi3Error);  // the time
+    QVERIFY(logged("its time is nan"));
+    QCOMPARE(damaged(5, std::numeric_limits<double>::infinity()), fmi3Error);  // a position
+    QVERIFY(logged("not finite"));
+    f_.freeState(in, &saved);
+    QCOMPARE(f_.doStep(in, 2e-3, 1e-3, true, &e, &t, &r, &last), fmi3OK);  // still where it was
     const fmi3ValueReference output = static_cast<fmi3ValueReference>(fmu3_.variables.firstOutput);
     const double one = 1.0;
     gLog.clear();

@@ -117,6 +117,39 @@ class TestKcMeasured : public QObject {
     QVERIFY2(unknown.contains("mapped to 'wheel left tow', which is not a channel of the sweep"), qPrintable(unknown));
   }
 
+  /// A column's unit measures what its channel does (toe in mm or kN is no toe); one column per
+  /// channel and one mapping per column (the later replaced the earlier).
+  void unitKindsAndOneColumnPerChannel() {
+    const auto model = SuspensionModel::build(readProject(kProjects + "double_wishbone.json"));
+    KcOptions o;
+    o.points = 3;
+    o.from = -0.001;
+    o.to = 0.001;
+    const KcResult r = runKc(*model, o);
+    QTemporaryDir dir;
+    auto errors = [&](const std::string& text, const std::vector<std::pair<std::string, std::string>>& map) {
+      const std::string path = dir.filePath("bad.csv").toStdString();
+      std::ofstream(path) << text;
+      try {
+        readMeasuredKc(path, map, r.columns, r.units);
+      } catch (const ModelError& e) {
+        return QString(e.what());
+      }
+      return QString("accepted");
+    };
+    const QString kinds = errors("travel [mm],wheel left toe [mm],wheel left camber [kN],wheel left centre x [deg]\n0,1,2,3\n1,2,3,4\n", {});
+    qInfo("%s", qPrintable(kinds));
+    for (const char* expected : {"field 'wheel left toe [mm]': the unit 'mm' is a length, but the channel 'wheel left toe' is an angle (rad)",
+                                 "field 'wheel left camber [kN]': the unit 'kN' is a force",
+                                 "field 'wheel left centre x [deg]': the unit 'deg' is an angle, but the channel 'wheel left centre x' is a length (m)"})
+      QVERIFY2(kinds.contains(expected), expected);
+    const QString twice = errors("travel [mm],Toe LF [deg],Toe RF [deg]\n0,0.1,0.1\n1,0.2,0.2\n",
+                                 {{"Toe LF", "wheel left toe"}, {"Toe RF", "wheel left toe"}, {"Toe LF", "wheel left camber"}});
+    QVERIFY2(twice.contains("field 'Toe LF': the mapping names this column twice (to 'wheel left toe' and to 'wheel left camber')"), qPrintable(twice));
+    QVERIFY2(twice.contains("field 'Toe RF [deg]': is the second column for the channel 'wheel left toe'"), qPrintable(twice));
+    QCOMPARE(errors("travel [mm],wheel left toe [deg],wheel left toe x\n0,0.1,0\n1,0.2,0\n", {}), QString("accepted"));
+  }
+
   /// Fitting to measurements: a "measured" braking-force sweep of the double wishbone with its
   /// trailing-arm bushing 1.5 times as stiff; a study of "kc measured" criterion (RMS of the toe
   /// deviation) finds the stiffness scale back.

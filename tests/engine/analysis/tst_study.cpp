@@ -494,6 +494,35 @@ class TestStudy : public QObject {
     QVERIFY(std::abs(r.criteria[0] - (-43.3720)) < 1e-3);
   }
 
+  // One identity per cell: two markers of one joint on one axis, or a hardpoint and a marker
+  // position at its joint, are one cell (the later won, or the joint was torn apart).
+  void aliasesOfOneCellAreErrors() {
+    const std::string dw = std::string(ELASTOKIN_SOURCE_DIR) + "/projects/double_wishbone.json";
+    const Project p = readProject(dw);
+    auto aliases = [&](std::vector<std::string> paths) { return aliasedCells(p, paths); };
+    auto a = aliases({"hardpoints/16/z [m]", "hardpoints/17/z [m]"});
+    QCOMPARE(a.size(), std::size_t(1));
+    QVERIFY2(QString::fromStdString(a[0].message).contains("'hardpoints/17/z [m]' sets the same cell as 'hardpoints/16/z [m]' (the joint of marker 16, z [m])"),
+             a[0].message.c_str());
+    QCOMPARE(aliases({"hardpoints/16/y [m]", "hardpoints/17/y [m]"}).size(), std::size_t(1));
+    a = aliases({"hardpoints/16/z [m]", "markers/17/position [m][3]"});
+    QCOMPARE(a.size(), std::size_t(1));
+    QVERIFY2(QString::fromStdString(a[0].message).contains("the position of marker 17, which the hardpoint moves with its joint"), a[0].message.c_str());
+    QVERIFY(aliases({"hardpoints/16/z [m]", "hardpoints/16/x [m]", "hardpoints/65/z [m]", "bushings/3/x.stiffness [N/m]",
+                     "bushings/3/y.stiffness [N/m]", "markers/30/position [m][1]", "markers/30/position [m][2]"})
+                .empty());
+    QTemporaryDir dir;
+    const QString e = studyErrors(dir, std::string(
+        "{\"project\": \"" + dw + "\", \"variables\": ["
+        "{\"name\": \"a\", \"path\": \"hardpoints/16/z [m]\", \"lower\": -1, \"upper\": 1},"
+        "{\"name\": \"b\", \"path\": \"hardpoints/17/z [m]\", \"lower\": -1, \"upper\": 1}],"
+        "\"criteria\": [{\"name\": \"bs\", \"kind\": \"kc metric\", \"metric\": \"bump steer\", \"wheel\": \"wheel left\"}],"
+        "\"study\": {\"type\": \"evaluate\"}}"));
+    QVERIFY2(e.contains("table 'variables', row 2 ('b'), field 'path': 'hardpoints/17/z [m]' sets the same cell as "
+                        "'hardpoints/16/z [m]' (the joint of marker 16, z [m]): give it once (variable 1, 'a')"),
+             qPrintable(e));
+  }
+
   void badStudyFilesAreNamed() {
     QTemporaryDir dir;
     const std::string project = kData + "oscillator.json";

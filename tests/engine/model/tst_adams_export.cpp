@@ -208,6 +208,29 @@ class TestAdamsExport : public QObject {
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, parseUnitList("mm,newton,degrees"));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, parseUnitList("furlong,newton,degrees,second"));
   }
+
+  // An export always reads back: a project name with a line break, a quote and a control
+  // character stays one comment line; a value the chosen units cannot hold (forces of 1.7e306 N
+  // in dyne: beyond a double) is an error, never "inf" in the file.
+  void exportsAlwaysReadBack() {
+    Project p = testProject();
+    p.name = "axle 'A'\nline two\r\x01 end";
+    const PropertyUnits u = parseUnitList("mm,newton,degrees,second");
+    const PropertyExport e = exportPropertyFile(p, PropertyType::Bushing, 3, u);
+    QVERIFY2(e.text.find("line two") != std::string::npos, e.text.c_str());
+    Diagnostics diag;
+    (void)parseTeimOrbit(e.text, "readback.bus", diag);
+    QVERIFY2(!diag.hasErrors(), diag.text(Severity::Error).c_str());
+    (void)reimport(p, PropertyType::Bushing, 3, e, "readback.bus");
+    Project huge = testProject();
+    for (auto& d : huge.bushings[2].directions) d.stiffness = LawRow{1.7e308, std::nullopt};
+    try {
+      (void)exportPropertyFile(huge, PropertyType::Bushing, 3, parseUnitList("mm,dyne,degrees,second"));
+      QFAIL("exported a value that does not fit a number");
+    } catch (const std::invalid_argument& ex) {
+      QVERIFY2(QString(ex.what()).contains("does not fit a number; choose other units"), ex.what());
+    }
+  }
 };
 
 QTEST_APPLESS_MAIN(TestAdamsExport)
