@@ -38,6 +38,29 @@ std::string rigCsv(const KcResult& r, const std::string& sweepHeader, double swe
 const std::vector<std::pair<std::string, std::string>> kMapping = {
     {"Toe LF", "wheel left toe"}, {"Camber LF", "wheel left camber"}, {"Wheel centre X LF", "wheel left centre x"}};
 
+/// A three-point parallel-travel sweep of the double wishbone, for files checked against it.
+KcResult smallSweep() {
+  const auto model = SuspensionModel::build(readProject(kProjects + "double_wishbone.json"));
+  KcOptions o;
+  o.points = 3;
+  o.from = -0.001;
+  o.to = 0.001;
+  return runKc(*model, o);
+}
+
+/// The errors of reading `text` as a rig file against r's channels (and units), or "accepted".
+QString measuredErrors(const QTemporaryDir& dir, const KcResult& r, const std::string& text,
+                       const std::vector<std::pair<std::string, std::string>>& map, bool withUnits) {
+  const std::string path = dir.filePath("bad.csv").toStdString();
+  std::ofstream(path) << text;
+  try {
+    readMeasuredKc(path, map, r.columns, withUnits ? r.units : std::vector<std::string>{});
+  } catch (const ModelError& e) {
+    return QString(e.what());
+  }
+  return QString("accepted");
+}
+
 }  // namespace
 
 class TestKcMeasured : public QObject {
@@ -85,22 +108,10 @@ class TestKcMeasured : public QObject {
   /// Every problem of a file in one pass, each naming file, line and column; a file whose columns
   /// map to nothing is an error, not an empty comparison.
   void badFilesAreNamed() {
-    const auto model = SuspensionModel::build(readProject(kProjects + "double_wishbone.json"));
-    KcOptions o;
-    o.points = 3;
-    o.from = -0.001;
-    o.to = 0.001;
-    const KcResult r = runKc(*model, o);
+    const KcResult r = smallSweep();
     QTemporaryDir dir;
     auto errors = [&](const std::string& text, const std::vector<std::pair<std::string, std::string>>& map) {
-      const std::string path = dir.filePath("bad.csv").toStdString();
-      std::ofstream(path) << text;
-      try {
-        readMeasuredKc(path, map, r.columns);
-      } catch (const ModelError& e) {
-        return QString(e.what());
-      }
-      return QString();
+      return measuredErrors(dir, r, text, map, false);
     };
     const QString all = errors("travel [furlong],Toe LF [deg],Camber LF [deg]\n0,0.1,0.2\n1,abc,0.3\n2,0.3\n",
                                {{"Toe LF", "wheel left toe"}, {"Camber LF", "wheel left camber"}, {"Caster LF", "wheel left caster"}});
@@ -120,22 +131,10 @@ class TestKcMeasured : public QObject {
   /// A column's unit measures what its channel does (toe in mm or kN is no toe); one column per
   /// channel and one mapping per column (the later replaced the earlier).
   void unitKindsAndOneColumnPerChannel() {
-    const auto model = SuspensionModel::build(readProject(kProjects + "double_wishbone.json"));
-    KcOptions o;
-    o.points = 3;
-    o.from = -0.001;
-    o.to = 0.001;
-    const KcResult r = runKc(*model, o);
+    const KcResult r = smallSweep();
     QTemporaryDir dir;
     auto errors = [&](const std::string& text, const std::vector<std::pair<std::string, std::string>>& map) {
-      const std::string path = dir.filePath("bad.csv").toStdString();
-      std::ofstream(path) << text;
-      try {
-        readMeasuredKc(path, map, r.columns, r.units);
-      } catch (const ModelError& e) {
-        return QString(e.what());
-      }
-      return QString("accepted");
+      return measuredErrors(dir, r, text, map, true);
     };
     const QString kinds = errors("travel [mm],wheel left toe [mm],wheel left camber [kN],wheel left centre x [deg]\n0,1,2,3\n1,2,3,4\n", {});
     qInfo("%s", qPrintable(kinds));
