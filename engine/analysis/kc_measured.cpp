@@ -147,10 +147,16 @@ MeasuredKc readMeasuredKc(const std::string& path, const std::vector<std::pair<s
   std::map<std::string, std::string> channelColumn;  // channel -> the column compared with it
   for (std::size_t c = 0; c < headers.size(); ++c) {
     const auto [name, unit] = splitHeader(headers[c]);
-    if (!unitToSi(unit, factor[c]))
+    // A column not compared may be in any unit (a rig writes N/mm columns too): only the swept
+    // quantity's and the compared columns' units must be known.
+    auto knownUnit = [&, &unit = unit] {
+      if (unitToSi(unit, factor[c])) return true;
       diag.error(at(lines[0].first, headers[c]), "unknown unit '" + printableExcerpt(unit) +
                                                      "' (m, mm, cm, in, ft, rad, deg, N, kN, lbf, N m, kN m, or none for SI)");
+      return false;
+    };
     if (c == 0) {
+      knownUnit();
       m.sweepHeader = trimmed(headers[c]);
       continue;
     }
@@ -169,6 +175,7 @@ MeasuredKc readMeasuredKc(const std::string& path, const std::vector<std::pair<s
       diag.error(at(lines[0].first, headers[c]), "mapped to '" + printableExcerpt(channel) + "', which is not a channel of the sweep");
       continue;
     }
+    if (!knownUnit()) continue;
     if (const auto [it, fresh] = channelColumn.emplace(channel, trimmed(headers[c])); !fresh) {
       diag.error(at(lines[0].first, headers[c]), "is the second column for the channel '" + printableExcerpt(channel) + "' (the first is '" +
                                                      printableExcerpt(it->second) + "'); compare one column with a channel");
