@@ -152,7 +152,7 @@ CraigBampton craigBampton(const SparseMatrix& K, const SparseMatrix& M, std::vec
   for (int b = 0; b < nb; ++b) out.basis(out.boundary[b], b) = 1;
   for (int i = 0; i < ni; ++i) {
     out.basis.row(interior[i]).head(nb) = psi.row(i);
-    out.basis.row(interior[i]).tail(keep) = normal.shapes.row(i).head(keep);
+    if (keep > 0) out.basis.row(interior[i]).tail(keep) = normal.shapes.row(i).head(keep);  // no row of an empty matrix
   }
   out.stiffness = out.basis.transpose() * (K * out.basis);
   out.mass = out.basis.transpose() * (M * out.basis);
