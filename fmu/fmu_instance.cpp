@@ -150,11 +150,8 @@ Status Instance::doStep(double t, double h, bool* terminate) {
                 (stopTime_ > 0.0 ? "the stop time " + shortestText(stopTime_) + " s"
                                  : "the longest run the FMU takes (" + std::to_string(static_cast<long long>(left)) + " more internal steps)"));
   try {
-    for (long long k = 0; k < static_cast<long long>(n); ++k) {
-      const long long before = sim_->stepsDone();
-      sim_->step();  // returns whether steps remain, not whether one was taken
-      if (sim_->stepsDone() != before + 1) throw std::logic_error("the run ended before the communication point");
-    }
+    // n <= the steps left (checked above): every one of them is taken.
+    for (long long k = 0; k < static_cast<long long>(n); ++k) sim_->step();
   } catch (const std::exception& e) {
     mode_ = Mode::Failed;
     return fail(e.what());
