@@ -290,13 +290,15 @@ BeamMatrices assemble(const BeamMesh& mesh) {
   return out;
 }
 
-MatX rigidBodyModes(const BeamMesh& mesh, const DofMap& dofs) {
+MatX rigidBodyModes(const BeamMesh& mesh, const DofMap& dofs) { return rigidBodyModes(mesh.nodes, dofs); }
+
+MatX rigidBodyModes(const std::vector<Vec3>& nodes, const DofMap& dofs) {
   MatX R = MatX::Zero(dofs.size, 6);
-  for (int i = 0; i < static_cast<int>(mesh.nodes.size()); ++i) {
+  for (int i = 0; i < static_cast<int>(nodes.size()); ++i) {
     const int f = dofs.first[i];
     for (int a = 0; a < 3; ++a) {
       R(f + a, a) = 1;
-      const Vec3 t = Vec3::Unit(a).cross(mesh.nodes[i]);
+      const Vec3 t = Vec3::Unit(a).cross(nodes[i]);
       R.block<3, 1>(f, 3 + a) = t;
       R(f + 3 + a, 3 + a) = 1;
     }

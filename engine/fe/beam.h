@@ -104,5 +104,7 @@ BeamMatrices assemble(const BeamMesh& mesh);
 /// The six rigid-body motions of the mesh about the body origin as columns (translation x y z,
 /// rotation x y z): each node's translation t + w x p, rotation w, warping 0.
 MatX rigidBodyModes(const BeamMesh& mesh, const DofMap& dofs);
+/// The same for any model with nodes at `nodes` and degrees of freedom `dofs`.
+MatX rigidBodyModes(const std::vector<Vec3>& nodes, const DofMap& dofs);
 
 }  // namespace ek::fe

@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/dynamics/flexible_body.h"
+
+namespace ek {
+
+FlexibleWorkspace::FlexibleWorkspace(int modes)
+    : n(modes),
+      C(fe::Mat3X::Zero(3, modes)),
+      Cdot(fe::Mat3X::Zero(3, modes)),
+      dJ(modes, Mat3::Zero()),
+      S(modes, Mat3::Zero()),
+      f(VecX::Zero(3 + modes)),
+      dfdw(MatX::Zero(3 + modes, 3)),
+      dfdq(MatX::Zero(3 + modes, modes)),
+      dfdqd(MatX::Zero(3 + modes, modes)),
+      mass(MatX::Zero(3 + modes, 3 + modes)),
+      dMa(MatX::Zero(3 + modes, modes)) {}
+
+void evaluateInertia(const fe::ModalBody& body, const VecX& q, const VecX& qd, FlexibleWorkspace& ws) {
+  const int n = ws.n;
+  ws.J = body.inertia;
+  ws.C.setZero();
+  ws.Cdot.setZero();
+  for (int k = 0; k < n; ++k) {
+    Mat3 s = Mat3::Zero();
+    for (int l = 0; l < n; ++l) s.noalias() += q[l] * body.h(k, l);
+    ws.S[k] = s;
+    const Mat3 g = body.G[k] + body.G[k].transpose();
+    ws.dJ[k] = g + s + s.transpose();
+    ws.J.noalias() += q[k] * (g + s);  // J2 = sum_k q_k S_k
+    ws.C.noalias() += q[k] * body.E[k];
+    ws.Cdot.noalias() += qd[k] * body.E[k];
+  }
+  ws.J = 0.5 * (ws.J + ws.J.transpose()).eval();
+  ws.Jdot.setZero();
+  for (int k = 0; k < n; ++k) ws.Jdot.noalias() += qd[k] * ws.dJ[k];
+}
+
+void inertialForces(const fe::ModalBody& body, const VecX& damping, const Vec3& w, const VecX& q, const VecX& qd,
+                    FlexibleWorkspace& ws, bool partials) {
+  const int n = ws.n;
+  ws.L.noalias() = ws.J * w + ws.C * qd;
+  // Rows of w: -w x L - J' w - C' q'.
+  ws.f.head<3>() = -w.cross(ws.L) - ws.Jdot * w - ws.Cdot * qd;
+  // Rows of q: -C'^T w + g - Lambda q - D q'.
+  for (int k = 0; k < n; ++k) {
+    const Vec3 Ekqd = body.E[k] * qd;
+    ws.f[3 + k] = -ws.Cdot.col(k).dot(w) + 0.5 * w.dot(ws.dJ[k] * w) + w.dot(Ekqd) - body.stiffness[k] * q[k] -
+                  damping[k] * qd[k];
+  }
+  ws.mass.topLeftCorner<3, 3>() = ws.J;
+  ws.mass.topRightCorner(3, n) = ws.C;
+  ws.mass.bottomLeftCorner(n, 3) = ws.C.transpose();
+  ws.mass.bottomRightCorner(n, n).setIdentity();
+  if (!partials) return;
+
+  // Rows of w.
+  ws.dfdw.topRows<3>() = skew(ws.L) - skew(w) * ws.J - ws.Jdot;
+  for (int k = 0; k < n; ++k) {
+    Vec3 Pw = Vec3::Zero();  // (d J'/dq_k) w = sum_j q'_j (H_jk + H_kj) w
+    for (int j = 0; j < n; ++j) Pw.noalias() += qd[j] * (body.h(j, k) * w + body.h(k, j) * w);
+    const Vec3 Ekqd = body.E[k] * qd;
+    ws.dfdq.block<3, 1>(0, k) = -w.cross(ws.dJ[k] * w + Ekqd) - Pw;
+    ws.dfdqd.block<3, 1>(0, k) = -w.cross(Vec3(ws.C.col(k))) - ws.dJ[k] * w - Ekqd - ws.Cdot.col(k);
+  }
+  // Rows of q.
+  for (int k = 0; k < n; ++k) {
+    const Vec3 Ekqd = body.E[k] * qd;
+    ws.dfdw.row(3 + k) = (-ws.Cdot.col(k) + ws.dJ[k] * w + Ekqd).transpose();
+    const fe::Mat3X& Ek = body.E[k];
+    for (int j = 0; j < n; ++j) {
+      ws.dfdq(3 + k, j) = w.dot(body.h(k, j) * w);
+      ws.dfdqd(3 + k, j) = w.dot(Ek.col(j)) - w.dot(body.E[j].col(k));
+    }
+    ws.dfdq(3 + k, k) -= body.stiffness[k];
+    ws.dfdqd(3 + k, k) -= damping[k];
+  }
+}
+
+void massTimesPartial(const fe::ModalBody& body, const VecX& a, FlexibleWorkspace& ws) {
+  const int n = ws.n;
+  const Vec3 alpha = a.head<3>();
+  const auto b = a.tail(n);
+  for (int k = 0; k < n; ++k) {
+    ws.dMa.block<3, 1>(0, k) = ws.dJ[k] * alpha + body.E[k] * b;
+    ws.dMa.block(3, k, n, 1) = body.E[k].transpose() * alpha;
+  }
+}
+
+double rotationalAndElasticEnergy(const fe::ModalBody& body, const Vec3& w, const VecX& q, const VecX& qd,
+                                  const FlexibleWorkspace& ws) {
+  double e = 0.5 * w.dot(ws.J * w) + w.dot(ws.C * qd) + 0.5 * qd.squaredNorm();
+  for (int k = 0; k < ws.n; ++k) e += 0.5 * body.stiffness[k] * q[k] * q[k];
+  return e;
+}
+
+Vec3 pointPosition(const fe::PointShape& s, const Vec3& p, const Mat3& R, const VecX& q) {
+  return p + R * (s.position + s.translation * q);
+}
+
+Vec3 pointVelocity(const fe::PointShape& s, const Mat3& R, const VecX& q, const Vec3& v, const Vec3& wB, const VecX& qd) {
+  const Vec3 x = s.position + s.translation * q;
+  return v + R * (wB.cross(x) + s.translation * qd);
+}
+
+Vec3 pointAngularVelocity(const fe::PointShape& s, const Mat3& R, const Vec3& wB, const VecX& qd) {
+  return R * (wB + s.rotation * qd);
+}
+
+void pointWrench(const fe::PointShape& s, const Mat3& R, const VecX& q, const Vec3& F, const Vec3& tau,
+                 PointWrench& out) {
+  const Vec3 rho = R * (s.position + s.translation * q);
+  out.force = F;
+  out.torque = tau + rho.cross(F);
+  const Vec3 FB = R.transpose() * F, tauB = R.transpose() * tau;
+  out.modal.noalias() = s.translation.transpose() * FB;
+  out.modal.noalias() += s.rotation.transpose() * tauB;
+}
+
+}  // namespace ek

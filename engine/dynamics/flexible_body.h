@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+/// @file flexible_body.h
+/// The floating-frame equations of a flexible body (docs/flexible-bodies.md, "Floating frame"):
+/// with the reference frame at the centre of mass (mean axes to first order, fe::ModalBody), the
+/// body's velocities (v global, w in body axes, q' modal) obey
+///
+///     m v' = F,
+///     [ J(q)    C(q) ] [ w' ]   [ tau_B ]   [ -w x (J w + C q') - J' w - C' q'              ]
+///     [ C(q)^T  I    ] [ q''] = [ Q     ] + [ -C'^T w + g(w, q, q') - Lambda q - D q'       ]
+///
+/// g_k = w^T (dJ/dq_k) w / 2 + w^T E_k q' (Lagrange's dT/dq_k), J' = sum q'_k dJ/dq_k,
+/// C' = sum q'_k E_k, Lambda = diag(omega_k^2), D = diag(d_k) the modal damping. No term is
+/// dropped. The right-hand column f(w, q, q') and its partials are analytic; the partials of
+/// M(q) a for given accelerations a are what a linear-implicit step needs beside them.
+///
+/// FlexibleWorkspace is sized once for a body; nothing here allocates afterwards.
+
+#include "engine/core/types.h"
+#include "engine/fe/floating_frame.h"
+
+namespace ek {
+
+struct FlexibleWorkspace {
+  explicit FlexibleWorkspace(int modes);
+  int n = 0;
+  // evaluateInertia()
+  Mat3 J = Mat3::Zero();             ///< J(q)
+  fe::Mat3X C, Cdot;                 ///< C(q), C' = sum q'_k E_k
+  std::vector<Mat3> dJ;              ///< dJ/dq_k
+  std::vector<Mat3> S;               ///< sum_l q_l H_kl
+  Mat3 Jdot = Mat3::Zero();          ///< J' = sum q'_k dJ_k
+  Vec3 L = Vec3::Zero();             ///< body angular momentum J w + C q'
+  // inertialForces()
+  VecX f;                            ///< (3 + n)
+  MatX dfdw, dfdq, dfdqd;            ///< (3 + n) x 3, x n, x n
+  MatX mass;                         ///< M(q), (3 + n) x (3 + n)
+  MatX dMa;                          ///< d(M(q) a)/dq, (3 + n) x n
+};
+
+/// J(q), C(q), their rates and dJ/dq_k at (q, q').
+void evaluateInertia(const fe::ModalBody& body, const VecX& q, const VecX& qd, FlexibleWorkspace& ws);
+
+/// f(w, q, q') of the equations above (inertial and elastic forces in the rows of w and q) into
+/// ws.f, with `partials` also df/dw, df/dq, df/dq' (ws.dfdw, dfdq, dfdqd), and M(q) into ws.mass.
+/// `damping`: d_k per mode (2 zeta_k omega_k for a damping ratio). @pre evaluateInertia() at (q, q').
+void inertialForces(const fe::ModalBody& body, const VecX& damping, const Vec3& w, const VecX& q, const VecX& qd,
+                    FlexibleWorkspace& ws, bool partials);
+
+/// d(M(q) a)/dq for the accelerations a = (w', q'') into ws.dMa. @pre evaluateInertia() at q.
+void massTimesPartial(const fe::ModalBody& body, const VecX& a, FlexibleWorkspace& ws);
+
+/// The kinetic energy of rotation and deformation w^T J w / 2 + w^T C q' + |q'|^2 / 2 and the
+/// strain energy q^T Lambda q / 2. @pre evaluateInertia() at q.
+double rotationalAndElasticEnergy(const fe::ModalBody& body, const Vec3& w, const VecX& q, const VecX& qd,
+                                  const FlexibleWorkspace& ws);
+
+/// A point of the body (fe::pointShape()) at the frame pose (p, R) and modal coordinates:
+/// its position and velocity (global) and the generalized forces of a force F and torque tau
+/// (global) acting on it: the force, the torque about the centre of mass (global) and the modal
+/// forces T^T R^T F + R_s^T R^T tau. Small elastic rotations (first order in q).
+struct PointWrench {
+  Vec3 force = Vec3::Zero(), torque = Vec3::Zero();
+  VecX modal;
+};
+Vec3 pointPosition(const fe::PointShape& s, const Vec3& p, const Mat3& R, const VecX& q);
+Vec3 pointVelocity(const fe::PointShape& s, const Mat3& R, const VecX& q, const Vec3& v, const Vec3& wB, const VecX& qd);
+Vec3 pointAngularVelocity(const fe::PointShape& s, const Mat3& R, const Vec3& wB, const VecX& qd);
+void pointWrench(const fe::PointShape& s, const Mat3& R, const VecX& q, const Vec3& F, const Vec3& tau,
+                 PointWrench& out);
+
+}  // namespace ek
