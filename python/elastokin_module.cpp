@@ -742,7 +742,9 @@ PYBIND11_MODULE(_core, m) {
                   "A project from the text of a project file (relative files resolved against `path`'s folder).")
       .def("to_json", &writeProjectText, "The project file's text (the canonical form the workbench saves).")
       .def("save", [](const Project& p, const std::string& path) { writeProject(p, path); }, py::arg("path"),
-           "Writes the project file (safely: a temporary renamed over the target).")
+           "Writes the project file (safely: a temporary renamed over the target). The file reads the signal tables "
+           "this project reads (names relative to the project file are re-expressed against the new folder); a "
+           "path that is one of them is a ModelError and the table is kept.")
       .def("get", &tableValue, py::arg("path"), "The number at a cell path, e.g. 'bushings/9/x.stiffness [N/m]'.")
       .def(
           "set", [](Project& p, const std::string& path, double value) { p = withTableValue(p, path, value); },

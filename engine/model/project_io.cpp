@@ -676,6 +676,41 @@ std::string writeProjectText(const Project& p) {
   return j.dump(2) + "\n";
 }
 
-void writeProject(const Project& p, const std::string& path) { writeFile(path, writeProjectText(p), "project"); }
+namespace {
+/// The folder a project's relative file names are resolved against, absolute.
+std::filesystem::path projectFolder(const std::string& projectPath) {
+  return std::filesystem::absolute(std::filesystem::path(projectPath).parent_path()).lexically_normal();
+}
+}  // namespace
+
+Project relocatedProject(const Project& project, const std::string& path) {
+  Project out = project;
+  out.sourcePath = path;
+  const std::filesystem::path from = projectFolder(project.sourcePath), to = projectFolder(path);
+  if (from == to) return out;
+  for (auto& lc : out.loadCases)
+    for (auto& d : lc.drives) {
+      if (d.signal.type != SignalType::Table || d.signal.file.empty()) continue;
+      const std::filesystem::path f(d.signal.file);
+      if (f.is_absolute()) continue;
+      d.signal.file = (from / f).lexically_normal().lexically_relative(to).generic_string();
+    }
+  return out;
+}
+
+void writeProject(const Project& p, const std::string& path) {
+  const std::filesystem::path base = std::filesystem::path(p.sourcePath).parent_path();
+  Diagnostics clashes;
+  for (const auto& lc : p.loadCases)
+    for (std::size_t k = 0; k < lc.drives.size(); ++k) {
+      const SignalRow& s = lc.drives[k].signal;
+      if (s.type != SignalType::Table || s.file.empty() || !sameFile(path, (base / s.file).string())) continue;
+      clashes.error({path, "load cases", "'" + printableExcerpt(lc.name) + "'", "signals[" + std::to_string(k) + "].file"},
+                    "the project would be written onto the signal table it reads (" + printableExcerpt(s.file) +
+                        "): it is never replaced; choose another file");
+    }
+  clashes.throwIfErrors();
+  writeFile(path, writeProjectText(relocatedProject(p, path)), "project");
+}
 
 }  // namespace ek

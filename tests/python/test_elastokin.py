@@ -63,6 +63,26 @@ class Projects(unittest.TestCase):
         self.assertIn("LC1", p.load_cases)
         self.assertEqual(ek.Project.load(DW).twin_path("bushings/9/x.damping [N s/m]"), "bushings/29/x.damping [N s/m]")
 
+    def test_save_keeps_the_signal_tables(self):
+        # A project saved into another folder reads the same signal table; never saved onto it.
+        with open(QDW) as f:
+            data = json.load(f)
+        data["load cases"][0]["signals"][0] = {"input": 1, "type": "table", "file": "road.csv"}
+        with tempfile.TemporaryDirectory() as d:
+            table = os.path.join(d, "road.csv")
+            with open(table, "w") as f:
+                f.write("0,0\n1,-2500\n")
+            p = ek.Project.from_json(json.dumps(data), os.path.join(d, "p.json"))
+            with self.assertRaisesRegex(ek.ModelError, r"table 'load cases', row 'LC1', field 'signals\[0\]\.file'"):
+                p.save(table)
+            with open(table) as f:
+                self.assertEqual(f.read(), "0,0\n1,-2500\n")
+            os.mkdir(os.path.join(d, "sub"))
+            p.save(os.path.join(d, "sub", "q.json"))
+            with open(os.path.join(d, "sub", "q.json")) as f:
+                saved = json.load(f)
+            self.assertEqual(saved["load cases"][0]["signals"][0]["file"], "../road.csv")
+
     def test_check_lists_every_problem(self):
         with open(QDW) as f:
             data = json.load(f)

@@ -457,6 +457,37 @@ class TestTableModels : public QObject {
     }
   }
 
+  /// Save As into another folder keeps the signal tables the project reads (the file column
+  /// shows the new relative name), and never onto one of them.
+  void saveAsKeepsTheSignalTables() {
+    QTemporaryDir dir;
+    QVERIFY(QDir(dir.path()).mkpath("sub"));
+    QFile csv(dir.filePath("road.csv"));
+    QVERIFY(csv.open(QIODevice::WriteOnly));
+    csv.write("0,0\n1,0.02\n");
+    csv.close();
+    Project p = readProject((kRoot + "/projects/quarter_double_wishbone.json").toStdString());
+    p.loadCases[0].drives[0].signal = {};
+    p.loadCases[0].drives[0].signal.type = SignalType::Table;
+    p.loadCases[0].drives[0].signal.file = "road.csv";
+    const QString first = dir.filePath("p.json");
+    p.sourcePath = first.toStdString();  // road.csv beside it
+    writeProject(p, first.toStdString());
+    ProjectDocument doc;
+    doc.open(first);
+    auto signalRows = makeTableModel(&doc, Table::Signals);
+    const int file = columnOf(*signalRows, "file");
+    QCOMPARE(signalRows->data(signalRows->index(0, file), Qt::DisplayRole).toString(), QString("road.csv"));
+    QVERIFY_THROWS_EXCEPTION(ModelError, doc.saveAs(dir.filePath("road.csv")));
+    QFile kept(dir.filePath("road.csv"));
+    QVERIFY(kept.open(QIODevice::ReadOnly));
+    QCOMPARE(kept.readAll(), QByteArray("0,0\n1,0.02\n"));
+    doc.saveAs(dir.filePath("sub/q.json"));
+    QCOMPARE(signalRows->data(signalRows->index(0, file), Qt::DisplayRole).toString(), QString("../road.csv"));
+    QCOMPARE(doc.project().loadCases[0].drives[0].signal.file, std::string("../road.csv"));
+    QVERIFY(!doc.isModified());
+  }
+
   void signalsEditTheLoadCase() {
     auto model = makeTableModel(doc_.get(), Table::Signals);
     QAbstractItemModelTester tester(model.get(), QAbstractItemModelTester::FailureReportingMode::QtTest);

@@ -39,11 +39,20 @@ void ProjectDocument::open(const QString& path) {
 }
 
 void ProjectDocument::saveAs(const QString& path) {
-  writeProject(project_, path.toStdString());
+  const std::string target = QFile::encodeName(path).toStdString();
+  writeProject(project_, target);
+  // From its new folder the project names its signal tables relative to it (the same files).
+  Project moved = relocatedProject(project_, target);
+  const bool renamed = !(moved.loadCases == project_.loadCases);
+  project_ = std::move(moved);
   path_ = path;
-  project_.sourcePath = path.toStdString();
+  if (renamed) undo_.clear();  // an undo would bring back names relative to the old folder
   undo_.setClean();
   registerInputs();
+  if (renamed) {
+    emit tableChanged(Table::LoadCases, -1);
+    emit tableChanged(Table::Signals, -1);
+  }
 }
 
 void ProjectDocument::notifyChanged(Table table, int row) { emit tableChanged(table, row); }

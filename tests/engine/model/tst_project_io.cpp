@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/core/error.h"
+#include "engine/core/output_file.h"
 #include "engine/dynamics/outputs.h"
 #include "engine/model/project_diff.h"
 #include "engine/model/project_io.h"
@@ -249,6 +250,63 @@ class TestProjectIo : public QObject {
                        problems);
     for (const auto& pr : problems) qWarning("%s", pr.c_str());
     QVERIFY(problems.empty());
+  }
+
+  /// A project written elsewhere reads the same signal tables (their names re-expressed against
+  /// the new folder), and is never written onto one of them.
+  void writingKeepsTheFilesTheProjectReads() {
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / "elastokin_relocate";
+    fs::remove_all(dir);
+    fs::create_directories(dir / "proj" / "signals");
+    fs::create_directories(dir / "other");
+    const std::string table = "0,0\n1,0.01\n";
+    {
+      std::ofstream(dir / "proj" / "signals" / "road.csv") << table;
+    }
+    Project p = test::randomProject(3, 2, 2, 1);
+    addEverything(p);
+    const fs::path absolute = dir / "abs.csv";
+    LoadCaseRow lc = p.loadCases.back();
+    lc.name = "absolute";
+    lc.drives.resize(1);
+    lc.drives[0].signal.type = SignalType::Table;
+    lc.drives[0].signal.file = absolute.string();
+    p.loadCases.push_back(lc);
+    p.sourcePath = (dir / "proj" / "p.json").string();
+    const auto fileOf = [](const Project& q, const std::string& name) {
+      for (const auto& l : q.loadCases)
+        if (l.name == name)
+          for (const auto& d : l.drives)
+            if (d.signal.type == SignalType::Table) return d.signal.file;
+      return std::string();
+    };
+    QCOMPARE(QString::fromStdString(fileOf(p, "all signals")), QString("signals/road.csv"));
+
+    // Onto the table it reads: refused, naming the load case and the field; the table kept.
+    try {
+      writeProject(p, (dir / "proj" / "signals" / ".." / "signals" / "road.csv").string());
+      QFAIL("the project was written onto its signal table");
+    } catch (const ModelError& e) {
+      qInfo("%s", e.what());
+      QCOMPARE(QString::fromStdString(e.where().table), QString("load cases"));
+      QCOMPARE(QString::fromStdString(e.where().row), QString("'all signals'"));
+      QVERIFY(QString::fromStdString(e.where().field).endsWith(".file"));
+    }
+    std::ifstream in(dir / "proj" / "signals" / "road.csv");
+    QCOMPARE(std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>()), table);
+
+    // Into another folder: the name follows, the file is the same; the absolute name is kept.
+    writeProject(p, (dir / "other" / "q.json").string());
+    const Project q = readProject((dir / "other" / "q.json").string());
+    QCOMPARE(QString::fromStdString(fileOf(q, "all signals")), QString("../proj/signals/road.csv"));
+    QVERIFY(sameFile((dir / "other" / fileOf(q, "all signals")).string(), (dir / "proj" / "signals" / "road.csv").string()));
+    QCOMPARE(QString::fromStdString(fileOf(q, "absolute")), QString::fromStdString(absolute.string()));
+    // In the same folder nothing changes.
+    writeProject(p, (dir / "proj" / "p2.json").string());
+    QCOMPARE(QString::fromStdString(fileOf(readProject((dir / "proj" / "p2.json").string()), "all signals")),
+             QString("signals/road.csv"));
+    fs::remove_all(dir);
   }
 
   void writeFailureLeavesTargetUntouched() {
