@@ -516,6 +516,14 @@ int analysisReport(const std::shared_ptr<const ek::SuspensionModel>& model, cons
   const ek::KcResult r = ek::runKc(*model, o, [&](double f) { bar.update(f); }, &gCancel);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   bar.finish();
+  // The rig file read and compared before anything is written: a file that is missing, broken or
+  // beside the sweep leaves every output as it was.
+  ek::MeasuredKc measured;
+  std::vector<ek::KcCorrelation> correlation;
+  if (!r.cancelled && !a.measuredPath.empty()) {
+    measured = ek::readMeasuredKc(a.measuredPath, a.mapping, r.columns, r.units);
+    correlation = ek::correlate(r, measured);
+  }
   ek::writeKcCsv(r, outPath);
   if (r.cancelled) {
     ek::cfprintf(stderr, "elastokin-sim: interrupted by %s after %zu of %d points; those were written to %s\n",
@@ -559,10 +567,7 @@ int analysisReport(const std::shared_ptr<const ek::SuspensionModel>& model, cons
                     t.note.empty() ? "" : "  ", t.note.c_str());
     }
   }
-  std::vector<ek::KcCorrelation> correlation;
   if (!a.measuredPath.empty()) {
-    const ek::MeasuredKc measured = ek::readMeasuredKc(a.measuredPath, a.mapping, r.columns, r.units);
-    correlation = ek::correlate(r, measured);
     ek::cprintf("\nmeasured       %s: %zu points, %zu channels compared", a.measuredPath.c_str(), measured.sweep.size(),
                 measured.columns.size());
     if (!measured.leftOut.empty()) {

@@ -248,6 +248,18 @@ MeasuredKc readMeasuredKc(const std::string& path, const std::vector<std::pair<s
 
 std::vector<KcCorrelation> correlate(const KcResult& r, const MeasuredKc& measured) {
   if (r.sweep.size() < 2) throw std::invalid_argument("the computed sweep has fewer than 2 points");
+  const auto inside = [&](double s) { return s >= r.sweep.front() && s <= r.sweep.back(); };
+  if (!measured.sweep.empty() && std::none_of(measured.sweep.begin(), measured.sweep.end(), inside)) {
+    // The rig data is fine but does not meet the sweep: an error of the file against the run,
+    // named by its sweep column, in the sweep's display unit.
+    const auto [f, u] = displayUnit(r.sweepUnit);
+    throw ModelError({measured.path, "", "", printableExcerpt(measured.sweepHeader)},
+                     "no measured point lies inside the computed sweep: the file's points run from " +
+                         significant(measured.sweep.front() * f, 6) + " to " + significant(measured.sweep.back() * f, 6) +
+                         " " + u + ", the sweep from " + significant(r.sweep.front() * f, 6) + " to " +
+                         significant(r.sweep.back() * f, 6) + " " + u +
+                         " (sweep over the file's range with --from and --to, or check the first column's unit)");
+  }
   std::vector<KcCorrelation> out;
   for (const auto& col : measured.columns) {
     const int c = r.column(col.channel);
@@ -259,7 +271,7 @@ std::vector<KcCorrelation> correlate(const KcResult& r, const MeasuredKc& measur
     double sum = 0.0;
     for (std::size_t i = 0; i < measured.sweep.size(); ++i) {
       const double s = measured.sweep[i];
-      if (s < r.sweep.front() || s > r.sweep.back()) {
+      if (!inside(s)) {
         ++k.outside;
         continue;
       }
@@ -272,9 +284,6 @@ std::vector<KcCorrelation> correlate(const KcResult& r, const MeasuredKc& measur
       if (std::abs(d) > k.max) k.max = std::abs(d), k.maxAt = s;
       ++k.points;
     }
-    if (k.points == 0)
-      throw std::invalid_argument("no measured point of '" + col.header + "' lies inside the computed sweep (" +
-                                  significant(r.sweep.front(), 6) + " to " + significant(r.sweep.back(), 6) + " SI)");
     k.rms = std::sqrt(sum / k.points);
     out.push_back(k);
   }

@@ -57,8 +57,9 @@ struct KcCorrelation {
   int outside = 0;              ///< measured points outside the computed range (not compared)
 };
 
-/// @throws std::invalid_argument when a mapped channel is not in `result` or no measured point
-/// lies inside the computed sweep.
+/// @throws ModelError naming the file and its sweep column when no measured point lies inside the
+/// computed sweep (both ranges in the display unit); std::invalid_argument when a mapped channel
+/// is not in `result`.
 std::vector<KcCorrelation> correlate(const KcResult& result, const MeasuredKc& measured);
 
 /// The display factor and unit of an SI unit: rad -> deg, m -> mm, else 1.

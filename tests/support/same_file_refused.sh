@@ -3,7 +3,8 @@
 # No output is the same file as an input or as another output, by identity (issue 51): the
 # runner refuses with exit 2 and a message naming both options, before it reads or writes
 # anything, for the same name, a symbolic link, a hard link and a path through "..", and for two
-# outputs on one file; the input stays byte for byte as it was. Prints "FAIL:" on a failure.
+# outputs on one file; the input stays byte for byte as it was. A rig file that is missing or
+# beside the sweep is exit 1 with the results file untouched. Prints "FAIL:" on a failure.
 set -u
 sim=$1 project=$2 rig=$3 property=$4 work=$5
 rm -rf "$work"; mkdir -p "$work/sub"; cd "$work" || exit 1
@@ -37,4 +38,21 @@ refused "--metrics './same.csv' is the same file as --out 'same.csv': each outpu
 # Distinct files still run; /dev/null twice is not one file.
 "$sim" P.json "${kc[@]}" --out /dev/null --metrics /dev/null > /dev/null 2> err.txt || fail "outputs to /dev/null: $(cat err.txt)"
 [ "$(sum)" = "$before" ] || fail "an input changed after a run to /dev/null"
+# A rig file that is missing, or whose points lie beside the sweep: exit 1 naming the file (no
+# usage text), and the results file not touched.
+echo before > kept.csv
+rig_error() {  # rig_error TEXT ARGS...
+  local text=$1; shift
+  "$sim" P.json "${kc[@]}" --from -1 --to 1 "$@" --out kept.csv > out.txt 2> err.txt
+  local rc=$?
+  [ $rc -eq 1 ] || fail "exit $rc for: $* ($(head -c 300 err.txt))"
+  grep -Fq -- "$text" err.txt || fail "message for: $* was: $(head -c 300 err.txt)"
+  ! grep -q "usage:" err.txt || fail "usage text for a rig file's error: $*"
+  [ "$(cat kept.csv)" = before ] || fail "results written before the rig file was read: $*"
+  echo "ok: $*"
+}
+rig_error "missing.csv: cannot open the measured K&C file" --measured missing.csv
+printf 'Wheel travel LF (mm),Toe LF (deg)\n500,0.1\n600,0.2\n' > far.csv
+rig_error "far.csv, field 'Wheel travel LF (mm)': no measured point lies inside the computed sweep: the file's points run from 500 to 600 mm, the sweep from -1 to 1 mm" \
+  --measured far.csv --map "Toe LF=wheel left toe"
 echo "done"
