@@ -892,9 +892,10 @@ int main(int argc, char** argv) {
     if (list) {
       ek::cprintf("%s: %d free bodies, %d DOF, %zu bushings, %zu P2P elements\nload cases:\n", projectPath.c_str(),
                   model->nFreeBodies(), model->nDof(), model->bushings.size(), model->p2ps.size());
-      for (const auto& lc : project.loadCases) ek::cprintf("  %s (%.3g s)\n", lc.name.c_str(), lc.duration);
+      for (const auto& lc : project.loadCases) ek::cprintf("  %s (%.3g s)\n", ek::printableExcerpt(lc.name).c_str(), lc.duration);
       ek::cprintf("channels:\n");
-      for (const auto& c : ek::resolveChannels(*model, {})) ek::cprintf("  %s [%s]\n", c.name.c_str(), c.unit.c_str());
+      for (const auto& c : ek::resolveChannels(*model, {}))
+        ek::cprintf("  %s [%s]\n", ek::printableExcerpt(c.name).c_str(), c.unit.c_str());
       return 0;
     }
     if (!analysis.name.empty()) {

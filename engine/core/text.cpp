@@ -88,11 +88,52 @@ bool parseInteger(std::string_view text, long long& out, long long lo, long long
   return true;
 }
 
+std::string terminalText(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  static const char* hex = "0123456789abcdef";
+  const auto escape = [&](unsigned char c) {
+    out += "\\x";
+    out += hex[c >> 4];
+    out += hex[c & 0xf];
+  };
+  std::size_t k = 0;
+  while (k < text.size()) {
+    const auto c = static_cast<unsigned char>(text[k]);
+    if (c < 0x80) {
+      if ((c < 0x20 && c != '\n' && c != '\t' && c != '\r') || c == 0x7f) escape(c);
+      else out += static_cast<char>(c);
+      ++k;
+      continue;
+    }
+    const std::size_t len = (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xe ? 3 : (c >> 3) == 0x1e ? 4 : 0;
+    bool valid = len > 1 && k + len <= text.size();
+    for (std::size_t i = 1; valid && i < len; ++i) valid = (static_cast<unsigned char>(text[k + i]) >> 6) == 0x2;
+    // U+0080..U+009F (C2 80..C2 9F) are the C1 controls: CSI and friends on many terminals.
+    if (valid && c == 0xc2 && static_cast<unsigned char>(text[k + 1]) < 0xa0) valid = false;
+    if (valid) {
+      out.append(text.substr(k, len));
+      k += len;
+    } else {
+      escape(c);
+      ++k;
+    }
+  }
+  return out;
+}
+
+namespace {
+int writeTerminal(std::FILE* file, const char* format, va_list args) {
+  const std::string text = terminalText(vformat(format, args));
+  return std::fputs(text.c_str(), file) < 0 ? -1 : static_cast<int>(text.size());
+}
+}  // namespace
+
 int cprintf(const char* format, ...) {
   CLocaleScope c;
   va_list args;
   va_start(args, format);
-  const int n = std::vprintf(format, args);
+  const int n = writeTerminal(stdout, format, args);
   va_end(args);
   return n;
 }
@@ -101,7 +142,7 @@ int cfprintf(std::FILE* file, const char* format, ...) {
   CLocaleScope c;
   va_list args;
   va_start(args, format);
-  const int n = std::vfprintf(file, format, args);
+  const int n = writeTerminal(file, format, args);
   va_end(args);
   return n;
 }

@@ -54,11 +54,17 @@ bool parseDecimal(std::string_view text, double& out);
 bool parseInteger(std::string_view text, long long& out, long long lo, long long hi);
 
 /// printf, fprintf, snprintf and a std::string result, formatting numbers in the C locale
-/// whatever the process locale is (the thread's locale is switched for the call).
+/// whatever the process locale is (the thread's locale is switched for the call). cprintf and
+/// cfprintf write to a terminal or a log: their text goes through terminalText() (a name from a
+/// project can never move the cursor, clear the screen or ring the bell).
 int cprintf(const char* format, ...) __attribute__((format(printf, 1, 2)));
 int cfprintf(std::FILE* file, const char* format, ...) __attribute__((format(printf, 2, 3)));
 int csnprintf(char* buffer, std::size_t size, const char* format, ...) __attribute__((format(printf, 3, 4)));
 std::string cformat(const char* format, ...) __attribute__((format(printf, 1, 2)));
+
+/// Text as a terminal may receive it: control characters other than newline, tab and carriage
+/// return (C0, DEL, the C1 range U+0080..U+009F) and bytes that are not UTF-8 escaped as \xNN.
+std::string terminalText(std::string_view text);
 
 /// A value as a message shows it: at most `maxChars` characters (a longer one cut, with "... (N
 /// bytes)" after it), control characters and bytes that are not UTF-8 escaped (\n, \t, \xNN).

@@ -106,6 +106,16 @@ class TestText : public QObject {
     for (int k = 0; k < 100; ++k) umlauts += "\xc3\xa4";
     QCOMPARE(printableExcerpt(umlauts, 3), std::string("\xc3\xa4\xc3\xa4\xc3\xa4... (200 bytes)"));
   }
+
+  /// What the runners print reaches the terminal without its control sequences: a load case
+  /// named "LC<ESC>[2J" cannot clear the screen, a note cannot ring the bell; lines, tabs, the
+  /// progress bar's carriage return and UTF-8 text pass.
+  void terminalTextHasNoControls() {
+    QCOMPARE(terminalText("line 1\n\tLC1 \xc3\xa4\r"), std::string("line 1\n\tLC1 \xc3\xa4\r"));
+    QCOMPARE(terminalText("LC\x1b[2J\x07\x08\x7f"), std::string("LC\\x1b[2J\\x07\\x08\\x7f"));
+    QCOMPARE(terminalText("csi \xc2\x9b" "31m, nbsp \xc2\xa0"), std::string("csi \\xc2\\x9b31m, nbsp \xc2\xa0"));
+    QCOMPARE(terminalText(std::string("\xff\0z", 3)), std::string("\\xff\\x00z"));
+  }
 };
 
 QTEST_APPLESS_MAIN(TestText)
