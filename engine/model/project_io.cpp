@@ -679,7 +679,9 @@ std::string writeProjectText(const Project& p) {
 namespace {
 /// The folder a project's relative file names are resolved against, absolute.
 std::filesystem::path projectFolder(const std::string& projectPath) {
-  return std::filesystem::absolute(std::filesystem::path(projectPath).parent_path()).lexically_normal();
+  std::filesystem::path folder = std::filesystem::path(projectPath).parent_path();
+  if (folder.empty()) folder = ".";  // a bare file name: the working directory (absolute("") throws)
+  return std::filesystem::absolute(folder).lexically_normal();
 }
 }  // namespace
 

@@ -302,6 +302,9 @@ class TestProjectIo : public QObject {
     QCOMPARE(QString::fromStdString(fileOf(q, "all signals")), QString("../proj/signals/road.csv"));
     QVERIFY(sameFile((dir / "other" / fileOf(q, "all signals")).string(), (dir / "proj" / "signals" / "road.csv").string()));
     QCOMPARE(QString::fromStdString(fileOf(q, "absolute")), QString::fromStdString(absolute.string()));
+    // A bare file name is in the working directory (std::filesystem::absolute("") throws).
+    const Project bare = relocatedProject(p, "bare.json");
+    QVERIFY(sameFile(fileOf(bare, "all signals"), (dir / "proj" / "signals" / "road.csv").string()));
     // In the same folder nothing changes.
     writeProject(p, (dir / "proj" / "p2.json").string());
     QCOMPARE(QString::fromStdString(fileOf(readProject((dir / "proj" / "p2.json").string()), "all signals")),
