@@ -160,6 +160,19 @@ Status Instance::doStep(double t, double h, bool* terminate) {
   return Status::OK;
 }
 
+std::string Instance::whyNotSettable(const FmuVariable& v) const {
+  switch (v.causality) {
+    case Causality::Independent: return "(it is the independent variable, time: DoStep advances it)";
+    case Causality::Output: return "(it is an output)";
+    case Causality::Parameter:
+      return mode_ == Mode::Step ? "after initialization (a parameter fixed at it)"
+                                 : std::string("now: the FMU is ") + (mode_ == Mode::Failed ? "failed" : "terminated");
+    case Causality::Input: break;
+  }
+  return std::string("now: the FMU is ") +
+         (mode_ == Mode::Failed ? "failed (after an error it takes no input; reset or free it)" : "terminated");
+}
+
 bool Instance::settable(const FmuVariable& v) const {
   if (v.causality == Causality::Input) return mode_ == Mode::Instantiated || mode_ == Mode::Initialization || mode_ == Mode::Step;
   if (v.causality == Causality::Parameter) return mode_ == Mode::Instantiated || mode_ == Mode::Initialization;
@@ -170,11 +183,7 @@ Status Instance::setReal(const std::uint32_t vr[], std::size_t n, const double v
   for (std::size_t k = 0; k < n; ++k) {
     if (vr[k] >= variables_.all.size()) return fail("no variable with value reference " + std::to_string(vr[k]));
     const FmuVariable& v = variables_.all[vr[k]];
-    if (!settable(v))
-      return fail("'" + v.name + "' cannot be set " +
-                  (v.causality == Causality::Parameter ? std::string("after initialization (a parameter fixed at it)")
-                                                       : std::string("(it is an ") +
-                                                             (v.causality == Causality::Output ? "output)" : "independent variable)")));
+    if (!settable(v)) return fail("'" + v.name + "' cannot be set " + whyNotSettable(v));
     if (!std::isfinite(values[k]))
       return fail("'" + v.name + "' set to " + shortestText(values[k]) + ": values must be finite numbers");
   }

@@ -67,6 +67,7 @@ class Instance {
   enum class Mode { Instantiated, Initialization, Step, Terminated, Failed };
   void build();  ///< parameters applied, model and simulation made, initial state found
   bool settable(const FmuVariable& v) const;
+  std::string whyNotSettable(const FmuVariable& v) const;  ///< for the message when !settable(v)
 
   std::string resources_;
   FmuConfig config_;

@@ -73,6 +73,7 @@ struct Fmi3 {
   decltype(&fmi3SerializedFMUStateSize) stateSize = nullptr;
   decltype(&fmi3SerializeFMUState) serialize = nullptr;
   decltype(&fmi3DeserializeFMUState) deserialize = nullptr;
+  decltype(&fmi3Terminate) terminate = nullptr;
 };
 
 }  // namespace
@@ -132,7 +133,8 @@ class TestFmu : public QObject {
     f_.stateSize = reinterpret_cast<decltype(f_.stateSize)>(dlsym(f_.handle, "fmi3SerializedFMUStateSize"));
     f_.serialize = reinterpret_cast<decltype(f_.serialize)>(dlsym(f_.handle, "fmi3SerializeFMUState"));
     f_.deserialize = reinterpret_cast<decltype(f_.deserialize)>(dlsym(f_.handle, "fmi3DeserializeFMUState"));
-    QVERIFY(f_.instantiate && f_.doStep && f_.getFloat64 && f_.setFloat64 && f_.deserialize);
+    f_.terminate = reinterpret_cast<decltype(f_.terminate)>(dlsym(f_.handle, "fmi3Terminate"));
+    QVERIFY(f_.instantiate && f_.doStep && f_.getFloat64 && f_.setFloat64 && f_.deserialize && f_.terminate);
   }
 
   void runsTheLoadCaseWithoutAllocating() {
@@ -350,6 +352,17 @@ class TestFmu : public QObject {
     gLog.clear();
     QCOMPARE(f_.getFloat64(in, &nowhere, 1, &v, 1), fmi3Error);
     QVERIFY(logged("no variable with value reference 99999"));
+    // Each refusal names its real cause: time is the independent variable; an input of a
+    // terminated FMU is refused because it is terminated (it was blamed on "independent variable").
+    const fmi3ValueReference time = 0;
+    gLog.clear();
+    QCOMPARE(f_.setFloat64(in, &time, 1, &one, 1), fmi3Error);
+    QVERIFY(logged("cannot be set (it is the independent variable, time"));
+    QCOMPARE(f_.terminate(in), fmi3OK);
+    gLog.clear();
+    QCOMPARE(f_.setFloat64(in, &input, 1, &one, 1), fmi3Error);
+    QVERIFY(logged("cannot be set now: the FMU is terminated"));
+    QVERIFY(!logged("independent"));
     f_.freeInstance(in);
   }
 
