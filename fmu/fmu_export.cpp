@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstring>
 #include <ctime>
 #include <filesystem>
 #include <random>
@@ -316,24 +317,54 @@ void writeFmuFolder(const FmuExport& fmu, const std::string& dir) {
   }
 }
 
-void writeFmu(const FmuExport& fmu, const std::string& path) {
-  checkWritable(path, "FMU");
-  // minizip writes to a path: a private folder, then the bytes through OutputFile.
-  std::string tmpl = (fs::temp_directory_path() / "elastokin-fmu-XXXXXX").string();
-  std::vector<char> buf(tmpl.begin(), tmpl.end());
-  buf.push_back('\0');
-  if (!mkdtemp(buf.data())) throw IoError(path + ": cannot make a temporary folder for the zip");
-  const fs::path dir(buf.data());
-  const std::string zipPath = (dir / "fmu.zip").string();
-  auto cleanup = [&] {
-    std::error_code ec;
-    fs::remove_all(dir, ec);
-  };
-  zipFile zf = zipOpen64(zipPath.c_str(), APPEND_STATUS_CREATE);
-  if (!zf) {
-    cleanup();
-    throw IoError(path + ": cannot create the zip archive");
+namespace {
+
+/// minizip's file functions over a byte string: the archive is built in memory, so no temporary
+/// file or folder exists that an interruption could leave behind.
+struct MemoryZip {
+  std::string bytes;
+  std::size_t at = 0;
+  bool failed = false;
+};
+
+voidpf ZCALLBACK memoryOpen(voidpf opaque, const void*, int) { return opaque; }
+uLong ZCALLBACK memoryRead(voidpf, voidpf stream, void* buf, uLong size) {
+  auto& m = *static_cast<MemoryZip*>(stream);
+  const std::size_t n = std::min<std::size_t>(size, m.bytes.size() - std::min(m.at, m.bytes.size()));
+  std::memcpy(buf, m.bytes.data() + m.at, n);
+  m.at += n;
+  return static_cast<uLong>(n);
+}
+uLong ZCALLBACK memoryWrite(voidpf, voidpf stream, const void* buf, uLong size) {
+  auto& m = *static_cast<MemoryZip*>(stream);
+  try {
+    if (m.at + size > m.bytes.size()) m.bytes.resize(m.at + size);
+  } catch (const std::bad_alloc&) {
+    m.failed = true;
+    return 0;
   }
+  std::memcpy(m.bytes.data() + m.at, buf, size);
+  m.at += size;
+  return size;
+}
+ZPOS64_T ZCALLBACK memoryTell(voidpf, voidpf stream) { return static_cast<MemoryZip*>(stream)->at; }
+long ZCALLBACK memorySeek(voidpf, voidpf stream, ZPOS64_T offset, int origin) {
+  auto& m = *static_cast<MemoryZip*>(stream);
+  const std::size_t base = origin == ZLIB_FILEFUNC_SEEK_SET ? 0 : origin == ZLIB_FILEFUNC_SEEK_CUR ? m.at : m.bytes.size();
+  if (base + offset > m.bytes.size()) return -1;
+  m.at = base + offset;
+  return 0;
+}
+int ZCALLBACK memoryClose(voidpf, voidpf) { return 0; }
+int ZCALLBACK memoryError(voidpf, voidpf stream) { return static_cast<MemoryZip*>(stream)->failed ? 1 : 0; }
+
+}  // namespace
+
+std::string zipArchive(const FmuExport& fmu) {
+  MemoryZip memory;
+  zlib_filefunc64_def io{memoryOpen, memoryRead, memoryWrite, memoryTell, memorySeek, memoryClose, memoryError, &memory};
+  zipFile zf = zipOpen2_64("memory", APPEND_STATUS_CREATE, nullptr, &io);
+  if (!zf) throw IoError("cannot start the zip archive");
   const std::time_t now = std::time(nullptr);
   std::tm tm{};
   localtime_r(&now, &tm);
@@ -348,19 +379,19 @@ void writeFmu(const FmuExport& fmu, const std::string& path) {
     ok = ok && zipWriteInFileInZip(zf, bytes.data(), static_cast<unsigned>(bytes.size())) == ZIP_OK;
     ok = ok && zipCloseFileInZip(zf) == ZIP_OK;
   }
-  ok = zipClose(zf, nullptr) == ZIP_OK && ok;
-  if (!ok) {
-    cleanup();
-    throw IoError(path + ": writing the zip archive failed");
-  }
+  ok = zipClose(zf, nullptr) == ZIP_OK && ok && !memory.failed;
+  if (!ok) throw IoError(memory.failed ? "out of memory building the zip archive" : "building the zip archive failed");
+  return std::move(memory.bytes);
+}
+
+void writeFmu(const FmuExport& fmu, const std::string& path) {
+  checkWritable(path, "FMU");
   std::string zipped;
   try {
-    zipped = readTextFile(zipPath, std::uintmax_t(4) << 30, "FMU");
-  } catch (const ModelError& e) {
-    cleanup();
-    throw IoError(e.what());
+    zipped = zipArchive(fmu);
+  } catch (const IoError& e) {
+    throw IoError(path + ": " + e.what());
   }
-  cleanup();
   writeFile(path, zipped, "FMU");
 }
 

@@ -46,6 +46,9 @@ FmuExport makeFmu(const Project& project, const FmuExportOptions& options, const
 
 /// The FMU as a zip file at `path`, written through OutputFile. @throws IoError.
 void writeFmu(const FmuExport& fmu, const std::string& path);
+/// The .fmu's bytes: a zip archive of fmu.files built in memory (no temporary file an
+/// interruption could leave behind). @throws IoError when the archive cannot be built.
+std::string zipArchive(const FmuExport& fmu);
 
 /// The FMU's unpacked folder at `dir` (created), as an importer unpacks it. @throws IoError.
 void writeFmuFolder(const FmuExport& fmu, const std::string& dir);
