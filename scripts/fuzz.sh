@@ -12,15 +12,18 @@ bash scripts/setup-debian.sh > /dev/null
 mkdir -p build-asan
 CC=clang CXX=clang++ cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Sanitize -DELASTOKIN_SANITIZE=ON \
   -DELASTOKIN_FUZZ=ON -DELASTOKIN_NATIVE=OFF -DELASTOKIN_BUILD_UI=OFF -DELASTOKIN_FMU=OFF -DELASTOKIN_PYTHON=OFF > build-asan/build.log
-cmake --build build-asan -j"$(nproc)" --target fuzz_loader fuzz_run fuzz_study fuzz_property >> build-asan/build.log
+cmake --build build-asan -j"$(nproc)" --target fuzz_loader fuzz_run fuzz_study fuzz_property fuzz_identity >> build-asan/build.log
 status=0
-for target in fuzz_loader fuzz_run fuzz_study fuzz_property; do
+for target in fuzz_loader fuzz_run fuzz_study fuzz_property fuzz_identity; do
   corpus=build-asan/corpus/$target crashes=build-asan/crashes/$target
   mkdir -p "$corpus" "$crashes"
   dict=tests/fuzz/json.dict
   if [ "$target" = fuzz_study ]; then
     cp -n tests/data/studies/*.study.json projects/studies/*.json tests/data/bad_input/*.study.json \
        "$corpus"/ 2>/dev/null || true
+  elif [ "$target" = fuzz_identity ]; then
+    cp -n tests/fuzz/identity/* "$corpus"/ 2>/dev/null || true
+    dict=tests/fuzz/cells.dict
   elif [ "$target" = fuzz_property ]; then
     cp -n tests/data/adams/* "$corpus"/ 2>/dev/null || true
     dict=tests/fuzz/teim_orbit.dict
