@@ -10,35 +10,19 @@
 #include <random>
 
 #include "engine/dynamics/flexible_body.h"
+#include "support/beams.h"
 #include "support/fd.h"
 
 using namespace ek;
 
 namespace {
 
-fe::BeamSection tube(double d, double t) {
-  fe::BeamSection s;
-  const double di = d - 2 * t;
-  s.area = M_PI * (d * d - di * di) / 4;
-  s.iy = s.iz = M_PI * (std::pow(d, 4) - std::pow(di, 4)) / 64;
-  s.torsion = 2 * s.iy;
-  s.shearY = s.shearZ = 0.53;
-  return s;
-}
-
-// A bent bar (cross bar and two raised arms, no symmetry with the frame) of a soft material, so
-// that its modes are low and a spin couples visibly into them.
+// The bent bar (support/beams.h) of a soft material, so that its modes are low and a spin couples
+// visibly into them.
 fe::ModalBody bentBar(int perSegment, std::vector<int> interfaceNodes, int fixedModes) {
-  fe::BeamMesh mesh;
-  const Vec3 corners[4] = {{-0.25, -0.5, 0.05}, {0, -0.45, 0}, {0, 0.45, 0}, {-0.25, 0.5, 0.05}};
-  mesh.nodes.push_back(corners[0]);
-  for (int s = 0; s < 3; ++s)
-    for (int i = 1; i <= perSegment; ++i)
-      mesh.nodes.push_back(corners[s] + (corners[s + 1] - corners[s]) * double(i) / perSegment);
   const fe::BeamMaterial soft{2e9, 0.75e9, 1200.0};
-  for (int e = 0; e + 1 < static_cast<int>(mesh.nodes.size()); ++e)
-    mesh.elements.push_back({e, e + 1, Vec3::UnitZ(), tube(0.022, 0.003), soft});
-  return fe::floatingFrameBody(mesh, interfaceNodes, {fixedModes, 0.0});
+  return fe::floatingFrameBody(test::bentBar(perSegment, soft, test::tube(0.022, 0.003)), interfaceNodes,
+                               {fixedModes, 0.0});
 }
 
 VecX randomVector(int n, double scale, std::mt19937& rng) {

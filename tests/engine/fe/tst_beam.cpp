@@ -7,13 +7,14 @@
 #include <cmath>
 
 #include "engine/fe/beam.h"
+#include "support/beams.h"
 
 using namespace ek;
 using namespace ek::fe;
 
 namespace {
 
-BeamMaterial steel() { return {210e9, 80.77e9, 7850.0}; }
+using test::steel;
 
 // A solid rectangle b x h (local y along b), shear factor 5/6, torsion constant of a thick
 // rectangle (Roark), no warping.

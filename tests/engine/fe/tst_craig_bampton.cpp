@@ -9,13 +9,14 @@
 #include <cmath>
 
 #include "engine/fe/craig_bampton.h"
+#include "support/beams.h"
 
 using namespace ek;
 using namespace ek::fe;
 
 namespace {
 
-BeamMaterial steel() { return {210e9, 80.77e9, 7850.0}; }
+using test::steel;
 
 // A slender round bar (L / d = 1000), where shear and rotary inertia change the first five
 // bending frequencies by less than 1e-5: Euler-Bernoulli's beam.

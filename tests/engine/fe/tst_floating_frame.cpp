@@ -9,37 +9,17 @@
 #include <random>
 
 #include "engine/fe/floating_frame.h"
+#include "support/beams.h"
 
 using namespace ek;
 using namespace ek::fe;
 
 namespace {
 
-BeamMaterial steel() { return {210e9, 80.77e9, 7850.0}; }
+using test::steel;
+using test::tube;
 
-BeamSection tube(double d, double t) {
-  BeamSection s;
-  const double di = d - 2 * t;
-  s.area = M_PI * (d * d - di * di) / 4;
-  s.iy = s.iz = M_PI * (std::pow(d, 4) - std::pow(di, 4)) / 64;
-  s.torsion = 2 * s.iy;
-  s.shearY = s.shearZ = 0.53;
-  return s;
-}
-
-// An anti-roll-bar-like shape: a cross bar along y with two arms along -x, ends raised in z, so
-// that no mode is symmetric to the frame and every invariant is non-zero.
-BeamMesh bentBar(int perSegment) {
-  BeamMesh mesh;
-  const Vec3 corners[4] = {{-0.25, -0.5, 0.05}, {0, -0.45, 0}, {0, 0.45, 0}, {-0.25, 0.5, 0.05}};
-  mesh.nodes.push_back(corners[0]);
-  for (int s = 0; s < 3; ++s)
-    for (int i = 1; i <= perSegment; ++i)
-      mesh.nodes.push_back(corners[s] + (corners[s + 1] - corners[s]) * double(i) / perSegment);
-  for (int e = 0; e + 1 < static_cast<int>(mesh.nodes.size()); ++e)
-    mesh.elements.push_back({e, e + 1, Vec3::UnitZ(), tube(0.022, 0.003), steel()});
-  return mesh;
-}
+BeamMesh bentBar(int perSegment) { return test::bentBar(perSegment, steel(), tube(0.022, 0.003)); }
 
 // J(q) and C(q) from the invariants, as the equations of motion take them.
 void fromInvariants(const ModalBody& b, const VecX& q, Mat3& J, Mat3X& C) {
