@@ -75,6 +75,7 @@ int main(int argc, char** argv) {
   QApplication::setOrganizationName("Elastokin");
   ek::ui::MainWindow w;
   w.setDocsRoot(root);
+  w.setShippedProjects(root + "/projects");
   w.show();
   if (!w.openProject(project)) return 1;
   if (realtime) w.setRealtime(true);

@@ -15,6 +15,7 @@
 #include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QStandardPaths>
 #include <QInputDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -700,10 +701,26 @@ bool MainWindow::openProject(const QString& path, bool showErrors) {
   }
 }
 
+bool MainWindow::isShippedProject(const QString& path) const {
+  if (shippedProjects_.isEmpty() || path.isEmpty()) return false;
+  const QString folder = QFileInfo(shippedProjects_).canonicalFilePath();
+  const QString file = QFileInfo(path).canonicalPath();
+  return !folder.isEmpty() && (file == folder || file.startsWith(folder + '/'));
+}
+
 bool MainWindow::save(bool askPath) {
   QString path = doc_->path();
-  if (askPath || path.isEmpty())
+  const bool shipped = isShippedProject(path);
+  if (shipped) {
+    // Save on a shipped project keeps it as shipped: a copy, where the user chooses.
+    const QString documents = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    path = QFileDialog::getSaveFileName(this, tr("Save a copy of the shipped project"),
+                                        QDir(documents.isEmpty() ? QDir::homePath() : documents)
+                                            .filePath(QFileInfo(path).fileName()),
+                                        tr("Projects (*.json)"));
+  } else if (askPath || path.isEmpty()) {
     path = QFileDialog::getSaveFileName(this, tr("Save project"), path, tr("Projects (*.json)"));
+  }
   if (path.isEmpty()) return false;
   try {
     doc_->saveAs(path);

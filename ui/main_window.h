@@ -116,6 +116,11 @@ class MainWindow : public QMainWindow {
   QString lastDialogText() const { return lastDialog_; }
   /// Where the Help menu finds README.md and docs/ (the source tree).
   void setDocsRoot(const QString& root) { docsRoot_ = root; }
+  /// The folder of the projects that ship with Elastokin: File > Save never replaces one of them
+  /// unasked, it asks where to save a copy (starting in the user's documents folder).
+  void setShippedProjects(const QString& folder) { shippedProjects_ = folder; }
+  /// The project file is one of the shipped projects (in that folder or below it).
+  bool isShippedProject(const QString& path) const;
   /// The file the Help menu opened last (in quiet mode it is not shown).
   QString lastDocument() const { return lastDocument_; }
   /// A one-time status-bar hint of what to do first (remembered in the settings).
@@ -185,7 +190,7 @@ class MainWindow : public QMainWindow {
   std::shared_ptr<const SuspensionModel> model_;
   bool quiet_ = false;
   PropertyImportDialog* importPreview_ = nullptr;
-  QString lastDialog_, docsRoot_, lastDocument_;
+  QString lastDialog_, docsRoot_, lastDocument_, shippedProjects_;
 };
 
 }  // namespace ek::ui

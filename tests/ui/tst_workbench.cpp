@@ -28,6 +28,8 @@
 #include <QLocale>
 #include <QTableView>
 #include <QTemporaryDir>
+#include <QAction>
+#include <QFileDialog>
 #include <QTimer>
 #include <QToolBar>
 #include <QtTest>
@@ -1728,6 +1730,57 @@ class TestWorkbench : public QObject {
     QCOMPARE(after.size(), before.size());
     QVERIFY(!after.empty());
     for (std::size_t k = 0; k < after.size(); ++k) QVERIFY(ek::sameFile(after[k], before[k]));
+  }
+
+  /// Ctrl+S on a shipped project never replaces it: the dialog asks for a copy's place (not the
+  /// shipped folder); after that, Save goes to the copy without asking.
+  void saveKeepsTheShippedProjects() {
+    QTemporaryDir dir;
+    QVERIFY(QDir(dir.path()).mkpath("shipped") && QDir(dir.path()).mkpath("mine"));
+    const QString shipped = dir.filePath("shipped/quarter.json"), mine = dir.filePath("mine/quarter.json");
+    QVERIFY(QFile::copy(kRoot + "/projects/quarter_double_wishbone.json", shipped));
+    QFile original(shipped);
+    QVERIFY(original.open(QIODevice::ReadOnly));
+    const QByteArray before = original.readAll();
+    original.close();
+    MainWindow w;
+    w.setShippedProjects(dir.filePath("shipped"));
+    QVERIFY(openShown(w, shipped));
+    QVERIFY(w.isShippedProject(shipped));
+    QVERIFY(!w.isShippedProject(mine));
+    QAction* saveAction = nullptr;
+    for (QAction* a : w.findChildren<QAction*>())
+      if (a->shortcut() == QKeySequence(QKeySequence::Save)) saveAction = a;
+    QVERIFY(saveAction);
+    QString title, startDir;
+    bool asked = false;
+    const auto answer = [&](const QString& file) {
+      QTimer::singleShot(300, [&, file] {
+        auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
+        if (!dialog) return;
+        asked = true;
+        title = dialog->windowTitle();
+        startDir = dialog->directory().absolutePath();
+        dialog->selectFile(file);
+        static_cast<QDialog*>(dialog)->accept();  // QFileDialog::accept() is protected: the virtual call
+      });
+    };
+    answer(mine);
+    saveAction->trigger();
+    QVERIFY2(asked, "Save on a shipped project did not ask where to save");
+    QCOMPARE(title, QString("Save a copy of the shipped project"));
+    QVERIFY2(QFileInfo(startDir).canonicalFilePath() != QFileInfo(dir.filePath("shipped")).canonicalFilePath(), qPrintable(startDir));
+    QVERIFY(original.open(QIODevice::ReadOnly));
+    QCOMPARE(original.readAll(), before);
+    QCOMPARE(w.document()->path(), mine);
+    QVERIFY(QFileInfo::exists(mine));
+    // The copy is the user's: Save writes it without asking.
+    asked = false;
+    answer(dir.filePath("mine/other.json"));
+    saveAction->trigger();
+    QTest::qWait(500);
+    QVERIFY(!asked);
+    QVERIFY(!QFileInfo::exists(dir.filePath("mine/other.json")));
   }
 
   void badProjectsKeepTheOpenOne() {
