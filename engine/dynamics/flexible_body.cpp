@@ -14,7 +14,10 @@ FlexibleWorkspace::FlexibleWorkspace(int modes)
       dfdq(MatX::Zero(3 + modes, modes)),
       dfdqd(MatX::Zero(3 + modes, modes)),
       mass(MatX::Zero(3 + modes, 3 + modes)),
-      dMa(MatX::Zero(3 + modes, modes)) {}
+      dMa(MatX::Zero(3 + modes, modes)),
+      factor(3 + modes),
+      a(VecX::Zero(3 + modes)),
+      h(VecX::Zero(3 + modes)) {}
 
 void evaluateInertia(const fe::ModalBody& body, const VecX& q, const VecX& qd, FlexibleWorkspace& ws) {
   const int n = ws.n;
@@ -85,6 +88,24 @@ void massTimesPartial(const fe::ModalBody& body, const VecX& a, FlexibleWorkspac
     ws.dMa.block<3, 1>(0, k) = ws.dJ[k] * alpha + body.E[k] * b;
     ws.dMa.block(3, k, n, 1) = body.E[k].transpose() * alpha;
   }
+}
+
+void engineRows(const fe::ModalBody& body, const VecX& rhs, const MatX& drhs, int qColumn, FlexibleWorkspace& ws) {
+  const int n = ws.n;
+  ws.factor.compute(ws.mass);
+  ws.a = ws.factor.solve(rhs);
+  const auto m0 = [&](auto&& x) {  // M0 x, in place: J0 on the rotation rows, I on the modes
+    for (int c = 0; c < x.cols(); ++c) x.col(c).template head<3>() = body.inertia * x.col(c).template head<3>();
+  };
+  ws.h = ws.a;
+  m0(ws.h);
+  ws.dh = drhs;
+  if (qColumn >= 0) {
+    massTimesPartial(body, ws.a, ws);
+    ws.dh.middleCols(qColumn, n) -= ws.dMa;
+  }
+  ws.factor.solveInPlace(ws.dh);
+  m0(ws.dh);
 }
 
 double rotationalAndElasticEnergy(const fe::ModalBody& body, const Vec3& w, const VecX& q, const VecX& qd,

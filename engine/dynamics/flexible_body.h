@@ -16,6 +16,8 @@
 ///
 /// FlexibleWorkspace is sized once for a body; nothing here allocates afterwards.
 
+#include <Eigen/Cholesky>
+
 #include "engine/core/types.h"
 #include "engine/fe/floating_frame.h"
 
@@ -36,6 +38,11 @@ struct FlexibleWorkspace {
   MatX dfdw, dfdq, dfdqd;            ///< (3 + n) x 3, x n, x n
   MatX mass;                         ///< M(q), (3 + n) x (3 + n)
   MatX dMa;                          ///< d(M(q) a)/dq, (3 + n) x n
+  // engineRows()
+  Eigen::LDLT<MatX> factor;          ///< of M(q)
+  VecX a;                            ///< accelerations (w', q'') = M(q)^-1 rhs
+  VecX h;                            ///< M0 a: the rows the engine integrates with M0 = diag(J0, I)
+  MatX dh;                           ///< M0 M(q)^-1 (d rhs - d(M a)) per column of the caller's
 };
 
 /// J(q), C(q), their rates and dJ/dq_k at (q, q').
@@ -49,6 +56,15 @@ void inertialForces(const fe::ModalBody& body, const VecX& damping, const Vec3& 
 
 /// d(M(q) a)/dq for the accelerations a = (w', q'') into ws.dMa. @pre evaluateInertia() at q.
 void massTimesPartial(const fe::ModalBody& body, const VecX& a, FlexibleWorkspace& ws);
+
+/// The body's rows of rotation and deformation as an engine with a constant block mass takes
+/// them: with M0 = diag(J0, I), M0 (w', q'') = h~ holds the body's equations exactly for
+/// h~ = M0 M(q)^-1 rhs, rhs = (tau_B; Q) + f. Its partials follow from those of rhs:
+/// dh~ = M0 M(q)^-1 (d rhs - d(M(q) a)/dq dq) with a = M(q)^-1 rhs. `drhs` has a column per
+/// variable of the caller's (any number); the modal coordinates q are its columns
+/// [qColumn, qColumn + n) (-1: none among them). Writes ws.a, ws.h, ws.dh.
+/// @pre inertialForces() at the same point (ws.mass).
+void engineRows(const fe::ModalBody& body, const VecX& rhs, const MatX& drhs, int qColumn, FlexibleWorkspace& ws);
 
 /// The kinetic energy of rotation and deformation w^T J w / 2 + w^T C q' + |q'|^2 / 2 and the
 /// strain energy q^T Lambda q / 2. @pre evaluateInertia() at q.

@@ -116,6 +116,7 @@ class TestFlexibleBody : public QObject {
  private slots:
   void partialsMatchFiniteDifferences();
   void freeBodyKeepsEnergyAndMomentum();
+  void engineRowsMatchFiniteDifferences();
   void modalForcesDoTheWorkOfAWrench();
   void noAllocationInAStep();
 };
@@ -219,6 +220,63 @@ void TestFlexibleBody::freeBodyKeepsEnergyAndMomentum() {
   QVERIFY(s.q.norm() > 0);
 }
 
+void TestFlexibleBody::engineRowsMatchFiniteDifferences() {
+  // h~ = M0 M(q)^-1 (Q + f) of a damped body under a modal force and a torque that depend on the
+  // state, and its partials w.r.t. (w, q, q') from those of the right-hand side: the chain with
+  // d(M a)/dq, against central differences of the whole function.
+  const fe::ModalBody b = bentBar(4, {0, 6, 12}, 4);
+  const int n = b.modes();
+  std::mt19937 rng(9);
+  const Vec3 w(3.0, 5.0, -6.0);
+  const VecX q = randomVector(n, 0.02 * std::sqrt(b.mass), rng);
+  const VecX qd = randomVector(n, 0.5 * std::sqrt(b.mass), rng);
+  VecX damping(n);
+  for (int k = 0; k < n; ++k) damping[k] = 2 * 0.05 * std::sqrt(b.stiffness[k]);
+  const VecX load = randomVector(3 + n, 20.0, rng);  // external (tau_B; Q) = load + 40 q_0 in every row
+  auto rows = [&](const VecX& x, FlexibleWorkspace& ws, bool partials) {
+    const Vec3 w1 = x.head<3>();
+    const VecX q1 = x.segment(3, n), qd1 = x.tail(n);
+    evaluateInertia(b, q1, qd1, ws);
+    inertialForces(b, damping, w1, q1, qd1, ws, partials);
+    const VecX rhs = ws.f + load + VecX::Constant(3 + n, 40.0 * q1[0]);
+    MatX drhs = MatX::Zero(3 + n, 3 + 2 * n);
+    if (partials) {
+      drhs << ws.dfdw, ws.dfdq, ws.dfdqd;
+      drhs.col(3).array() += 40.0;
+    }
+    engineRows(b, rhs, drhs, partials ? 3 : -1, ws);
+    return VecX(ws.h);
+  };
+  VecX x(3 + 2 * n);
+  x << w, q, qd;
+  FlexibleWorkspace ws(n);
+  rows(x, ws, true);
+  const MatX analytic = ws.dh;
+  // Not quadratic any more (M^-1): a small step, the elastic rows' round-off compared on their scale.
+  VecX steps(3 + 2 * n);
+  steps << Vec3::Constant(1e-5), VecX::Constant(n, 1e-7 * std::sqrt(b.mass)), VecX::Constant(n, 1e-6 * std::sqrt(b.mass));
+  MatX fd(3 + n, 3 + 2 * n);
+  for (int c = 0; c < x.size(); ++c) {
+    FlexibleWorkspace w2(n);
+    VecX xp = x, xm = x;
+    xp[c] += steps[c];
+    xm[c] -= steps[c];
+    fd.col(c) = (rows(xp, w2, false) - rows(xm, w2, false)) / (2 * steps[c]);
+  }
+  const double e = test::blockRelativeError(analytic, fd, 3 + n, 3 + 2 * n);
+  qInfo("M0 M(q)^-1 (Q + f): partials against central differences %.1e", e);
+  QVERIFY(e < 1e-8);
+  // M0 a with a = M^-1 rhs: at q = 0 M = M0 and h~ = rhs.
+  FlexibleWorkspace w0(n);
+  VecX x0 = x;
+  x0.segment(3, n).setZero();
+  const VecX h0 = rows(x0, w0, false);
+  w0.mass.setZero();  // (inertialForces wrote M(0) = M0; h~ must equal the right-hand side)
+  evaluateInertia(b, VecX::Zero(n), x0.tail(n), w0);
+  inertialForces(b, damping, x0.head<3>(), VecX::Zero(n), x0.tail(n), w0, false);
+  QVERIFY((h0 - (w0.f + load)).norm() < 1e-12 * h0.norm());
+}
+
 void TestFlexibleBody::modalForcesDoTheWorkOfAWrench() {
   // Power of a force and torque on a point = F . v_P + tau . w_P = the generalized forces times
   // the velocities (force . v + torque about the centre . w + modal . q').
@@ -250,12 +308,16 @@ void TestFlexibleBody::noAllocationInAStep() {
   const double* m = ws.mass.data();
   const double* dq = ws.dfdq.data();
   VecX q = VecX::Constant(n, 0.01), qd = VecX::Constant(n, 0.1), d = VecX::Zero(n), a = VecX::Ones(3 + n);
+  const MatX drhs = MatX::Ones(3 + n, 3 + 2 * n);
+  const double* dh = nullptr;
   for (int i = 0; i < 3; ++i) {
     evaluateInertia(b, q, qd, ws);
     inertialForces(b, d, Vec3(1, 2, 3), q, qd, ws, true);
     massTimesPartial(b, a, ws);
+    engineRows(b, a, drhs, 3, ws);  // sizes ws.dh on the first call
+    if (i == 0) dh = ws.dh.data();
   }
-  QVERIFY(f == ws.f.data() && m == ws.mass.data() && dq == ws.dfdq.data());
+  QVERIFY(f == ws.f.data() && m == ws.mass.data() && dq == ws.dfdq.data() && dh == ws.dh.data());
 }
 
 QTEST_APPLESS_MAIN(TestFlexibleBody)
