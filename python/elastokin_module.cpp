@@ -447,7 +447,7 @@ py::dict kc(const Project& project, const std::string& analysis, std::optional<i
   const KcResult r = interruptible<KcResult>([&] { return runKc(*model, o, {}, &cancel); }, cancel);
   py::dict out = kcResultDict(r);
   out["analysis"] = analysis;
-  out["metrics_json"] = kcMetricsJson(r, analysis);
+  out["metrics_json"] = kcMetricsJson(r, analysis, checkTargets(model->project(), r.metrics));  // as --metrics
   return out;
 }
 

@@ -298,7 +298,8 @@ class Analyses(unittest.TestCase):
                 runner(DW, "--analysis", args[0], *args[1:], "--quiet", "--out", out, "--metrics", metrics)
                 r = result()
                 with open(metrics) as f:
-                    expected = json.load(f)["metrics"]
+                    document = json.load(f)
+                expected = document["metrics"]
                 self.assertEqual(len(expected), len(r.metrics))
                 for m, x in zip(r.metrics, expected):
                     self.assertEqual((m.name, m.wheel, m.unit), (x["name"], x["wheel"], x["unit"]))
@@ -307,7 +308,9 @@ class Analyses(unittest.TestCase):
                 self.assertEqual(header[1:], r.keys())
                 self.assertTrue(np.array_equal(rows[:, 0], r.sweep))
                 self.assertTrue(np.array_equal(rows[:, 1:], r.values))
-                self.assertEqual(json.loads(r.metrics_json)["metrics"], expected)
+                # The whole --metrics document, the targets' verdicts included.
+                self.assertIn("targets", document)
+                self.assertEqual(json.loads(r.metrics_json), document)
         self.assertEqual(r.metric("bump steer", "wheel left"), r.metrics_dict()[("bump steer", "wheel left")])
 
     def test_modes_and_frequency_response_equal_the_runners(self):
