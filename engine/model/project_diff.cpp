@@ -3,7 +3,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
+
 #include "engine/model/project_io.h"
+#include "engine/model/validate.h"
 
 namespace ek {
 namespace {
@@ -63,10 +66,30 @@ void diffTable(const std::string& table, const Json& a, const Json& b, std::vect
   }
 }
 
+/// The project file's form with each marker's position as an engineer reads a hardpoint: global,
+/// as modelled (its body's pose applied), to the nanometre.
+Json withGlobalMarkers(const Project& project) {
+  Json j = Json::parse(writeProjectText(project));
+  if (!j.contains("markers")) return j;
+  for (Json& row : j["markers"]) {
+    if (!row.is_object() || !row.contains("id") || !row.contains("position [m]")) continue;
+    for (const MarkerRow& m : project.markers) {
+      if (Json(m.id) != row["id"]) continue;
+      const Vec3 g = markerPositionAsModelled(project, m);
+      Json xyz = Json::array();
+      for (int k = 0; k < 3; ++k) xyz.push_back(std::round(g[k] * 1e9) / 1e9 + 0.0);  // no -0
+      row.erase("position [m]");
+      row["global position [m]"] = xyz;
+      break;
+    }
+  }
+  return j;
+}
+
 }  // namespace
 
 std::vector<std::string> describeChanges(const Project& before, const Project& after, std::size_t limit) {
-  const Json a = Json::parse(writeProjectText(before)), b = Json::parse(writeProjectText(after));
+  const Json a = withGlobalMarkers(before), b = withGlobalMarkers(after);
   std::vector<std::string> out;
   for (auto it = a.begin(); it != a.end(); ++it) {
     const Json& vb = b.contains(it.key()) ? b[it.key()] : Json();

@@ -82,6 +82,19 @@ class TestProjectIo : public QObject {
     QCOMPARE(lines[1], QString("bushings 1 'wheel bearing left': x stiffness [N/m] 20000000.0 -> 10000000.0"));
     QCOMPARE(lines[2], QString("load cases 'LC2': duration [s] 20.0 -> 5.0"));
     QCOMPARE(describeChanges(a, b, 1).back(), std::string("... and 2 more"));
+    // A marker moved: in global coordinates as modelled, not its body's frame.
+    Project c = a;
+    MarkerRow& m = c.markers[3];
+    const Vec3 before = markerPositionAsModelled(a, m);
+    m.position += Vec3(0.0, 0.0, 0.01);
+    const Vec3 after = markerPositionAsModelled(c, m);
+    const auto moved = describeChanges(a, c);
+    QCOMPARE(moved.size(), std::size_t(1));
+    const QString line = QString::fromStdString(moved[0]);
+    qInfo("%s", qPrintable(line));
+    QVERIFY(line.startsWith(QString("markers %1 '").arg(m.id)) && line.contains(": global position [m] ["));
+    for (const Vec3& g : {before, after})
+      for (int k = 0; k < 3; ++k) QVERIFY2(line.contains(QString::number(std::round(g[k] * 1e9) / 1e9, 'g', 12)), qPrintable(QString::number(g[k])));
   }
 
   void roundTripRandomProject() {
