@@ -1186,6 +1186,22 @@ class TestWorkbench : public QObject {
     QVERIFY(done.wait(300000));
     QCOMPARE(done.last().at(1).toString(), QString("cancelled"));
     QVERIFY(!a->isRunning());
+    const auto measuredDrawn = [&] {
+      for (int k = 0; k < a->plot(0)->graphCount(); ++k)
+        if (a->plot(0)->graph(k)->name().startsWith("measured")) return true;
+      return false;
+    };
+    // Rig data belong to the analysis and the project they were loaded for: an opposite-travel
+    // sweep is not compared with the parallel-travel rig file (it was, silently).
+    a->setAnalysis("opposite-travel");
+    a->setRange(-40, 40, 9);
+    a->run();
+    QVERIFY(done.wait(300000));
+    QVERIFY2(done.last().first().toBool(), qPrintable(done.last().at(1).toString()));
+    QVERIFY(a->measuredLabel()->isVisible());
+    qInfo("%s", qPrintable(a->measuredLabel()->text()));
+    QVERIFY(a->measuredLabel()->text().contains("is for parallel wheel travel; not compared with this"));
+    QVERIFY(!measuredDrawn());
 
     // Frequency response to the left wheel's vertical contact force: Bode plots.
     a->setAnalysis("frequency-response");
@@ -1231,6 +1247,17 @@ class TestWorkbench : public QObject {
     QVERIFY(bodies->setData(bodies->index(2, 1), "wheel left (edited)", Qt::EditRole));
     QVERIFY(!a->isAnimating());
     QVERIFY(a->staleLabel()->isVisible());
+    // File > Open of another project drops the rig data: its next parallel-travel sweep is not
+    // "correlated" with the old project's rig file.
+    QVERIFY(w.openProject(kRoot + "/projects/macpherson_front.json"));
+    QVERIFY(!a->measuredLabel()->isVisible());
+    a->setAnalysis("parallel-travel");
+    a->setRange(-40, 40, 9);
+    a->run();
+    QVERIFY(done.wait(300000));
+    QVERIFY2(done.last().first().toBool(), qPrintable(done.last().at(1).toString()));
+    QVERIFY(!a->measuredLabel()->isVisible());
+    QVERIFY(!measuredDrawn());
   }
 
   void topologyAndSparsityViews() {

@@ -516,6 +516,9 @@ void AnalysesPanel::clearKept() {
 void AnalysesPanel::clearResults() {
   stopAnimation();
   cancel_flag_ = true;  // a sweep still running ends at its next point; its result is dropped
+  measured_.reset();  // rig data belong to the project they were loaded for
+  measuredAnalysis_.clear();
+  measuredLabel_->setVisible(false);
   kept_.clear();
   hasCurrent_ = false;
   current_ = Result{};
@@ -566,7 +569,7 @@ PlotChoices AnalysesPanel::plotChoices() const {
   c.modesFrom = from_->value();
   c.modesTo = to_->value();
   c.font = font();
-  c.measured = measured_ ? &*measured_ : nullptr;
+  c.measured = measuredApplies() ? &*measured_ : nullptr;
   c.units = Units::instance().system();
   c.difference = difference_->isChecked();
   return c;
@@ -576,6 +579,7 @@ QString AnalysesPanel::loadMeasured(const QString& path, const std::vector<std::
   if (!hasCurrent_ || current_.kind != Kind::Kc) return tr("Run a K&C sweep first: measured data are compared with it.");
   try {
     measured_ = readMeasuredKc(path.toStdString(), mapping, current_.kc.columns, current_.kc.units);
+    measuredAnalysis_ = current_.analysis;
   } catch (const std::exception& e) {
     return QString::fromStdString(e.what());
   }
@@ -584,9 +588,20 @@ QString AnalysesPanel::loadMeasured(const QString& path, const std::vector<std::
   return {};
 }
 
+bool AnalysesPanel::measuredApplies() const {
+  return measured_ && hasCurrent_ && current_.kind == Kind::Kc && current_.analysis == measuredAnalysis_;
+}
+
 void AnalysesPanel::showCorrelation() {
   measuredLabel_->setVisible(false);
   if (!measured_ || !hasCurrent_ || current_.kind != Kind::Kc) return;
+  if (!measuredApplies()) {  // a rig file of another analysis is never compared with this sweep
+    measuredLabel_->setText(tr("Measured (%1) is for %2; not compared with this %3 sweep.")
+                                .arg(QFileInfo(QString::fromStdString(measured_->path)).fileName(),
+                                     analysisTitle(measuredAnalysis_).toLower(), analysisTitle(current_.analysis).toLower()));
+    measuredLabel_->setVisible(true);
+    return;
+  }
   QStringList lines;
   try {
     for (const KcCorrelation& c : correlate(current_.kc, *measured_))

@@ -122,6 +122,9 @@ class AnalysesPanel : public QWidget {
   QCheckBox* difference_;  ///< K&C plots as current minus reference
   QLabel *status_, *stale_, *limits_, *measuredLabel_;
   std::optional<MeasuredKc> measured_;  ///< drawn over K&C sweeps
+  QString measuredAnalysis_;             ///< the analysis measured_ was loaded for (runner name)
+  /// measured_ belongs to the current sweep (loaded for its analysis, in this project).
+  bool measuredApplies() const;
   void showCorrelation();
   std::vector<QCustomPlot*> plots_;
   QTableWidget* table_;
