@@ -575,10 +575,12 @@ int analysisReport(const std::shared_ptr<const ek::SuspensionModel>& model, cons
       for (const auto& h : measured.leftOut) list += (list.empty() ? "" : "', '") + h;
       ek::cprintf(" (not compared: '%s')", list.c_str());
     }
-    ek::cprintf("\n  %-36s %12s %12s %14s %8s\n", "channel: computed - measured", "RMS", "largest", "at", "points");
+    ek::cprintf("\n  %-36s %12s %12s %12s %14s %8s\n", "channel: computed - measured", "mean", "RMS", "largest", "at",
+                "points");
     for (const auto& c : correlation) {
       const auto [factor, unit] = ek::displayUnit(r.sweepUnit);
-      ek::cprintf("  %-36s %12.5g %12.5g %10.5g %-3s %8d %s%s\n", c.channel.c_str(), c.rms, c.max, c.maxAt * factor,
+      ek::cprintf("  %-36s %12.5g %12.5g %12.5g %10.5g %-3s %8d %s%s\n", c.channel.c_str(), c.mean, c.rms, c.largest,
+                  c.maxAt * factor,
                   unit.c_str(), c.points, c.unit.c_str(),
                   c.outside ? (" (" + std::to_string(c.outside) + " measured points outside the sweep)").c_str() : "");
     }
@@ -589,7 +591,8 @@ int analysisReport(const std::shared_ptr<const ek::SuspensionModel>& model, cons
       auto doc = nlohmann::ordered_json::parse(json);
       auto list = nlohmann::ordered_json::array();
       for (const auto& c : correlation)
-        list.push_back({{"channel", c.channel}, {"unit", c.unit}, {"rms", c.rms}, {"max", c.max}, {"max at", c.maxAt},
+        list.push_back({{"channel", c.channel}, {"unit", c.unit}, {"mean", c.mean}, {"rms", c.rms}, {"max", c.max},
+                        {"largest", c.largest}, {"max at", c.maxAt},
                         {"points", c.points}, {"outside", c.outside}});
       doc["correlation"] = {{"file", a.measuredPath}, {"channels", list}};
       json = doc.dump(2) + "\n";

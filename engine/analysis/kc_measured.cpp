@@ -281,10 +281,12 @@ std::vector<KcCorrelation> correlate(const KcResult& r, const MeasuredKc& measur
       const double computed = r.values[j - 1][c] + t * (r.values[j][c] - r.values[j - 1][c]);
       const double d = (computed - col.values[i]) * factor;
       sum += d * d;
-      if (std::abs(d) > k.max) k.max = std::abs(d), k.maxAt = s;
+      k.mean += d;
+      if (std::abs(d) > k.max) k.max = std::abs(d), k.largest = d, k.maxAt = s;
       ++k.points;
     }
     k.rms = std::sqrt(sum / k.points);
+    k.mean /= k.points;
     out.push_back(k);
   }
   return out;

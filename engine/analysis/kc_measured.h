@@ -52,6 +52,8 @@ MeasuredKc readMeasuredKc(const std::string& path, const std::vector<std::pair<s
 struct KcCorrelation {
   std::string channel, unit;
   double rms = 0.0, max = 0.0;  ///< RMS and largest absolute deviation
+  double mean = 0.0;            ///< mean signed deviation (the offset: a rig's zero error shows here)
+  double largest = 0.0;         ///< the largest deviation with its sign (|largest| = max)
   double maxAt = 0.0;           ///< the sweep value (SI) of the largest deviation
   int points = 0;               ///< measured points compared
   int outside = 0;              ///< measured points outside the computed range (not compared)

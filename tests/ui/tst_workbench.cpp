@@ -1141,8 +1141,9 @@ class TestWorkbench : public QObject {
       QVERIFY(std::abs(measured->data()->at(0)->value - 0.16165) < 1e-9);  // the file's first toe [deg]
       QVERIFY(a->measuredLabel()->isVisible());
       qInfo("%s", qPrintable(a->measuredLabel()->text()));
-      QVERIFY(a->measuredLabel()->text().contains("wheel left toe: RMS"));
-      QVERIFY(a->measuredLabel()->text().contains("wheel left camber: RMS"));
+      // Signed statistics: the mean offset, RMS and the largest deviation with its sign.
+      QVERIFY(a->measuredLabel()->text().contains(QRegularExpression("wheel left toe: mean -?[0-9.e-]+ deg, RMS [0-9.e-]+ deg, largest -?[0-9.e-]+ deg")));
+      QVERIFY(a->measuredLabel()->text().contains("wheel left camber: mean -"));
       QVERIFY(w.grab().save(kArtefacts + "/analyses_measured.png"));
     }
 

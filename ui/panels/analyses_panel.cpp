@@ -605,12 +605,13 @@ void AnalysesPanel::showCorrelation() {
   QStringList lines;
   try {
     for (const KcCorrelation& c : correlate(current_.kc, *measured_))
-      lines << tr("%1: RMS %2 %4, largest %3 %4 (%5 points)")
+      lines << tr("%1: mean %6 %4, RMS %2 %4, largest %3 %4 (%5 points)")
                    .arg(QString::fromStdString(c.channel))
                    .arg(c.rms, 0, 'g', 4)
-                   .arg(c.max, 0, 'g', 4)
+                   .arg(c.largest, 0, 'g', 4)
                    .arg(QString::fromStdString(c.unit))
-                   .arg(c.points);
+                   .arg(c.points)
+                   .arg(c.mean, 0, 'g', 4);
   } catch (const std::exception& e) {
     lines << QString::fromStdString(e.what());
   }

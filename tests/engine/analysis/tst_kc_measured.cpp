@@ -87,6 +87,9 @@ class TestKcMeasured : public QObject {
       QCOMPARE(c[0].unit, std::string("deg"));
       QCOMPARE(c[2].unit, std::string("mm"));
       QVERIFY(std::abs(c[0].rms - shift) < 1e-9 && std::abs(c[0].max - shift) < 1e-9);
+      // The rig reads `shift` more toe: computed - measured is -shift, everywhere, with its sign.
+      QVERIFY(std::abs(c[0].mean + shift) < 1e-9 && std::abs(c[0].largest + shift) < 1e-9);
+      QVERIFY(std::abs(c[0].largest) == c[0].max);
       QVERIFY(c[1].max < 1e-9 && c[2].max < 1e-9);
       QCOMPARE(c[0].points, 33);
     }
