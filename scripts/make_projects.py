@@ -146,11 +146,17 @@ class Builder:
 
     def write(self, filename):
         path = os.path.join(OUT, filename)
-        with open(path, "w") as f:
+        # The runner writes the canonical form from a raw copy beside it (an output never replaces
+        # its input; the folder keeps relative table names valid).
+        raw = path + ".raw.json" if os.path.exists(SIM) else path
+        with open(raw, "w") as f:
             json.dump({k: v for k, v in self.p.items() if v is not None}, f, indent=2)
             f.write("\n")
         if os.path.exists(SIM):
-            subprocess.run([SIM, path, "--write-project", path], check=True, stdout=subprocess.DEVNULL)
+            try:
+                subprocess.run([SIM, raw, "--write-project", path], check=True, stdout=subprocess.DEVNULL)
+            finally:
+                os.remove(raw)
         else:
             print("note: %s is not in canonical form (build elastokin-sim, then run this script again)" % path)
         print("wrote", os.path.relpath(path))
@@ -925,11 +931,15 @@ def full_vehicle():
                       "to": round(0.6 * 9.81 * body_mass, 1)}]},
     ]
     path = os.path.join(OUT, "full_vehicle.json")
-    with open(path, "w") as f:
+    raw = path + ".raw.json" if os.path.exists(SIM) else path
+    with open(raw, "w") as f:
         json.dump(p, f, indent=2)
         f.write("\n")
     if os.path.exists(SIM):
-        subprocess.run([SIM, path, "--write-project", path], check=True, stdout=subprocess.DEVNULL)
+        try:
+            subprocess.run([SIM, raw, "--write-project", path], check=True, stdout=subprocess.DEVNULL)
+        finally:
+            os.remove(raw)
     print("wrote", os.path.relpath(path))
 
 
