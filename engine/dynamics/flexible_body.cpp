@@ -17,7 +17,8 @@ FlexibleWorkspace::FlexibleWorkspace(int modes)
       dMa(MatX::Zero(3 + modes, modes)),
       factor(3 + modes),
       a(VecX::Zero(3 + modes)),
-      h(VecX::Zero(3 + modes)) {}
+      h(VecX::Zero(3 + modes)),
+      inverse(MatX::Identity(3 + modes, 3 + modes)) {}
 
 void evaluateInertia(const fe::ModalBody& body, const VecX& q, const VecX& qd, FlexibleWorkspace& ws) {
   const int n = ws.n;
@@ -86,7 +87,7 @@ void massTimesPartial(const fe::ModalBody& body, const VecX& a, FlexibleWorkspac
   const auto b = a.tail(n);
   for (int k = 0; k < n; ++k) {
     ws.dMa.block<3, 1>(0, k) = ws.dJ[k] * alpha + body.E[k] * b;
-    ws.dMa.block(3, k, n, 1) = body.E[k].transpose() * alpha;
+    ws.dMa.block(3, k, n, 1).noalias() = body.E[k].transpose() * alpha;
   }
 }
 
@@ -99,13 +100,17 @@ void engineRows(const fe::ModalBody& body, const VecX& rhs, const MatX& drhs, in
   };
   ws.h = ws.a;
   m0(ws.h);
-  ws.dh = drhs;
+  // M0 M(q)^-1 once (a small dense matrix), then one product for all columns: faster than
+  // triangular solves with as many right-hand sides.
+  ws.inverse.setIdentity();
+  ws.factor.solveInPlace(ws.inverse);
+  m0(ws.inverse);
+  ws.rhsPartials = drhs;
   if (qColumn >= 0) {
     massTimesPartial(body, ws.a, ws);
-    ws.dh.middleCols(qColumn, n) -= ws.dMa;
+    ws.rhsPartials.middleCols(qColumn, n) -= ws.dMa;
   }
-  ws.factor.solveInPlace(ws.dh);
-  m0(ws.dh);
+  ws.dh.noalias() = ws.inverse * ws.rhsPartials;
 }
 
 double rotationalAndElasticEnergy(const fe::ModalBody& body, const Vec3& w, const VecX& q, const VecX& qd,

@@ -43,6 +43,8 @@ struct FlexibleWorkspace {
   VecX a;                            ///< accelerations (w', q'') = M(q)^-1 rhs
   VecX h;                            ///< M0 a: the rows the engine integrates with M0 = diag(J0, I)
   MatX dh;                           ///< M0 M(q)^-1 (d rhs - d(M a)) per column of the caller's
+  MatX inverse;                      ///< M0 M(q)^-1
+  MatX rhsPartials;                  ///< d rhs - d(M a), the caller's columns
 };
 
 /// J(q), C(q), their rates and dJ/dq_k at (q, q').
