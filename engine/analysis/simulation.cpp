@@ -307,6 +307,8 @@ Simulation::BodyLimit Simulation::bodyLimit(int l) const {
   const auto r = state_.r.segment<6>(6 * l);
   const auto v = state_.v.segment<6>(6 * l);
   if (!r.allFinite() || !v.allFinite()) return BodyLimit::NotFinite;
+  // Modal coordinates are no pose: their body's frame carries the limits of motion.
+  if (model_->bodies[model_->freeBodies[l]].modal) return BodyLimit::Within;
   // |x| > limit compared in squares (no square roots in the every-step check).
   auto beyond = [](double squared, double limit) { return limit >= 0.0 ? squared > limit * limit : !std::isnan(limit); };
   if (beyond((r.head<3>() - r0_.segment<3>(6 * l)).squaredNorm(), limits.maxDisplacement)) return BodyLimit::Displacement;

@@ -7,6 +7,7 @@
 
 #include "engine/core/error.h"
 #include "engine/core/text.h"
+#include "engine/dynamics/flexible_rows.h"
 #include "engine/dynamics/force_elements.h"
 #include "engine/dynamics/kinematics.h"
 #include "engine/dynamics/wheels.h"
@@ -131,10 +132,12 @@ void calcSurfaceForces(const SuspensionModel& model, Workspace& ws, const Elemen
     if (addBlocks || b == kBlockAA || b == kBlockBB)
       scatterBlock(model, {ElementRef::P2P, e}, b, addBlocks, pass.partials, ws);
   });
+  if (model.hasFlexibleBodies()) addFlexibleElementForces(model, ws, pass.partials);
 }
 
 void addBodyForcesRow(const SuspensionModel& model, int l, Workspace& ws, bool partials) {
-  ws.wrench[l].head<3>() += model.bodies[model.freeBodies[l]].mass * model.gravity;
+  // Gravity on the centre of mass; none on modal coordinates (the modes do not move the centre).
+  if (!model.bodies[model.freeBodies[l]].modal) ws.wrench[l].head<3>() += model.bodies[model.freeBodies[l]].mass * model.gravity;
 
   // Every slot of the row is written: motion inputs from the element partials that
   // calcSurfaceForces() collected, loads from their direction (inputs ascending).
@@ -236,9 +239,11 @@ void evaluateElements(const SuspensionModel& model, const State& state, const Ve
   ws.uDot = uDot;  // a copy of itself when the caller passes ws.uDot
   calcBodyKinematics(model, state, ws);
   calcMarkerKinematics(model, ws);
+  if (model.hasFlexibleBodies()) calcFlexibleKinematics(model, state, ws);
   if (pass.partials && pass.blocks == RowBlocks::AddToRows) clearSurfaceForces(model, ws);
   calcBushings(model, ws, pass);
   calcP2Ps(model, ws, pass);
+  if (model.hasFlexibleBodies()) calcFlexibleElements(model, ws);
 }
 
 namespace {
@@ -250,6 +255,7 @@ void runStages(const SuspensionModel& model, const State& state, const VecX& u, 
   evaluateElements(model, state, u, uDot, ws, ElementPass{true, RowBlocks::AddToRows, options.branchStageGain});
   calcSurfaceForces(model, ws, ElementPass{true, RowBlocks::AddToRows, options.branchStageGain});
   calcBodyForces(model, ws, options.wheelLoads);
+  if (model.hasFlexibleBodies()) flexibleBodyRows(model, ws, true);
   for (int l = 0; l < model.nFreeBodies(); ++l) assembleRow(model, l, ws, options.jacobians);
 }
 
@@ -273,8 +279,12 @@ void evaluateRhs(const SuspensionModel& model, const State& state, const VecX& u
   // The pipeline of linearize() without any partial: the same sums in the same order.
   evaluateElements(model, state, u, uDot, ws, kValuesOnly);
   calcSurfaceForces(model, ws, kValuesOnly);
+  if (model.hasFlexibleBodies()) {  // the flexible rows need every row's body forces first
+    for (int l = 0, m = model.nFreeBodies(); l < m; ++l) addBodyForcesRow(model, l, ws, false);
+    flexibleBodyRows(model, ws, false);
+  }
   for (int l = 0, m = model.nFreeBodies(); l < m; ++l) {
-    addBodyForcesRow(model, l, ws, false);
+    if (!model.hasFlexibleBodies()) addBodyForcesRow(model, l, ws, false);
     bodyRhsRow(model, l, ws, h);
     const BodyKinematics& bl = ws.bodies[model.freeBodies[l]];
     rDot.segment<3>(6 * l) = bl.v;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/dynamics/workspace.h"
 
+#include <algorithm>
 #include <numeric>
 
 #include "engine/core/rotation.h"
@@ -53,14 +54,51 @@ Workspace::Workspace(const SuspensionModel& m)
     mk.body = m.markers[k].body.value;
     mk.moves = b.state >= 0 || b.driven();
     markerKinematics(m.markers[k], bodies[mk.body], mk);
-    if (mk.moves) movingMarkers.push_back(static_cast<int>(k));
+    if (mk.moves && m.markers[k].flexible < 0) movingMarkers.push_back(static_cast<int>(k));
   }
-  std::vector<int> all(m.bushings.size());
-  std::iota(all.begin(), all.end(), 0);
-  bushingOrder = batchOrder(m, all, true);
-  all.resize(m.p2ps.size());
-  std::iota(all.begin(), all.end(), 0);
-  p2pOrder = batchOrder(m, all, false);
+  // Elements with a side on a flexible body go through the flexible pass, the others through the
+  // lane kernels.
+  auto onFlexible = [&](MarkerIndex i, MarkerIndex j) {
+    return m.markers[i.value].flexible >= 0 || m.markers[j.value].flexible >= 0;
+  };
+  std::vector<int> rigid;
+  for (int e = 0; e < static_cast<int>(m.bushings.size()); ++e)
+    (onFlexible(m.bushings[e].i, m.bushings[e].j) ? flexibleBushings : rigid).push_back(e);
+  bushingOrder = batchOrder(m, rigid, true);
+  rigid.clear();
+  for (int e = 0; e < static_cast<int>(m.p2ps.size()); ++e)
+    (onFlexible(m.p2ps[e].i, m.p2ps[e].j) ? flexibleP2Ps : rigid).push_back(e);
+  p2pOrder = batchOrder(m, rigid, false);
+  flexibleMarkers.resize(m.hasFlexibleBodies() ? m.markers.size() : 0);
+  int largest = 0;
+  for (const auto& f : m.flexibleBodies) {
+    flexible.emplace_back(f, m.pattern);
+    largest = std::max(largest, f.modes());
+  }
+  flexScratchA.setZero(6 + largest, 12 + 2 * largest);
+  flexScratchB.setZero(6 + largest, 12 + 2 * largest);
+  flexMarkerJacobian.setZero(12, 12 + 2 * largest);
+  flexYG.setZero(6 + largest, 12);
+  flexExplicit.setZero(6 + largest, 12 + 2 * largest);
+  flexValues.setZero(6 + largest);
+}
+
+FlexibleBodyState::FlexibleBodyState(const ModelFlexibleBody& body, const BlockPattern& bp)
+    : inertia(body.modes()), q(VecX::Zero(body.modes())), qd(VecX::Zero(body.modes())) {
+  const int n = body.modes(), l = body.frameSlot;
+  for (int s = bp.rowStart[l]; s < bp.rowStart[l + 1]; ++s) {
+    if (bp.col[s] == body.firstModalSlot) qColumn = 6 * static_cast<int>(cols.size());
+    cols.push_back(bp.col[s]);
+  }
+  for (int m = 0; m <= body.modalSlots; ++m)
+    for (int c : cols) blocks.push_back(bp.find(m == 0 ? l : body.firstModalSlot + m - 1, c));
+  rhs.setZero(3 + n);
+  drhs.setZero(3 + n, 12 * static_cast<int>(cols.size()));
+  noColumns.resize(3 + n, 0);
+  if (n > 0) {
+    inertia.dh.setZero(3 + n, drhs.cols());
+    inertia.rhsPartials.setZero(3 + n, drhs.cols());
+  }
 }
 
 }  // namespace ek

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/core/types.h"
+#include "engine/dynamics/flexible_body.h"
 #include "engine/model/model.h"
 
 namespace ek {
@@ -130,6 +131,29 @@ struct BranchCoupling {
   double scale = 1.0, scaleSlope = 0.0;
 };
 
+/// What the stages keep of a flexible body (dynamics/flexible_rows.h), sized once.
+struct FlexibleBodyState {
+  explicit FlexibleBodyState(const ModelFlexibleBody& body, const BlockPattern& pattern);
+  FlexibleWorkspace inertia;
+  VecX q, qd;                ///< modal coordinates and rates at the evaluation
+  std::vector<int> cols;     ///< the column slots of the body's rows (the same for each of its slots)
+  int qColumn = -1;          ///< first column of q among the position columns (6 per column slot)
+  /// The pattern's block of (the body's slot m, cols[j]) at blocks[m * cols.size() + j], slot 0 the
+  /// frame's, 1.. the modal ones.
+  std::vector<int> blocks;
+  VecX rhs;                  ///< (tau_B; Q) + f, 3 + n
+  MatX drhs;                 ///< its partials: 6 position columns per column slot, then 6 velocity ones
+  MatX noColumns;            ///< (3 + n) x 0: the values-only pass
+};
+
+/// A marker on a flexible body: what its kinematics add to the rigid map (dynamics/flexible_rows.h).
+struct FlexibleMarkerState {
+  Mat3 expPhi = Mat3::Identity();  ///< Exp(phi), phi = R_s q (body axes)
+  Mat3 jl = Mat3::Identity();      ///< the left Jacobian of Exp at phi
+  Vec3 phi = Vec3::Zero(), phiDot = Vec3::Zero();
+  Vec3 elasticVelocity = Vec3::Zero();  ///< R T q' (global)
+};
+
 struct Workspace {
   explicit Workspace(const SuspensionModel& model);
 
@@ -165,6 +189,14 @@ struct Workspace {
   std::vector<Vec6> Ju, Judot;
   std::vector<Mat3> Kinv;          ///< rotational blocks of K (T^-1) per free body
   std::vector<Mat3> N;             ///< rotational blocks of d(K v)/dr per free body
+  // Flexible bodies (dynamics/flexible_rows.h): per body, per marker (nMarkers, used on flexible
+  // ones), and the force elements with a side on a flexible body, which the lane kernels leave out.
+  std::vector<FlexibleBodyState> flexible;
+  std::vector<FlexibleMarkerState> flexibleMarkers;
+  std::vector<int> flexibleBushings, flexibleP2Ps;
+  /// Scratch of the flexible element pass (sized for the largest body).
+  MatX flexScratchA, flexScratchB, flexMarkerJacobian, flexYG, flexExplicit;
+  VecX flexValues;
 };
 
 }  // namespace ek

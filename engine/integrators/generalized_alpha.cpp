@@ -51,6 +51,12 @@ void GeneralizedAlpha::advance(const State& state) {
     const Vec6 D = state.v.segment<6>(6 * l) + h * (0.5 - beta_) * a_.segment<6>(6 * l) +
                    h * beta_ * aNew_.segment<6>(6 * l);
     Y_.r.segment<3>(6 * l) = state.r.segment<3>(6 * l) + h * D.head<3>();
+    Y_.v.segment<6>(6 * l) = state.v.segment<6>(6 * l) + h * (1.0 - gamma_) * a_.segment<6>(6 * l) +
+                             h * gamma_ * aNew_.segment<6>(6 * l);
+    if (model_.bodies[model_.freeBodies[l]].modal) {  // modal coordinates: a vector space, r' = v
+      Y_.r.segment<3>(6 * l + 3) = state.r.segment<3>(6 * l + 3) + h * D.tail<3>();
+      continue;
+    }
     const Vec3 angles = state.r.segment<3>(6 * l + 3);
     const Vec3 phi = h * D.tail<3>();
     const double norm = phi.norm();
@@ -61,8 +67,6 @@ void GeneralizedAlpha::advance(const State& state) {
       for (int k : {0, 2}) next[k] += kTwoPi * std::round((angles[k] - next[k]) / kTwoPi);  // continuous
     }
     Y_.r.segment<3>(6 * l + 3) = next;
-    Y_.v.segment<6>(6 * l) = state.v.segment<6>(6 * l) + h * (1.0 - gamma_) * a_.segment<6>(6 * l) +
-                             h * gamma_ * aNew_.segment<6>(6 * l);
   }
 }
 

@@ -25,6 +25,77 @@ int InputPattern::find(int r, int k) const {
   return -1;
 }
 
+fe::BeamMesh beamMesh(const FlexibleBodyRow& f) {
+  fe::BeamMesh mesh;
+  mesh.nodes.push_back(f.points.front());
+  for (std::size_t k = 1; k < f.points.size(); ++k)
+    for (int e = 1; e <= f.elementsPerSegment; ++e) {
+      const double t = static_cast<double>(e) / f.elementsPerSegment;
+      mesh.nodes.push_back((1.0 - t) * f.points[k - 1] + t * f.points[k]);
+      const int last = static_cast<int>(mesh.nodes.size()) - 1;
+      mesh.elements.push_back({last - 1, last, f.up, f.section, f.material});
+    }
+  return mesh;
+}
+
+void SuspensionModel::compileFlexibleBodies(const Project& p, SuspensionModel& m,
+                                             std::map<int, int>& nodeOfMarker) {
+  for (const auto& row : p.flexibleBodies) {
+    const BodyIndex bi = m.bodyById(row.body);
+    const fe::BeamMesh mesh = beamMesh(row);
+    // The interface: the nodes nearest to the body's markers (body frame).
+    std::set<int> interface;
+    for (const auto& mk : p.markers) {
+      if (mk.body != row.body) continue;
+      int best = 0;
+      for (int k = 1; k < static_cast<int>(mesh.nodes.size()); ++k)
+        if ((mesh.nodes[k] - mk.position).squaredNorm() < (mesh.nodes[best] - mk.position).squaredNorm()) best = k;
+      interface.insert(best);
+      nodeOfMarker[mk.id] = best;
+    }
+    fe::ReductionOptions options;
+    options.modes = row.modes;
+    ModelFlexibleBody f;
+    f.id = row.id;
+    f.name = row.name;
+    f.body = bi.value;
+    try {
+      f.modal = fe::floatingFrameBody(mesh, std::vector<int>(interface.begin(), interface.end()), options);
+    } catch (const std::exception& e) {
+      throw ModelError({p.sourcePath, "flexible bodies", "id " + std::to_string(row.id), ""},
+                       std::string("the beams cannot be reduced: ") + e.what());
+    }
+    const int n = f.modes();
+    f.damping.resize(n);
+    for (int k = 0; k < n; ++k) f.damping[k] = 2.0 * row.dampingRatio * std::sqrt(f.modal.stiffness[k]);
+    ModelBody& body = m.bodies[bi.value];
+    const int index = static_cast<int>(m.flexibleBodies.size());
+    body.flexible = index;
+    body.mass = f.modal.mass;
+    body.inertia = f.modal.inertia;
+    body.com = f.modal.centre;
+    body.p0 = p.bodies[bi.value].position + body.R0 * body.com;
+    f.frameSlot = body.state;
+    f.firstModalSlot = m.nFree_;
+    f.modalSlots = (n + 5) / 6;
+    for (int k = 0; k < f.modalSlots; ++k) {
+      ModelBody slot;
+      slot.id = body.id;
+      slot.name = body.name + " modes " + std::to_string(6 * k + 1) + "-" + std::to_string(std::min(n, 6 * k + 6));
+      slot.modal = true;
+      slot.flexible = index;
+      slot.state = m.nFree_++;
+      slot.mass = 1.0;
+      slot.inertia = Mat3::Identity();
+      slot.angles0.setZero();
+      slot.p0.setZero();
+      m.freeBodies.push_back(static_cast<int>(m.bodies.size()));
+      m.bodies.push_back(slot);
+    }
+    m.flexibleBodies.push_back(std::move(f));
+  }
+}
+
 std::shared_ptr<const SuspensionModel> SuspensionModel::build(const Project& p) {
   validate(p);
   std::shared_ptr<SuspensionModel> m(new SuspensionModel());
@@ -74,6 +145,8 @@ std::shared_ptr<const SuspensionModel> SuspensionModel::build(const Project& p) 
     }
     m->bodies.push_back(mb);
   }
+  std::map<int, int> nodeOfMarker;  // the node each marker on a flexible body rides on
+  compileFlexibleBodies(p, *m, nodeOfMarker);
   for (const auto& mk : p.markers) {
     ModelMarker mm;
     mm.id = mk.id;
@@ -83,20 +156,36 @@ std::shared_ptr<const SuspensionModel> SuspensionModel::build(const Project& p) 
     mm.s = mk.position - (body.fixed ? Vec3::Zero() : body.com);
     mm.R_BM = rotation::matrix(mk.orientation);
     mm.aligned = mm.R_BM == Mat3::Identity();
+    if (body.flexible >= 0) {
+      ModelFlexibleBody& f = m->flexibleBodies[body.flexible];
+      mm.flexible = body.flexible;
+      mm.node = nodeOfMarker.at(mk.id);
+      mm.shape = fe::pointShape(f.modal, mm.node, mm.s - f.modal.nodes[mm.node]);
+      f.markers.push_back(static_cast<int>(m->markers.size()));
+    }
     m->markers.push_back(mm);
   }
 
-  // Block pattern from the topology: diagonal blocks plus one pair per coupled free bodies.
+  // Block pattern from the topology: diagonal blocks plus one pair per coupled free bodies. A
+  // flexible body's slots (frame and modes) couple with each other and share their columns.
   const int n = m->nFree_;
   std::vector<std::set<int>> cols(n);
   for (int k = 0; k < n; ++k) cols[k].insert(k);
+  std::vector<std::vector<int>> group(n);  // the slots that move with slot k's body
+  for (int k = 0; k < n; ++k) group[k] = {k};
+  for (const auto& f : m->flexibleBodies)
+    for (int s : f.stateSlots()) group[s] = f.stateSlots();
+  for (int k = 0; k < n; ++k)
+    for (int s : group[k]) cols[k].insert(s);
   auto stateOf = [&](int markerId) { return m->bodies[m->markers[m->markerById(markerId).value].body.value].state; };
   auto couple = [&](int mi, int mj) {
     const int a = stateOf(mi), b = stateOf(mj);
-    if (a >= 0 && b >= 0) {
-      cols[a].insert(b);
-      cols[b].insert(a);
-    }
+    if (a >= 0 && b >= 0)
+      for (int x : group[a])
+        for (int y : group[b]) {
+          cols[x].insert(y);
+          cols[y].insert(x);
+        }
   };
   for (const auto& b : p.bushings) couple(b.markerI, b.markerJ);
   for (const auto& e : p.p2ps) couple(e.markerI, e.markerJ);
@@ -281,7 +370,7 @@ std::shared_ptr<const SuspensionModel> SuspensionModel::build(const Project& p) 
 
 BodyIndex SuspensionModel::bodyById(int id) const {
   for (std::size_t k = 0; k < bodies.size(); ++k)
-    if (bodies[k].id == id) return BodyIndex(static_cast<int>(k));
+    if (bodies[k].id == id && !bodies[k].modal) return BodyIndex(static_cast<int>(k));
   return {};
 }
 MarkerIndex SuspensionModel::markerById(int id) const {

@@ -6,11 +6,13 @@
 /// topology gives). Shared read-only by the engine stages; all mutable data lives in Workspace.
 
 #include <array>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "engine/core/types.h"
+#include "engine/fe/floating_frame.h"
 #include "engine/model/curve.h"
 #include "engine/model/project.h"
 #include "engine/model/validate.h"
@@ -41,6 +43,13 @@ struct ModelBody {
   std::vector<int> drives;
   int rotation = -1;  ///< the rotation input among drives, -1 if none
   bool driven() const { return !drives.empty(); }
+  /// A flexible body (its reference frame, above) and the state slots of its modal coordinates:
+  /// the index into SuspensionModel::flexibleBodies, -1 for a rigid body.
+  int flexible = -1;
+  /// A slot of modal coordinates (not a body of the project): six modal coordinates of flexible
+  /// body `flexible` in r, their rates in v, unit modal mass (mass 1, inertia I), no gravity,
+  /// r' = v. Appended after the project's bodies.
+  bool modal = false;
 };
 
 struct ModelMarker {
@@ -50,6 +59,33 @@ struct ModelMarker {
   Vec3 s = Vec3::Zero();          ///< position relative to the body's reference point, body axes
   Mat3 R_BM = Mat3::Identity();   ///< orientation relative to the body frame
   bool aligned = true;            ///< R_BM is the identity (the marker's axes are its body's)
+  /// On a flexible body: the index into SuspensionModel::flexibleBodies (-1: rigid), the node
+  /// it rides on and its mode shapes there (s above equals shape.position).
+  int flexible = -1;
+  int node = -1;
+  fe::PointShape shape;
+};
+
+/// A flexible body (FlexibleBodyRow) as the engine integrates it: the reduced beams on a floating
+/// frame (the body's own slot, at the centre of mass) and its modal coordinates in the slots
+/// [firstModalSlot, firstModalSlot + modalSlots), mode k at entry k % 6 of slot
+/// firstModalSlot + k / 6 (the last slot's remaining entries stay zero).
+struct ModelFlexibleBody {
+  int id = 0;
+  std::string name;
+  int body = -1;           ///< the frame's body index
+  int frameSlot = -1;
+  int firstModalSlot = -1, modalSlots = 0;
+  fe::ModalBody modal;
+  VecX damping;            ///< d_k = 2 zeta omega_k per mode
+  std::vector<int> markers;  ///< the markers riding on it
+  int modes() const { return modal.modes(); }
+  /// The state slots of the body: the frame's, then the modal ones.
+  std::vector<int> stateSlots() const {
+    std::vector<int> s{frameSlot};
+    for (int k = 0; k < modalSlots; ++k) s.push_back(firstModalSlot + k);
+    return s;
+  }
 };
 
 /// A Maxwell branch (MaxwellBranchRow): spring k in series with damper c, relaxation rate k / c.
@@ -166,6 +202,9 @@ struct InputPattern {
   int find(int row, int input) const;  ///< slot or -1
 };
 
+/// The beam mesh of a flexible body: `elementsPerSegment` elements between consecutive points.
+fe::BeamMesh beamMesh(const FlexibleBodyRow& row);
+
 class SuspensionModel {
  public:
   /// Validates and compiles. @throws ModelError.
@@ -184,6 +223,8 @@ class SuspensionModel {
   std::vector<int> drivenBodies;  ///< fixed bodies moved by translation or rotation inputs
   bool hasMotionInputs() const { return !drivenBodies.empty(); }
   std::vector<ModelMarker> markers;
+  std::vector<ModelFlexibleBody> flexibleBodies;
+  bool hasFlexibleBodies() const { return !flexibleBodies.empty(); }
   std::vector<ModelBushing> bushings;
   std::vector<ModelBranchDirection> branchDirections;  ///< the viscoelastic bushing directions
   int nElementStates() const { return nElementStates_; }  ///< Maxwell branch deflections
@@ -210,6 +251,8 @@ class SuspensionModel {
 
  private:
   SuspensionModel() = default;
+  /// The flexible bodies' reduction, mass properties and modal slots (after the project's bodies).
+  static void compileFlexibleBodies(const Project& p, SuspensionModel& m, std::map<int, int>& nodeOfMarker);
   Project project_;
   int nFree_ = 0;
   int nElementStates_ = 0;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "engine/core/types.h"
+#include "engine/fe/beam.h"
 
 namespace ek {
 
@@ -44,6 +45,35 @@ struct MarkerRow {
   Vec3 position = Vec3::Zero();     ///< in the body frame [m]
   Vec3 orientation = Vec3::Zero();  ///< Cardan angles relative to the body frame [rad]
   bool operator==(const MarkerRow&) const = default;
+};
+
+/// A free body made flexible (docs/flexible-bodies.md): a chain of straight 3D beam elements along
+/// `points` (the body frame), one section and material, reduced by Craig-Bampton onto the nodes
+/// that carry the body's markers (each marker rides on its nearest node, the offset a rigid arm)
+/// plus `modes` fixed-interface normal modes. The body's mass, centre of mass and inertia are the
+/// beams' (the body row's must be left 0).
+struct FlexibleBodyRow {
+  int id = 0;
+  std::string name;
+  int body = 0;                     ///< the free body it makes flexible
+  std::vector<Vec3> points;         ///< the beam axis, body frame [m], at least two
+  int elementsPerSegment = 4;       ///< elements between two consecutive points
+  Vec3 up = Vec3::UnitZ();          ///< fixes the section's local y axis (z = axis x up), body frame
+  fe::BeamSection section;          ///< SI: m^2, m^4, m^6
+  fe::BeamMaterial material;        ///< Pa, kg/m^3
+  int modes = 6;                    ///< fixed-interface normal modes kept
+  double dampingRatio = 0.01;       ///< modal damping ratio of every elastic mode
+  bool operator==(const FlexibleBodyRow& o) const {
+    auto sec = [](const fe::BeamSection& s) {
+      return std::array<double, 7>{s.area, s.iy, s.iz, s.torsion, s.warping, s.shearY, s.shearZ};
+    };
+    auto mat = [](const fe::BeamMaterial& m) {
+      return std::array<double, 3>{m.youngsModulus, m.shearModulus, m.density};
+    };
+    return id == o.id && name == o.name && body == o.body && points == o.points &&
+           elementsPerSegment == o.elementsPerSegment && up == o.up && sec(section) == sec(o.section) &&
+           mat(material) == mat(o.material) && modes == o.modes && dampingRatio == o.dampingRatio;
+  }
 };
 
 /// A force law of one direction as stored: a constant coefficient or a curve id.
@@ -289,6 +319,7 @@ struct Project {
   SimulationDefaults simulation;
   std::vector<BodyRow> bodies;
   std::vector<MarkerRow> markers;
+  std::vector<FlexibleBodyRow> flexibleBodies;
   std::vector<BushingRow> bushings;
   std::vector<P2PRow> p2ps;
   std::vector<CurveRow> curves;
@@ -302,6 +333,7 @@ struct Project {
   bool operator==(const Project& o) const {
     return name == o.name && description == o.description && gravity == o.gravity &&
            simulation == o.simulation && bodies == o.bodies && markers == o.markers &&
+           flexibleBodies == o.flexibleBodies &&
            bushings == o.bushings && p2ps == o.p2ps && curves == o.curves && inputs == o.inputs &&
            wheels == o.wheels && vehicle == o.vehicle && loadCases == o.loadCases && outputs == o.outputs &&
            targets == o.targets;

@@ -78,7 +78,50 @@ Json writeLaw(const LawRow& law) {
 
 Json vec(const Vec3& v) { return Json::array({v.x(), v.y(), v.z()}); }
 
-BodyRow readBody(ObjectReader& r) {
+/// A flexible body's row (docs/project-format.md, "flexible bodies").
+FlexibleBodyRow readFlexibleBody(ObjectReader& r) {
+  FlexibleBodyRow f;
+  f.id = r.integer("id");
+  f.name = r.string("name", "");
+  f.body = r.integer("body");
+  const Json& pts = r.raw("points [m]");
+  if (!pts.is_discarded() && !pts.is_array())
+    r.fail("points [m]", "expected an array of [x, y, z] points, found " + ObjectReader::describe(pts));
+  else if (pts.is_array())
+    for (std::size_t k = 0; k < pts.size(); ++k) {
+      const Json& p = pts[k];
+      if (!p.is_array() || p.size() != 3) {
+        r.fail("points [m]", "point " + std::to_string(k + 1) + ": expected [x, y, z], found " + ObjectReader::describe(p));
+        continue;
+      }
+      f.points.emplace_back(r.toNumber(p[0], "points [m]"), r.toNumber(p[1], "points [m]"), r.toNumber(p[2], "points [m]"));
+    }
+  f.elementsPerSegment = r.has("elements per segment") ? r.integer("elements per segment") : f.elementsPerSegment;
+  f.up = r.vec3("up", f.up);
+  {
+    ObjectReader sec(r.raw("section"), r.at("section"), r.diagnostics());
+    f.section.area = sec.number("area [m^2]");
+    f.section.iy = sec.number("iy [m^4]");
+    f.section.iz = sec.number("iz [m^4]");
+    f.section.torsion = sec.number("torsion [m^4]");
+    f.section.warping = sec.number("warping [m^6]", 0.0);
+    f.section.shearY = sec.number("shear y", f.section.shearY);
+    f.section.shearZ = sec.number("shear z", f.section.shearZ);
+    sec.finish();
+  }
+  {
+    ObjectReader mat(r.raw("material"), r.at("material"), r.diagnostics());
+    f.material.youngsModulus = mat.number("E [Pa]");
+    f.material.shearModulus = mat.number("G [Pa]");
+    f.material.density = mat.number("density [kg/m^3]");
+    mat.finish();
+  }
+  f.modes = r.has("modes") ? r.integer("modes") : f.modes;
+  f.dampingRatio = r.number("damping ratio", f.dampingRatio);
+  return f;
+}
+
+BodyRow readBody(ObjectReader& r, const std::set<int>& flexible) {
   BodyRow b;
   b.id = r.integer("id");
   b.name = r.string("name", "");
@@ -87,9 +130,10 @@ BodyRow readBody(ObjectReader& r) {
   b.position = r.vec3("position [m]", Vec3::Zero());
   b.orientation = r.vec3("orientation [rad]", Vec3::Zero());
   // Fixed bodies need no mass properties, but any given are kept so a save reproduces them.
-  b.mass = b.fixed ? r.number("mass [kg]", 0.0) : r.number("mass [kg]");
+  // A flexible body's mass properties come from its beams: none needed here.
+  b.mass = b.fixed || flexible.count(b.id) ? r.number("mass [kg]", 0.0) : r.number("mass [kg]");
   b.com = r.vec3("com [m]", Vec3::Zero());
-  if (!b.fixed || r.has("inertia [kg m^2]")) {
+  if ((!b.fixed && !flexible.count(b.id)) || r.has("inertia [kg m^2]")) {
     const Json& in = r.raw("inertia [kg m^2]");
     if (!in.is_discarded() && (!in.is_array() || (in.size() != 3 && in.size() != 6)))
       r.fail("inertia [kg m^2]", "expected [Ixx, Iyy, Izz] or [Ixx, Iyy, Izz, Ixy, Ixz, Iyz], found " +
@@ -509,7 +553,10 @@ Project parseProject(const std::string& text, const std::string& path) {
     if (!(pr.simulation.sampleRate > 0)) s.fail("sample rate [Hz]", "must be positive");
     s.finish();
   }
-  forEachRow(top, "bodies", [&](ObjectReader& r) { pr.bodies.push_back(readBody(r)); });
+  forEachRow(top, "flexible bodies", [&](ObjectReader& r) { pr.flexibleBodies.push_back(readFlexibleBody(r)); });
+  std::set<int> flexible;
+  for (const auto& f : pr.flexibleBodies) flexible.insert(f.body);
+  forEachRow(top, "bodies", [&](ObjectReader& r) { pr.bodies.push_back(readBody(r, flexible)); });
   forEachRow(top, "markers", [&](ObjectReader& r) { pr.markers.push_back(readMarker(r)); });
   forEachRow(top, "bushings", [&](ObjectReader& r) { pr.bushings.push_back(readBushing(r)); });
   forEachRow(top, "p2p elements", [&](ObjectReader& r) { pr.p2ps.push_back(readP2P(r)); });
@@ -553,6 +600,8 @@ std::string writeProjectText(const Project& p) {
   j["simulation"] = Json{{"step [s]", p.simulation.step},
                          {"linearize every", p.simulation.linearizeEvery},
                          {"sample rate [Hz]", p.simulation.sampleRate}};
+  std::set<int> flexible;  // bodies whose mass properties come from their beams
+  for (const auto& f : p.flexibleBodies) flexible.insert(f.body);
   Json bodies = Json::array();
   for (const auto& b : p.bodies) {
     Json r;
@@ -564,7 +613,7 @@ std::string writeProjectText(const Project& p) {
     r["orientation [rad]"] = vec(b.orientation);
     const bool moving = b.velocity != Vec3::Zero() || b.angularVelocity != Vec3::Zero();
     const bool hasMassData = b.mass != 0.0 || b.com != Vec3::Zero() || b.inertia != std::array<double, 6>{} || moving;
-    if (!b.fixed || hasMassData) {
+    if ((!b.fixed && !flexible.count(b.id)) || hasMassData) {
       r["mass [kg]"] = b.mass;
       r["com [m]"] = vec(b.com);
       r["inertia [kg m^2]"] = Json(b.inertia);
@@ -581,6 +630,23 @@ std::string writeProjectText(const Project& p) {
     markers.push_back(Json{{"id", m.id}, {"name", m.name}, {"body", m.body},
                            {"position [m]", vec(m.position)}, {"orientation [rad]", vec(m.orientation)}});
   j["markers"] = markers;
+  if (!p.flexibleBodies.empty()) {
+    Json flexibleBodies = Json::array();
+    for (const auto& f : p.flexibleBodies) {
+      Json points = Json::array();
+      for (const Vec3& x : f.points) points.push_back(vec(x));
+      flexibleBodies.push_back(Json{
+          {"id", f.id}, {"name", f.name}, {"body", f.body}, {"points [m]", points},
+          {"elements per segment", f.elementsPerSegment}, {"up", vec(f.up)},
+          {"section", Json{{"area [m^2]", f.section.area}, {"iy [m^4]", f.section.iy}, {"iz [m^4]", f.section.iz},
+                           {"torsion [m^4]", f.section.torsion}, {"warping [m^6]", f.section.warping},
+                           {"shear y", f.section.shearY}, {"shear z", f.section.shearZ}}},
+          {"material", Json{{"E [Pa]", f.material.youngsModulus}, {"G [Pa]", f.material.shearModulus},
+                            {"density [kg/m^3]", f.material.density}}},
+          {"modes", f.modes}, {"damping ratio", f.dampingRatio}});
+    }
+    j["flexible bodies"] = flexibleBodies;
+  }
   Json bushings = Json::array();
   for (const auto& b : p.bushings) {
     Json r{{"id", b.id}, {"name", b.name}, {"marker_i", b.markerI}, {"marker_j", b.markerJ}};

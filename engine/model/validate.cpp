@@ -166,9 +166,27 @@ void checkFinite(const Project& p, const Checker& c) {
   }
 }
 
+/// The ids of the bodies that a flexible-body row makes flexible.
+std::set<int> flexibleBodyIds(const Project& p) {
+  std::set<int> ids;
+  for (const auto& f : p.flexibleBodies) ids.insert(f.body);
+  return ids;
+}
+
 void checkBodies(const Project& p, const Checker& c) {
+  const std::set<int> flexible = flexibleBodyIds(p);
   for (const auto& b : p.bodies) {
     if (b.fixed) continue;
+    if (flexible.count(b.id)) {
+      // Mass and inertia come from the beams; a value here would be ignored, so it is an error.
+      const bool zero = b.mass == 0.0 && b.com == Vec3::Zero() &&
+                        std::all_of(b.inertia.begin(), b.inertia.end(), [](double v) { return v == 0.0; });
+      if (!zero)
+        c.error(c.at("bodies", b, "mass [kg]"),
+                "the body is flexible (table 'flexible bodies'): its mass, centre of mass and inertia come from "
+                "its beams; leave mass, com and inertia 0 here");
+      continue;
+    }
     if (std::isfinite(b.mass) && !(b.mass > 0.0))
       c.error(c.at("bodies", b, "mass [kg]"), "mass must be positive, is " + num(b.mass));
     if (std::all_of(b.inertia.begin(), b.inertia.end(), [](double v) { return std::isfinite(v); })) {
@@ -188,6 +206,91 @@ void checkBodies(const Project& p, const Checker& c) {
   }
   if (std::none_of(p.bodies.begin(), p.bodies.end(), [](const BodyRow& b) { return !b.fixed; }))
     c.error(c.atNamed("bodies", "", ""), "the project has no free body");
+}
+
+/// Flexible bodies: a free body each, a beam that can be assembled, a marker to carry the body,
+/// and only the elements that ride on its nodes so far (bushings without Maxwell branches, P2P
+/// elements); loads and wheels on a flexible body are not supported yet (docs/flexible-bodies.md).
+void checkFlexibleBodies(const Project& p, const Checker& c, const std::map<int, std::size_t>& bodies,
+                         const std::map<int, std::size_t>& markers) {
+  const std::string t = "flexible bodies";
+  c.uniqueIds(p.flexibleBodies, t);
+  std::set<int> seen;
+  for (const auto& f : p.flexibleBodies) {
+    if (!bodies.count(f.body)) {
+      c.error(c.at(t, f, "body"), "body " + std::to_string(f.body) + " does not exist");
+      continue;
+    }
+    if (p.bodies[bodies.at(f.body)].fixed)
+      c.error(c.at(t, f, "body"), "body " + std::to_string(f.body) + " is fixed; only a free body can be flexible");
+    if (!seen.insert(f.body).second)
+      c.error(c.at(t, f, "body"), "body " + std::to_string(f.body) + " is made flexible by another row already");
+    if (f.points.size() < 2)
+      c.error(c.at(t, f, "points [m]"), "a beam needs at least 2 points, has " + std::to_string(f.points.size()));
+    for (std::size_t k = 0; k < f.points.size(); ++k)
+      if (!f.points[k].allFinite()) c.error(c.at(t, f, "points [m]"), "point " + std::to_string(k + 1) + " is not finite");
+    for (std::size_t k = 1; k < f.points.size(); ++k) {
+      const Vec3 d = f.points[k] - f.points[k - 1];
+      if (!(d.norm() > 1e-9)) {
+        c.error(c.at(t, f, "points [m]"), "points " + std::to_string(k) + " and " + std::to_string(k + 1) + " coincide");
+      } else if (f.up.allFinite() && d.normalized().cross(f.up).norm() < 1e-6 * std::max(f.up.norm(), 1e-300)) {
+        c.error(c.at(t, f, "up"), "is along the beam between points " + std::to_string(k) + " and " +
+                                      std::to_string(k + 1) + "; it must fix the section's axes");
+      }
+    }
+    if (f.elementsPerSegment < 1 || f.elementsPerSegment > 1000)
+      c.error(c.at(t, f, "elements per segment"), "must be 1 to 1000, is " + std::to_string(f.elementsPerSegment));
+    const std::pair<double, const char*> positive[] = {
+        {f.section.area, "section.area [m^2]"}, {f.section.iy, "section.iy [m^4]"},
+        {f.section.iz, "section.iz [m^4]"}, {f.section.torsion, "section.torsion [m^4]"},
+        {f.material.youngsModulus, "material.E [Pa]"}, {f.material.shearModulus, "material.G [Pa]"},
+        {f.material.density, "material.density [kg/m^3]"}};
+    for (const auto& [v, key] : positive)
+      if (!(std::isfinite(v) && v > 0.0)) c.error(c.at(t, f, key), "must be positive, is " + num(v));
+    if (!(std::isfinite(f.section.warping) && f.section.warping >= 0.0))
+      c.error(c.at(t, f, "section.warping [m^6]"), "must not be negative, is " + num(f.section.warping));
+    for (const auto& [v, key] : {std::pair{f.section.shearY, "section.shear y"}, std::pair{f.section.shearZ, "section.shear z"}})
+      if (!(std::isfinite(v) && v > 0.0 && v <= 1.0)) c.error(c.at(t, f, key), "must be in (0, 1], is " + num(v));
+    if (f.modes < 0 || f.modes > 200) c.error(c.at(t, f, "modes"), "must be 0 to 200, is " + std::to_string(f.modes));
+    if (!(std::isfinite(f.dampingRatio) && f.dampingRatio >= 0.0 && f.dampingRatio < 1.0))
+      c.error(c.at(t, f, "damping ratio"), "must be in [0, 1), is " + num(f.dampingRatio));
+    if (std::none_of(p.markers.begin(), p.markers.end(), [&](const MarkerRow& m) { return m.body == f.body; }))
+      c.error(c.at(t, f, "body"), "body " + std::to_string(f.body) +
+                                      " has no marker: a flexible body is reduced onto the nodes its markers ride on");
+  }
+  // What cannot ride on a flexible body yet.
+  const std::set<int> flexible = flexibleBodyIds(p);
+  auto onFlexible = [&](int markerId) {
+    return markers.count(markerId) && flexible.count(p.markers[markers.at(markerId)].body);
+  };
+  for (const auto& b : p.bushings)
+    for (int k = 0; k < 6; ++k)
+      if (!b.directions[k].maxwell.empty() && (onFlexible(b.markerI) || onFlexible(b.markerJ))) {
+        c.error(c.at("bushings", b, branchKey(k, 0, true)),
+                "Maxwell branches on a flexible body are not supported yet; join it with an elastic bushing");
+        break;
+      }
+  std::set<int> driven;  // bodies moved by motion inputs
+  for (const auto& in : p.inputs)
+    if (isMotion(in.kind) && markers.count(in.marker)) driven.insert(p.markers[markers.at(in.marker)].body);
+  auto onDriven = [&](int markerId) { return markers.count(markerId) && driven.count(p.markers[markers.at(markerId)].body); };
+  auto checkJoint = [&](const std::string& table, const auto& row) {
+    if ((onFlexible(row.markerI) && onDriven(row.markerJ)) || (onFlexible(row.markerJ) && onDriven(row.markerI)))
+      c.error(c.at(table, row, "marker_j"), "joins a flexible body to a body moved by a motion input: not supported "
+                                            "yet; join the flexible body to free or fixed bodies");
+  };
+  for (const auto& b : p.bushings) checkJoint("bushings", b);
+  for (const auto& e : p.p2ps) checkJoint("p2p elements", e);
+  for (const auto& in : p.inputs)
+    if (onFlexible(in.marker))
+      c.error(c.at("inputs", in, "marker"), "marker " + std::to_string(in.marker) +
+                                                " is on a flexible body: inputs on flexible bodies are not supported yet");
+  for (const auto& w : p.wheels) {
+    if (onFlexible(w.marker))
+      c.error(c.at("wheels", w, "marker"), "marker " + std::to_string(w.marker) + " is on a flexible body: a wheel must be rigid");
+    if (flexible.count(w.carrier))
+      c.error(c.at("wheels", w, "carrier"), "body " + std::to_string(w.carrier) + " is flexible: a carrier must be rigid");
+  }
 }
 
 std::string formatLength(double metres) {
@@ -393,6 +496,7 @@ Diagnostics check(const Project& p) {
               "as modelled, markers " + std::to_string(e.markerI) + " and " + std::to_string(e.markerJ) +
                   " coincide: a point-to-point element needs a line of action");
   }
+  checkFlexibleBodies(p, c, bodies, markers);
   for (const auto& b : p.bodies)
     if (!b.fixed && !held.count(b.id))
       c.warning(c.at("bodies", b, ""), "no force element acts on this body: it falls freely");

@@ -45,6 +45,83 @@ Project singleBushing(double mass, const Vec3& inertia, double k, double kr, con
   return p;
 }
 
+Project flexibleBar(int modes, bool gravity) {
+  Project p;
+  p.name = "flexible bar";
+  if (!gravity) p.gravity.setZero();
+  BodyRow bar;
+  bar.id = 1;
+  bar.name = "bar";
+  bar.position = Vec3(0.02, 0.0, 0.3);
+  bar.orientation = Vec3(0.05, -0.03, 0.02);
+  BodyRow arm;
+  arm.id = 2;
+  arm.name = "arm";
+  arm.mass = 3.0;
+  arm.inertia = {0.02, 0.03, 0.025, 0.001, 0.0, -0.002};
+  arm.position = Vec3(-0.25, 0.5, 0.1);
+  p.bodies = {groundRow(), bar, arm};
+  FlexibleBodyRow f;
+  f.id = 1;
+  f.name = "bar beams";
+  f.body = 1;
+  f.points = {{-0.25, -0.5, 0.05}, {0, -0.45, 0}, {0, 0.45, 0}, {-0.25, 0.5, 0.05}};
+  f.elementsPerSegment = 3;
+  f.section.area = M_PI * (0.022 * 0.022 - 0.016 * 0.016) / 4;
+  f.section.iy = f.section.iz = M_PI * (std::pow(0.022, 4) - std::pow(0.016, 4)) / 64;
+  f.section.torsion = 2 * f.section.iy;
+  f.section.shearY = f.section.shearZ = 0.53;
+  f.material = {210e9, 80.77e9, 7850.0};
+  f.modes = modes;
+  f.dampingRatio = 0.02;
+  p.flexibleBodies = {f};
+  // Global positions of the bar's points as modelled.
+  const Mat3 R = rotation::matrix(bar.orientation);
+  auto global = [&](const Vec3& local) { return Vec3(bar.position + R * local); };
+  const Vec3 turn(0.1, 0.2, -0.1);
+  p.markers = {
+      MarkerRow{10, "bar mount left", 1, f.points[1], turn},
+      MarkerRow{11, "bar mount right", 1, f.points[2], Vec3::Zero()},
+      MarkerRow{12, "bar end left", 1, f.points[0], Vec3::Zero()},
+      MarkerRow{13, "bar end right", 1, f.points[3], Vec3::Zero()},
+      MarkerRow{14, "bar end right, offset", 1, f.points[3] + Vec3(0.0, 0.01, 0.05), Vec3(0.0, 0.1, 0.0)},
+      MarkerRow{1, "ground mount left", 0, global(f.points[1]), Vec3(0.1, 0.2, -0.1) + bar.orientation},
+      MarkerRow{2, "ground mount right", 0, global(f.points[2]), bar.orientation},
+      MarkerRow{3, "ground link top", 0, global(f.points[0]) + Vec3(0.0, 0.0, 0.25), Vec3::Zero()},
+      MarkerRow{4, "ground arm mount", 0, Vec3(-0.25, 0.5, 0.1), Vec3::Zero()},
+      MarkerRow{20, "arm mount", 2, Vec3::Zero(), Vec3::Zero()},
+      MarkerRow{21, "arm link", 2, global(f.points[3]) - arm.position + Vec3(0.0, 0.0, 0.2), Vec3::Zero()},
+      MarkerRow{22, "arm at the bar", 2, global(f.points[3] + Vec3(0.0, 0.01, 0.05)) - arm.position, Vec3(0.0, 0.1, 0.0)},
+  };
+  auto bushing = [](int id, const char* name, int i, int j, double k, double kr, double c, double cr) {
+    BushingRow b;
+    b.id = id;
+    b.name = name;
+    b.markerI = i;
+    b.markerJ = j;
+    for (int d = 0; d < 3; ++d) b.directions[d].stiffness.coefficient = k * (1.0 + 0.2 * d), b.directions[d].damping.coefficient = c;
+    for (int d = 3; d < 6; ++d) b.directions[d].stiffness.coefficient = kr * (1.0 + 0.3 * (d - 3)), b.directions[d].damping.coefficient = cr;
+    return b;
+  };
+  p.bushings = {bushing(1, "mount left", 10, 1, 2e6, 300.0, 400.0, 2.0), bushing(2, "mount right", 2, 11, 2e6, 300.0, 400.0, 2.0),
+                bushing(3, "arm", 20, 4, 4e5, 2e3, 300.0, 3.0), bushing(4, "arm to bar", 22, 14, 1e5, 500.0, 100.0, 1.0)};
+  P2PRow left;
+  left.id = 1;
+  left.name = "link left";
+  left.markerI = 12;
+  left.markerJ = 3;
+  left.spring.coefficient = 5e4;
+  left.damper.coefficient = 300.0;
+  left.preload = 20.0;
+  P2PRow right = left;
+  right.id = 2;
+  right.name = "link right";
+  right.markerI = 21;
+  right.markerJ = 13;
+  p.p2ps = {left, right};
+  return p;
+}
+
 Project freeOscillator() {
   Project p = singleBushing(2.0, Vec3(0.01, 0.01, 0.01), 2e5, 50.0);
   p.gravity.setZero();

@@ -44,6 +44,12 @@ void addMaxwellBranches(Project& p, unsigned seed);
 /// posed with the given toe and camber [rad] (ISO 8855 signs), with a steering axis from
 /// (-0.03, side 0.65, 0.55) m (marker 20) to (0.01, side 0.72, 0.15) m (marker 21) on the
 /// carrier. `side` is +1 (left) or -1 (right).
+/// A flexible anti-roll-bar-like beam body (tube, bent ends, `modes` fixed-interface modes) on
+/// two bushings to the ground, one end on a P2P link to the ground, the other on a P2P link
+/// and an offset bushing to a rigid arm that a bushing holds to the ground; markers turned
+/// against their bodies, the bar's frame turned against the ground, no gravity unless asked.
+Project flexibleBar(int modes, bool gravity = false);
+
 Project wheelCorner(double side, double toe, double camber);
 
 }  // namespace ek::test

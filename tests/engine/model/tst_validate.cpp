@@ -12,6 +12,7 @@
 #include "engine/model/project_io.h"
 #include "engine/model/joint_presets.h"
 #include "engine/model/validate.h"
+#include "support/test_models.h"
 
 using namespace ek;
 
@@ -174,6 +175,48 @@ class TestValidate : public QObject {
   }
 
   // A repeated key is an error naming both places, not "the last one wins".
+  // Flexible bodies: every problem of the table and of what rides on the body, in one pass.
+  void flexibleBodies() {
+    Project p = test::flexibleBar(4);
+    FlexibleBodyRow& f = p.flexibleBodies[0];
+    f.section.area = 0.0;
+    f.material.density = -1.0;
+    f.modes = -2;
+    f.dampingRatio = 1.5;
+    f.points.push_back(f.points.back());
+    p.bodies[1].mass = 2.0;
+    FlexibleBodyRow second = f;
+    second.id = 2;
+    second.name = "no such body";
+    second.body = 7;
+    p.flexibleBodies.push_back(second);
+    p.bushings[0].directions[0].maxwell = {{1e5, 100.0}};
+    InputRow load;
+    load.id = 1;
+    load.name = "push";
+    load.marker = 12;
+    p.inputs = {load};
+    QString all;
+    try {
+      validate(p);
+    } catch (const ModelError& e) {
+      all = joined(e.errors());
+    }
+    for (const char* expected :
+         {"table 'flexible bodies', row id 1 ('bar beams'), field 'section.area [m^2]': must be positive, is 0",
+          "row id 1 ('bar beams'), field 'material.density [kg/m^3]': must be positive, is -1",
+          "row id 1 ('bar beams'), field 'modes': must be 0 to 200, is -2",
+          "row id 1 ('bar beams'), field 'damping ratio': must be in [0, 1), is 1.5",
+          "row id 1 ('bar beams'), field 'points [m]': points 4 and 5 coincide",
+          "row id 2 ('no such body'), field 'body': body 7 does not exist",
+          "table 'bodies', row id 1 ('bar'), field 'mass [kg]': the body is flexible",
+          "table 'bushings', row id 1 ('mount left'), field 'x.maxwell[1].stiffness [N/m]': Maxwell branches on a flexible body",
+          "table 'inputs', row id 1 ('push'), field 'marker': marker 12 is on a flexible body"})
+      QVERIFY2(all.contains(expected), qPrintable("missing: " + QString(expected) + "\nin:\n" + all));
+    // And the valid bar builds.
+    QVERIFY(SuspensionModel::build(test::flexibleBar(4))->hasFlexibleBodies());
+  }
+
   void duplicateKeysAreErrors() {
     std::string text = minimalText();
     const std::string mass = "\"mass [kg]\": 2.0,";
