@@ -418,14 +418,19 @@ def spring_damper_unit(ax, tag, lower_body, lower_point, upper_point, ground, bi
     return {"tube": tube, "rod": rod}
 
 
-def anti_roll_bar_half(ax, tag, s, bid, axis_x, axis_z, bar_y_mount, end_point, link_to_body, link_to_point, mount_body):
+def anti_roll_bar_half(ax, tag, s, bid, axis_x, axis_z, bar_y_mount, end_point, link_to_body, link_to_point, mount_body,
+                       flexible_bar=None):
     """Bar half from the middle (y = 0) to its arm end, clamped to mount_body, with a drop link to
-    link_to_body. Returns (bar body, marker of the torsion joint)."""
+    link_to_body. Returns (bar body, marker of the torsion joint). With flexible_bar (a body id), the
+    clamp and the drop link hold that body instead of a rigid half of its own."""
     b = ax.b
     centre = [axis_x, 0.0, axis_z]
     corner = [axis_x, s * abs(end_point[1]), axis_z]
     pts = [centre, corner, end_point]
-    bar = b.body(bid, "anti-roll bar half " + tag, "anti-roll bar", 2.2, plate_inertia(2.2, pts), at=centroid(*pts))
+    if flexible_bar is None:
+        bar = b.body(bid, "anti-roll bar half " + tag, "anti-roll bar", 2.2, plate_inertia(2.2, pts), at=centroid(*pts))
+    else:
+        bar = flexible_bar
     link = b.body(bid + 1, "anti-roll bar link " + tag, "anti-roll bar", 0.35,
                   rod_inertia(0.35, end_point, link_to_point, 0.008), at=centroid(end_point, link_to_point))
     bar_axis = (s * math.pi / 2, 0, 0)  # x along the bar: torsion is rx
@@ -485,7 +490,34 @@ def load_cases_and_inputs(b, centres):
 TRAILING_ARM_MAXWELL = [(1.5e5, 7500.0), (1.0e5, 400.0)]
 
 
-def double_wishbone(viscoelastic=False):
+# The flexible anti-roll bar of double_wishbone_flexible_bar.json: a solid round steel bar,
+# d = 24 mm (Saint-Venant torsion 2630 N m^2, so 2330 N m/rad between the corners 1.13 m apart,
+# near the rigid variant's 2500 N m/rad torsion bushing), along the rigid halves' axis and arms.
+FLEX_BAR_D = 0.024
+
+
+def flexible_anti_roll_bar(b, bid, axis_x, axis_z, bar_y_mount, end_y, modes=8):
+    """One body for the whole bar, from the left arm end over the clamps to the right arm end,
+    flexible (docs/flexible-bodies.md): beams along its axis, the markers of clamps and drop links
+    on its nodes. Returns its body id."""
+    d = FLEX_BAR_D
+    i = math.pi * d ** 4 / 64
+    b.p["bodies"].append({"id": bid, "name": "anti-roll bar", "subsystem": "anti-roll bar",
+                          "position [m]": [0.0, 0.0, 0.0], "orientation [rad]": [0.0, 0.0, 0.0]})
+    b.body_pos[bid] = ([0.0, 0.0, 0.0], (0, 0, 0))
+    points = [[0.0, end_y, axis_z], [axis_x, end_y, axis_z], [axis_x, bar_y_mount, axis_z],
+              [axis_x, -bar_y_mount, axis_z], [axis_x, -end_y, axis_z], [0.0, -end_y, axis_z]]
+    b.p.setdefault("flexible bodies", []).append({
+        "id": 1, "name": "anti-roll bar beams", "body": bid, "points [m]": points, "elements per segment": 4,
+        "up": [0.0, 0.0, 1.0],
+        "section": {"area [m^2]": math.pi * d * d / 4, "iy [m^4]": i, "iz [m^4]": i, "torsion [m^4]": 2 * i,
+                    "shear y": 0.9, "shear z": 0.9},
+        "material": {"E [Pa]": 210e9, "G [Pa]": 80.77e9, "density [kg/m^3]": 7850.0},
+        "modes": modes, "damping ratio": 0.02})
+    return bid
+
+
+def double_wishbone(viscoelastic=False, flexible_bar=False):
     description = ("Full double wishbone axle after Archut & Corves (paper 003 Fig. 2 left): per side wheel, wheel "
                    "mount, upper wishbone, lower wishbone, track rod, trailing arm, damper tube, piston rod, upper and "
                    "lower spring half, anti-roll bar link and half; the bar halves joined by a torsion bushing. "
@@ -493,7 +525,12 @@ def double_wishbone(viscoelastic=False):
     if viscoelastic:
         description += (" Variant: the trailing-arm front bushings are viscoelastic in x (two Maxwell branches on "
                         "the static curve); otherwise identical to double_wishbone.json.")
+    if flexible_bar:
+        description += (" Variant: the anti-roll bar is one flexible body (a 24 mm solid steel bar as beams, "
+                        "Craig-Bampton onto its clamps and link ends with 8 fixed-interface modes) instead of two "
+                        "rigid halves and a torsion bushing; otherwise identical to double_wishbone.json.")
     b = Builder("Double wishbone axle, viscoelastic trailing-arm bushings" if viscoelastic
+                else "Double wishbone axle, flexible anti-roll bar" if flexible_bar
                 else "Double wishbone axle (papers' topology)", description)
     shared_curves(b)
     b.body(0, "vehicle body", "vehicle body", fixed=True)
@@ -504,6 +541,7 @@ def double_wishbone(viscoelastic=False):
     ax = Axle(b)
     centres, outputs = [], []
     bars = {}
+    flex_bar = flexible_anti_roll_bar(b, 11, -0.25, 0.16, 0.45, 0.565) if flexible_bar else None
     for s, tag, base in [(1, "left", 1), (-1, "right", 13)]:
         P = lambda x, y, z: [x, s * y, z]
         wc = P(0.0, 0.780, 0.310)
@@ -537,7 +575,7 @@ def double_wishbone(viscoelastic=False):
         sdu = spring_damper_unit(ax, tag, lower, SL, SU, 0, base + 6, 68000.0, 9400.0)
         tube_point = lerp(SL, SU, 0.25)
         bars[s] = anti_roll_bar_half(ax, tag, s, base + 10, -0.25, 0.16, 0.45, P(0.0, 0.565, 0.16), sdu["tube"],
-                                     tube_point, 0)
+                                     tube_point, 0, flexible_bar=flex_bar)
         outputs += [
             {"name": "wheel centre x " + tag, "quantity": "marker displacement", "marker": centre, "component": "x"},
             {"name": "wheel centre z " + tag, "quantity": "marker displacement", "marker": centre, "component": "z"},
@@ -546,8 +584,9 @@ def double_wishbone(viscoelastic=False):
         if viscoelastic:
             outputs += [{"name": "trailing arm bushing branch %d x %s" % (i, tag), "quantity": "bushing branch deflection",
                          "bushing": ta_bushing, "component": "x%d" % i} for i in (1, 2)]
-    ax.bushing("anti-roll bar torsion", bars[1], bars[-1], [-0.25, 0.0, 0.16], STIFF_T, [2500.0, 1.0e5, 1.0e5],
-               (math.pi / 2, 0, 0), damp_r=[2.0, 20.0, 20.0])
+    if not flexible_bar:
+        ax.bushing("anti-roll bar torsion", bars[1], bars[-1], [-0.25, 0.0, 0.16], STIFF_T, [2500.0, 1.0e5, 1.0e5],
+                   (math.pi / 2, 0, 0), damp_r=[2.0, 20.0, 20.0])
     load_cases_and_inputs(b, centres)
     b.p["bodies"].append(rack_row)
     b.marker(200, "rack centre", rack, [-0.15, 0.0, 0.3])
@@ -559,7 +598,8 @@ def double_wishbone(viscoelastic=False):
     b.p["targets"] = FRONT_AXLE_TARGETS + [
         {"id": 6, "metric": "toe compliance, braking (-Fx at contact)", "lower": 0.0,
          "note": "toe-in under braking: straight-line stability"}]
-    b.write("double_wishbone_viscoelastic.json" if viscoelastic else "double_wishbone.json")
+    b.write("double_wishbone_viscoelastic.json" if viscoelastic
+            else "double_wishbone_flexible_bar.json" if flexible_bar else "double_wishbone.json")
 
 
 def multilink():
@@ -947,6 +987,7 @@ if __name__ == "__main__":
     quarter_double_wishbone()
     double_wishbone()
     double_wishbone(viscoelastic=True)
+    double_wishbone(flexible_bar=True)
     multilink()
     macpherson_front()
     full_vehicle()

@@ -4,7 +4,9 @@
 // stiffened towards infinity) approaches the rigid body with the beams' mass properties.
 #include <QtTest>
 
+#include "engine/analysis/kc.h"
 #include "engine/analysis/simulation.h"
+#include "engine/model/project_io.h"
 #include "support/runs.h"
 #include "support/test_models.h"
 
@@ -124,6 +126,41 @@ class TestFlexibleRuns : public QObject {
     QVERIFY2(last < 1e-9, qPrintable(QString::number(last)));
   }
 
+  // The double wishbone's anti-roll bar as one flexible body (projects/double_wishbone_flexible_bar)
+  // against the same bar as two rigid halves joined by a torsion bushing of the beam's torsional
+  // stiffness G J / L (L = 1.13 m between the arms): with the bar's bending made rigid, so that it
+  // works in torsion only, the axle's roll stiffness at the design position is the same; with its
+  // real section the arms bend too and the flexible bar is softer.
+  void antiRollBarAgainstItsTorsionSpring() {
+    const std::string root = ELASTOKIN_SOURCE_DIR;
+    Project flex = readProject(root + "/projects/double_wishbone_flexible_bar.json");
+    Project rigid = readProject(root + "/projects/double_wishbone.json");
+    FlexibleBodyRow& bar = flex.flexibleBodies.at(0);
+    const double torsion = bar.material.shearModulus * bar.section.torsion / 1.13;
+    auto roll = [](const Project& p) {
+      const auto m = SuspensionModel::build(p);
+      for (const KcMetric& k : designMetrics(*m, solveDesign(*m)))
+        if (k.name == "roll stiffness (wheel pads)") return k.value;
+      return std::nan("");
+    };
+    const double realBar = roll(flex);
+    bar.section.iy *= 1e4;
+    bar.section.iz *= 1e4;
+    const double torsionOnly = roll(flex);
+    bool found = false;
+    for (BushingRow& b : rigid.bushings)
+      if (b.name == "anti-roll bar torsion") {
+        b.directions[3].stiffness.coefficient = torsion;
+        found = true;
+      }
+    QVERIFY(found);
+    const double spring = roll(rigid);
+    qInfo("roll stiffness [N m/deg]: flexible bar %.2f, its bending rigid %.2f, rigid halves with a %.1f N m/rad "
+          "torsion bushing %.2f (difference %.1e)",
+          realBar, torsionOnly, torsion, spring, torsionOnly / spring - 1.0);
+    QVERIFY2(std::abs(torsionOnly / spring - 1.0) < 2e-3, qPrintable(QString::number(torsionOnly / spring - 1.0)));
+    QVERIFY(realBar < 0.99 * torsionOnly);
+  }
 };
 
 QTEST_APPLESS_MAIN(TestFlexibleRuns)

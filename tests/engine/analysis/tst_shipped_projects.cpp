@@ -4,6 +4,8 @@
 // against a stored baseline.
 #include <QtTest>
 
+#include <algorithm>
+
 #include <cmath>
 #include <fstream>
 #include <numeric>
@@ -11,6 +13,7 @@
 
 #include "engine/analysis/kc.h"
 #include "engine/analysis/simulation.h"
+#include "engine/core/rotation.h"
 #include "engine/core/text.h"
 #include "engine/dynamics/linearize.h"
 #include "engine/integrators/lsrt2.h"
@@ -354,6 +357,48 @@ class TestShippedProjects : public QObject {
     QCOMPARE(branchLines, 2);
     QCOMPARE(outputLines, 4);
     QCOMPARE(SuspensionModel::build(variant)->nElementStates(), 4);
+  }
+
+  // The flexible-bar variant is the double wishbone with one flexible body for the two bar halves
+  // (ids 11 and 23) and their torsion bushing: every other body, bushing, P2P element, input,
+  // wheel, load case and output is the same, and the markers that held a half hold the bar at
+  // the same global positions.
+  void flexibleBarVariantDiffersOnlyInTheBar() {
+    const Project base = readProject(kRoot + "/projects/double_wishbone.json");
+    const Project variant = readProject(kRoot + "/projects/double_wishbone_flexible_bar.json");
+    QCOMPARE(int(variant.flexibleBodies.size()), 1);
+    QCOMPARE(variant.flexibleBodies[0].body, 11);
+    auto bodyOf = [](const Project& p, int id) -> const BodyRow& {
+      return *std::find_if(p.bodies.begin(), p.bodies.end(), [&](const BodyRow& b) { return b.id == id; });
+    };
+    for (const BodyRow& b : base.bodies)
+      if (b.id != 11 && b.id != 23) QVERIFY2(bodyOf(variant, b.id) == b, b.name.c_str());
+    QCOMPARE(variant.bodies.size(), base.bodies.size() - 1);
+    auto global = [&](const Project& p, const MarkerRow& m) {
+      const BodyRow& b = bodyOf(p, m.body);
+      return Vec3(b.position + rotation::matrix(b.orientation) * m.position);
+    };
+    QCOMPARE(variant.markers.size(), base.markers.size() - 2);  // the torsion bushing's pair
+    for (const MarkerRow& m : variant.markers) {
+      const auto it = std::find_if(base.markers.begin(), base.markers.end(), [&](const MarkerRow& k) { return k.id == m.id; });
+      QVERIFY(it != base.markers.end());
+      if (it->body == 11 || it->body == 23) {
+        QCOMPARE(m.body, 11);
+        QVERIFY((global(variant, m) - global(base, *it)).norm() < 1e-9);
+      } else {
+        QVERIFY2(m == *it, m.name.c_str());
+      }
+    }
+    std::vector<BushingRow> kept;
+    for (const BushingRow& b : base.bushings)
+      if (b.name != "anti-roll bar torsion") kept.push_back(b);
+    QCOMPARE(variant.bushings.size(), kept.size());
+    for (std::size_t k = 0; k < kept.size(); ++k) {
+      QCOMPARE(variant.bushings[k].name, kept[k].name);
+      QVERIFY(variant.bushings[k].directions == kept[k].directions);
+    }
+    QVERIFY(variant.p2ps == base.p2ps && variant.inputs == base.inputs && variant.wheels == base.wheels);
+    QVERIFY(variant.loadCases == base.loadCases && variant.outputs == base.outputs);
   }
 
   // The viscoelastic variant: LSRT2 and ROS34PW2 (1 ms) against CVODE (rtol 1e-7, branch
