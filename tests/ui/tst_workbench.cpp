@@ -1760,6 +1760,41 @@ class TestWorkbench : public QObject {
     for (std::size_t k = 0; k < after.size(); ++k) QVERIFY(ek::sameFile(after[k], before[k]));
   }
 
+  /// The double wishbone with a flexible anti-roll bar: the workbench opens it, shows the bar as
+  /// one body in the topology and the 3D view (its modal coordinates are no bodies there), runs a
+  /// load case into the plots and saves it with its flexible-body table.
+  void flexibleBarProjectOpensRunsAndSaves() {
+    MainWindow w;
+    QVERIFY(openShown(w, kRoot + "/projects/double_wishbone_flexible_bar.json"));
+    const ek::Project& project = w.document()->project();
+    QCOMPARE(int(project.flexibleBodies.size()), 1);
+    const auto m = ek::SuspensionModel::build(project);
+    const int freeProjectBodies = static_cast<int>(
+        std::count_if(project.bodies.begin(), project.bodies.end(), [](const ek::BodyRow& b) { return !b.fixed; }));
+    QCOMPARE(w.topology()->nodeCount(), freeProjectBodies + 1);
+    QCOMPARE(w.topology()->edgeCount(), static_cast<int>(m->bushings.size() + m->p2ps.size()));
+    QCOMPARE(w.sparsity()->blocksShown(), m->pattern.nBlocks());
+    QVERIFY(firstRender(w));
+    QSignalSpy finished(&w, &MainWindow::runFinished);
+    w.startRun(0.05);
+    QVERIFY(finished.wait(60000));
+    QVERIFY2(finished.first().first().toBool(), qPrintable(w.lastRunMessage()));
+    QCOMPARE(static_cast<int>(w.plots()->history()->times().size()), 51);
+    settle();
+    const QImage shot = w.view3d()->grab3D();
+    QVERIFY(shot.save(kArtefacts + "/flexible_bar_3d.png"));
+    int coloured = 0;  // the bodies drawn (not the background's greys)
+    for (int y = 0; y < shot.height(); y += 2)
+      for (int x = 0; x < shot.width(); x += 2) {
+        const QColor c = shot.pixelColor(x, y);
+        coloured += std::abs(c.red() - c.blue()) > 40 || std::abs(c.green() - c.blue()) > 40;
+      }
+    QVERIFY2(coloured > 200, qPrintable(QString::number(coloured)));
+    const QString saved = kArtefacts + "/flexible_bar_saved.json";
+    w.document()->saveAs(saved);
+    QCOMPARE(ek::writeProjectText(ek::readProject(saved.toStdString())), ek::writeProjectText(project));
+  }
+
   /// Ctrl+S on a shipped project never replaces it: the dialog asks for a copy's place (not the
   /// shipped folder); after that, Save goes to the copy without asking.
   void saveKeepsTheShippedProjects() {

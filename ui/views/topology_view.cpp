@@ -42,7 +42,9 @@ void TopologyView::setModel(std::shared_ptr<const SuspensionModel> m) {
   std::vector<int> node(n);
   int ground = -1, count = 0;
   for (int b = 0; b < n; ++b) {
-    if (m->bodies[b].fixed) {
+    if (m->bodies[b].modal) {  // a flexible body's modal coordinates: no body of the project
+      node[b] = -1;
+    } else if (m->bodies[b].fixed) {
       if (ground < 0) ground = count++;
       node[b] = ground;
     } else {
@@ -64,7 +66,7 @@ void TopologyView::setModel(std::shared_ptr<const SuspensionModel> m) {
   // Start from the front view (y, z) of the bodies, then relax (Fruchterman-Reingold).
   std::vector<QPointF> p(count), disp(count);
   for (int b = 0; b < n; ++b)
-    if (!m->bodies[b].fixed) p[node[b]] = QPointF(-m->bodies[b].p0.y() * 900.0, -m->bodies[b].p0.z() * 900.0);
+    if (!m->bodies[b].fixed && node[b] >= 0) p[node[b]] = QPointF(-m->bodies[b].p0.y() * 900.0, -m->bodies[b].p0.z() * 900.0);
   if (ground >= 0) p[ground] = QPointF(0, -900);
   const double k = 90.0;
   double temperature = 60.0;
@@ -114,6 +116,7 @@ void TopologyView::setModel(std::shared_ptr<const SuspensionModel> m) {
   }
   for (int b = 0; b < n; ++b) {
     const ModelBody& body = m->bodies[b];
+    if (body.modal) continue;
     if (body.fixed && node[b] != ground) continue;
     if (body.fixed && b != [&] { for (int q = 0; q < n; ++q) if (m->bodies[q].fixed) return q; return b; }()) continue;
     const QPointF c = p[node[b]];

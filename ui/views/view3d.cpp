@@ -237,6 +237,7 @@ void View3D::setModel(std::shared_ptr<const SuspensionModel> model) {
   auto geometry = [&](std::size_t b, bool ghost) {
     std::vector<vtkActor*> actors;
     const ModelBody& body = model_->bodies[b];
+    if (body.modal) return actors;  // a flexible body's modal coordinates: drawn with its frame
     const QColor colour = ghost ? QColor(170, 175, 190)
                           : body.fixed ? QColor(120, 120, 120)
                                        : subsystemColour(model_->project().bodies[b].subsystem);
