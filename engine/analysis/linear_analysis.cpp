@@ -279,6 +279,9 @@ ModesResult computeModes(const SuspensionModel& model, const OperatingPoint& poi
     if (lambda.imag() < 0.0) continue;
     kept.emplace_back(lambda, V.col(k));
   }
+  // The unused entries of a flexible body's last modal slot are no coordinates: each gives a
+  // double zero eigenvalue (r' = v, v' = 0), which is not a free direction of the model.
+  for (const auto& f : model.flexibleBodies) res.zeroModes -= 2 * (6 * f.modalSlots - f.modes());
   std::sort(kept.begin(), kept.end(), [](const auto& a, const auto& b) { return std::abs(a.first) < std::abs(b.first); });
   // Degenerate pairs: separated into their left and right halves (left first).
   for (std::size_t k = 0; k + 1 < kept.size(); ++k) {
