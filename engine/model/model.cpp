@@ -78,10 +78,13 @@ void SuspensionModel::compileFlexibleBodies(const Project& p, SuspensionModel& m
     f.frameSlot = body.state;
     f.firstModalSlot = m.nFree_;
     f.modalSlots = (n + 5) / 6;
+    // The slots are appended to m.bodies, which moves its elements: no reference to `body` below.
+    const int id = body.id;
+    const std::string name = body.name;
     for (int k = 0; k < f.modalSlots; ++k) {
       ModelBody slot;
-      slot.id = body.id;
-      slot.name = body.name + " modes " + std::to_string(6 * k + 1) + "-" + std::to_string(std::min(n, 6 * k + 6));
+      slot.id = id;
+      slot.name = name + " modes " + std::to_string(6 * k + 1) + "-" + std::to_string(std::min(n, 6 * k + 6));
       slot.modal = true;
       slot.flexible = index;
       slot.state = m.nFree_++;
