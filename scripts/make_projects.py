@@ -142,7 +142,7 @@ class Builder:
 
     def vehicle(self, axle, drive_share):
         self.p["vehicle"] = {"axle": axle, "wheelbase [m]": 2.7, "cg height [m]": 0.55, "front brake share": 0.65,
-                             "front drive share": drive_share}
+                             "front drive share": drive_share, "brakes": "outboard"}
 
     def write(self, filename):
         path = os.path.join(OUT, filename)

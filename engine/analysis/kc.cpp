@@ -88,6 +88,9 @@ class HeldHeights {
     forces = lu_.solve(dz);
     return X_ * forces;
   }
+  /// The changes of the vertical forces at the contact points that hold the heights under a
+  /// generalized load column b (per wheel, upward positive).
+  VecX heldForces(const VecX& b) { return -lu_.solve(CK_ * lin_.respond(b)); }
   /// dq for a generalized load column b, the heights held.
   VecX respond(const VecX& b) {
     const VecX dq0 = lin_.respond(b);
@@ -106,17 +109,21 @@ class HeldHeights {
 struct TravelRates {
   MatX channel;  ///< [wheel][channel] per metre of travel
   VecX force;    ///< vertical force per metre [N/m]
-  /// Longitudinal (x) rate of the carrier-fixed point at the contact patch per metre of travel:
-  /// the point a braking force acts on when the brake locks wheel and carrier (outboard brakes).
-  /// Unlike the geometric contact point (the wheel's lowest point, kContactX), it follows the
-  /// carrier's pitch.
-  VecX carrierContactX;
+  /// Longitudinal (x) and vertical (z) rates of the carrier-fixed point at the contact patch per
+  /// metre of travel: the point a braking force acts on when the brake locks wheel and carrier
+  /// (outboard brakes). Unlike the geometric contact point (the wheel's lowest point, kContactX),
+  /// it follows the carrier's pitch.
+  VecX carrierContactX, carrierContactZ;
+  /// The carrier's pitch rate (world y component of its angular velocity) per metre of travel.
+  VecX carrierPitch;
 };
 
-/// d x / d q of the point of the wheel's carrier that is at the contact patch now (body-twist
-/// increments: dP = dp + (R dtheta_B) x (P - p)); zero when the carrier is fixed.
-VecX carrierContactGradient(const SuspensionModel& model, const Workspace& ws, int w) {
-  VecX g = VecX::Zero(model.nDof());
+/// d(x, z, pitch) / d q of the wheel's carrier: rows 0 and 1 the x and z of the carrier-fixed
+/// point at the contact patch now, row 2 the world y component of the carrier's rotation
+/// (body-twist increments: dP = dp + (R dtheta_B) x (P - p)); zero when the carrier is fixed.
+Eigen::Matrix<double, 3, Eigen::Dynamic> carrierSideViewGradient(const SuspensionModel& model, const Workspace& ws,
+                                                                 int w) {
+  Eigen::Matrix<double, 3, Eigen::Dynamic> g = Eigen::Matrix<double, 3, Eigen::Dynamic>::Zero(3, model.nDof());
   const ModelWheel& wheel = model.wheels[w];
   const int carrier = wheel.carrier.value >= 0 ? wheel.carrier.value : wheel.body.value;
   const int slot = model.bodies[carrier].state;
@@ -124,9 +131,12 @@ VecX carrierContactGradient(const SuspensionModel& model, const Workspace& ws, i
   const std::array<double, kWheelChannels> ch = wheelChannels(wheel, ws);
   const BodyKinematics& b = ws.bodies[carrier];
   const Vec3 rho = Vec3(ch[kContactX], ch[kContactY], ch[kContactZ]) - b.p;
-  // x of (R dtheta) x rho = e_x . ((R dtheta) x rho) = (rho x e_x) . (R dtheta)
-  g[6 * slot] = 1.0;
-  g.segment<3>(6 * slot + 3) = b.R.transpose() * rho.cross(Vec3::UnitX());
+  // e . ((R dtheta) x rho) = (rho x e) . (R dtheta)
+  g(0, 6 * slot) = 1.0;
+  g(1, 6 * slot + 2) = 1.0;
+  g.block<1, 3>(0, 6 * slot + 3) = (b.R.transpose() * rho.cross(Vec3::UnitX())).transpose();
+  g.block<1, 3>(1, 6 * slot + 3) = (b.R.transpose() * rho.cross(Vec3::UnitZ())).transpose();
+  g.block<1, 3>(2, 6 * slot + 3) = b.R.row(1);
   return g;
 }
 TravelRates travelRates(const SuspensionModel& model, Linearization& lin, const VecX& pattern) {
@@ -136,9 +146,14 @@ TravelRates travelRates(const SuspensionModel& model, Linearization& lin, const 
   const VecX dq = held.move(pattern, t.force);
   t.channel.resize(m, kWheelChannels);
   t.carrierContactX.resize(m);
+  t.carrierContactZ.resize(m);
+  t.carrierPitch.resize(m);
   for (int w = 0; w < m; ++w) {
     for (int c = 0; c < kWheelChannels; ++c) t.channel(w, c) = lin.gradient(w, c).dot(dq);
-    t.carrierContactX[w] = carrierContactGradient(model, lin.ws(), w).dot(dq);
+    const Vec3 rates = carrierSideViewGradient(model, lin.ws(), w) * dq;
+    t.carrierContactX[w] = rates[0];
+    t.carrierContactZ[w] = rates[1];
+    t.carrierPitch[w] = rates[2];
   }
   return t;
 }
@@ -331,6 +346,11 @@ const char* kcMetricSign(const std::string& name) {
       {"roll steer", "toe-in of the wheel in bump per degree of roll positive"},
       {"roll camber", "camber (top outboard) of the wheel in bump per degree of roll positive"},
       {"anti-", "share of the pitch moment taken by the geometry; positive resists"},
+      {"side-view swing arm angle", "line from the point the force acts on to the carrier's side-view instant centre, "
+                                    "above the ground towards the vehicle centre positive"},
+      {"side-view swing arm length", "horizontal distance from the contact point to the carrier's side-view instant "
+                                     "centre, towards the vehicle centre positive"},
+      {"side-view instant centre height", "above the contact point positive"},
       {"toe compliance, braking", "toe-in per kN of braking force (-x at the contact point) positive"},
       {"camber compliance, braking", "camber per kN of braking force (-x at the contact point) positive"},
       {"wheel centre recession", "wheel centre rearwards per kN of braking force positive"},
@@ -554,20 +574,44 @@ std::vector<KcMetric> designMetrics(const SuspensionModel& model, const KcDesign
       }
     }
   }
-  // Anti-dive / anti-lift from the side-view paths (docs/analyses.md): outboard brakes react on
-  // the carrier, so the braking force acts on wheel and carrier as one body, at the carrier-fixed
-  // point at the contact patch; a drive shaft's torque reacts inboard, so traction acts through
-  // the wheel centre's path.
+  // Anti-dive / anti-lift / anti-squat (docs/analyses.md): the share of the pitching load transfer
+  // the suspension takes, from the vertical force that holds each wheel's height when every wheel
+  // carries 1 N of longitudinal force where it acts: outboard brakes react on the carrier, so the
+  // braking force acts at the contact point on wheel and carrier as one body; inboard brakes and
+  // drive shafts react on the vehicle, so braking (inboard) and traction act at the wheel centre.
+  // The side-view swing arm is the geometry of it: the path of the point B the force acts on,
+  // tan(angle) = s dx_B/dz (s = +1 front, -1 rear), positive with the instant centre above B,
+  // towards the vehicle centre; with a symmetric stiffness (Maxwell-Betti) the two agree exactly.
   if (const auto& v = model.project().vehicle) {
-    const double lever = v->wheelbase / v->cgHeight;
+    const double lever = v->wheelbase / v->cgHeight, s = v->frontAxle ? 1.0 : -1.0;
+    const double brakeShare = v->frontAxle ? v->frontBrakeShare : 1.0 - v->frontBrakeShare;
+    const double driveShare = v->frontAxle ? v->frontDriveShare : 1.0 - v->frontDriveShare;
+    const std::string braking = v->frontAxle ? "anti-dive (braking)" : "anti-lift (braking)";
+    const std::string traction = v->frontAxle ? "anti-lift (traction)" : "anti-squat (traction)";
+    HeldHeights held(model, lin);
+    auto jacking = [&](int load) {  // upward pad force per N of force along +x at `load` on every wheel
+      VecX b = VecX::Zero(model.nDof());
+      for (int w = 0; w < m; ++w) b += lin.loadColumn(w, load);
+      return held.heldForces(b);
+    };
+    const VecX atCentre = jacking(kFxCentre);
+    const VecX atBrake = v->inboardBrakes ? atCentre : jacking(kFxContact);
     for (int w = 0; w < m; ++w) {
+      // Per N along +x the pad force changes by at[w] (virtual work: -at = dx_B/dz). Positive
+      // figures resist the pitch: braking (-x) loads a front pad and unloads a rear one, traction
+      // (+x) unloads a front pad and loads a rear one; both read -s at x lever x share.
+      add(braking, w, -s * atBrake[w] * lever * brakeShare * 100.0, "%");
+      if (driveShare > 0.0) add(traction, w, -s * atCentre[w] * lever * driveShare * 100.0, "%");
       const double cp = par.carrierContactX[w], wc = par.channel(w, kCentreX);
-      if (v->frontAxle) {
-        add("anti-dive (braking)", w, cp * lever * v->frontBrakeShare * 100.0, "%");
-        if (v->frontDriveShare > 0.0) add("anti-lift (traction)", w, wc * lever * v->frontDriveShare * 100.0, "%");
-      } else {
-        add("anti-lift (braking)", w, -cp * lever * (1.0 - v->frontBrakeShare) * 100.0, "%");
-        if (v->frontDriveShare < 1.0) add("anti-squat (traction)", w, -wc * lever * (1.0 - v->frontDriveShare) * 100.0, "%");
+      add("side-view swing arm angle (braking)", w, std::atan(s * (v->inboardBrakes ? wc : cp)) * kDeg, "deg");
+      if (driveShare > 0.0) add("side-view swing arm angle (traction)", w, std::atan(s * wc) * kDeg, "deg");
+      // The carrier's side-view instant centre: the point of its plane motion (x, z; pitch rate
+      // omega) that stands still, IC = P + (v_z, -v_x) / omega for the carrier-fixed point P at the
+      // contact patch; at infinity (no pitch, parallel links) no length is given.
+      const double vx = cp, vz = par.carrierContactZ[w], omega = par.carrierPitch[w];
+      if (std::abs(omega) * 1e4 > std::hypot(vx, vz)) {  // closer than 10 km
+        add("side-view swing arm length", w, -s * vz / omega * 1000.0, "mm");
+        add("side-view instant centre height (above the contact point)", w, -vx / omega * 1000.0, "mm");
       }
     }
   }

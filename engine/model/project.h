@@ -195,6 +195,11 @@ struct VehicleRow {
   double cgHeight = 0.55;       ///< centre of gravity above the ground [m]
   double frontBrakeShare = 0.65;  ///< share of the braking force on the front axle, 0..1
   double frontDriveShare = 0.0;   ///< share of the drive force on the front axle, 0..1
+  /// Brakes of this axle inboard (at the differential or the subframe: the brake torque reacts on
+  /// the vehicle through the drive shaft, the braking force acts through the wheel centre) instead
+  /// of outboard (in the wheel: the carrier reacts it, the force acts at the carrier-fixed point at
+  /// the contact patch).
+  bool inboardBrakes = false;
   bool operator==(const VehicleRow&) const = default;
 };
 

@@ -311,12 +311,16 @@ VehicleRow readVehicle(ObjectReader& r) {
   v.cgHeight = r.number("cg height [m]");
   v.frontBrakeShare = r.number("front brake share");
   v.frontDriveShare = r.number("front drive share");
+  const std::string brakes = r.string("brakes", "outboard");
+  if (brakes == "inboard") v.inboardBrakes = true;
+  else if (brakes != "outboard") r.fail("brakes", "expected \"outboard\" or \"inboard\", found \"" + brakes + "\"");
   return v;
 }
 
 Json writeVehicle(const VehicleRow& v) {
   return Json{{"axle", v.frontAxle ? "front" : "rear"}, {"wheelbase [m]", v.wheelbase}, {"cg height [m]", v.cgHeight},
-              {"front brake share", v.frontBrakeShare}, {"front drive share", v.frontDriveShare}};
+              {"front brake share", v.frontBrakeShare}, {"front drive share", v.frontDriveShare},
+              {"brakes", v.inboardBrakes ? "inboard" : "outboard"}};
 }
 
 SignalRow readSignal(ObjectReader& r) {

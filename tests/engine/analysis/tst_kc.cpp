@@ -4,6 +4,8 @@
 // against finite differences of static equilibria on the shipped axles.
 #include <QtTest>
 
+#include <optional>
+
 #include <nlohmann/json.hpp>
 
 #include "engine/analysis/kc.h"
@@ -64,13 +66,15 @@ WheelRow wheelOnItself(double radius) {
 
 /// A wheel body on one pivot to the ground: a swing axle (pivot axis x at the vehicle centre,
 /// arm along y) or a trailing arm (pivot axis y ahead of the wheel, arm along x). The wheel is
-/// its own carrier; the pivot's turning stiffness holds it.
-Project singlePivot(bool swingAxle, double arm, double radius) {
+/// its own carrier; the pivot's turning stiffness holds it. The pivot is at the wheel centre's
+/// height unless `pivotHeight` is given.
+Project singlePivot(bool swingAxle, double arm, double radius, std::optional<double> pivotHeight = {}) {
   Project p;
   p.gravity = Vec3::Zero();
   const BodyRow ground = groundBody();
   const Vec3 centre(0.0, 0.75, radius);
-  const Vec3 pivot = swingAxle ? Vec3(0.0, 0.75 - arm, radius) : Vec3(arm, 0.75, radius);
+  const double hp = pivotHeight.value_or(radius);
+  const Vec3 pivot = swingAxle ? Vec3(0.0, 0.75 - arm, hp) : Vec3(arm, 0.75, hp);
   BodyRow wheel = freeBody(1, "wheel", centre, 20.0);
   wheel.orientation = Vec3(M_PI / 2, 0.0, 0.0);  // body x along the axle (+y)
   p.bodies = {ground, wheel};
@@ -513,36 +517,94 @@ class TestKc : public QObject {
   /// and the axle's brake share, on every shipped axle with vehicle data. (The geometric contact
   /// point, which does not follow the carrier's pitch, gave 0.50 % instead of 11.9 % on the
   /// MacPherson axle.)
-  void antiDiveEqualsTheJackingForce_data() {
+  /// Every anti metric (from the analytic linearization) against the jacking force of the
+  /// nonlinear model: a held-height static equilibrium with 1 N of
+  /// longitudinal force at both wheels, at the contact point (outboard brakes: the carrier reacts
+  /// the brake torque) or at the wheel centre (inboard brakes and traction: the drive shaft reacts
+  /// it); vertical pad force per N of force x wheelbase / cg height x share x 100 gives the anti
+  /// figure the metric must equal, within 1e-5 relative. Every shipped axle with a `vehicle`
+  /// object, outboard and inboard brakes, front and rear drive.
+  void antiFeaturesEqualTheJackingForce_data() {
     QTest::addColumn<QString>("project");
-    for (const char* p : {"macpherson_front", "double_wishbone", "multilink"}) QTest::newRow(p) << p;
+    QTest::addColumn<bool>("inboard");
+    for (const char* p : {"macpherson_front", "double_wishbone", "double_wishbone_viscoelastic",
+                          "double_wishbone_flexible_bar", "quarter_double_wishbone", "multilink"})
+      for (bool inboard : {false, true})
+        QTest::newRow(qPrintable(QString("%1, %2 brakes").arg(p, inboard ? "inboard" : "outboard"))) << p << inboard;
   }
-  void antiDiveEqualsTheJackingForce() {
+  void antiFeaturesEqualTheJackingForce() {
     QFETCH(QString, project);
-    const auto model = SuspensionModel::build(readProject(kProjects + project.toStdString() + ".json"));
+    QFETCH(bool, inboard);
+    Project p = readProject(kProjects + project.toStdString() + ".json");
+    QVERIFY(p.vehicle.has_value());
+    p.vehicle->inboardBrakes = inboard;
+    p.vehicle->frontDriveShare = 0.4;  // both axles driven: traction metrics on either
+    const auto model = SuspensionModel::build(p);
     const SuspensionModel& m = *model;
     const VehicleRow& v = *m.project().vehicle;
     const KcDesign design = solveDesign(m, 1e-10);
     const std::vector<KcMetric> ms = designMetrics(m, design);
     std::vector<WheelHeight> held;
     for (int w = 0; w < static_cast<int>(m.wheels.size()); ++w) held.push_back({w, design.centreZ[w]});
-    auto padForce = [&](double fx) {  // wheel 0's vertical pad force with fx at both contact points
-      State s = design.state;
-      Workspace ws(m);
-      VecX loads = design.wheelLoads;
-      for (int w = 0; w < static_cast<int>(m.wheels.size()); ++w) loads[kWheelLoads * w + kFxContact] = fx;
-      solveEquilibrium(m, VecX::Zero(m.nInputs()), s, ws, 1e-10, 2000, held, 0.0, &loads);
-      return loads[kFzContact];
+    // -d(pad force of wheel 0)/d(force along +x at `load` on every wheel)
+    auto perForce = [&](int load) {
+      auto pad = [&](double fx) {
+        State s = design.state;
+        Workspace ws(m);
+        VecX loads = design.wheelLoads;
+        for (int w = 0; w < static_cast<int>(m.wheels.size()); ++w) loads[kWheelLoads * w + load] = fx;
+        solveEquilibrium(m, VecX::Zero(m.nInputs()), s, ws, 1e-10, 2000, held, 0.0, &loads);
+        return loads[kFzContact];
+      };
+      return -(pad(1.0) - pad(-1.0)) / 2.0;
     };
-    const double perBraking = -(padForce(1.0) - padForce(-1.0)) / 2.0;  // per N of braking (-Fx)
-    const double lever = v.wheelbase / v.cgHeight;
-    const double share = v.frontAxle ? v.frontBrakeShare : 1.0 - v.frontBrakeShare;
-    const double jacking = (v.frontAxle ? 1.0 : -1.0) * perBraking * lever * share * 100.0;
-    const double tool = metric(ms, v.frontAxle ? "anti-dive (braking)" : "anti-lift (braking)", "wheel left");
-    qInfo("%s: %.3f N of vertical force per kN of braking; anti-%s %.4f %% (tool) vs %.4f %% (jacking force)",
-          qPrintable(project), 1000.0 * perBraking, v.frontAxle ? "dive" : "lift", tool, jacking);
-    QVERIFY2(std::abs(tool - jacking) <= 1e-3 * std::max(1.0, std::abs(jacking)),
-             qPrintable(QString("tool %1 %, jacking %2 %").arg(tool).arg(jacking)));
+    const double lever = v.wheelbase / v.cgHeight, s = v.frontAxle ? 1.0 : -1.0;
+    const double brakeShare = v.frontAxle ? v.frontBrakeShare : 1.0 - v.frontBrakeShare;
+    const double driveShare = v.frontAxle ? v.frontDriveShare : 1.0 - v.frontDriveShare;
+    const double centre = perForce(kFxCentre);
+    const double braking = s * (inboard ? centre : perForce(kFxContact)) * lever * brakeShare * 100.0;
+    const double traction = s * centre * lever * driveShare * 100.0;
+    const std::string brakeName = v.frontAxle ? "anti-dive (braking)" : "anti-lift (braking)";
+    const std::string driveName = v.frontAxle ? "anti-lift (traction)" : "anti-squat (traction)";
+    const double toolBraking = metric(ms, brakeName, "wheel left"), toolTraction = metric(ms, driveName, "wheel left");
+    qInfo("%s, %s brakes: %s %.6f %% (tool) vs %.6f %% (jacking force); %s %.6f %% vs %.6f %%", qPrintable(project),
+          inboard ? "inboard" : "outboard", brakeName.c_str(), toolBraking, braking, driveName.c_str(), toolTraction,
+          traction);
+    QVERIFY2(std::abs(toolBraking - braking) <= 1e-5 * std::max(1.0, std::abs(braking)),
+             qPrintable(QString("braking: tool %1 %, jacking %2 %").arg(toolBraking).arg(braking)));
+    QVERIFY2(std::abs(toolTraction - traction) <= 1e-5 * std::max(1.0, std::abs(traction)),
+             qPrintable(QString("traction: tool %1 %, jacking %2 %").arg(toolTraction).arg(traction)));
+    // The swing arm's angle is the anti figure's geometry, tan(angle) x lever x share: equal to the
+    // force-based figure where the stiffness is symmetric (Maxwell-Betti), close on these axles,
+    // whose preloaded bushings make it slightly unsymmetric.
+    const double angle = metric(ms, "side-view swing arm angle (braking)", "wheel left");
+    const double geometric = std::tan(angle * M_PI / 180.0) * lever * brakeShare * 100.0;
+    qInfo("  geometric (swing arm angle %.4f deg): %.4f %%", angle, geometric);
+    QVERIFY2(std::abs(geometric - toolBraking) <= 5e-3 * std::max(1.0, std::abs(toolBraking)),
+             qPrintable(QString("geometric %1 %, force %2 %").arg(geometric).arg(toolBraking)));
+  }
+
+  /// The side-view swing arm of a trailing arm is the arm: its instant centre is the pivot, at
+  /// any height. Rear axle: length = the arm (the pivot ahead of the wheel, towards the vehicle
+  /// centre), instant centre height = the pivot's above the ground, angle atan(height / arm).
+  void sideViewSwingArmOfATrailingArm() {
+    const double arm = 0.45, radius = 0.3;
+    for (double pivotHeight : {0.3, 0.42, 0.18}) {
+      Project p = ::singlePivot(false, arm, radius, pivotHeight);
+      VehicleRow v;
+      v.frontAxle = false;
+      p.vehicle = v;
+      const auto model = SuspensionModel::build(p);
+      const std::vector<KcMetric> ms = designMetrics(*model, solveDesign(*model, 1e-10));
+      const double length = metric(ms, "side-view swing arm length") / 1000.0;
+      const double height = metric(ms, "side-view instant centre height (above the contact point)") / 1000.0;
+      const double angle = metric(ms, "side-view swing arm angle (braking)") * M_PI / 180.0;
+      qInfo("pivot %.3f m high, %.3f m ahead: length %.9f m, height %.9f m, angle %.9f rad (exact %.9f)", pivotHeight,
+            arm, length, height, angle, std::atan2(pivotHeight, arm));
+      QVERIFY2(std::abs(length - arm) < 1e-6, qPrintable(QString::number(length)));
+      QVERIFY2(std::abs(height - pivotHeight) < 1e-6, qPrintable(QString::number(height)));
+      QVERIFY2(std::abs(angle - std::atan2(pivotHeight, arm)) < 1e-6, qPrintable(QString::number(angle)));
+    }
   }
 
   /// A sweep past the mechanism's travel: the point where a joint's force exceeds 20 times the

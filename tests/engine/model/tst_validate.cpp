@@ -104,6 +104,9 @@ class TestValidate : public QObject {
     // A misspelt side is a reader error.
     j["wheels"][2]["side"] = "middle";
     QVERIFY(joined(errorsOf(j.dump())).contains("row id 3 ('bad'), field 'side': expected \"left\" or \"right\""));
+    // So is an unknown brake layout.
+    j["vehicle"]["brakes"] = "drum";
+    QVERIFY(joined(errorsOf(j.dump())).contains("field 'vehicle.brakes': expected \"outboard\" or \"inboard\", found \"drum\""));
   }
 
   // The targets table: every row's problems named by id and field, in one pass; a valid table
