@@ -9,16 +9,19 @@ FlexibleWorkspace::FlexibleWorkspace(int modes)
       Cdot(fe::Mat3X::Zero(3, modes)),
       dJ(modes, Mat3::Zero()),
       S(modes, Mat3::Zero()),
+      dJw(modes, Vec3::Zero()),
+      Eqd(modes, Vec3::Zero()),
+      hw(static_cast<std::size_t>(modes) * modes, Vec3::Zero()),
       f(VecX::Zero(3 + modes)),
       dfdw(MatX::Zero(3 + modes, 3)),
       dfdq(MatX::Zero(3 + modes, modes)),
       dfdqd(MatX::Zero(3 + modes, modes)),
       mass(MatX::Zero(3 + modes, 3 + modes)),
       dMa(MatX::Zero(3 + modes, modes)),
-      factor(3 + modes),
       a(VecX::Zero(3 + modes)),
       h(VecX::Zero(3 + modes)),
-      inverse(MatX::Identity(3 + modes, 3 + modes)) {}
+      tq(MatX::Zero(3, modes)),
+      yq(MatX::Zero(3, modes)) {}
 
 void evaluateInertia(const fe::ModalBody& body, const VecX& q, const VecX& qd, FlexibleWorkspace& ws) {
   const int n = ws.n;
@@ -58,22 +61,26 @@ void inertialForces(const fe::ModalBody& body, const VecX& damping, const Vec3& 
   ws.mass.bottomRightCorner(n, n).setIdentity();
   if (!partials) return;
 
-  // Rows of w.
+  // Rows of w. hw_kj = H_kj w and dJ_k w once: the products below reuse them.
   ws.dfdw.topRows<3>() = skew(ws.L) - skew(w) * ws.J - ws.Jdot;
   for (int k = 0; k < n; ++k) {
+    ws.dJw[k].noalias() = ws.dJ[k] * w;
+    ws.Eqd[k].noalias() = body.E[k] * qd;
+    for (int j = 0; j < n; ++j) ws.hw[static_cast<std::size_t>(k) * n + j].noalias() = body.h(k, j) * w;
+  }
+  auto hw = [&](int k, int j) -> const Vec3& { return ws.hw[static_cast<std::size_t>(k) * n + j]; };
+  for (int k = 0; k < n; ++k) {
     Vec3 Pw = Vec3::Zero();  // (d J'/dq_k) w = sum_j q'_j (H_jk + H_kj) w
-    for (int j = 0; j < n; ++j) Pw.noalias() += qd[j] * (body.h(j, k) * w + body.h(k, j) * w);
-    const Vec3 Ekqd = body.E[k] * qd;
-    ws.dfdq.block<3, 1>(0, k) = -w.cross(ws.dJ[k] * w + Ekqd) - Pw;
-    ws.dfdqd.block<3, 1>(0, k) = -w.cross(Vec3(ws.C.col(k))) - ws.dJ[k] * w - Ekqd - ws.Cdot.col(k);
+    for (int j = 0; j < n; ++j) Pw += qd[j] * (hw(j, k) + hw(k, j));
+    ws.dfdq.block<3, 1>(0, k) = -w.cross(ws.dJw[k] + ws.Eqd[k]) - Pw;
+    ws.dfdqd.block<3, 1>(0, k) = -w.cross(Vec3(ws.C.col(k))) - ws.dJw[k] - ws.Eqd[k] - ws.Cdot.col(k);
   }
   // Rows of q.
   for (int k = 0; k < n; ++k) {
-    const Vec3 Ekqd = body.E[k] * qd;
-    ws.dfdw.row(3 + k) = (-ws.Cdot.col(k) + ws.dJ[k] * w + Ekqd).transpose();
+    ws.dfdw.row(3 + k) = (-ws.Cdot.col(k) + ws.dJw[k] + ws.Eqd[k]).transpose();
     const fe::Mat3X& Ek = body.E[k];
     for (int j = 0; j < n; ++j) {
-      ws.dfdq(3 + k, j) = w.dot(body.h(k, j) * w);
+      ws.dfdq(3 + k, j) = w.dot(hw(k, j));
       ws.dfdqd(3 + k, j) = w.dot(Ek.col(j)) - w.dot(body.E[j].col(k));
     }
     ws.dfdq(3 + k, k) -= body.stiffness[k];
@@ -91,26 +98,48 @@ void massTimesPartial(const fe::ModalBody& body, const VecX& a, FlexibleWorkspac
   }
 }
 
+void engineValues(const fe::ModalBody& body, const VecX& rhs, FlexibleWorkspace& ws) {
+  const int n = ws.n;
+  // M(q)^-1 (x1; x2) = (S^-1 t; x2 - C^T S^-1 t) with t = x1 - C x2.
+  Mat3 S = ws.J;
+  S.noalias() -= ws.C * ws.C.transpose();
+  ws.schurInverse = S.inverse();  // symmetric positive definite: the frame's inertia, modes free
+  ws.m0SchurInverse.noalias() = body.inertia * ws.schurInverse;
+  Vec3 t = rhs.head<3>();
+  t.noalias() -= ws.C * rhs.tail(n);
+  const Vec3 y = ws.schurInverse * t;
+  ws.a.head<3>() = y;
+  ws.a.tail(n) = rhs.tail(n);
+  ws.a.tail(n).noalias() -= ws.C.transpose() * y;
+  ws.h.head<3>() = ws.m0SchurInverse * t;
+  ws.h.tail(n) = ws.a.tail(n);
+}
+
 void engineRows(const fe::ModalBody& body, const VecX& rhs, const MatX& drhs, int qColumn, FlexibleWorkspace& ws) {
   const int n = ws.n;
-  ws.factor.compute(ws.mass);
-  ws.a = ws.factor.solve(rhs);
-  const auto m0 = [&](auto&& x) {  // M0 x, in place: J0 on the rotation rows, I on the modes
-    for (int c = 0; c < x.cols(); ++c) x.col(c).template head<3>() = body.inertia * x.col(c).template head<3>();
-  };
-  ws.h = ws.a;
-  m0(ws.h);
-  // M0 M(q)^-1 once (a small dense matrix), then one product for all columns: faster than
-  // triangular solves with as many right-hand sides.
-  ws.inverse.setIdentity();
-  ws.factor.solveInPlace(ws.inverse);
-  m0(ws.inverse);
-  ws.rhsPartials = drhs;
-  if (qColumn >= 0) {
-    massTimesPartial(body, ws.a, ws);
-    ws.rhsPartials.middleCols(qColumn, n) -= ws.dMa;
+  const Eigen::Index cols = drhs.cols();
+  engineValues(body, rhs, ws);
+  if (ws.t.cols() != cols) {  // the engine's workspace sizes them once
+    ws.t.resize(3, cols);
+    ws.y.resize(3, cols);
+    ws.dh.resize(3 + n, cols);
   }
-  ws.dh.noalias() = ws.inverse * ws.rhsPartials;
+  // dh = M0 M^-1 drhs, column block by column block of the Schur form.
+  ws.t = drhs.topRows<3>();
+  ws.t.noalias() -= ws.C * drhs.bottomRows(n);
+  ws.y.noalias() = ws.schurInverse * ws.t;
+  ws.dh.topRows<3>().noalias() = ws.m0SchurInverse * ws.t;
+  ws.dh.bottomRows(n) = drhs.bottomRows(n);
+  ws.dh.bottomRows(n).noalias() -= ws.C.transpose() * ws.y;
+  if (qColumn < 0) return;
+  // - M0 M^-1 d(M a)/dq on the columns of q.
+  massTimesPartial(body, ws.a, ws);
+  ws.tq = ws.dMa.topRows<3>();
+  ws.tq.noalias() -= ws.C * ws.dMa.bottomRows(n);
+  ws.yq.noalias() = ws.schurInverse * ws.tq;
+  ws.dh.block(0, qColumn, 3, n).noalias() -= ws.m0SchurInverse * ws.tq;
+  ws.dh.block(3, qColumn, n, n) -= ws.dMa.bottomRows(n);
+  ws.dh.block(3, qColumn, n, n).noalias() += ws.C.transpose() * ws.yq;
 }
 
 double rotationalAndElasticEnergy(const fe::ModalBody& body, const Vec3& w, const VecX& q, const VecX& qd,

@@ -31,6 +31,8 @@ struct FlexibleWorkspace {
   fe::Mat3X C, Cdot;                 ///< C(q), C' = sum q'_k E_k
   std::vector<Mat3> dJ;              ///< dJ/dq_k
   std::vector<Mat3> S;               ///< sum_l q_l H_kl
+  std::vector<Vec3> dJw, Eqd;        ///< dJ/dq_k w and E_k q' per mode (inertialForces())
+  std::vector<Vec3> hw;              ///< H_kl w, k major (inertialForces())
   Mat3 Jdot = Mat3::Zero();          ///< J' = sum q'_k dJ_k
   Vec3 L = Vec3::Zero();             ///< body angular momentum J w + C q'
   // inertialForces()
@@ -38,13 +40,15 @@ struct FlexibleWorkspace {
   MatX dfdw, dfdq, dfdqd;            ///< (3 + n) x 3, x n, x n
   MatX mass;                         ///< M(q), (3 + n) x (3 + n)
   MatX dMa;                          ///< d(M(q) a)/dq, (3 + n) x n
-  // engineRows()
-  Eigen::LDLT<MatX> factor;          ///< of M(q)
+  // engineValues(), engineRows(): M(q) = [J C; C^T I] through its Schur complement
+  // S = J - C C^T, the inertia of the frame with the modes free.
+  Mat3 schurInverse = Mat3::Identity();    ///< S^-1
+  Mat3 m0SchurInverse = Mat3::Identity();  ///< J0 S^-1
   VecX a;                            ///< accelerations (w', q'') = M(q)^-1 rhs
   VecX h;                            ///< M0 a: the rows the engine integrates with M0 = diag(J0, I)
   MatX dh;                           ///< M0 M(q)^-1 (d rhs - d(M a)) per column of the caller's
-  MatX inverse;                      ///< M0 M(q)^-1
-  MatX rhsPartials;                  ///< d rhs - d(M a), the caller's columns
+  MatX t, y;                         ///< 3 x columns: (I -C) d rhs and S^-1 of it
+  MatX tq, yq;                       ///< 3 x n: the same for d(M a)/dq
 };
 
 /// J(q), C(q), their rates and dJ/dq_k at (q, q').
@@ -59,13 +63,18 @@ void inertialForces(const fe::ModalBody& body, const VecX& damping, const Vec3& 
 /// d(M(q) a)/dq for the accelerations a = (w', q'') into ws.dMa. @pre evaluateInertia() at q.
 void massTimesPartial(const fe::ModalBody& body, const VecX& a, FlexibleWorkspace& ws);
 
+/// a = M(q)^-1 rhs and h~ = M0 a into ws.a and ws.h (the values of engineRows(), bit for bit).
+/// @pre inertialForces() at the same point.
+void engineValues(const fe::ModalBody& body, const VecX& rhs, FlexibleWorkspace& ws);
+
 /// The body's rows of rotation and deformation as an engine with a constant block mass takes
 /// them: with M0 = diag(J0, I), M0 (w', q'') = h~ holds the body's equations exactly for
 /// h~ = M0 M(q)^-1 rhs, rhs = (tau_B; Q) + f. Its partials follow from those of rhs:
 /// dh~ = M0 M(q)^-1 (d rhs - d(M(q) a)/dq dq) with a = M(q)^-1 rhs. `drhs` has a column per
 /// variable of the caller's (any number); the modal coordinates q are its columns
-/// [qColumn, qColumn + n) (-1: none among them). Writes ws.a, ws.h, ws.dh.
-/// @pre inertialForces() at the same point (ws.mass).
+/// [qColumn, qColumn + n) (-1: none among them). Writes ws.a, ws.h, ws.dh. M(q)^-1 through the
+/// Schur complement of its identity block: 6 n + 9 multiply-adds per column instead of (3 + n)^2.
+/// @pre inertialForces() at the same point.
 void engineRows(const fe::ModalBody& body, const VecX& rhs, const MatX& drhs, int qColumn, FlexibleWorkspace& ws);
 
 /// The kinetic energy of rotation and deformation w^T J w / 2 + w^T C q' + |q'|^2 / 2 and the

@@ -289,11 +289,11 @@ void addElement(const SuspensionModel& model, Workspace& ws, MarkerIndex iIndex,
       const MarkerKinematics& mx = other == 0 ? mi : mj;
       if (mx.state < 0) continue;
       const int x = mx.body, nx = coordinates(model, x);
-      MatX& Jm = ws.flexMarkerJacobian;
-      markerJacobian(model, ws, other == 0 ? I : J, Jm);
+      const MatX& Jm = ws.flexJacobians[ws.flexJacobianOf[other == 0 ? I : J]];
       const Mat6x12& Gm = other == 0 ? GI : GJ;
-      ws.flexYG.topLeftCorner(nc, 12).noalias() = Y.topLeftCorner(nc, 6) * Gm;
-      rows.topLeftCorner(nc, 2 * nx).noalias() = ws.flexYG.topLeftCorner(nc, 12) * Jm.topLeftCorner(12, 2 * nx);
+      // Y (G_m J_m): the 6-row product first, then the side's rows.
+      ws.flexYG.topLeftCorner(6, 2 * nx).noalias() = Gm * Jm.topLeftCorner(12, 2 * nx);
+      rows.topLeftCorner(nc, 2 * nx).noalias() = Y.topLeftCorner(nc, 6) * ws.flexYG.topLeftCorner(6, 2 * nx);
       if (x == c) {
         sideRows(model, ws, marker, G, Gamma, Y, nullptr, &ws.flexExplicit);
         rows.topLeftCorner(nc, 2 * nx) += ws.flexExplicit.topLeftCorner(nc, 2 * nx);
@@ -306,6 +306,10 @@ void addElement(const SuspensionModel& model, Workspace& ws, MarkerIndex iIndex,
 }  // namespace
 
 void addFlexibleElementForces(const SuspensionModel& model, Workspace& ws, bool partials) {
+  if (partials)  // each marker's motion Jacobian once: an element uses it for both of its sides
+    for (std::size_t k = 0; k < ws.flexJacobianMarkers.size(); ++k)
+      if (ws.markers[ws.flexJacobianMarkers[k]].state >= 0)
+        markerJacobian(model, ws, ws.flexJacobianMarkers[k], ws.flexJacobians[k]);
   for (int e : ws.flexibleBushings)
     addElement(model, ws, model.bushings[e].i, model.bushings[e].j, ws.bushings[e].wrench, partials);
   for (int e : ws.flexibleP2Ps) addElement(model, ws, model.p2ps[e].i, model.p2ps[e].j, ws.p2ps[e].wrench, partials);
@@ -351,10 +355,7 @@ void flexibleBodyRows(const SuspensionModel& model, Workspace& ws, bool partials
       fs.drhs.middleCols(6 * nc + fs.qColumn, n) += fw.dfdqd;
       engineRows(f.modal, fs.rhs, fs.drhs, fs.qColumn, fw);
     } else {
-      fw.factor.compute(fw.mass);
-      fw.a = fw.factor.solve(fs.rhs);
-      fw.h = fw.a;
-      fw.h.head<3>() = f.modal.inertia * fw.a.head<3>();
+      engineValues(f.modal, fs.rhs, fw);
     }
     // Back into the world-wrench form.
     const Mat3& J0 = f.modal.inertia;

@@ -77,8 +77,22 @@ Workspace::Workspace(const SuspensionModel& m)
   }
   flexScratchA.setZero(6 + largest, 12 + 2 * largest);
   flexScratchB.setZero(6 + largest, 12 + 2 * largest);
-  flexMarkerJacobian.setZero(12, 12 + 2 * largest);
-  flexYG.setZero(6 + largest, 12);
+  flexJacobianOf.assign(m.hasFlexibleBodies() ? m.markers.size() : 0, -1);
+  auto jacobianFor = [&](MarkerIndex k) {
+    if (flexJacobianOf[k.value] >= 0) return;
+    flexJacobianOf[k.value] = static_cast<int>(flexJacobianMarkers.size());
+    flexJacobianMarkers.push_back(k.value);
+    flexJacobians.push_back(MatX::Zero(12, 12 + 2 * largest));
+  };
+  for (int e : flexibleBushings) {
+    jacobianFor(m.bushings[e].i);
+    jacobianFor(m.bushings[e].j);
+  }
+  for (int e : flexibleP2Ps) {
+    jacobianFor(m.p2ps[e].i);
+    jacobianFor(m.p2ps[e].j);
+  }
+  flexYG.setZero(6, 12 + 2 * largest);
   flexExplicit.setZero(6 + largest, 12 + 2 * largest);
   flexValues.setZero(6 + largest);
 }
@@ -97,7 +111,8 @@ FlexibleBodyState::FlexibleBodyState(const ModelFlexibleBody& body, const BlockP
   noColumns.resize(3 + n, 0);
   if (n > 0) {
     inertia.dh.setZero(3 + n, drhs.cols());
-    inertia.rhsPartials.setZero(3 + n, drhs.cols());
+    inertia.t.setZero(3, drhs.cols());
+    inertia.y.setZero(3, drhs.cols());
   }
 }
 

@@ -194,8 +194,13 @@ struct Workspace {
   std::vector<FlexibleBodyState> flexible;
   std::vector<FlexibleMarkerState> flexibleMarkers;
   std::vector<int> flexibleBushings, flexibleP2Ps;
+  /// The motion Jacobians of the markers of those elements (12 x both levels of the marker's
+  /// body's coordinates), computed once per linearization; flexJacobianOf[marker] indexes them
+  /// (-1: none).
+  std::vector<MatX> flexJacobians;
+  std::vector<int> flexJacobianMarkers, flexJacobianOf;
   /// Scratch of the flexible element pass (sized for the largest body).
-  MatX flexScratchA, flexScratchB, flexMarkerJacobian, flexYG, flexExplicit;
+  MatX flexScratchA, flexScratchB, flexYG, flexExplicit;
   VecX flexValues;
 };
 
