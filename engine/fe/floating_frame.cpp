@@ -101,6 +101,22 @@ ModalBody floatingFrameBody(const BeamMesh& mesh, const std::vector<int>& interf
   return floatingFrameBody(fem.stiffness, fem.mass, mesh.nodes, fem.dofs, boundary, options);
 }
 
+void truncateModes(ModalBody& body, int keep) {
+  const int n = body.modes();
+  if (keep == n) return;
+  body.frequencies.conservativeResize(keep);
+  body.stiffness.conservativeResize(keep);
+  body.shapes = body.shapes.leftCols(keep).eval();
+  body.G.resize(keep);
+  std::vector<Mat3> H(static_cast<size_t>(keep) * keep);
+  for (int k = 0; k < keep; ++k) {
+    for (int l = 0; l < keep; ++l) H[static_cast<size_t>(k) * keep + l] = body.H[static_cast<size_t>(k) * n + l];
+    body.E[k] = body.E[k].leftCols(keep).eval();
+  }
+  body.E.resize(keep);
+  body.H = std::move(H);
+}
+
 void directInertia(const ModalBody& body, const SparseMatrix& M, const VecX& q, Mat3& J, Mat3X& C) {
   MatX R = rigidBodyModes(body.nodes, body.dofs).rightCols<3>();
   for (int k = 0; k < body.modes(); ++k) R += q[k] * rotationOfMode(body, k);

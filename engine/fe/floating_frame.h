@@ -49,6 +49,10 @@ struct ModalBody {
   Mat3X rotation(int node) const;
 };
 
+/// Keeps the first `keep` elastic modes of a body (they are ascending in frequency) and its
+/// invariants for them; the others are left out. @pre 0 <= keep <= body.modes()
+void truncateModes(ModalBody& body, int keep);
+
 /// A point attached rigidly to a node (offset d from it, mesh axes) moves with the node's
 /// translation and rotation: position s + T q, rotation (I + [R q]x) for small q.
 struct PointShape {

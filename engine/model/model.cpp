@@ -9,6 +9,7 @@
 
 #include "engine/core/error.h"
 #include "engine/core/rotation.h"
+#include "engine/core/text.h"
 #include "engine/model/project_io.h"
 
 namespace ek {
@@ -64,6 +65,14 @@ void SuspensionModel::compileFlexibleBodies(const Project& p, SuspensionModel& m
     } catch (const std::exception& e) {
       throw ModelError({p.sourcePath, "flexible bodies", "id " + std::to_string(row.id), ""},
                        std::string("the beams cannot be reduced: ") + e.what());
+    }
+    if (row.maxFrequency > 0.0 && f.modal.modes() > 0) {
+      int keep = 0;
+      while (keep < f.modal.modes() && f.modal.frequencies[keep] <= row.maxFrequency) ++keep;
+      if (keep == 0)
+        throw ModelError({p.sourcePath, "flexible bodies", "id " + std::to_string(row.id), "max frequency [Hz]"},
+                         "keeps no elastic mode: the lowest is at " + significant(f.modal.frequencies[0], 6) + " Hz");
+      fe::truncateModes(f.modal, keep);
     }
     const int n = f.modes();
     f.damping.resize(n);

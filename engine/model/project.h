@@ -62,6 +62,8 @@ struct FlexibleBodyRow {
   fe::BeamSection section;          ///< SI: m^2, m^4, m^6
   fe::BeamMaterial material;        ///< Pa, kg/m^3
   int modes = 6;                    ///< fixed-interface normal modes kept
+  /// Hz, > 0: the elastic modes of the reduced body above it are left out (0: all kept)
+  double maxFrequency = 0.0;
   double dampingRatio = 0.01;       ///< modal damping ratio of every elastic mode
   bool operator==(const FlexibleBodyRow& o) const {
     auto sec = [](const fe::BeamSection& s) {
@@ -72,7 +74,8 @@ struct FlexibleBodyRow {
     };
     return id == o.id && name == o.name && body == o.body && points == o.points &&
            elementsPerSegment == o.elementsPerSegment && up == o.up && sec(section) == sec(o.section) &&
-           mat(material) == mat(o.material) && modes == o.modes && dampingRatio == o.dampingRatio;
+           mat(material) == mat(o.material) && modes == o.modes && maxFrequency == o.maxFrequency &&
+           dampingRatio == o.dampingRatio;
   }
 };
 

@@ -117,6 +117,7 @@ FlexibleBodyRow readFlexibleBody(ObjectReader& r) {
     mat.finish();
   }
   f.modes = r.has("modes") ? r.integer("modes") : f.modes;
+  f.maxFrequency = r.number("max frequency [Hz]", f.maxFrequency);
   f.dampingRatio = r.number("damping ratio", f.dampingRatio);
   return f;
 }
@@ -648,6 +649,7 @@ std::string writeProjectText(const Project& p) {
           {"material", Json{{"E [Pa]", f.material.youngsModulus}, {"G [Pa]", f.material.shearModulus},
                             {"density [kg/m^3]", f.material.density}}},
           {"modes", f.modes}, {"damping ratio", f.dampingRatio}});
+      if (f.maxFrequency > 0.0) flexibleBodies.back()["max frequency [Hz]"] = f.maxFrequency;
     }
     j["flexible bodies"] = flexibleBodies;
   }

@@ -252,6 +252,8 @@ void checkFlexibleBodies(const Project& p, const Checker& c, const std::map<int,
     for (const auto& [v, key] : {std::pair{f.section.shearY, "section.shear y"}, std::pair{f.section.shearZ, "section.shear z"}})
       if (!(std::isfinite(v) && v > 0.0 && v <= 1.0)) c.error(c.at(t, f, key), "must be in (0, 1], is " + num(v));
     if (f.modes < 0 || f.modes > 200) c.error(c.at(t, f, "modes"), "must be 0 to 200, is " + std::to_string(f.modes));
+    if (!(std::isfinite(f.maxFrequency) && f.maxFrequency >= 0.0))
+      c.error(c.at(t, f, "max frequency [Hz]"), "must not be negative (0: every mode kept), is " + num(f.maxFrequency));
     if (!(std::isfinite(f.dampingRatio) && f.dampingRatio >= 0.0 && f.dampingRatio < 1.0))
       c.error(c.at(t, f, "damping ratio"), "must be in [0, 1), is " + num(f.dampingRatio));
     if (std::none_of(p.markers.begin(), p.markers.end(), [&](const MarkerRow& m) { return m.body == f.body; }))

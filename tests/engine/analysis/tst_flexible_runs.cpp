@@ -170,6 +170,54 @@ class TestFlexibleRuns : public QObject {
     QCOMPARE(zeroModes(readProject(root + "/projects/double_wishbone_flexible_bar.json")),
              zeroModes(readProject(root + "/projects/double_wishbone.json")));
   }
+
+  /// The second truncation (`max frequency [Hz]`) on the shipped bar: the roll stiffness with the
+  /// modes above each cut left out, against all modes kept. Leaving out modes can only stiffen
+  /// the bar (fewer shapes to deform in), and a cut above the highest mode changes nothing.
+  void frequencyCutOfTheBar() {
+    const std::string root = ELASTOKIN_SOURCE_DIR;
+    const Project shipped = readProject(root + "/projects/double_wishbone_flexible_bar.json");
+    auto roll = [](const Project& p, int& modes) {
+      const auto m = SuspensionModel::build(p);
+      modes = m->flexibleBodies.at(0).modes();
+      for (const KcMetric& k : designMetrics(*m, solveDesign(*m)))
+        if (k.name == "roll stiffness (wheel pads)") return k.value;
+      return std::nan("");
+    };
+    Project all = shipped;
+    all.flexibleBodies.at(0).maxFrequency = 0.0;
+    int allModes = 0;
+    const double reference = roll(all, allModes);
+    all.flexibleBodies.at(0).maxFrequency = 1e6;
+    int same = 0;
+    QCOMPARE(roll(all, same), reference);
+    QCOMPARE(same, allModes);
+    double previous = reference;
+    int previousModes = allModes;
+    for (double cut : {5000.0, 2000.0, 1000.0, 500.0, 200.0}) {
+      Project p = shipped;
+      p.flexibleBodies.at(0).maxFrequency = cut;
+      int modes = 0;
+      const double k = roll(p, modes);
+      qInfo("max frequency %6.0f Hz: %2d of %d modes, roll stiffness %.2f N m/deg (%+.2f %%)", cut, modes, allModes, k,
+            100.0 * (k / reference - 1.0));
+      QVERIFY(modes <= previousModes);
+      previousModes = modes;
+      QVERIFY2(k >= previous * (1.0 - 1e-9), qPrintable(QString("%1 < %2").arg(k).arg(previous)));
+      previous = k;
+    }
+    QVERIFY(previousModes < allModes);
+    Project none = shipped;
+    none.flexibleBodies.at(0).maxFrequency = 10.0;
+    try {
+      SuspensionModel::build(none);
+      QFAIL("a cut below every mode was accepted");
+    } catch (const ModelError& e) {
+      qInfo("%s", e.what());
+      QVERIFY(QString(e.what()).contains("max frequency [Hz]"));
+      QVERIFY(QString(e.what()).contains("keeps no elastic mode: the lowest is at 49.64"));
+    }
+  }
 };
 
 QTEST_APPLESS_MAIN(TestFlexibleRuns)

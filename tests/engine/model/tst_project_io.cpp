@@ -113,6 +113,7 @@ class TestProjectIo : public QObject {
     Project p = test::flexibleBar(5, true);
     p.flexibleBodies[0].section.warping = 3e-12;
     p.flexibleBodies[0].up = Vec3(0.0, 0.1, 1.0);
+    p.flexibleBodies[0].maxFrequency = 1500.0;
     const std::string text = writeProjectText(p);
     QVERIFY(text.find("\"flexible bodies\"") != std::string::npos);
     const Project q = parseProject(text, "memory.json");

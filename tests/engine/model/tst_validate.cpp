@@ -186,6 +186,7 @@ class TestValidate : public QObject {
     f.material.density = -1.0;
     f.modes = -2;
     f.dampingRatio = 1.5;
+    f.maxFrequency = -100.0;
     f.points.push_back(f.points.back());
     p.bodies[1].mass = 2.0;
     FlexibleBodyRow second = f;
@@ -210,6 +211,7 @@ class TestValidate : public QObject {
           "row id 1 ('bar beams'), field 'material.density [kg/m^3]': must be positive, is -1",
           "row id 1 ('bar beams'), field 'modes': must be 0 to 200, is -2",
           "row id 1 ('bar beams'), field 'damping ratio': must be in [0, 1), is 1.5",
+          "row id 1 ('bar beams'), field 'max frequency [Hz]': must not be negative (0: every mode kept), is -100",
           "row id 1 ('bar beams'), field 'points [m]': points 4 and 5 coincide",
           "row id 2 ('no such body'), field 'body': body 7 does not exist",
           "table 'bodies', row id 1 ('bar'), field 'mass [kg]': the body is flexible",
