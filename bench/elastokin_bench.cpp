@@ -11,7 +11,14 @@
 //
 //   elastokin-bench [--out bench.json] [--duration S] [--repeat N] [--projects a,b] [--threads N]
 //                   [--solvers a,b] [--integrators a,b] [--variant NAME:key=value,...]...
-//                   [--scaling [--scaling-max N]]
+//                   [--scaling [--scaling-max N]] [--flexible-modes a,b,...]
+//                   [--flexible-max-frequency a,b,...]
+//
+// --flexible-modes 0,4,8,16 runs each project with flexible bodies once per count of
+// fixed-interface modes (the table's `modes`), named "PROJECT, modes=N (T in all)" with T the
+// modal coordinates after the reduction (constraint modes included): the step cost per mode.
+// --flexible-max-frequency 0,1000,500 does the same per second truncation (the table's
+// `max frequency [Hz]`, 0: every mode kept), named "PROJECT, max N Hz (T in all)".
 //
 // --integrators lsrt2,ros34pw2,lie compares the fixed-step methods (topology solver); a variant's
 // keys are integrator, solver, lin-every, threads and always (always=1: the parallel step on every
@@ -274,7 +281,7 @@ int usage() {
   ek::cfprintf(stderr,
                "usage: elastokin-bench [--out bench.json] [--duration S] [--repeat N] [--projects a,b] "
                "[--solvers a,b] [--integrators a,b] [--threads N] [--variant NAME:integrator=I,solver=S,lin-every=N,threads=N]... "
-               "[--scaling [--scaling-max N]]\n");
+               "[--scaling [--scaling-max N]] [--flexible-modes a,b,...] [--flexible-max-frequency a,b,...]\n");
   return 2;
 }
 
@@ -288,6 +295,8 @@ int main(int argc, char** argv) {
   std::vector<std::string> projectNames{"double_wishbone", "multilink"};
   std::vector<Variant> variants;
   std::vector<std::string> solvers{"dense", "klu", "topology"}, integrators;
+  std::vector<int> flexibleModes;
+  std::vector<double> flexibleCuts;
   for (int k = 1; k < argc; ++k) {
     const std::string a = argv[k];
     auto next = [&]() -> std::string { return k + 1 < argc ? argv[++k] : std::string(); };
@@ -298,6 +307,10 @@ int main(int argc, char** argv) {
     else if (a == "--solvers") solvers = split(next(), ',');
     else if (a == "--integrators") integrators = split(next(), ',');
     else if (a == "--scaling") scaling = true;
+    else if (a == "--flexible-modes")
+      for (const std::string& m : split(next(), ',')) flexibleModes.push_back(ek::bench::countArg(a, m, 0));
+    else if (a == "--flexible-max-frequency")
+      for (const std::string& f : split(next(), ',')) flexibleCuts.push_back(ek::bench::numberArg(a, f));
     else if (a == "--threads") threads = ek::bench::countArg(a, next());
     else if (a == "--scaling-max") scalingMax = ek::bench::countArg(a, next());
     else if (a == "--variant") {
@@ -323,8 +336,29 @@ int main(int argc, char** argv) {
     for (int copies = 1; copies <= scalingMax; copies *= 2)
       models.push_back({"double_wishbone x" + std::to_string(copies), ek::SuspensionModel::build(replicate(dw, copies))});
   } else {
-    for (const auto& name : projectNames)
-      models.push_back({name, ek::SuspensionModel::build(ek::readProject(root + "/projects/" + name + ".json"))});
+    for (const auto& name : projectNames) {
+      const ek::Project p = ek::readProject(root + "/projects/" + name + ".json");
+      if ((flexibleModes.empty() && flexibleCuts.empty()) || p.flexibleBodies.empty()) {
+        models.push_back({name, ek::SuspensionModel::build(p)});
+        continue;
+      }
+      auto add = [&](const ek::Project& v, const std::string& label) {
+        auto model = ek::SuspensionModel::build(v);
+        int all = 0;
+        for (const auto& f : model->flexibleBodies) all += f.modes();
+        models.push_back({name + ", " + label + " (" + std::to_string(all) + " in all)", model});
+      };
+      for (int modes : flexibleModes) {
+        ek::Project v = p;
+        for (auto& f : v.flexibleBodies) f.modes = modes;
+        add(v, "modes=" + std::to_string(modes));
+      }
+      for (double cut : flexibleCuts) {
+        ek::Project v = p;
+        for (auto& f : v.flexibleBodies) f.maxFrequency = cut;
+        add(v, "max " + ek::significant(cut, 6) + " Hz");
+      }
+    }
   }
   std::vector<Pool> pools;
   for (const auto& [name, model] : models)
