@@ -300,7 +300,7 @@ MatX rigidBodyModes(const std::vector<Vec3>& nodes, const DofMap& dofs) {
       R(f + a, a) = 1;
       const Vec3 t = Vec3::Unit(a).cross(nodes[i]);
       R.block<3, 1>(f, 3 + a) = t;
-      R(f + 3 + a, 3 + a) = 1;
+      if (dofs.hasRotations(i)) R(f + 3 + a, 3 + a) = 1;
     }
   }
   return R;

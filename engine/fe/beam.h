@@ -62,7 +62,11 @@ struct BeamMesh {
 struct DofMap {
   std::vector<int> first;  ///< first of the node's six (translation x y z, rotation x y z)
   std::vector<int> warp;   ///< the node's warping degree of freedom, or -1
+  /// Per node, 0 when it has only the three translations (a solid element's node); empty when
+  /// every node has all six.
+  std::vector<unsigned char> rotations;
   int size = 0;
+  bool hasRotations(int node) const { return rotations.empty() || rotations[node] != 0; }
 };
 
 using SparseMatrix = Eigen::SparseMatrix<double>;

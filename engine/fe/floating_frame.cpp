@@ -33,7 +33,10 @@ MatX rotationOfModeTransposeTimes(const ModalBody& b, int k, const MatX& A) {
 }  // namespace
 
 Mat3X ModalBody::translation(int node) const { return shapes.middleRows(dofs.first[node], 3); }
-Mat3X ModalBody::rotation(int node) const { return shapes.middleRows(dofs.first[node] + 3, 3); }
+Mat3X ModalBody::rotation(int node) const {
+  if (!dofs.hasRotations(node)) return Mat3X::Zero(3, shapes.cols());  // a solid's node: no rotation of its own
+  return shapes.middleRows(dofs.first[node] + 3, 3);
+}
 
 PointShape pointShape(const ModalBody& body, int node, const Vec3& offset) {
   if (node < 0 || node >= static_cast<int>(body.nodes.size()))

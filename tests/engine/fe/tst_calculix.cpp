@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// A flexible body from a CalculiX model (engine/fe/calculix.h). The deck reader on decks written
+// as CalculiX users write them (keywords in either case, comments, GENERATE, sets of sets,
+// *INCLUDE) and its errors with file and line; then CalculiX itself (ccx, which
+// scripts/setup-debian.sh installs): a cantilevered steel strip of solid elements, its matrices
+// from *FREQUENCY, SOLVER=MATRIXSTORAGE reduced onto two rigid interfaces, against CalculiX's own
+// full solutions of the same model: the static tip displacement and rotation under a force and a
+// moment on the tip (*RIGID BODY, *STATIC) and the clamped frequencies (*FREQUENCY).
+#include <QtTest>
+
+#include <Eigen/Eigenvalues>
+
+#include <cmath>
+#include <functional>
+#include <fstream>
+#include <sstream>
+
+#include "engine/core/error.h"
+#include "engine/core/text.h"
+#include "engine/fe/calculix.h"
+
+using namespace ek;
+using namespace ek::fe;
+
+namespace {
+
+void write(const QString& path, const std::string& text) {
+  std::ofstream f(path.toStdString());
+  f << text;
+}
+
+std::string errorOf(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const ModelError& e) {
+    return e.what();
+  }
+  return {};
+}
+
+// The strip: 200 x 20 x 4 mm, 40 x 4 x 2 eight-node bricks, steel in mm, t, s, N.
+constexpr double kL = 200.0, kW = 20.0, kT = 4.0;
+constexpr int kNx = 40, kNy = 4, kNz = 2;
+
+int nodeId(int i, int j, int l) { return 1 + (i * (kNy + 1) + j) * (kNz + 1) + l; }
+
+std::string stripDeck() {
+  std::string s = "** cantilever strip, mm t s N\n*NODE, NSET=NALL\n";
+  for (int i = 0; i <= kNx; ++i)
+    for (int j = 0; j <= kNy; ++j)
+      for (int l = 0; l <= kNz; ++l)
+        s += cformat("%d, %.6f, %.6f, %.6f\n", nodeId(i, j, l), kL * i / kNx, kW * j / kNy, kT * l / kNz);
+  s += "*ELEMENT, TYPE=C3D8, ELSET=EALL\n";
+  int e = 1;
+  for (int i = 0; i < kNx; ++i)
+    for (int j = 0; j < kNy; ++j)
+      for (int l = 0; l < kNz; ++l)
+        s += cformat("%d, %d, %d, %d, %d, %d, %d, %d, %d\n", e++, nodeId(i, j, l), nodeId(i + 1, j, l),
+                     nodeId(i + 1, j + 1, l), nodeId(i, j + 1, l), nodeId(i, j, l + 1), nodeId(i + 1, j, l + 1),
+                     nodeId(i + 1, j + 1, l + 1), nodeId(i, j + 1, l + 1));
+  for (auto [name, i] : {std::pair<const char*, int>{"ROOT", 0}, {"TIP", kNx}}) {
+    s += cformat("*NSET, NSET=%s\n", name);
+    for (int j = 0; j <= kNy; ++j)
+      for (int l = 0; l <= kNz; ++l) s += cformat("%d,\n", nodeId(i, j, l));
+  }
+  s += "*MATERIAL, NAME=STEEL\n*ELASTIC\n210000., 0.3\n*DENSITY\n7.85e-9\n"
+       "*SOLID SECTION, ELSET=EALL, MATERIAL=STEEL\n";
+  return s;
+}
+
+// Runs ccx on JOB.inp in dir; the .dat file's text ("FAILED" when ccx failed).
+std::string runCcx(const QString& dir, const QString& job) {
+  QProcess p;
+  p.setWorkingDirectory(dir);
+  QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+  env.insert("OMP_NUM_THREADS", "1");
+  p.setProcessEnvironment(env);
+  p.start("ccx", {"-i", job});
+  if (!p.waitForFinished(120000) || p.exitCode() != 0) return "FAILED";
+  std::ifstream f((dir + "/" + job + ".dat").toStdString());
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+// The six numbers after a node id at the start of a line of a .dat table ("  9001  1.2E-03 ...").
+Vec3 datRow(const std::string& dat, int node) {
+  std::istringstream in(dat);
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream l(line);
+    int id = 0;
+    double x, y, z;
+    if (l >> id && id == node && l >> x >> y >> z) return {x, y, z};
+  }
+  return Vec3::Constant(std::nan(""));
+}
+
+std::vector<double> datFrequencies(const std::string& dat) {
+  std::vector<double> f;
+  std::istringstream in(dat);
+  std::string line;
+  bool table = false;
+  while (std::getline(in, line)) {
+    if (line.find("E I G E N V A L U E   O U T P U T") != std::string::npos) table = true;
+    if (line.find("P A R T I C I P A T I O N") != std::string::npos) break;
+    std::istringstream l(line);
+    int mode = 0;
+    double eig, rad, hz;
+    if (table && l >> mode >> eig >> rad >> hz) f.push_back(hz);
+  }
+  return f;
+}
+
+// The floating body's coordinates z = (rigid a (6), modal q (n)); node k's six rows.
+MatX nodeRows(const ModalBody& b, int k) {
+  const int n = b.modes();
+  MatX P = MatX::Zero(6, 6 + n);
+  P.block<3, 3>(0, 0).setIdentity();
+  P.block<3, 3>(0, 3) = -skew(b.nodes[k]);
+  P.block<3, 3>(3, 3).setIdentity();
+  P.block(0, 6, 3, n) = b.translation(k);
+  P.block(3, 6, 3, n) = b.rotation(k);
+  return P;
+}
+
+}  // namespace
+
+class TestCalculix : public QObject {
+  Q_OBJECT
+ private slots:
+  void readsADeckAsUsersWriteIt() {
+    QTemporaryDir dir;
+    write(dir.filePath("nodes.inp"), "*node, nset=Nall\n1, 0., 0., 0.\n2, 1.E1, 0, 0\n3, 1.D1, 5., 0.\n4,0,5,0\n");
+    write(dir.filePath("deck.inp"),
+          "** a comment\n*HEADING\nplate\n*INCLUDE, INPUT=nodes.inp\n"
+          "*NSET,NSET=left\n1, 4\n*nset, nset=RIGHT, generate\n2, 3, 1\n*NSET, NSET=BOTH\nLEFT, right\n"
+          "*ELEMENT, TYPE=C3D8, ELSET=E\n1, 1, 2, 3, 4,\n1, 2, 3, 4\n*Element, type=MASS, elset=M\n2, 1\n");
+    const CalculixDeck d = readCalculixDeck(dir.filePath("deck.inp").toStdString());
+    QCOMPARE(d.nodes.size(), std::size_t(4));
+    QCOMPARE(d.nodes[1].x(), 10.0);
+    QCOMPARE(d.nodes[2].x(), 10.0);
+    QCOMPARE(d.nodeSets.at("LEFT"), (std::vector<int>{1, 4}));
+    QCOMPARE(d.nodeSets.at("RIGHT"), (std::vector<int>{2, 3}));
+    QCOMPARE(d.nodeSets.at("BOTH"), (std::vector<int>{1, 4, 2, 3}));
+    QCOMPARE(d.nodeSets.at("NALL").size(), std::size_t(4));
+    QCOMPARE(d.elementTypes.at("C3D8"), 1);
+    QCOMPARE(d.elementTypes.at("MASS"), 1);
+  }
+
+  void namesEveryBadLine() {
+    QTemporaryDir dir;
+    const QString deck = dir.filePath("bad.inp");
+    write(deck, "*NODE\n1, 0, 0, 0\n1, 1, 0, 0\n2, x, 0, 0\n*NSET, NSET=A\n1, 7, B\n*ELEMENT, TYPE=S4, ELSET=E\n1, 1, 2, 1, 2\n");
+    const std::string e = errorOf([&] { readCalculixDeck(deck.toStdString()); });
+    qInfo("%s", e.c_str());
+    QVERIFY(e.find("bad.inp: line 3") != std::string::npos);
+    QVERIFY(e.find("node 1 is given twice (first on line 2)") != std::string::npos);
+    QVERIFY(e.find("'2, x, 0, 0'") != std::string::npos);
+    QVERIFY(e.find("names node 7, which is not defined") != std::string::npos);
+    QVERIFY(e.find("names 'B', neither a node nor a set") != std::string::npos);
+    QVERIFY(e.find("element type 'S4' is not read") != std::string::npos);
+
+    write(dir.filePath("m.dof"), "1.1\n1.2\n");
+    write(dir.filePath("m.sti"), "1 1  1.0e+00\n1 3  2.0\n2 2 abc\n");
+    write(dir.filePath("m.mas"), "1 1  1.0e+00\n");
+    const std::string m = errorOf([&] { readCalculixMatrices(dir.filePath("m").toStdString()); });
+    qInfo("%s", m.c_str());
+    QVERIFY(m.find("beyond the 2 rows") != std::string::npos);
+    QVERIFY(m.find("'2 2 abc'") != std::string::npos);
+    const std::string missing = errorOf([&] { readCalculixMatrices(dir.filePath("none").toStdString()); });
+    QVERIFY(missing.find("none.dof") != std::string::npos);
+  }
+
+  void stripAgainstCalculix() {
+    if (QStandardPaths::findExecutable("ccx").isEmpty())
+      QFAIL("ccx is not installed: scripts/setup-debian.sh installs calculix-ccx");
+    QTemporaryDir dir;
+    const std::string mesh = stripDeck();
+    write(dir.filePath("strip.inp"), mesh + "*STEP\n*FREQUENCY, SOLVER=MATRIXSTORAGE\n*END STEP\n");
+    // The tip's nodes follow a reference node (9001, its rotation on 9002); the root is clamped.
+    const Vec3 force(100.0, 50.0, 20.0), moment(3000.0, -1000.0, 500.0);  // N, N mm
+    write(dir.filePath("static.inp"),
+          mesh + cformat("*NODE\n9001, %g, %g, %g\n9002, %g, %g, %g\n", kL, kW / 2, kT / 2, kL, kW / 2, kT / 2) +
+              "*RIGID BODY, NSET=TIP, REF NODE=9001, ROT NODE=9002\n*BOUNDARY\nROOT, 1, 3\n*STEP\n*STATIC\n" +
+              cformat("*CLOAD\n9001, 1, %g\n9001, 2, %g\n9001, 3, %g\n9002, 1, %g\n9002, 2, %g\n9002, 3, %g\n",
+                      force.x(), force.y(), force.z(), moment.x(), moment.y(), moment.z()) +
+              "*NSET, NSET=NREF\n9001, 9002\n*NODE PRINT, NSET=NREF\nU\n*END STEP\n");
+    write(dir.filePath("clamped.inp"), mesh + "*BOUNDARY\nROOT, 1, 3\n*STEP\n*FREQUENCY\n6\n*END STEP\n");
+    // Free-floating with both ends rigid, as the reduced body's interfaces make them.
+    write(dir.filePath("free.inp"),
+          mesh + cformat("*NODE\n9001, %g, %g, %g\n9002, %g, %g, %g\n9003, 0, %g, %g\n9004, 0, %g, %g\n", kL, kW / 2,
+                         kT / 2, kL, kW / 2, kT / 2, kW / 2, kT / 2, kW / 2, kT / 2) +
+              "*RIGID BODY, NSET=TIP, REF NODE=9001, ROT NODE=9002\n"
+              "*RIGID BODY, NSET=ROOT, REF NODE=9003, ROT NODE=9004\n*STEP\n*FREQUENCY\n12\n*END STEP\n");
+    QCOMPARE(runCcx(dir.path(), "strip"), std::string());  // the matrix step prints nothing
+    const std::string statics = runCcx(dir.path(), "static");
+    const std::string clamped = runCcx(dir.path(), "clamped");
+    const Vec3 u = datRow(statics, 9001), theta = datRow(statics, 9002);
+    const std::vector<double> fClamped = datFrequencies(clamped);
+    const std::vector<double> fFree = datFrequencies(runCcx(dir.path(), "free"));
+    QCOMPARE(fFree.size(), std::size_t(12));
+    QVERIFY2(u.allFinite() && theta.allFinite(), statics.c_str());
+    QCOMPARE(fClamped.size(), std::size_t(6));
+
+    const CalculixDeck deck = readCalculixDeck(dir.filePath("strip.inp").toStdString());
+    const CalculixMatrices matrices = readCalculixMatrices(dir.filePath("strip").toStdString());
+    const FeUnits mm{1e-3, 1e3};
+    const std::vector<RigidInterface> interfaces{{"root", {0.0, kW / 2, kT / 2}}, {"TIP", {kL, kW / 2, kT / 2}}};
+    ReductionOptions options;
+    options.modes = 12;
+    const ModalBody b = reduceCalculixModel(deck, matrices, interfaces, mm, options);
+    const double mass = 7850.0 * kL * kW * kT * 1e-9;
+    qInfo("mass %.6g kg (%.6g), centre %.4g %.4g %.4g m, %d elastic modes, lowest %.1f Hz", b.mass, mass,
+          b.centre.x(), b.centre.y(), b.centre.z(), b.modes(), b.frequencies[0]);
+    QVERIFY(std::abs(b.mass / mass - 1.0) < 1e-9);
+    QVERIFY((b.centre - Vec3(kL / 2, kW / 2, kT / 2) * 1e-3).norm() < 1e-12);
+    QCOMPARE(b.modes(), 12 + 2 * 6 - 6);
+
+    for (int k = 0; k < 6; ++k) {  // CalculiX's first six are the rigid motions
+      const double e = b.frequencies[k] / fFree[6 + k] - 1.0;
+      qInfo("free mode %d: CalculiX %.2f Hz, reduced %.2f Hz (%+.3f %%)", k + 1, fFree[6 + k], b.frequencies[k], 100.0 * e);
+      QVERIFY(std::abs(e) < 0.005);
+    }
+
+    // Static: the root's reference node held, the load on the tip's; the floating body in
+    // coordinates z = (a, q) with stiffness diag(0, w^2) and the root's six rows as constraints.
+    const int n = b.modes(), nz = 6 + n;
+    MatX kkt = MatX::Zero(nz + 6, nz + 6);
+    kkt.block(6, 6, n, n) = b.stiffness.asDiagonal();
+    const MatX root = nodeRows(b, 0), tip = nodeRows(b, 1);
+    kkt.block(nz, 0, 6, nz) = root;
+    kkt.block(0, nz, nz, 6) = root.transpose();
+    Eigen::Matrix<double, 6, 1> load;
+    load << force, moment * 1e-3;
+    VecX rhs = VecX::Zero(nz + 6);
+    rhs.head(nz) = tip.transpose() * load;
+    const VecX z = kkt.fullPivLu().solve(rhs);
+    const Eigen::Matrix<double, 6, 1> x = tip * z.head(nz);
+    const Vec3 uReduced = x.head<3>() * 1e3, thetaReduced = x.tail<3>();
+    const double du = (uReduced - u).norm() / u.norm(), dtheta = (thetaReduced - theta).norm() / theta.norm();
+    qInfo("tip displacement [mm]: CalculiX %.6e %.6e %.6e, reduced %.6e %.6e %.6e (%.2e)", u.x(), u.y(), u.z(),
+          uReduced.x(), uReduced.y(), uReduced.z(), du);
+    qInfo("tip rotation [rad]:    CalculiX %.6e %.6e %.6e, reduced %.6e %.6e %.6e (%.2e)", theta.x(), theta.y(),
+          theta.z(), thetaReduced.x(), thetaReduced.y(), thetaReduced.z(), dtheta);
+    QVERIFY(du < 0.01);
+    QVERIFY(dtheta < 0.01);
+
+    // Clamped frequencies: the same constraint, mass diag(m, J0, I) at q = 0 (mean axes).
+    Eigen::FullPivLU<MatX> lu(root);
+    const MatX Z = lu.kernel();
+    MatX Kz = MatX::Zero(nz, nz), Mz = MatX::Identity(nz, nz);
+    Kz.block(6, 6, n, n) = b.stiffness.asDiagonal();
+    Mz.topLeftCorner<3, 3>() *= b.mass;
+    Mz.block<3, 3>(3, 3) = b.inertia;
+    const MatX Kr = Z.transpose() * Kz * Z, Mr = Z.transpose() * Mz * Z;
+    Eigen::GeneralizedSelfAdjointEigenSolver<MatX> eig(Kr, Mr);
+    for (int k = 0; k < 6; ++k) {
+      const double f = std::sqrt(std::max(0.0, eig.eigenvalues()[k])) / (2.0 * M_PI);
+      const double e = f / fClamped[k] - 1.0;
+      qInfo("clamped mode %d: CalculiX %.2f Hz, reduced %.2f Hz (%+.3f %%)", k + 1, fClamped[k], f, 100.0 * e);
+      QVERIFY(std::abs(e) < 0.005);
+    }
+  }
+
+  void refusesAModelItCannotCouple() {
+    QTemporaryDir dir;
+    write(dir.filePath("d.inp"), "*NODE\n1, 0, 0, 0\n2, 1, 0, 0\n*NSET, NSET=A\n1\n*NSET, NSET=B\n1, 2\n");
+    write(dir.filePath("m.dof"), "1.1\n1.2\n1.3\n2.1\n2.2\n2.3\n");
+    write(dir.filePath("m.sti"), "1 1 1.0\n");
+    write(dir.filePath("m.mas"), "1 1 1.0\n");
+    const CalculixDeck d = readCalculixDeck(dir.filePath("d.inp").toStdString());
+    const CalculixMatrices m = readCalculixMatrices(dir.filePath("m").toStdString());
+    const std::string e = errorOf([&] { reduceCalculixModel(d, m, {{"A", {}}, {"B", {}}, {"C", {}}}, {}, {}); });
+    qInfo("%s", e.c_str());
+    QVERIFY(e.find("node 1 is in interface sets A and B") != std::string::npos);
+    QVERIFY(e.find("interface set 'C' is not in the deck (its sets: A, B)") != std::string::npos);
+    write(dir.filePath("s.dof"), "1.1\n1.2\n1.3\n1.1\n1.2\n1.3\n7.1\n");
+    write(dir.filePath("s.sti"), "1 1 1.0\n");
+    write(dir.filePath("s.mas"), "1 1 1.0\n");
+    const CalculixMatrices s = readCalculixMatrices(dir.filePath("s").toStdString());
+    const std::string shell = errorOf([&] { reduceCalculixModel(d, s, {{"A", {}}}, {}, {}); });
+    QVERIFY(shell.find("twice") != std::string::npos);
+  }
+};
+
+QTEST_APPLESS_MAIN(TestCalculix)
+#include "tst_calculix.moc"
