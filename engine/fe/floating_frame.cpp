@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/fe/floating_frame.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -118,6 +119,33 @@ void truncateModes(ModalBody& body, int keep) {
   }
   body.E.resize(keep);
   body.H = std::move(H);
+}
+
+void keepNodes(ModalBody& body, int count) {
+  MatX shapes(6 * count, body.modes());
+  DofMap dofs;
+  for (int i = 0; i < count; ++i) {
+    if (!body.dofs.hasRotations(i) || body.dofs.warp[i] >= 0)
+      throw std::invalid_argument("node " + std::to_string(i) + " is not a reference node with six degrees of freedom");
+    shapes.middleRows(6 * i, 6) = body.shapes.middleRows(body.dofs.first[i], 6);
+    dofs.first.push_back(6 * i);
+    dofs.warp.push_back(-1);
+  }
+  dofs.size = 6 * count;
+  body.shapes = std::move(shapes);
+  body.dofs = std::move(dofs);
+  body.nodes.resize(count);
+}
+
+bool sameModalData(const ModalBody& a, const ModalBody& b) {
+  auto sameMatrix = [](const auto& x, const auto& y) {
+    return x.rows() == y.rows() && x.cols() == y.cols() && x == y;
+  };
+  return a.mass == b.mass && a.centre == b.centre && a.inertia == b.inertia && sameMatrix(a.frequencies, b.frequencies) &&
+         sameMatrix(a.stiffness, b.stiffness) && sameMatrix(a.shapes, b.shapes) && a.dofs.first == b.dofs.first &&
+         a.dofs.warp == b.dofs.warp && a.dofs.rotations == b.dofs.rotations && a.dofs.size == b.dofs.size &&
+         a.nodes == b.nodes && a.G == b.G && a.H == b.H && a.E.size() == b.E.size() &&
+         std::equal(a.E.begin(), a.E.end(), b.E.begin(), sameMatrix);
 }
 
 void directInertia(const ModalBody& body, const SparseMatrix& M, const VecX& q, Mat3& J, Mat3X& C) {

@@ -53,6 +53,15 @@ struct ModalBody {
 /// invariants for them; the others are left out. @pre 0 <= keep <= body.modes()
 void truncateModes(ModalBody& body, int keep);
 
+/// Keeps the first `count` nodes of a body (each with its six degrees of freedom: reference nodes
+/// of interfaces, e.g. reduceCalculixModel()'s) and drops the others' shapes: what a marker needs.
+/// The mass, inertia, modes and invariants stay those of the whole model.
+/// @throws std::invalid_argument when one of the first `count` nodes has no rotations
+void keepNodes(ModalBody& body, int count);
+
+/// The same floating-frame data (every field compared exactly).
+bool sameModalData(const ModalBody& a, const ModalBody& b);
+
 /// A point attached rigidly to a node (offset d from it, mesh axes) moves with the node's
 /// translation and rotation: position s + T q, rotation (I + [R q]x) for small q.
 struct PointShape {

@@ -43,28 +43,44 @@ void SuspensionModel::compileFlexibleBodies(const Project& p, SuspensionModel& m
                                              std::map<int, int>& nodeOfMarker) {
   for (const auto& row : p.flexibleBodies) {
     const BodyIndex bi = m.bodyById(row.body);
-    const fe::BeamMesh mesh = beamMesh(row);
-    // The interface: the nodes nearest to the body's markers (body frame).
-    std::set<int> interface;
-    for (const auto& mk : p.markers) {
-      if (mk.body != row.body) continue;
-      int best = 0;
-      for (int k = 1; k < static_cast<int>(mesh.nodes.size()); ++k)
-        if ((mesh.nodes[k] - mk.position).squaredNorm() < (mesh.nodes[best] - mk.position).squaredNorm()) best = k;
-      interface.insert(best);
-      nodeOfMarker[mk.id] = best;
-    }
-    fe::ReductionOptions options;
-    options.modes = row.modes;
     ModelFlexibleBody f;
     f.id = row.id;
     f.name = row.name;
     f.body = bi.value;
-    try {
-      f.modal = fe::floatingFrameBody(mesh, std::vector<int>(interface.begin(), interface.end()), options);
-    } catch (const std::exception& e) {
-      throw ModelError({p.sourcePath, "flexible bodies", "id " + std::to_string(row.id), ""},
-                       std::string("the beams cannot be reduced: ") + e.what());
+    // The markers ride on nodes: a reduced body's interface markers on their reference nodes, the
+    // others on the nearest node (body frame).
+    auto nearest = [](const std::vector<Vec3>& nodes, const Vec3& offset, const Vec3& x) {
+      int best = 0;
+      for (int k = 1; k < static_cast<int>(nodes.size()); ++k)
+        if ((nodes[k] + offset - x).squaredNorm() < (nodes[best] + offset - x).squaredNorm()) best = k;
+      return best;
+    };
+    if (row.reduced) {
+      f.modal = row.reduced->modal;
+      const auto& ids = row.reduced->interfaceMarkers;
+      for (const auto& mk : p.markers) {
+        if (mk.body != row.body) continue;
+        const auto at = std::find(ids.begin(), ids.end(), mk.id);
+        nodeOfMarker[mk.id] = at != ids.end() ? static_cast<int>(at - ids.begin())
+                                              : nearest(f.modal.nodes, f.modal.centre, mk.position);
+      }
+    } else {
+      const fe::BeamMesh mesh = beamMesh(row);
+      std::set<int> interface;
+      for (const auto& mk : p.markers) {
+        if (mk.body != row.body) continue;
+        const int best = nearest(mesh.nodes, Vec3::Zero(), mk.position);
+        interface.insert(best);
+        nodeOfMarker[mk.id] = best;
+      }
+      fe::ReductionOptions options;
+      options.modes = row.modes;
+      try {
+        f.modal = fe::floatingFrameBody(mesh, std::vector<int>(interface.begin(), interface.end()), options);
+      } catch (const std::exception& e) {
+        throw ModelError({p.sourcePath, "flexible bodies", "id " + std::to_string(row.id), ""},
+                         std::string("the beams cannot be reduced: ") + e.what());
+      }
     }
     if (row.maxFrequency > 0.0 && f.modal.modes() > 0) {
       int keep = 0;

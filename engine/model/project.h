@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "engine/core/types.h"
-#include "engine/fe/beam.h"
+#include "engine/fe/floating_frame.h"
 
 namespace ek {
 
@@ -47,11 +47,23 @@ struct MarkerRow {
   bool operator==(const MarkerRow&) const = default;
 };
 
+/// A body reduced from a finite-element model outside Elastokin (`elastokin-sim --import-fe`):
+/// its floating-frame data as stored; its nodes are the interfaces' reference nodes (relative to
+/// the centre of mass, body axes), node k carried by marker interfaceMarkers[k].
+struct ReducedBodyRow {
+  std::string source;                 ///< what it was reduced from, for the reader
+  std::vector<int> interfaceMarkers;  ///< marker id per reference node
+  fe::ModalBody modal;
+  bool operator==(const ReducedBodyRow& o) const {
+    return source == o.source && interfaceMarkers == o.interfaceMarkers && fe::sameModalData(modal, o.modal);
+  }
+};
+
 /// A free body made flexible (docs/flexible-bodies.md): a chain of straight 3D beam elements along
 /// `points` (the body frame), one section and material, reduced by Craig-Bampton onto the nodes
 /// that carry the body's markers (each marker rides on its nearest node, the offset a rigid arm)
 /// plus `modes` fixed-interface normal modes. The body's mass, centre of mass and inertia are the
-/// beams' (the body row's must be left 0).
+/// beams' (the body row's must be left 0). With `reduced` the body comes from an FE model instead.
 struct FlexibleBodyRow {
   int id = 0;
   std::string name;
@@ -65,6 +77,8 @@ struct FlexibleBodyRow {
   /// Hz, > 0: the elastic modes of the reduced body above it are left out (0: all kept)
   double maxFrequency = 0.0;
   double dampingRatio = 0.01;       ///< modal damping ratio of every elastic mode
+  /// Set: the body comes reduced from an FE model and the beam fields above are not used.
+  std::optional<ReducedBodyRow> reduced;
   bool operator==(const FlexibleBodyRow& o) const {
     auto sec = [](const fe::BeamSection& s) {
       return std::array<double, 7>{s.area, s.iy, s.iz, s.torsion, s.warping, s.shearY, s.shearZ};
@@ -75,7 +89,7 @@ struct FlexibleBodyRow {
     return id == o.id && name == o.name && body == o.body && points == o.points &&
            elementsPerSegment == o.elementsPerSegment && up == o.up && sec(section) == sec(o.section) &&
            mat(material) == mat(o.material) && modes == o.modes && maxFrequency == o.maxFrequency &&
-           dampingRatio == o.dampingRatio;
+           dampingRatio == o.dampingRatio && reduced == o.reduced;
   }
 };
 

@@ -78,12 +78,114 @@ Json writeLaw(const LawRow& law) {
 
 Json vec(const Vec3& v) { return Json::array({v.x(), v.y(), v.z()}); }
 
+/// A matrix stored as an array of rows: rows x cols numbers (rows < 0: any count).
+MatX readRows(ObjectReader& r, const std::string& key, int rows, int cols) {
+  const Json& v = r.raw(key);
+  if (v.is_discarded()) return MatX(std::max(rows, 0), cols);
+  const bool shaped = v.is_array() && (rows < 0 || v.size() == static_cast<std::size_t>(rows)) &&
+                      std::all_of(v.begin(), v.end(), [&](const Json& row) {
+                        return row.is_array() && row.size() == static_cast<std::size_t>(cols);
+                      });
+  if (!shaped) {
+    r.fail(key, "expected " + (rows < 0 ? std::string("rows") : std::to_string(rows) + " rows") + " of " +
+                    std::to_string(cols) + " numbers, found " + ObjectReader::describe(v));
+    return MatX::Zero(std::max(rows, 0), cols);
+  }
+  MatX m(static_cast<int>(v.size()), cols);
+  for (int i = 0; i < m.rows(); ++i)
+    for (int k = 0; k < cols; ++k) m(i, k) = r.toNumber(v[i][k], key);
+  return m;
+}
+
+Json writeRows(const MatX& m) {
+  Json rows = Json::array();
+  for (int i = 0; i < m.rows(); ++i) {
+    Json row = Json::array();
+    for (int k = 0; k < m.cols(); ++k) row.push_back(m(i, k));
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+/// A flexible body reduced elsewhere (docs/project-format.md, "reduced body"): 3 x 3 matrices as
+/// rows of 9 numbers (row-major), E_k as 3 rows of n per mode.
+ReducedBodyRow readReducedBody(ObjectReader& r) {
+  ReducedBodyRow b;
+  b.source = r.string("source", "");
+  fe::ModalBody& m = b.modal;
+  const Json& markers = r.raw("interface markers");
+  if (markers.is_array())
+    for (const Json& id : markers) b.interfaceMarkers.push_back(r.toInteger(id, "interface markers"));
+  else if (!markers.is_discarded())
+    r.fail("interface markers", "expected an array of marker ids, found " + ObjectReader::describe(markers));
+  m.mass = r.number("mass [kg]");
+  m.centre = r.vec3("centre of mass [m]");
+  const MatX inertia = readRows(r, "inertia [kg m^2]", 3, 3);
+  m.inertia = inertia;
+  const MatX f = readRows(r, "frequencies [Hz]", -1, 1);
+  m.frequencies = f.col(0);
+  m.stiffness = (2.0 * M_PI * m.frequencies).array().square().matrix();
+  const int modes = static_cast<int>(m.frequencies.size());
+  const MatX nodes = readRows(r, "nodes [m]", static_cast<int>(b.interfaceMarkers.size()), 3);
+  for (int i = 0; i < nodes.rows(); ++i) {
+    m.nodes.push_back(nodes.row(i).transpose());
+    m.dofs.first.push_back(6 * i);
+    m.dofs.warp.push_back(-1);
+  }
+  m.dofs.size = 6 * static_cast<int>(m.nodes.size());
+  m.shapes = readRows(r, "node shapes", m.dofs.size, modes);
+  const MatX G = readRows(r, "G", modes, 9), H = readRows(r, "H", modes * modes, 9);
+  const MatX E = readRows(r, "E", 3 * modes, modes);
+  auto mat3 = [](const MatX& rows, int i) {
+    Mat3 a;
+    for (int k = 0; k < 9; ++k) a(k / 3, k % 3) = rows(i, k);
+    return a;
+  };
+  for (int i = 0; i < G.rows(); ++i) m.G.push_back(mat3(G, i));
+  for (int i = 0; i < H.rows(); ++i) m.H.push_back(mat3(H, i));
+  for (int k = 0; 3 * k + 3 <= E.rows(); ++k) m.E.push_back(E.middleRows(3 * k, 3));
+  r.finish();
+  return b;
+}
+
+Json writeReducedBody(const ReducedBodyRow& b) {
+  const fe::ModalBody& m = b.modal;
+  const int n = m.modes();
+  auto rows9 = [](const std::vector<Mat3>& v) {
+    MatX rows(static_cast<int>(v.size()), 9);
+    for (int i = 0; i < rows.rows(); ++i)
+      for (int k = 0; k < 9; ++k) rows(i, k) = v[i](k / 3, k % 3);
+    return writeRows(rows);
+  };
+  MatX nodes(static_cast<int>(m.nodes.size()), 3), E(3 * n, n);
+  for (int i = 0; i < nodes.rows(); ++i) nodes.row(i) = m.nodes[i].transpose();
+  for (int k = 0; k < n; ++k) E.middleRows(3 * k, 3) = m.E[k];
+  return Json{{"source", b.source},
+              {"interface markers", b.interfaceMarkers},
+              {"mass [kg]", m.mass},
+              {"centre of mass [m]", vec(m.centre)},
+              {"inertia [kg m^2]", writeRows(m.inertia)},
+              {"frequencies [Hz]", writeRows(m.frequencies)},
+              {"nodes [m]", writeRows(nodes)},
+              {"node shapes", writeRows(m.shapes)},
+              {"G", rows9(m.G)},
+              {"H", rows9(m.H)},
+              {"E", writeRows(E)}};
+}
+
 /// A flexible body's row (docs/project-format.md, "flexible bodies").
 FlexibleBodyRow readFlexibleBody(ObjectReader& r) {
   FlexibleBodyRow f;
   f.id = r.integer("id");
   f.name = r.string("name", "");
   f.body = r.integer("body");
+  if (r.has("reduced body")) {  // from an FE model: no beams
+    ObjectReader red(r.raw("reduced body"), r.at("reduced body"), r.diagnostics());
+    f.reduced = readReducedBody(red);
+    f.maxFrequency = r.number("max frequency [Hz]", f.maxFrequency);
+    f.dampingRatio = r.number("damping ratio", f.dampingRatio);
+    return f;
+  }
   const Json& pts = r.raw("points [m]");
   if (!pts.is_discarded() && !pts.is_array())
     r.fail("points [m]", "expected an array of [x, y, z] points, found " + ObjectReader::describe(pts));
@@ -638,6 +740,12 @@ std::string writeProjectText(const Project& p) {
   if (!p.flexibleBodies.empty()) {
     Json flexibleBodies = Json::array();
     for (const auto& f : p.flexibleBodies) {
+      if (f.reduced) {
+        flexibleBodies.push_back(Json{{"id", f.id}, {"name", f.name}, {"body", f.body},
+                                      {"reduced body", writeReducedBody(*f.reduced)}, {"damping ratio", f.dampingRatio}});
+        if (f.maxFrequency > 0.0) flexibleBodies.back()["max frequency [Hz]"] = f.maxFrequency;
+        continue;
+      }
       Json points = Json::array();
       for (const Vec3& x : f.points) points.push_back(vec(x));
       flexibleBodies.push_back(Json{

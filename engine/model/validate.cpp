@@ -178,13 +178,13 @@ void checkBodies(const Project& p, const Checker& c) {
   for (const auto& b : p.bodies) {
     if (b.fixed) continue;
     if (flexible.count(b.id)) {
-      // Mass and inertia come from the beams; a value here would be ignored, so it is an error.
+      // Mass and inertia come from the beams or the reduced body; a value here would be ignored, so it is an error.
       const bool zero = b.mass == 0.0 && b.com == Vec3::Zero() &&
                         std::all_of(b.inertia.begin(), b.inertia.end(), [](double v) { return v == 0.0; });
       if (!zero)
         c.error(c.at("bodies", b, "mass [kg]"),
                 "the body is flexible (table 'flexible bodies'): its mass, centre of mass and inertia come from "
-                "its beams; leave mass, com and inertia 0 here");
+                "its beams or its reduced body; leave mass, com and inertia 0 here");
       continue;
     }
     if (std::isfinite(b.mass) && !(b.mass > 0.0))
@@ -208,6 +208,46 @@ void checkBodies(const Project& p, const Checker& c) {
     c.error(c.atNamed("bodies", "", ""), "the project has no free body");
 }
 
+/// A body reduced elsewhere: its markers on the body, the data's sizes consistent, the modes
+/// ascending and positive.
+void checkReducedBody(const Project& p, const Checker& c, const FlexibleBodyRow& f,
+                      const std::map<int, std::size_t>& markers) {
+  const std::string t = "flexible bodies";
+  const fe::ModalBody& m = f.reduced->modal;
+  const int n = static_cast<int>(m.frequencies.size()), nodes = static_cast<int>(m.nodes.size());
+  const std::string key = "reduced body.";
+  if (f.reduced->interfaceMarkers.empty())
+    c.error(c.at(t, f, key + "interface markers"), "names no marker: the body needs at least one interface");
+  std::set<int> seenMarkers;
+  for (int id : f.reduced->interfaceMarkers) {
+    if (!markers.count(id)) c.error(c.at(t, f, key + "interface markers"), "marker " + std::to_string(id) + " does not exist");
+    else if (p.markers[markers.at(id)].body != f.body)
+      c.error(c.at(t, f, key + "interface markers"),
+              "marker " + std::to_string(id) + " is on body " + std::to_string(p.markers[markers.at(id)].body) +
+                  ", not on body " + std::to_string(f.body));
+    if (!seenMarkers.insert(id).second)
+      c.error(c.at(t, f, key + "interface markers"), "marker " + std::to_string(id) + " is named twice");
+  }
+  if (!(std::isfinite(m.mass) && m.mass > 0.0)) c.error(c.at(t, f, key + "mass [kg]"), "must be positive, is " + num(m.mass));
+  if (!m.inertia.allFinite() || (m.inertia - m.inertia.transpose()).norm() > 1e-9 * m.inertia.norm() ||
+      m.inertia.selfadjointView<Eigen::Lower>().eigenvalues().minCoeff() <= 0.0)
+    c.error(c.at(t, f, key + "inertia [kg m^2]"), "must be symmetric and positive definite");
+  for (int k = 0; k < n; ++k)
+    if (!(std::isfinite(m.frequencies[k]) && m.frequencies[k] > 0.0 && (k == 0 || m.frequencies[k] >= m.frequencies[k - 1]))) {
+      c.error(c.at(t, f, key + "frequencies [Hz]"), "must be positive and ascending; mode " + std::to_string(k + 1) +
+                                                        " is " + num(m.frequencies[k]) + " Hz");
+      break;
+    }
+  const bool sizes = nodes == static_cast<int>(f.reduced->interfaceMarkers.size()) && m.shapes.rows() == 6 * nodes &&
+                     m.shapes.cols() == n && m.stiffness.size() == n && static_cast<int>(m.G.size()) == n &&
+                     static_cast<int>(m.H.size()) == n * n && static_cast<int>(m.E.size()) == n;
+  if (!sizes)
+    c.error(c.at(t, f, "reduced body"), "its sizes do not fit: " + std::to_string(n) + " modes and " +
+                                            std::to_string(f.reduced->interfaceMarkers.size()) +
+                                            " interface markers need as many nodes, 6 shape rows per node, n G, n^2 H and n E");
+  if (!m.shapes.allFinite()) c.error(c.at(t, f, key + "node shapes"), "must be finite");
+}
+
 /// Flexible bodies: a free body each, a beam that can be assembled, a marker to carry the body,
 /// and only the elements that ride on its nodes so far (bushings without Maxwell branches, P2P
 /// elements); loads and wheels on a flexible body are not supported yet (docs/flexible-bodies.md).
@@ -225,6 +265,9 @@ void checkFlexibleBodies(const Project& p, const Checker& c, const std::map<int,
       c.error(c.at(t, f, "body"), "body " + std::to_string(f.body) + " is fixed; only a free body can be flexible");
     if (!seen.insert(f.body).second)
       c.error(c.at(t, f, "body"), "body " + std::to_string(f.body) + " is made flexible by another row already");
+    if (f.reduced) {
+      checkReducedBody(p, c, f, markers);
+    } else {
     if (f.points.size() < 2)
       c.error(c.at(t, f, "points [m]"), "a beam needs at least 2 points, has " + std::to_string(f.points.size()));
     for (std::size_t k = 0; k < f.points.size(); ++k)
@@ -252,6 +295,7 @@ void checkFlexibleBodies(const Project& p, const Checker& c, const std::map<int,
     for (const auto& [v, key] : {std::pair{f.section.shearY, "section.shear y"}, std::pair{f.section.shearZ, "section.shear z"}})
       if (!(std::isfinite(v) && v > 0.0 && v <= 1.0)) c.error(c.at(t, f, key), "must be in (0, 1], is " + num(v));
     if (f.modes < 0 || f.modes > 200) c.error(c.at(t, f, "modes"), "must be 0 to 200, is " + std::to_string(f.modes));
+    }
     if (!(std::isfinite(f.maxFrequency) && f.maxFrequency >= 0.0))
       c.error(c.at(t, f, "max frequency [Hz]"), "must not be negative (0: every mode kept), is " + num(f.maxFrequency));
     if (!(std::isfinite(f.dampingRatio) && f.dampingRatio >= 0.0 && f.dampingRatio < 1.0))

@@ -20,7 +20,18 @@ const Json& resolve(const Json& schema, const Json& node) {
 void checkAgainstSchema(const Json& schema, const Json& node, const Json& value, const std::string& path,
                         std::vector<std::string>& problems) {
   const Json& n = resolve(schema, node);
-  if (n.contains("oneOf")) {
+  const bool requiredAlternatives =
+      n.contains("oneOf") && std::all_of(n["oneOf"].begin(), n["oneOf"].end(), [](const Json& a) {
+        return a.is_object() && a.size() == 1 && a.contains("required");
+      });
+  if (requiredAlternatives) {  // exactly one set of required keys present, then the node's own properties
+    int matches = 0;
+    for (const Json& alt : n["oneOf"])
+      matches += value.is_object() && std::all_of(alt["required"].begin(), alt["required"].end(), [&](const Json& k) {
+                   return value.contains(k.get<std::string>());
+                 });
+    if (matches != 1) problems.push_back(path + ": has the keys of " + std::to_string(matches) + " alternatives, not 1");
+  } else if (n.contains("oneOf")) {
     for (const Json& alt : n["oneOf"]) {
       const Json& a = resolve(schema, alt);
       const std::string type = a.value("type", "");
