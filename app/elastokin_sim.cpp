@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // elastokin-sim: runs a load case of a project headless and writes the output channels as CSV.
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <nlohmann/json.hpp>
@@ -33,6 +34,7 @@
 #include "engine/analysis/bushing_dynamics.h"
 #include "engine/model/adams_export.h"
 #include "engine/model/adams_import.h"
+#include "engine/model/fe_import.h"
 #include "engine/model/project_io.h"
 #include "engine/model/validate.h"
 #ifdef ELASTOKIN_HAVE_FMU
@@ -101,6 +103,15 @@ constexpr const char* kUsage =
     "                        tables become curves; docs/import.md) and write the result with\n"
     "                        --write-project FILE; the summary says what was imported and\n"
     "                        what was left out\n"
+    "  --import-fe MODEL.inp --onto body:ID --interface SET=MARKER[,SET=MARKER...]\n"
+    "                        make a body flexible with a CalculiX solid model (docs/import.md):\n"
+    "                        the mesh in the body's frame, each node set rigid to a marker of\n"
+    "                        the body, the stiffness and mass of the deck's *FREQUENCY,\n"
+    "                        SOLVER=MATRIXSTORAGE step (MODEL.sti/.mas/.dof; ccx is run on the\n"
+    "                        deck when they are missing), reduced by Craig-Bampton with\n"
+    "                        --modes N fixed-interface modes (default 12) or --max-frequency HZ,\n"
+    "                        --fe-units LENGTH,MASS (m|mm, kg|t; default mm,t), and written\n"
+    "                        with --write-project FILE\n"
     "  --branches N --amplitude A\n"
     "                        hydro bushings (hbu): Maxwell branches fitted per direction\n"
     "                        (default 2) to the table at amplitude A (the file's unit;\n"
@@ -602,6 +613,37 @@ int analysisReport(const std::shared_ptr<const ek::SuspensionModel>& model, cons
   }
   return a.reportPath.empty() ? kDone : pdfReport(*model, a, &r, nullptr, nullptr, nullptr);
 }
+/// CalculiX's matrix files of a deck: when JOB.sti is missing, ccx is run on the deck in its
+/// folder (its own output files beside the deck, its messages into JOB.ccx.log).
+/// @throws ek::ModelError when ccx is not installed or leaves no matrices.
+void runCalculixWhenNeeded(const std::string& deck) {
+  const std::string job = ek::calculixJob(deck);
+  if (access((job + ".sti").c_str(), F_OK) == 0) return;
+  const std::string hint = "the deck's *FREQUENCY, SOLVER=MATRIXSTORAGE step writes it: ccx -i JOB";
+  std::string dir = ".", name = job;
+  if (const auto slash = job.rfind('/'); slash != std::string::npos) {
+    dir = slash == 0 ? "/" : job.substr(0, slash);
+    name = job.substr(slash + 1);
+  }
+  const std::string log = job + ".ccx.log";
+  const pid_t pid = fork();
+  if (pid == 0) {
+    if (chdir(dir.c_str()) != 0) _exit(126);
+    std::FILE* out = std::freopen((name + ".ccx.log").c_str(), "w", stdout);
+    if (out) dup2(fileno(stdout), STDERR_FILENO);
+    execlp("ccx", "ccx", "-i", name.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  int status = 0;
+  if (pid < 0 || waitpid(pid, &status, 0) < 0)
+    throw ek::ModelError({job + ".sti"}, "is missing and ccx could not be started; " + hint);
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+    throw ek::ModelError({job + ".sti"}, "is missing and ccx (CalculiX, package calculix-ccx) is not installed; " + hint);
+  if (access((job + ".sti").c_str(), F_OK) != 0)
+    throw ek::ModelError({job + ".sti"}, "is missing after running ccx on the deck (messages in " + log + "); " + hint);
+  ek::cprintf("ran ccx on %s (messages in %s)\n", deck.c_str(), log.c_str());
+}
+
 /// What an import set, in which units, and what it left out.
 void printImport(const ek::PropertyImport& r, const std::string& path, ek::ImportTarget target, int id) {
   for (const auto& w : r.warnings) ek::cfprintf(stderr, "elastokin-sim: %s\n", w.text().c_str());
@@ -650,6 +692,11 @@ int main(int argc, char** argv) {
   bool haveImportTarget = false;
   ek::HydroImportOptions hydro;
   bool haveHydroOption = false;
+  std::string feDeck;
+  ek::FeImportOptions fe;
+  fe.units = {1e-3, 1e3};
+  fe.reduction.modes = 12;
+  bool haveFeOption = false, haveOntoBody = false;
   std::string toText;
   bool haveToText = false;
   std::string fmuPath, inputsPath;
@@ -758,13 +805,46 @@ int main(int argc, char** argv) {
     } else if (a == "--import") {
       if (!value(importPath) || importPath.empty()) return usageError("--import needs a property file");
     } else if (a == "--onto") {
-      if (!value(v)) return usageError("--onto needs bushing:ID or p2p:ID");
+      if (!value(v)) return usageError("--onto needs bushing:ID, p2p:ID or body:ID");
       const auto colon = v.find(':');
       const std::string kind = v.substr(0, colon);
-      if (colon == std::string::npos || (kind != "bushing" && kind != "p2p") || !parseInt(v.substr(colon + 1), importId))
-        return usageError("--onto needs bushing:ID or p2p:ID, found '" + ek::printableExcerpt(v) + "'");
+      if (colon == std::string::npos || (kind != "bushing" && kind != "p2p" && kind != "body") ||
+          !parseInt(v.substr(colon + 1), importId))
+        return usageError("--onto needs bushing:ID, p2p:ID or body:ID, found '" + ek::printableExcerpt(v) + "'");
       importTarget = kind == "bushing" ? ek::ImportTarget::Bushing : ek::ImportTarget::P2P;
+      haveOntoBody = kind == "body";
       haveImportTarget = true;
+    } else if (a == "--import-fe") {
+      if (!value(feDeck) || feDeck.empty()) return usageError("--import-fe needs a CalculiX input deck (.inp)");
+    } else if (a == "--interface") {
+      if (!value(v)) return usageError("--interface needs SET=MARKER[,SET=MARKER...]");
+      std::stringstream list(v);
+      std::string item;
+      while (std::getline(list, item, ',')) {
+        const auto eq = item.find('=');
+        int marker = 0;
+        if (eq == std::string::npos || eq == 0 || !parseInt(item.substr(eq + 1), marker))
+          return usageError("--interface needs SET=MARKER (a node set of the deck, a marker id), found '" +
+                            ek::printableExcerpt(item) + "'");
+        fe.interfaces.emplace_back(item.substr(0, eq), marker);
+      }
+      haveFeOption = true;
+    } else if (a == "--modes") {
+      if (!value(v) || !parseInt(v, fe.reduction.modes) || fe.reduction.modes < 0 || fe.reduction.modes > 200)
+        return usageError("--modes needs a whole number from 0 to 200");
+      haveFeOption = true;
+    } else if (a == "--max-frequency") {
+      if (!value(v) || !parseDouble(v, fe.reduction.maxFrequency) || !(fe.reduction.maxFrequency > 0))
+        return usageError("--max-frequency needs a positive frequency in Hz");
+      fe.reduction.modes = -1;
+      haveFeOption = true;
+    } else if (a == "--fe-units") {
+      const auto comma = value(v) ? v.find(',') : std::string::npos;
+      const std::string l = comma == std::string::npos ? "" : v.substr(0, comma), m = comma == std::string::npos ? "" : v.substr(comma + 1);
+      if ((l != "m" && l != "mm") || (m != "kg" && m != "t"))
+        return usageError("--fe-units needs LENGTH,MASS: m or mm, kg or t (e.g. mm,t: N and MPa)");
+      fe.units = {l == "mm" ? 1e-3 : 1.0, m == "t" ? 1e3 : 1.0};
+      haveFeOption = true;
     } else if (a == "--branches") {
       if (!value(v) || !parseInt(v, hydro.branches) || hydro.branches < 1 || hydro.branches > 8)
         return usageError("--branches needs a whole number from 1 to 8");
@@ -815,9 +895,14 @@ int main(int argc, char** argv) {
     if (!parseDouble(toText, analysis.to)) return usageError("--to needs a finite number");
     analysis.haveTo = true;
   }
+  if (!feDeck.empty() && (!haveOntoBody || canonicalPath.empty() || fe.interfaces.empty()))
+    return usageError("--import-fe needs --onto body:ID, --interface SET=MARKER and --write-project FILE");
+  if (!feDeck.empty() && !importPath.empty()) return usageError("--import and --import-fe are separate runs");
+  if (feDeck.empty() && (haveFeOption || haveOntoBody))
+    return usageError("--onto body:ID, --interface, --modes, --max-frequency and --fe-units need --import-fe");
   if (!importPath.empty() && (!haveImportTarget || canonicalPath.empty()))
     return usageError("--import needs --onto bushing:ID or p2p:ID and --write-project FILE");
-  if (importPath.empty() && haveImportTarget) return usageError("--onto needs --import");
+  if (importPath.empty() && feDeck.empty() && haveImportTarget) return usageError("--onto needs --import");
   if (haveHydroOption && importPath.empty()) return usageError("--branches and --amplitude need --import FILE.hbu");
   if (!exportSpec.empty() && exportPath.empty()) return usageError("--export-property needs --to FILE");
   if (exportSpec.empty() && (!exportPath.empty() || !exportUnits.empty()))
@@ -825,7 +910,8 @@ int main(int argc, char** argv) {
   if (!exportSpec.empty() && !importPath.empty()) return usageError("--export-property and --import are separate runs");
   // Before anything is read or written: no output replaces an input or another output.
   try {
-    ek::refuseSameFiles({{"the project file", projectPath}, {"--measured", analysis.measuredPath}, {"--import", importPath}},
+    ek::refuseSameFiles({{"the project file", projectPath}, {"--measured", analysis.measuredPath}, {"--import", importPath},
+                         {"--import-fe", feDeck}},
                         {{"--out", outPath},
                          {"--metrics", analysis.metricsPath},
                          {"--report", analysis.reportPath},
@@ -881,6 +967,18 @@ int main(int argc, char** argv) {
       }
       printImport(imported, importPath, importTarget, importId);
       project = imported.project;
+    }
+    if (!feDeck.empty()) {
+      runCalculixWhenNeeded(feDeck);
+      const ek::FeImport r = ek::importCalculixBody(project, importId, feDeck, fe);
+      ek::cprintf("%s (%d nodes, %d degrees of freedom) onto body %d: flexible bodies row %d %s\n", feDeck.c_str(),
+                  r.nodes, r.dofs, importId, r.flexibleRow, r.replaced ? "replaced" : "added");
+      ek::cprintf("  mass %s kg (the body row's %s kg, its centre of mass and inertia replaced)\n",
+                  ek::significant(r.mass, 6).c_str(), ek::significant(r.previousMass, 6).c_str());
+      std::string f;
+      for (int k = 0; k < r.frequencies.size(); ++k) f += (k ? ", " : "") + ek::significant(r.frequencies[k], 5);
+      ek::cprintf("  %d elastic modes [Hz]: %s\n", static_cast<int>(r.frequencies.size()), f.c_str());
+      project = r.project;
     }
     const ek::Diagnostics diagnostics = ek::check(project);
     if (diagnostics.warningCount() > 0)

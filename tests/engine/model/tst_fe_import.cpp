@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// A CalculiX model onto a body of a project (engine/model/fe_import.h): a cantilevered steel strip
+// of solid elements (ccx, which scripts/setup-debian.sh installs) made the flexible body of a
+// project whose root marker is held by a stiff bushing. The project keeps the reduced body
+// exactly through a save and a load, and its modes, from the engine's linearization about the
+// design position, equal CalculiX's clamped frequencies of the full model.
+#include <QtTest>
+
+#include <cmath>
+#include <functional>
+
+#include "engine/analysis/linear_analysis.h"
+#include "engine/core/error.h"
+#include "engine/core/rotation.h"
+#include "engine/model/fe_import.h"
+#include "engine/model/project_io.h"
+#include "engine/model/validate.h"
+#include "support/calculix.h"
+
+using namespace ek;
+
+namespace {
+
+// Ground and the strip's body, turned and moved; markers at the strip's root and tip (body frame,
+// where the deck's mesh lies scaled to metres); the root held by a stiff bushing.
+Project heldStrip() {
+  Project p;
+  p.name = "held strip";
+  p.gravity.setZero();
+  BodyRow ground;
+  ground.id = 0;
+  ground.name = "ground";
+  ground.fixed = true;
+  BodyRow strip;
+  strip.id = 1;
+  strip.name = "strip";
+  strip.mass = 0.2;
+  strip.inertia = {1e-3, 1e-3, 1e-3, 0, 0, 0};
+  strip.position = Vec3(0.3, -0.1, 0.5);
+  strip.orientation = Vec3(0.2, -0.1, 0.3);
+  p.bodies = {ground, strip};
+  const Vec3 root(0.0, test::kW / 2 * 1e-3, test::kT / 2 * 1e-3), tip(test::kL * 1e-3, root.y(), root.z());
+  const Mat3 R = rotation::matrix(strip.orientation);
+  p.markers = {MarkerRow{1, "ground mount", 0, strip.position + R * root, strip.orientation},
+               MarkerRow{2, "root", 1, root, Vec3::Zero()}, MarkerRow{3, "tip", 1, tip, Vec3::Zero()}};
+  BushingRow b;
+  b.id = 1;
+  b.name = "clamp";
+  b.markerI = 2;
+  b.markerJ = 1;
+  for (int d = 0; d < 6; ++d) b.directions[d].stiffness.coefficient = 1e10;
+  p.bushings = {b};
+  return p;
+}
+
+std::string errorOf(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const ModelError& e) {
+    return e.what();
+  }
+  return {};
+}
+
+}  // namespace
+
+class TestFeImport : public QObject {
+  Q_OBJECT
+ private slots:
+  void stripOntoABody() {
+    try {
+      stripOntoABodyRun();
+    } catch (const std::exception& e) {
+      QFAIL(e.what());
+    }
+  }
+  // The command line: ccx run by elastokin-sim itself (the matrices are not there yet), the same
+  // rows as the library's import.
+  void commandLine() {
+    const QString sim = qEnvironmentVariable("ELASTOKIN_SIM");
+    if (sim.isEmpty()) QSKIP("ELASTOKIN_SIM (the elastokin-sim binary) is set by ctest");
+    QTemporaryDir dir;
+    test::write(dir.filePath("strip.inp"), test::stripDeck() + "*STEP\n*FREQUENCY, SOLVER=MATRIXSTORAGE\n*END STEP\n");
+    writeProject(heldStrip(), dir.filePath("held.json").toStdString());
+    QProcess p;
+    p.start(sim, {dir.filePath("held.json"), "--import-fe", dir.filePath("strip.inp"), "--onto", "body:1", "--interface",
+                  "ROOT=2,TIP=3", "--modes", "12", "--fe-units", "mm,t", "--write-project", dir.filePath("out.json")});
+    QVERIFY(p.waitForFinished(120000));
+    const QString out = QString::fromUtf8(p.readAllStandardOutput()) + QString::fromUtf8(p.readAllStandardError());
+    qInfo("%s", qPrintable(out));
+    QCOMPARE(p.exitCode(), 0);
+    QVERIFY(out.contains("ran ccx on"));
+    QVERIFY(out.contains("615 nodes, 1845 degrees of freedom"));
+    QVERIFY(out.contains("18 elastic modes [Hz]: 687.72"));
+    FeImportOptions options;
+    options.interfaces = {{"ROOT", 2}, {"TIP", 3}};
+    options.units = {1e-3, 1e3};
+    options.reduction.modes = 12;
+    const FeImport r = importCalculixBody(heldStrip(), 1, dir.filePath("strip.inp").toStdString(), options);
+    QVERIFY(readProject(dir.filePath("out.json").toStdString()).flexibleBodies == r.project.flexibleBodies);
+
+    QProcess bad;  // an interface set the deck does not have: named with the deck's sets
+    bad.start(sim, {dir.filePath("held.json"), "--import-fe", dir.filePath("strip.inp"), "--onto", "body:1",
+                    "--interface", "ROOT=2,FLANGE=3", "--write-project", dir.filePath("bad.json")});
+    QVERIFY(bad.waitForFinished(120000));
+    const QString err = QString::fromUtf8(bad.readAllStandardError());
+    QVERIFY(bad.exitCode() != 0);
+    QVERIFY2(err.contains("interface set 'FLANGE' is not in the deck (its sets: NALL, ROOT, TIP)"), qPrintable(err));
+    QVERIFY(!QFile::exists(dir.filePath("bad.json")));
+  }
+
+ private:
+  void stripOntoABodyRun() {
+    if (QStandardPaths::findExecutable("ccx").isEmpty())
+      QFAIL("ccx is not installed: scripts/setup-debian.sh installs calculix-ccx");
+    QTemporaryDir dir;
+    test::write(dir.filePath("strip.inp"), test::stripDeck() + "*STEP\n*FREQUENCY, SOLVER=MATRIXSTORAGE\n*END STEP\n");
+    test::write(dir.filePath("clamped.inp"), test::stripDeck() + "*BOUNDARY\nROOT, 1, 3\n*STEP\n*FREQUENCY\n4\n*END STEP\n");
+    QCOMPARE(test::runCcx(dir.path(), "strip"), std::string());
+    const std::vector<double> clamped = test::datFrequencies(test::runCcx(dir.path(), "clamped"));
+    QCOMPARE(clamped.size(), std::size_t(4));
+
+    FeImportOptions options;
+    options.interfaces = {{"ROOT", 2}, {"tip", 3}};
+    options.units = {1e-3, 1e3};
+    options.reduction.modes = 12;
+    const std::string deck = dir.filePath("strip.inp").toStdString();
+    FeImport r;
+    try {
+      r = importCalculixBody(heldStrip(), 1, deck, options);
+    } catch (const std::exception& e) {
+      QFAIL(e.what());
+    }
+    QCOMPARE(r.nodes, 615);
+    QCOMPARE(r.dofs, 1845);
+    QCOMPARE(r.previousMass, 0.2);
+    QCOMPARE(r.project.flexibleBodies.size(), std::size_t(1));
+    QCOMPARE(r.project.bodies[1].mass, 0.0);
+    QVERIFY(check(r.project).errorCount() == 0);
+
+    // Saved and loaded: the same numbers, bit for bit.
+    const std::string saved = dir.filePath("held.json").toStdString();
+    writeProject(r.project, saved);
+    const Project loaded = readProject(saved);
+    QVERIFY(loaded.flexibleBodies == r.project.flexibleBodies);
+    QVERIFY(loaded.bodies == r.project.bodies);
+
+    const auto model = SuspensionModel::build(loaded);
+    QCOMPARE(model->flexibleBodies.at(0).modes(), 18);
+    OperatingPoint at;  // the pose as modelled: no gravity, no load, the bushing unloaded
+    model->initialState(at.state.r, at.state.v);
+    at.u = VecX::Zero(model->nInputs());
+    at.description = "as modelled";
+    const ModesResult modes = computeModes(*model, at);
+    std::vector<double> elastic;
+    for (const Mode& m : modes.modes)
+      if (m.oscillatory && m.frequency < 5000.0) elastic.push_back(m.frequency);
+    QVERIFY(elastic.size() >= 4);
+    for (int k = 0; k < 4; ++k) {
+      const double e = elastic[k] / clamped[k] - 1.0;
+      qInfo("mode %d: CalculiX clamped %.2f Hz, the project's body on its bushing %.2f Hz (%+.3f %%)", k + 1,
+            clamped[k], elastic[k], 100.0 * e);
+      QVERIFY(std::abs(e) < 0.005);
+    }
+  }
+
+
+ private slots:
+  void refusesWhatItCannotPlace() {
+    QTemporaryDir dir;
+    test::write(dir.filePath("m.inp"), "*NODE\n1, 0, 0, 0\n*NSET, NSET=A\n1\n");
+    FeImportOptions options;
+    options.interfaces = {{"A", 1}, {"A", 9}};
+    const std::string e = errorOf([&] { importCalculixBody(heldStrip(), 0, dir.filePath("m.inp").toStdString(), options); });
+    qInfo("%s", e.c_str());
+    QVERIFY(e.find("body 0 is fixed") != std::string::npos);
+    QVERIFY(e.find("marker 1 is on body 0, not on body 0") == std::string::npos);
+    QVERIFY(e.find("marker 9 does not exist") != std::string::npos);
+    options.interfaces = {{"A", 2}};
+    const std::string missing = errorOf([&] { importCalculixBody(heldStrip(), 1, dir.filePath("m.inp").toStdString(), options); });
+    QVERIFY(missing.find("m.dof") != std::string::npos);
+  }
+
+  void refusesAnInconsistentReducedBody() {
+    Project p = heldStrip();
+    FlexibleBodyRow f;
+    f.id = 1;
+    f.body = 1;
+    f.reduced = ReducedBodyRow();
+    f.reduced->interfaceMarkers = {2, 1};
+    f.reduced->modal.mass = -1.0;
+    f.reduced->modal.inertia = Mat3::Identity();
+    f.reduced->modal.frequencies = VecX::Constant(1, 10.0);
+    p.bodies[1].mass = 0.0;
+    p.bodies[1].inertia = {};
+    p.flexibleBodies = {f};
+    const std::string e = check(p).text(Severity::Error);
+    qInfo("%s", e.c_str());
+    QVERIFY(e.find("marker 1 is on body 0, not on body 1") != std::string::npos);
+    QVERIFY(e.find("mass [kg]': must be positive") != std::string::npos);
+    QVERIFY(e.find("its sizes do not fit") != std::string::npos);
+  }
+};
+
+QTEST_APPLESS_MAIN(TestFeImport)
+#include "tst_fe_import.moc"

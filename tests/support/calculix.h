@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// CalculiX in the tests: a cantilever strip of solid elements as a deck, ccx run on a deck, and
+// the tables of its .dat output (node rows, eigenfrequencies).
+#include <QProcess>
+#include <QString>
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "engine/core/text.h"
+#include "engine/core/types.h"
+
+namespace ek::test {
+
+inline void write(const QString& path, const std::string& text) {
+  std::ofstream f(path.toStdString());
+  f << text;
+}
+
+// The strip: 200 x 20 x 4 mm, 40 x 4 x 2 eight-node bricks, steel in mm, t, s, N.
+inline constexpr double kL = 200.0, kW = 20.0, kT = 4.0;
+inline constexpr int kNx = 40, kNy = 4, kNz = 2;
+
+inline int nodeId(int i, int j, int l) { return 1 + (i * (kNy + 1) + j) * (kNz + 1) + l; }
+
+inline std::string stripDeck() {
+  std::string s = "** cantilever strip, mm t s N\n*NODE, NSET=NALL\n";
+  for (int i = 0; i <= kNx; ++i)
+    for (int j = 0; j <= kNy; ++j)
+      for (int l = 0; l <= kNz; ++l)
+        s += cformat("%d, %.6f, %.6f, %.6f\n", nodeId(i, j, l), kL * i / kNx, kW * j / kNy, kT * l / kNz);
+  s += "*ELEMENT, TYPE=C3D8, ELSET=EALL\n";
+  int e = 1;
+  for (int i = 0; i < kNx; ++i)
+    for (int j = 0; j < kNy; ++j)
+      for (int l = 0; l < kNz; ++l)
+        s += cformat("%d, %d, %d, %d, %d, %d, %d, %d, %d\n", e++, nodeId(i, j, l), nodeId(i + 1, j, l),
+                     nodeId(i + 1, j + 1, l), nodeId(i, j + 1, l), nodeId(i, j, l + 1), nodeId(i + 1, j, l + 1),
+                     nodeId(i + 1, j + 1, l + 1), nodeId(i, j + 1, l + 1));
+  for (auto [name, i] : {std::pair<const char*, int>{"ROOT", 0}, {"TIP", kNx}}) {
+    s += cformat("*NSET, NSET=%s\n", name);
+    for (int j = 0; j <= kNy; ++j)
+      for (int l = 0; l <= kNz; ++l) s += cformat("%d,\n", nodeId(i, j, l));
+  }
+  s += "*MATERIAL, NAME=STEEL\n*ELASTIC\n210000., 0.3\n*DENSITY\n7.85e-9\n"
+       "*SOLID SECTION, ELSET=EALL, MATERIAL=STEEL\n";
+  return s;
+}
+
+// Runs ccx on JOB.inp in dir; the .dat file's text ("FAILED" when ccx failed).
+inline std::string runCcx(const QString& dir, const QString& job) {
+  QProcess p;
+  p.setWorkingDirectory(dir);
+  QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+  env.insert("OMP_NUM_THREADS", "1");
+  p.setProcessEnvironment(env);
+  p.start("ccx", {"-i", job});
+  if (!p.waitForFinished(120000) || p.exitCode() != 0) return "FAILED";
+  std::ifstream f((dir + "/" + job + ".dat").toStdString());
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+// The six numbers after a node id at the start of a line of a .dat table ("  9001  1.2E-03 ...").
+inline Vec3 datRow(const std::string& dat, int node) {
+  std::istringstream in(dat);
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream l(line);
+    int id = 0;
+    double x, y, z;
+    if (l >> id && id == node && l >> x >> y >> z) return {x, y, z};
+  }
+  return Vec3::Constant(std::nan(""));
+}
+
+inline std::vector<double> datFrequencies(const std::string& dat) {
+  std::vector<double> f;
+  std::istringstream in(dat);
+  std::string line;
+  bool table = false;
+  while (std::getline(in, line)) {
+    if (line.find("E I G E N V A L U E   O U T P U T") != std::string::npos) table = true;
+    if (line.find("P A R T I C I P A T I O N") != std::string::npos) break;
+    std::istringstream l(line);
+    int mode = 0;
+    double eig, rad, hz;
+    if (table && l >> mode >> eig >> rad >> hz) f.push_back(hz);
+  }
+  return f;
+}
+
+}  // namespace ek::test
