@@ -26,6 +26,19 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
+/// Calls f(line, number) for each line of text, trimmed, blank lines skipped (numbers 1-based).
+template <class F>
+void forEachLine(std::string_view text, F&& f) {
+  int lineNo = 0;
+  while (!text.empty()) {
+    const std::size_t nl = text.find('\n');
+    const std::string_view line = trim(text.substr(0, nl));
+    text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
+    ++lineNo;
+    if (!line.empty()) f(line, lineNo);
+  }
+}
+
 std::vector<std::string_view> splitCommas(std::string_view line) {
   std::vector<std::string_view> out;
   std::size_t start = 0;
@@ -98,17 +111,10 @@ struct DeckReader {
       return;
     }
     const std::string text = readTextFile(path, kMaxDeckBytes, "CalculiX input deck");
-    std::string_view rest(text);
-    int lineNo = 0;
     Keyword current;
     bool continued = false;  // an *ELEMENT data line ending in a comma continues on the next
-    while (!rest.empty()) {
-      const std::size_t nl = rest.find('\n');
-      const std::string_view raw = rest.substr(0, nl);
-      rest = nl == std::string_view::npos ? std::string_view() : rest.substr(nl + 1);
-      ++lineNo;
-      const std::string_view line = trim(raw);
-      if (line.empty() || line.rfind("**", 0) == 0) continue;
+    forEachLine(text, [&](std::string_view line, int lineNo) {
+      if (line.rfind("**", 0) == 0) return;
       Location where(path);
       where.line = lineNo;
       if (line.front() == '*') {
@@ -118,7 +124,7 @@ struct DeckReader {
           const auto input = current.params.find("INPUT");
           if (input == current.params.end() || input->second.empty()) {
             diagnostics.error(where, "*INCLUDE without INPUT=");
-            continue;
+            return;
           }
           std::filesystem::path p(input->second);
           if (p.is_relative()) p = std::filesystem::path(path).parent_path() / p;
@@ -135,10 +141,10 @@ struct DeckReader {
                                          "expands shells and beams into solids whose nodes its matrix files do "
                                          "not locate");
         }
-        continue;
+        return;
       }
       data(current, line, where, continued);
-    }
+    });
     --depth;
   }
 
@@ -214,14 +220,9 @@ struct DeckReader {
 
 void readTriplets(const std::string& path, int size, std::vector<Eigen::Triplet<double>>& out, Diagnostics& d) {
   const std::string text = readTextFile(path, kMaxMatrixBytes, "CalculiX matrix file");
-  std::string_view rest(text);
-  int lineNo = 0;
-  while (!rest.empty()) {
-    const std::size_t nl = rest.find('\n');
-    const std::string_view line = trim(rest.substr(0, nl));
-    rest = nl == std::string_view::npos ? std::string_view() : rest.substr(nl + 1);
-    ++lineNo;
-    if (line.empty()) continue;
+  bool any = false;
+  forEachLine(text, [&](std::string_view line, int lineNo) {
+    any = true;
     std::string_view f[3];
     std::size_t n = 0, pos = 0;
     while (pos < line.size() && n < 4) {
@@ -245,8 +246,8 @@ void readTriplets(const std::string& path, int size, std::vector<Eigen::Triplet<
       out.emplace_back(i - 1, j - 1, v);
       if (i != j) out.emplace_back(j - 1, i - 1, v);
     }
-  }
-  if (lineNo == 0) d.error(Location(path), "the file holds no matrix entries");
+  });
+  if (!any) d.error(Location(path), "the file holds no matrix entries");
 }
 
 }  // namespace
@@ -268,14 +269,7 @@ CalculixMatrices readCalculixMatrices(const std::string& job) {
   Diagnostics d;
   const std::string dofPath = job + ".dof";
   const std::string text = readTextFile(dofPath, kMaxDeckBytes, "CalculiX degree-of-freedom file");
-  std::string_view rest(text);
-  int lineNo = 0;
-  while (!rest.empty()) {
-    const std::size_t nl = rest.find('\n');
-    const std::string_view line = trim(rest.substr(0, nl));
-    rest = nl == std::string_view::npos ? std::string_view() : rest.substr(nl + 1);
-    ++lineNo;
-    if (line.empty()) continue;
+  forEachLine(text, [&](std::string_view line, int lineNo) {
     const std::size_t dot = line.find('.');
     int node = 0, dir = 0;
     if (dot == std::string_view::npos || !integerField(line.substr(0, dot), node) ||
@@ -283,10 +277,10 @@ CalculixMatrices readCalculixMatrices(const std::string& job) {
       Location where(dofPath);
       where.line = lineNo;
       d.error(where, "a line is 'node.direction', not '" + printableExcerpt(line) + "'");
-      continue;
+      return;
     }
     m.dofs.emplace_back(node, dir);
-  }
+  });
   if (m.dofs.empty()) d.error(Location(dofPath), "the file names no degree of freedom");
   d.throwIfErrors();
   const int n = static_cast<int>(m.dofs.size());

@@ -1,20 +1,32 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// CalculiX in the tests: a cantilever strip of solid elements as a deck, ccx run on a deck, and
+// CalculiX in the tests: the message of an error, a cantilever strip of solid elements as a deck, ccx run on a deck, and
 // the tables of its .dat output (node rows, eigenfrequencies).
 #include <QProcess>
 #include <QString>
 
 #include <cmath>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "engine/core/error.h"
 #include "engine/core/text.h"
 #include "engine/core/types.h"
 
 namespace ek::test {
+
+/// The message of the ModelError f throws (empty when it throws none).
+inline std::string errorOf(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const ModelError& e) {
+    return e.what();
+  }
+  return {};
+}
 
 inline void write(const QString& path, const std::string& text) {
   std::ofstream f(path.toStdString());

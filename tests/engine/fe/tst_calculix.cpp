@@ -21,6 +21,7 @@
 #include "support/calculix.h"
 
 using namespace ek;
+using test::errorOf;
 using namespace ek::fe;
 
 namespace {
@@ -33,15 +34,6 @@ using test::kW;
 using test::runCcx;
 using test::stripDeck;
 using test::write;
-
-std::string errorOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const ModelError& e) {
-    return e.what();
-  }
-  return {};
-}
 
 // The floating body's coordinates z = (rigid a (6), modal q (n)); node k's six rows.
 MatX nodeRows(const ModalBody& b, int k) {

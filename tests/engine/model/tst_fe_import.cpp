@@ -18,6 +18,7 @@
 #include "support/calculix.h"
 
 using namespace ek;
+using test::errorOf;
 
 namespace {
 
@@ -51,15 +52,6 @@ Project heldStrip() {
   for (int d = 0; d < 6; ++d) b.directions[d].stiffness.coefficient = 1e10;
   p.bushings = {b};
   return p;
-}
-
-std::string errorOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const ModelError& e) {
-    return e.what();
-  }
-  return {};
 }
 
 }  // namespace
