@@ -202,8 +202,9 @@ struct DeckReader {
     std::map<std::string, std::set<int>> seen;
     for (const auto& [set, item, where] : setReferences) {
       std::vector<int>& nodes = deck.nodeSets[set];
-      auto add = [&](int id) {
-        if (seen[set].insert(id).second) nodes.push_back(id);
+      std::set<int>& inSet = seen[set];  // a lambda may not capture a structured binding before C++20
+      auto add = [&nodes, &inSet](int id) {
+        if (inSet.insert(id).second) nodes.push_back(id);
       };
       int id = 0;
       if (integerField(item, id)) {

@@ -24,7 +24,9 @@ FeImport importCalculixBody(const Project& project, int bodyId, const std::strin
   if (options.interfaces.empty()) d.error(Location("--interface"), "no interface given: SET=MARKER, at least one");
   std::vector<fe::RigidInterface> interfaces;
   std::vector<int> markerIds;
-  for (const auto& [set, markerId] : options.interfaces) {
+  for (const auto& interface : options.interfaces) {
+    const std::string& set = interface.first;
+    const int markerId = interface.second;
     const auto m = std::find_if(project.markers.begin(), project.markers.end(), [&](const MarkerRow& r) { return r.id == markerId; });
     if (m == project.markers.end()) {
       d.error(Location("--interface"), "marker " + std::to_string(markerId) + " does not exist");
