@@ -162,8 +162,13 @@ void moveHardpoint(Project& project, const std::string& path, double value) {
   const Parts p = split(path);
   const auto [axis, sign] = hardpointAxis(p, path);
   const Vec3 from = markerPositionAsModelled(project, hardpointMarker(project, p, path));
-  Vec3 to = from;
-  to[axis] = sign * value;
+  // The joint moves by one offset along the axis: each coincident marker keeps its own stored
+  // position plus the offset in its body's frame. A point set to where it is changes nothing,
+  // bit for bit (rewriting the stored positions from the global one changed them by round-off,
+  // and a model built from them converged to another equilibrium within its tolerance).
+  Vec3 delta = Vec3::Zero();
+  delta[axis] = sign * value - from[axis];
+  if (delta[axis] == 0.0) return;
   std::vector<std::size_t> moving;
   for (std::size_t k = 0; k < project.markers.size(); ++k)
     if ((markerPositionAsModelled(project, project.markers[k]) - from).norm() <= kCoincident) moving.push_back(k);
@@ -172,7 +177,7 @@ void moveHardpoint(Project& project, const std::string& path, double value) {
     const BodyRow* body = nullptr;
     for (const BodyRow& b : project.bodies)
       if (b.id == m.body) body = &b;
-    m.position = body ? Vec3(rotation::matrix(body->orientation).transpose() * (to - body->position)) : to;
+    m.position += body ? Vec3(rotation::matrix(body->orientation).transpose() * delta) : delta;
   }
 }
 

@@ -5,7 +5,8 @@
 # road, 0.5 s), FMI 3 and 2, reproduce elastokin-sim to round-off with no input file (the load
 # case built in) and, from an input file of the same signals, elastokin-sim --hold-inputs;
 # communication intervals of 1, 5 and 10 ms give the same results; a missing input file, an
-# unknown start value and a NaN input are errors with a message, not crashes.
+# unknown start value and a NaN input are errors with a message, not crashes; a parameter set to
+# its own value changes nothing.
 # Usage: fmu_check.sh ELASTOKIN_SIM FMUSIM SOURCE_DIR WORK_DIR. Prints "FAIL:" on a failure.
 set -u -o pipefail
 sim=$1 fmusim=$2 src=$3 work=$4
@@ -62,6 +63,16 @@ for h in 0.005 0.01; do
   echo "== communication interval $h s against 0.001 s:"
   $compare dw3.csv "dw3.$h.csv" --tolerance 0 | tail -n 1 || fail "interval $h s differs"
 done
+
+# A parameter set to its own value changes nothing, bit for bit (a hardpoint: its joint's markers).
+"$sim" "$src/projects/double_wishbone.json" --export-fmu hp.fmu --loadcase LC1 --fmu-parameter "hardpoints/16/z [m]" \
+  > /dev/null || fail "hardpoint parameter: export"
+own=$(python3 -c "import sys, zipfile, re; d = zipfile.ZipFile('hp.fmu').read('modelDescription.xml').decode(); \
+print(re.search(r'name=\"hardpoints/16/z \\[m\\]\"[^>]*start=\"([^\"]+)\"', d).group(1))")
+"$fmusim" --interface-type cs --stop-time 6 --output-interval 0.001 --start-value "hardpoints/16/z [m]" "$own" \
+  --output-file hp.csv hp.fmu > hp.log 2>&1 || { cat hp.log; fail "fmusim with a parameter set"; }
+echo "== hardpoint 16 z set to its own value ($own m) against the FMU without:"
+$compare dw3.csv hp.csv --tolerance 0 | tail -n 1 || fail "a parameter set to its own value changed the results"
 
 # Bad use: errors with a message, never a crash (fmusim exits 1 on an error status, a signal on a crash).
 "$fmusim" --interface-type cs --stop-time 0.01 --input-file missing.csv dw3.fmu > bad1.log 2>&1
