@@ -3,7 +3,8 @@
 /// @file fmu_instance.h
 /// One instance of the Elastokin FMU (docs/fmi.md): the project and configuration from the FMU's
 /// resources, the parameters the importer sets before initialization, a Simulation that takes
-/// whole internal steps per communication step with the inputs held, outputs evaluated on demand,
+/// whole internal steps per communication step with the inputs held (a shorter step of the same
+/// method to a communication point between two), outputs evaluated on demand,
 /// and its state saved, restored and serialized. The FMI 3 and FMI 2 entry points
 /// (fmi3_functions.cpp, fmi2_functions.cpp) are thin wrappers: every error is a status and a
 /// logged message, never an exception through the C interface or an abort.
@@ -35,7 +36,8 @@ class Instance {
 
   Status enterInitialization(double startTime, bool stopTimeDefined, double stopTime);
   Status exitInitialization();
-  /// Takes communicationStepSize / dt whole internal steps from currentCommunicationPoint.
+  /// Advances from currentCommunicationPoint by communicationStepSize: whole internal steps, and a
+  /// shorter step of the same method where a communication point lies between two.
   Status doStep(double currentCommunicationPoint, double communicationStepSize, bool* terminate);
   Status getReal(const std::uint32_t vr[], std::size_t n, double values[]);
   Status setReal(const std::uint32_t vr[], std::size_t n, const double values[]);

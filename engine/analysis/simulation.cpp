@@ -116,6 +116,7 @@ void Simulation::initialize() {
   state_.t = options_.start;
   state_.z = model_->relaxedElementStates();  // Maxwell branches relaxed (also at an equilibrium)
   step_ = 0;
+  offGrid_ = false;
   model_->initialState(state_.r, state_.v);
   if (options_.holdInputs) inputs_.holdLoadCaseAt(options_.start);
   VecX u0(model_->nInputs());
@@ -172,8 +173,15 @@ std::string Simulation::snapshotProblem(const Snapshot& s) const {
   length("the held-input flags", static_cast<Eigen::Index>(s.held.size()), model_->nInputs());
   length("the held-input values", s.heldValues.size(), model_->nInputs());
   if (!std::isfinite(s.state.t)) add("its time is " + shortestText(s.state.t));
-  if (s.step < 0 || s.step > nSteps_)
+  if (s.step < 0 || s.step > nSteps_) {
     add("its step " + std::to_string(s.step) + " is outside the run's 0.." + std::to_string(nSteps_));
+  } else if (std::isfinite(s.state.t)) {
+    const double grid = gridTime(options_.start, options_.dt, static_cast<double>(s.step));
+    const double near = kGridTolerance * options_.dt;
+    if (s.state.t < grid - near || s.state.t >= grid + options_.dt - near)
+      add("its time " + shortestText(s.state.t) + " s is not that of its step " + std::to_string(s.step) + " (" +
+          shortestText(grid) + " s up to the next step)");
+  }
   if (!s.state.r.allFinite() || !s.state.v.allFinite() || !s.state.z.allFinite() || !s.heldValues.allFinite())
     add("it holds values that are not finite");
   return problems;
@@ -184,6 +192,7 @@ void Simulation::restore(const Snapshot& s) {
   if (!problem.empty()) throw std::invalid_argument("the snapshot does not fit this run: " + problem);
   state_ = s.state;
   step_ = s.step;
+  offGrid_ = s.state.t > gridTime(options_.start, options_.dt, static_cast<double>(s.step)) + kGridTolerance * options_.dt;
   for (int k = 0; k < model_->nInputs(); ++k) {
     if (s.held[static_cast<std::size_t>(k)]) inputs_.hold(k, s.heldValues[k]);
     else if (inputs_.held(k)) inputs_.release(k);
@@ -221,27 +230,15 @@ void Simulation::flushPending() {
 
 bool Simulation::step() {
   if (step_ >= nSteps_) return false;
+  if (offGrid_) {  // after advanceTo() between two grid times: the rest of the interval
+    shortStep(gridTime(options_.start, options_.dt, static_cast<double>(step_ + 1)), true);
+    return step_ < nSteps_;
+  }
   if (options_.holdInputs) inputs_.holdLoadCaseAt(state_.t);
   try {
     integrator_->step(state_, inputs_, ws_);
   } catch (const SimulationError& e) {
-    flushPending();  // keep the results up to the stop
-    // An element's failure is often the consequence of an input or a body that ran away first.
-    std::string cause = inputCause(state_.t + options_.dt);
-    if (cause.empty()) cause = bodyCause();
-    if (!cause.empty())
-      throw SimulationError("run diverged at t = " + shortestText(state_.t) + " s (step " +
-                            std::to_string(step_ + 1) + "): " + cause + " (then: " + e.what() + ")");
-    // A singular pivot may be a NaN or Inf in A: name the element it came from.
-    VecX u(model_->nInputs());
-    inputs_.evaluate(state_.t, u);
-    Workspace probe(*model_);
-    cause = nonFiniteElement(*model_, state_, u, probe);
-    if (!cause.empty())
-      throw SimulationError("run stopped at t = " + shortestText(state_.t) + " s (step " + std::to_string(step_ + 1) +
-                            "): " + cause + " (then: " + e.what() + ")");
-    throw SimulationError("run stopped at t = " + shortestText(state_.t) + " s (step " + std::to_string(step_ + 1) +
-                          "): " + e.what());
+    stopped(e, state_.t + options_.dt);
   }
   if (pending_) {  // only set when this step was going to linearize at its start state
     recorder_.record(pendingTime_, ws_, markerStart_, pendingError_);  // of the step that ended at pendingTime_
@@ -249,6 +246,47 @@ bool Simulation::step() {
   }
   ++step_;
   state_.t = gridTime(options_.start, options_.dt, static_cast<double>(step_));  // interval ends hit exactly
+  // Taken from the next step's linearization if it linearizes at its start; else now.
+  const bool deferSample = options_.samplesFromNextStep && step_ < nSteps_ && options_.integrator == "lsrt2" &&
+                           step_ % options_.linearizeEvery == 0;
+  afterStep(true, deferSample);
+  return step_ < nSteps_;
+}
+
+void Simulation::advanceTo(double tEnd) {
+  const double dt = options_.dt, near = kGridTolerance * dt;
+  const double end = endTime();
+  if (!std::isfinite(tEnd) || tEnd < state_.t - near)
+    throw std::invalid_argument("the run is at t = " + shortestText(state_.t) + " s and cannot advance to t = " +
+                                shortestText(tEnd) + " s");
+  if (tEnd > end + near)
+    throw std::invalid_argument("t = " + shortestText(tEnd) + " s lies past the run's end at " + shortestText(end) + " s");
+  for (;;) {
+    const double next = gridTime(options_.start, dt, static_cast<double>(step_ + 1));
+    if (next <= tEnd + near && step_ < nSteps_) {
+      step();  // a whole step, or the rest of the interval when the run stands between grid times
+      continue;
+    }
+    if (tEnd > state_.t + near) shortStep(tEnd, false);
+    return;
+  }
+}
+
+void Simulation::shortStep(double tTo, bool toGrid) {
+  flushPending();  // the next linearization is not at a grid time's state with its inputs
+  if (options_.holdInputs) inputs_.holdLoadCaseAt(state_.t);
+  try {
+    integrator_->shortStep(tTo - state_.t, state_, inputs_, ws_);
+  } catch (const SimulationError& e) {
+    stopped(e, tTo);
+  }
+  if (toGrid) ++step_;
+  state_.t = toGrid ? gridTime(options_.start, options_.dt, static_cast<double>(step_)) : tTo;
+  offGrid_ = !toGrid;
+  afterStep(toGrid, false);
+}
+
+void Simulation::afterStep(bool onGrid, bool deferSample) {
   if (const LocalErrorEstimate* e = integrator_->localError()) {
     error_.available = true;
     ++error_.steps;
@@ -259,7 +297,7 @@ bool Simulation::step() {
     if (positionErrorThreshold > 0.0 && error_.positionWarnTime < 0.0 && e->position > positionErrorThreshold)
       error_.positionWarnTime = state_.t;
   }
-  const bool due = options_.record && step_ % sampleStride_ == 0;
+  const bool due = onGrid && options_.record && step_ % sampleStride_ == 0;
   try {
     checkDivergence();
   } catch (const SimulationError&) {
@@ -271,19 +309,34 @@ bool Simulation::step() {
     }
     throw;
   }
-  if (due) {
-    // Taken from the next step's linearization if it linearizes at its start; else now.
-    const bool nextLinearizes = options_.samplesFromNextStep && step_ < nSteps_ && options_.integrator == "lsrt2" &&
-                                step_ % options_.linearizeEvery == 0;
-    if (nextLinearizes) {
-      pending_ = true;
-      pendingTime_ = state_.t;
-      if (const LocalErrorEstimate* e = integrator_->localError()) pendingError_ = *e;
-    } else {
-      record(lastError());
-    }
+  if (!due) return;
+  if (deferSample) {
+    pending_ = true;
+    pendingTime_ = state_.t;
+    if (const LocalErrorEstimate* e = integrator_->localError()) pendingError_ = *e;
+  } else {
+    record(lastError());
   }
-  return step_ < nSteps_;
+}
+
+void Simulation::stopped(const SimulationError& e, double tEnd) {
+  flushPending();  // keep the results up to the stop
+  // An element's failure is often the consequence of an input or a body that ran away first.
+  std::string cause = inputCause(tEnd);
+  if (cause.empty()) cause = bodyCause();
+  if (!cause.empty())
+    throw SimulationError("run diverged at t = " + shortestText(state_.t) + " s (step " + std::to_string(step_ + 1) +
+                          "): " + cause + " (then: " + e.what() + ")");
+  // A singular pivot may be a NaN or Inf in A: name the element it came from.
+  VecX u(model_->nInputs());
+  inputs_.evaluate(state_.t, u);
+  Workspace probe(*model_);
+  cause = nonFiniteElement(*model_, state_, u, probe);
+  if (!cause.empty())
+    throw SimulationError("run stopped at t = " + shortestText(state_.t) + " s (step " + std::to_string(step_ + 1) +
+                          "): " + cause + " (then: " + e.what() + ")");
+  throw SimulationError("run stopped at t = " + shortestText(state_.t) + " s (step " + std::to_string(step_ + 1) +
+                        "): " + e.what());
 }
 
 std::string Simulation::inputCause(double t) const {

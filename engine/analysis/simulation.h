@@ -85,6 +85,20 @@ class Simulation {
   /// @returns false when the run is complete.
   /// @throws SimulationError naming the time, step and body on divergence.
   bool step();
+  /// Advances the run to time tEnd (an FMU's communication point): whole steps while the next
+  /// grid time start + k dt is not past tEnd; where the run stands between two grid times, or
+  /// tEnd lies between them, a shorter step of the same method (Integrator::shortStep) to the
+  /// next grid time or to tEnd. Times within kGridTolerance dt of a grid time count as on it, so
+  /// a run advanced to grid times takes exactly the steps of step(); a sample is recorded at
+  /// grid times only. After a time off the grid, step() goes on to the next grid time.
+  /// @throws std::invalid_argument for tEnd before the current time or past endTime(), or a
+  ///   method without shorter steps (nothing is stepped then); SimulationError as step().
+  void advanceTo(double tEnd);
+  static constexpr double kGridTolerance = 1e-9;
+  /// The run's end, start + duration [s] (on the step grid or not: advanceTo reaches it).
+  double endTime() const { return options_.start + options_.duration; }
+  /// True when the run stands between two grid times (after advanceTo).
+  bool offGrid() const { return offGrid_; }
   /// initialize() then step() to the end; `progress(fraction)` is called every ~1 % of steps.
   void run(const std::function<void(double)>& progress = {});
 
@@ -139,6 +153,14 @@ class Simulation {
 
  private:
   void record(const LocalErrorEstimate& stepError);
+  /// A step shorter than dt from the current time to tTo, the next grid time (toGrid) or a time
+  /// before it.
+  void shortStep(double tTo, bool toGrid);
+  /// After a step: the error summary, the divergence check and the sample when one is due (at a
+  /// grid time; deferred to the next step's linearization when `deferSample`).
+  void afterStep(bool onGrid, bool deferSample);
+  /// Rethrows an integrator's failure on the step that was to end at tEnd with its cause.
+  [[noreturn]] void stopped(const SimulationError& e, double tEnd);
   /// The last step's local error estimate; zero before the first step or without one.
   LocalErrorEstimate lastError() const;
   void flushPending();
@@ -162,6 +184,7 @@ class Simulation {
   VecX r0_;
   EquilibriumResult equilibrium_;
   long long nSteps_ = 0, step_ = 0, sampleStride_ = 1;
+  bool offGrid_ = false;  ///< state_.t lies between the grid times of step_ and step_ + 1
   /// A sample of the current state is due but not yet recorded: the next step's linearization
   /// computes everything it needs, so it is taken from there (or evaluated when that does not come).
   bool pending_ = false;

@@ -2,6 +2,7 @@
 #include "engine/integrators/integrator.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace ek {
 
@@ -14,6 +15,11 @@ LocalErrorEstimate largestPerKind(int freeBodies, const VecX& er, const VecX& ev
     e.angularVelocity = std::max(e.angularVelocity, ev.segment<3>(6 * l + 3).cwiseAbs().maxCoeff());
   }
   return e;
+}
+
+void Integrator::shortStep(double, State&, const InputSignals&, Workspace&) {
+  throw std::invalid_argument(describe() + ": takes whole steps only (its history lies on the step grid); a time "
+                              "between two steps needs a one-step method (lsrt2, lie, ros34pw2)");
 }
 
 }  // namespace ek

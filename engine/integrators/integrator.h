@@ -5,6 +5,7 @@
 /// the CVODE BDF reference. Both use the engine's own right-hand side and Jacobians.
 
 #include <memory>
+#include <stdexcept>
 #include <string>
 
 #include "engine/dynamics/workspace.h"
@@ -29,11 +30,34 @@ struct IntegratorOptions {
 /// The largest |entry| of each kind of a step's error vectors (er over r, ev over v), per free body.
 LocalErrorEstimate largestPerKind(int freeBodies, const VecX& er, const VecX& ev);
 
+/// A one-step method's shortStep: runs `step` with `dt` set to h and the linearization count
+/// `steps` at zero, and sets both back after it (steps at zero again: the next step linearizes),
+/// whether it throws or not. @throws std::invalid_argument unless 0 < h <= dt.
+template <class Step>
+void withShortStep(double h, double& dt, long long& steps, Step&& step) {
+  if (!(h > 0.0 && h <= dt)) throw std::invalid_argument("a short step must lie in (0, dt]");
+  struct Restore {
+    double& dt;
+    long long& steps;
+    double grid;
+    ~Restore() { dt = grid, steps = 0; }
+  } restore{dt, steps, dt};
+  dt = h;
+  steps = 0;
+  step();
+}
+
 class Integrator {
  public:
   virtual ~Integrator() = default;
   /// Advances state by dt. @throws SimulationError.
   virtual void step(State& state, const InputSignals& inputs, Workspace& ws) = 0;
+  /// Advances state by h, 0 < h <= dt: a step of the same method, shorter, for a time between
+  /// two grid points (an FMU's communication point off the grid, Simulation::advanceTo). It
+  /// linearizes and factorizes at its start; the next step() linearizes afresh.
+  /// @throws std::invalid_argument for a method that cannot (a multistep method: its history
+  ///   is on the grid), SimulationError as step().
+  virtual void shortStep(double h, State& state, const InputSignals& inputs, Workspace& ws);
   /// A one-line description for summaries.
   virtual std::string describe() const = 0;
   /// True if the last step() left in ws the kinematics and force-element results (and u) of the

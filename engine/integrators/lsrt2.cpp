@@ -172,6 +172,12 @@ void Lsrt2::step(State& state, const InputSignals& inputs, Workspace& ws) {
   }
 }
 
+void Lsrt2::shortStep(double h, State& state, const InputSignals& inputs, Workspace& ws) {
+  // The step reads dt from the options: the same step with h, linearized and factorized at its
+  // start (A holds dt gamma); the matrix of the grid's dt is made again by the next step.
+  withShortStep(h, options_.dt, steps_, [&] { step(state, inputs, ws); });
+}
+
 std::string Lsrt2::describe() const {
   char buf[160];
   const int threads = runner_->threads();

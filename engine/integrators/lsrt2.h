@@ -53,6 +53,7 @@ class Lsrt2 : public Integrator {
   /// Advances state by one step dt. Linearizes at the step start when due.
   /// @throws SimulationError (singular matrix, element singularity).
   void step(State& state, const InputSignals& inputs, Workspace& ws) override;
+  void shortStep(double h, State& state, const InputSignals& inputs, Workspace& ws) override;
   std::string describe() const override;
 
   /// True if the last step() linearized at the state it started from (ws then holds the

@@ -240,6 +240,11 @@ std::string RosenbrockW::errorEstimateSource() const {
   return std::string("embedded ") + kOrdinal[std::min(tableau_.order - 1, 3)] + "-order solution";
 }
 
+void RosenbrockW::shortStep(double h, State& state, const InputSignals& inputs, Workspace& ws) {
+  // As Lsrt2::shortStep: W = I - h gamma J is factorized for h, and again for dt next step.
+  withShortStep(h, options_.dt, steps_, [&] { step(state, inputs, ws); });
+}
+
 std::string RosenbrockW::describe() const {
   char buf[200];
   ek::csnprintf(buf, sizeof buf, "%s, dt = %g s, linearized every %d step(s), %s solver%s", tableau_.title.c_str(),

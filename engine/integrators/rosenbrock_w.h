@@ -57,6 +57,7 @@ class RosenbrockW final : public Integrator {
               std::unique_ptr<LinearSolver> solver);
 
   void step(State& state, const InputSignals& inputs, Workspace& ws) override;
+  void shortStep(double h, State& state, const InputSignals& inputs, Workspace& ws) override;
   std::string describe() const override;
   const LocalErrorEstimate* localError() const override { return tableau_.bHat.empty() ? nullptr : &error_; }
   std::string errorEstimateSource() const override;

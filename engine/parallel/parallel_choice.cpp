@@ -37,6 +37,14 @@ void ParallelWhenItPays::resetLinearization() {
   steps_ = 0;
 }
 
+void ParallelWhenItPays::shortStep(double h, State& state, const InputSignals& inputs, Workspace& ws) {
+  current_->shortStep(h, state, inputs, ws);
+  parallel_->resetLinearization();
+  serial_->resetLinearization();
+  // The linearizations count from here: the next check comes at a whole linearization interval.
+  steps_ = (steps_ + linearizeEvery_ - 1) / linearizeEvery_ * linearizeEvery_;
+}
+
 void ParallelWhenItPays::choose(const State& state, const InputSignals& inputs, const Workspace& ws) {
   using Clock = std::chrono::steady_clock;
   if (!scratchWs_) scratchWs_ = std::make_unique<Workspace>(ws);

@@ -26,6 +26,8 @@ class ParallelWhenItPays final : public Integrator {
   ParallelWhenItPays(std::unique_ptr<Lsrt2> parallel, std::unique_ptr<Lsrt2> serial, long long recheckSteps = 5000);
 
   void step(State& state, const InputSignals& inputs, Workspace& ws) override;
+  /// By the current integrator; both linearize afresh after it.
+  void shortStep(double h, State& state, const InputSignals& inputs, Workspace& ws) override;
   std::string describe() const override;
   bool workspaceHoldsStepStart() const override { return current_->workspaceHoldsStepStart(); }
   const LocalErrorEstimate* localError() const override { return current_->localError(); }

@@ -4,9 +4,11 @@
 # description against the FMI schema: the double wishbone (LC1, 6 s) and the full vehicle (random
 # road, 0.5 s), FMI 3 and 2, reproduce elastokin-sim to round-off with no input file (the load
 # case built in) and, from an input file of the same signals, elastokin-sim --hold-inputs;
-# communication intervals of 1, 5 and 10 ms give the same results; a missing input file, an
-# unknown start value and a NaN input are errors with a message, not crashes; a parameter set to
-# its own value changes nothing.
+# communication intervals of 1, 5 and 10 ms give the same results; points between the internal
+# steps (a stop time of 5.0105 s, intervals of 0.3 and 2.5 ms, an input jump at 12.5 ms) are no
+# worse against a fine run than whole steps; a missing input file, an unknown start value and a
+# NaN input are errors with a message, not crashes; a parameter set to its own value changes
+# nothing.
 # Usage: fmu_check.sh ELASTOKIN_SIM FMUSIM SOURCE_DIR WORK_DIR. Prints "FAIL:" on a failure.
 set -u -o pipefail
 sim=$1 fmusim=$2 src=$3 work=$4
@@ -63,6 +65,60 @@ for h in 0.005 0.01; do
   echo "== communication interval $h s against 0.001 s:"
   $compare dw3.csv "dw3.$h.csv" --tolerance 0 | tail -n 1 || fail "interval $h s differs"
 done
+
+# Communication points between the internal steps (a shorter step of the same method there):
+# a stop time of 5.0105 s (past the step in Fx at 5 s), intervals of 0.3 and 2.5 ms, and an input
+# file whose rows jump at 12.5 ms.
+# Where the points lie on the grid the results are the whole steps', to round-off; elsewhere no
+# worse against a run at dt = 0.1 ms than the whole steps themselves.
+"$fmusim" --interface-type cs --stop-time 5.0105 --output-interval 0.001 --output-file dw3.stop.csv dw3.fmu \
+  > dw3.stop.log 2>&1 || { cat dw3.stop.log; fail "fmusim with the stop time 5.0105 s"; }
+grep -q '^5.0105,' dw3.stop.csv || fail "no output at the stop time 5.0105 s ($(tail -n 1 dw3.stop.csv | head -c 80))"
+echo "== stop time 5.0105 s against elastokin-sim on the grid:"
+$compare dw3.runner.csv dw3.stop.csv --tolerance 1e-10 | tail -n 1 || fail "stop time 5.0105 s: results differ"
+"$sim" "$src/projects/double_wishbone.json" --loadcase LC1 --duration 6 --dt 0.0001 --sample-rate 1000 --quiet \
+  --out dw3.fine.csv > /dev/null || fail "elastokin-sim at dt = 0.1 ms"
+for h in 0.0003 0.0025; do
+  "$fmusim" --interface-type cs --stop-time 6 --output-interval "$h" --output-file "dw3.$h.csv" dw3.fmu > "dw3.$h.log" 2>&1 ||
+    { cat "dw3.$h.log"; fail "fmusim at $h s"; }
+  echo "== communication interval $h s against dt = 0.1 ms, no worse than whole steps:"
+  $compare dw3.fine.csv "dw3.$h.csv" --within dw3.runner.csv --factor 1.5 --tolerance 1e-12 | tail -n 2 ||
+    fail "interval $h s: worse than whole steps"
+done
+# The jump at 12.5 ms: a project whose Fx steps there is the reference (held over 0.1 ms steps),
+# the same project on the 1 ms grid (the jump felt from 13 ms) the whole steps' error.
+python3 - "$src/projects/double_wishbone.json" jump.json <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1]))
+for s in p["load cases"][0]["signals"]:
+    if s["type"] == "step":
+        s["time [s]"] = 0.0125
+p["load cases"][0]["duration [s]"] = 0.1
+json.dump(p, open(sys.argv[2], "w"), indent=1)
+PY
+"$sim" jump.json --loadcase LC1 --duration 0.05 --write-inputs jump.grid.csv > /dev/null || fail "jump: inputs"
+python3 - jump.grid.csv jump.inputs.csv <<'PY'
+import sys
+rows = open(sys.argv[1]).read().splitlines()
+out = [rows[0]]
+for r in rows[1:]:
+    t = float(r.split(",")[0])
+    if abs(t - 0.013) < 1e-12:  # the jump at 12.5 ms: two rows at that time, before and after
+        before = out[-1].split(",")
+        after = r.split(",")
+        out += [",".join(["0.0125"] + before[1:]), ",".join(["0.0125"] + after[1:])]
+    out.append(r)
+open(sys.argv[2], "w").write("\n".join(out) + "\n")
+PY
+"$sim" jump.json --export-fmu jump.fmu --fmi 3 --loadcase LC1 > /dev/null || fail "jump: export"
+"$fmusim" --interface-type cs --stop-time 0.05 --output-interval 0.001 --input-file jump.inputs.csv \
+  --output-file jump.fmu.csv jump.fmu > jump.log 2>&1 || { cat jump.log; fail "fmusim with an input jump at 12.5 ms"; }
+"$sim" jump.json --loadcase LC1 --duration 0.05 --dt 0.0001 --sample-rate 1000 --hold-inputs --quiet --out jump.fine.csv \
+  > /dev/null || fail "jump: fine run"
+"$sim" jump.json --loadcase LC1 --duration 0.05 --hold-inputs --quiet --out jump.grid.out.csv > /dev/null || fail "jump: grid run"
+echo "== input jump at 12.5 ms against dt = 0.1 ms, no worse than whole steps:"
+$compare jump.fine.csv jump.fmu.csv --within jump.grid.out.csv --factor 1.5 --tolerance 1e-12 | tail -n 2 ||
+  fail "jump at 12.5 ms: worse than whole steps"
 
 # A parameter set to its own value changes nothing, bit for bit (a hardpoint: its joint's markers).
 "$sim" "$src/projects/double_wishbone.json" --export-fmu hp.fmu --loadcase LC1 --fmu-parameter "hardpoints/16/z [m]" \

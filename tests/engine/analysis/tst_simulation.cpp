@@ -6,6 +6,7 @@
 #include <cmath>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <set>
 
 #include "engine/core/error.h"
@@ -490,6 +491,99 @@ class TestSimulation : public QObject {
       if (linEvery == 1) QVERIFY(s.state().r == first.r && s.state().v == first.v && s.state().t == first.t);
       else QVERIFY(dr < 1e-9);  // relinearized at the restore point: round-off, not the same steps
     }
+  }
+
+  // advanceTo(): communication points on the grid (accumulated sums of 1 and 5 ms, with their
+  // round-off) take exactly the steps of step(), bit for bit; points between grid times (every
+  // 0.3 ms, a stop at 10.5 ms) take shorter steps of the same method whose results at the grid
+  // times are as accurate as the whole steps' (against a run at dt = 0.1 ms, across the step in
+  // Fx at 5 s); a state off the grid is saved and restored; a multistep method says it cannot.
+  void advanceToTimesBetweenSteps() {
+    const Project p = readProject(std::string(ELASTOKIN_SOURCE_DIR) + "/projects/quarter_double_wishbone.json");
+    const auto model = SuspensionModel::build(p);
+    for (const std::string method : {"lsrt2", "ros34pw2"}) {
+      RunOptions o;
+      o.start = 4.98;
+      o.duration = 0.06;
+      o.record = false;
+      o.integrator = method;
+      auto run = [&](double dt) {
+        RunOptions r = o;
+        r.dt = dt;
+        auto s = std::make_unique<Simulation>(model, "LC1", r);
+        s->initialize();
+        return s;
+      };
+      // The grid: whole steps, and advanceTo along 1 ms and 5 ms sums.
+      auto whole = run(1e-3), by1 = run(1e-3), by5 = run(1e-3);
+      std::map<long long, State> grid;  // whole-step states by step number
+      for (bool more = true; more;) {
+        more = whole->step();
+        grid[whole->stepsDone()] = whole->state();
+      }
+      double t1 = o.start, t5 = o.start;
+      for (int k = 0; k < 60; ++k) by1->advanceTo(t1 += 1e-3);
+      for (int k = 0; k < 12; ++k) by5->advanceTo(t5 += 5e-3);
+      QVERIFY(!by1->offGrid() && !by5->offGrid());
+      QCOMPARE(by1->stepsDone(), 60LL);
+      QVERIFY(by1->state().r == whole->state().r && by1->state().v == whole->state().v);
+      QVERIFY(by5->state().r == whole->state().r && by5->state().v == whole->state().v);
+
+      // Between grid times: every 0.3 ms, compared at the 3 ms points with a fine reference.
+      auto fine = run(1e-4), between = run(1e-3);
+      double tb = o.start, errWhole = 0.0, errBetween = 0.0, apart = 0.0;
+      for (int k = 1; k <= 200; ++k) {
+        between->advanceTo(tb += 3e-4);
+        if (k % 10 != 0) continue;
+        fine->advanceTo(gridTime(o.start, 1e-3, 0.3 * k));
+        QVERIFY(!between->offGrid());
+        QVERIFY2(grid.count(between->stepsDone()), qPrintable(QString("step %1 at t = %2").arg(between->stepsDone()).arg(between->state().t, 0, 'g', 17)));
+        const State& w = grid.at(between->stepsDone());
+        errWhole = std::max(errWhole, (w.r - fine->state().r).cwiseAbs().maxCoeff());
+        errBetween = std::max(errBetween, (between->state().r - fine->state().r).cwiseAbs().maxCoeff());
+        apart = std::max(apart, (between->state().r - w.r).cwiseAbs().maxCoeff());
+      }
+      qInfo("%s: largest position error against dt = 0.1 ms: whole steps %.3e m, with 0.3 ms points %.3e m "
+            "(apart %.3e m); largest local error estimate %.3e m",
+            method.c_str(), errWhole, errBetween, apart, between->errorSummary().positionMax);
+      QVERIFY(errWhole > 1e-9);  // the comparison resolves the method's error
+      QVERIFY(errBetween <= 1.5 * errWhole);
+      QVERIFY(apart > 0.0 && apart <= 2.5 * errWhole);
+
+      // A stop time off the grid is reached; a state between grid times rolls back exactly.
+      auto stop = run(1e-3);
+      stop->advanceTo(o.start + 0.0104);
+      const Simulation::Snapshot saved = stop->snapshot();
+      QVERIFY(stop->offGrid() && stop->stepsDone() == 10);
+      stop->advanceTo(stop->endTime());
+      const State first = stop->state();
+      QCOMPARE(first.t, o.start + 0.06);
+      stop->restore(saved);
+      QVERIFY(stop->offGrid());
+      stop->advanceTo(stop->endTime());
+      QVERIFY(stop->state().r == first.r && stop->state().v == first.v);
+      bool refused = false;
+      try {
+        stop->advanceTo(stop->endTime() + 1e-3);
+      } catch (const std::invalid_argument& e) {
+        refused = QString(e.what()).contains("past the run's end");
+      }
+      QVERIFY(refused);
+    }
+    RunOptions o;
+    o.duration = 0.01;
+    o.record = false;
+    o.integrator = "bdf2";
+    Simulation bdf2(model, "LC1", o);
+    bdf2.initialize();
+    try {
+      bdf2.advanceTo(0.0025);
+      QFAIL("BDF2 took a step between grid times");
+    } catch (const std::invalid_argument& e) {
+      QVERIFY2(QString(e.what()).contains("takes whole steps only"), e.what());
+    }
+    QCOMPARE(bdf2.stepsDone(), 2LL);
+    QVERIFY(!bdf2.offGrid());
   }
 
   // A snapshot that does not fit (another model, damaged values) is refused with every reason
