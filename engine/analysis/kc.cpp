@@ -335,7 +335,16 @@ const char* kcMetricSign(const std::string& name) {
   static const std::pair<const char*, const char*> kSigns[] = {
       {"bump steer", "toe-in per metre of bump (wheel centre up) positive"},
       {"bump camber", "camber (top outboard) per metre of bump positive"},
-      {"wheel rate", "vertical contact force increase per mm of bump"},
+      {"wheel rate, single wheel", "vertical contact force increase per mm of bump of this wheel alone, the other "
+                                   "wheels' heights held"},
+      {"wheel rate", "vertical contact force increase per mm of bump, every wheel of the axle moved together "
+                     "(parallel travel)"},
+      {"bump steer, single wheel", "toe-in per metre of bump of this wheel alone positive"},
+      {"bump camber, single wheel", "camber (top outboard) per metre of bump of this wheel alone positive"},
+      {"opposite wheel force per single-wheel bump", "vertical contact force increase on the other side's wheel per mm "
+                                                     "of this wheel's bump, heights held (the anti-roll bar's coupling)"},
+      {"static-load slope", "the sweep's channel per unit of its load at the design position, loaded as the sweep "
+                            "loads (the wheel or wheels named), vertical forces held"},
       {"vertical force at design", "upward force on the tyre at the contact point"},
       {"half-track change", "contact point outboard per metre of bump positive"},
       {"wheelbase change", "wheel centre forwards (+x) per metre of bump positive"},
@@ -540,6 +549,22 @@ std::vector<KcMetric> designMetrics(const SuspensionModel& model, const KcDesign
     add("half-track change (contact point, outboard)", w, side * par.channel(w, kContactY) * 1000.0, "mm/m");
     add("wheelbase change (wheel centre x)", w, par.channel(w, kCentreX) * 1000.0, "mm/m");
     add("contact point x change", w, par.channel(w, kContactX) * 1000.0, "mm/m");
+  }
+  // Single-wheel travel: one wheel moves, every other wheel's height held (the single-travel
+  // sweep's definition). With an anti-roll bar the single-wheel rate exceeds the parallel one by
+  // the bar's share; the force change on the opposite wheel is the bar's coupling.
+  for (int w = 0; w < m; ++w) {
+    VecX pattern = VecX::Zero(m);
+    pattern[w] = 1.0;
+    const TravelRates single = travelRates(model, lin, pattern);
+    add("wheel rate, single wheel (other wheels held)", w, single.force[w] / 1000.0, "N/mm");
+    add("bump steer, single wheel (other wheels held)", w, single.channel(w, kToe) * kDeg, "deg/m");
+    add("bump camber, single wheel (other wheels held)", w, single.channel(w, kCamber) * kDeg, "deg/m");
+    int opposite = -1;
+    for (int k = 0; k < m && opposite < 0; ++k)
+      if (model.wheels[k].side == -model.wheels[w].side) opposite = k;
+    if (opposite >= 0)
+      add("opposite wheel force per single-wheel bump", w, single.force[opposite] / 1000.0, "N/mm");
   }
   // Kinematic roll centre: each contact point moves perpendicular to the line from it to the
   // roll centre in the front view; intersect a left and a right wheel's lines (or a line with the
@@ -901,6 +926,28 @@ KcResult runKc(const SuspensionModel& model, const KcOptions& o, const std::func
   }
   if (res.cancelled) return res;
   res.metrics = designMetrics(model, design);
+  if (!travel && !steering) {
+    // The sweep's own slopes at the design position: the load on the wheel or wheels the sweep
+    // loads, the vertical forces held as in the sweep (the compliance metrics above load one
+    // wheel at a time; with an anti-roll bar or a twist beam the two differ).
+    Linearization lin(model, design);
+    VecX b = VecX::Zero(model.nDof());
+    for (int w = 0; w < m; ++w)
+      if (o.wheel < 0 || o.wheel == w) b += lin.loadColumn(w, o.load);
+    const VecX dq = lin.respond(b);
+    const bool moment = o.load >= kMxContact && o.load <= kMzContact;
+    const std::string per = moment ? "/kN m" : "/kN";
+    const std::string loaded = std::string(kWheelLoadNames[o.load]) + " on " +
+                               (o.wheel < 0 ? std::string("every wheel") : model.wheels[o.wheel].name + " only");
+    for (int w = 0; w < m; ++w) {
+      auto slope = [&](int c) { return lin.gradient(w, c).dot(dq) * 1000.0; };  // per kN (kN m)
+      res.metrics.push_back({"static-load slope, toe (" + loaded + ")", model.wheels[w].name, "deg" + per, slope(kToe) * kDeg});
+      res.metrics.push_back({"static-load slope, camber (" + loaded + ")", model.wheels[w].name, "deg" + per, slope(kCamber) * kDeg});
+      for (const auto& [c, axis] : {std::pair{kCentreX, "x"}, std::pair{kCentreY, "y"}, std::pair{kCentreZ, "z"}})
+        res.metrics.push_back({std::string("static-load slope, wheel centre ") + axis + " (" + loaded + ")", model.wheels[w].name,
+                               "mm" + per, slope(c) * 1000.0});
+    }
+  }
   if (steering) {
     // Steering gain at the design position (analytic, heights held), Ackermann at both locks.
     Linearization lin(model, design);

@@ -321,6 +321,78 @@ class TestKc : public QObject {
     QVERIFY2(eRate < 1e-4, qPrintable(QString::number(eRate)));
   }
 
+  /// Metrics per analysis, each by the definition of its sweep (issue: single-travel printed the
+  /// parallel wheel rate; static-load loads both wheels while the compliances load one): the
+  /// single-wheel rate, bump steer and the opposite wheel's force against a single-travel sweep of
+  /// +-0.1 mm, and the static-load slopes (every wheel, and one wheel) against a sweep of +-1 N,
+  /// central differences, to 2e-6 (relative to 0.01 deg/kN or mm/kN at least for the slopes):
+  /// the differences' own floor here (at +-0.01 mm and +-0.1 N the equilibria's round-off makes
+  /// them 1.5e-6 worse, at +-0.4 mm and +-4 N their truncation 7e-6); 1.3e-6 the largest seen. With the anti-roll bar the single-wheel rate exceeds the
+  /// parallel one and the opposite wheel's force falls.
+  void metricsFollowTheirSweeps_data() {
+    QTest::addColumn<QString>("project");
+    QTest::newRow("double wishbone") << "double_wishbone.json";
+    QTest::newRow("MacPherson") << "macpherson_front.json";
+    QTest::newRow("multilink") << "multilink.json";
+  }
+  void metricsFollowTheirSweeps() {
+    QFETCH(QString, project);
+    const auto model = SuspensionModel::build(readProject(kProjects + project.toStdString()));
+    const SuspensionModel& m = *model;
+    const std::vector<KcMetric> ms = designMetrics(m, solveDesign(m, 1e-10));
+    const std::string w = m.wheels[0].name, other = m.wheels[1].name;
+    double worst = 0.0;
+    // Relative, with a floor for slopes near zero (a multilink's lateral toe of 1e-4 deg/kN).
+    auto check = [&](const char* what, double metricValue, double sweepValue, double floor = 0.0) {
+      const double e = std::abs(metricValue - sweepValue) / std::max(std::abs(sweepValue), floor);
+      worst = std::max(worst, e);
+      QVERIFY2(e < 2e-6, qPrintable(QString("%1: metric %2, sweep %3").arg(what).arg(metricValue, 0, 'g', 10).arg(sweepValue, 0, 'g', 10)));
+    };
+    KcOptions o = defaultKcOptions(KcKind::SingleTravel);
+    o.wheel = 0;
+    o.from = -1e-4;
+    o.to = 1e-4;
+    o.points = 3;
+    o.tolerance = 1e-13;
+    KcResult r = runKc(m, o);
+    auto rate = [&](const std::string& column, double h) {
+      const int c = r.column(column);
+      if (c < 0) throw std::runtime_error("no column " + column);
+      return (r.values[2][c] - r.values[0][c]) / (2.0 * h);
+    };
+    const double single = metric(ms, "wheel rate, single wheel (other wheels held)", w);
+    check("single-wheel rate", single, rate(w + " vertical force", 1e-4) / 1000.0);
+    check("single-wheel bump steer", metric(ms, "bump steer, single wheel (other wheels held)", w),
+          rate(w + " toe", 1e-4) * 180.0 / M_PI);
+    const double opposite = metric(ms, "opposite wheel force per single-wheel bump", w);
+    check("opposite wheel force", opposite, rate(other + " vertical force", 1e-4) / 1000.0);
+    const double parallel = metric(ms, "wheel rate", w);
+    qInfo("wheel rate: single wheel %.4f N/mm, parallel %.4f N/mm, opposite wheel %.4f N/mm", single, parallel, opposite);
+    QVERIFY(single > parallel && opposite < 0.0);  // the bar: stiffer alone, unloads the other side
+
+    for (int loaded : {-1, 0}) {
+      KcOptions s = defaultKcOptions(KcKind::StaticLoad);
+      s.load = kFyContact;
+      s.wheel = loaded;
+      s.from = -1.0;
+      s.to = 1.0;
+      s.points = 3;
+      s.tolerance = 1e-13;
+      r = runKc(m, s);
+      const std::string how = std::string(kWheelLoadNames[kFyContact]) + " on " + (loaded < 0 ? "every wheel" : w + " only");
+      for (const std::string& wheel : {w, other}) {
+        check("static-load toe slope", metric(r.metrics, "static-load slope, toe (" + how + ")", wheel),
+              rate(wheel + " toe", 1.0) * 1000.0 * 180.0 / M_PI, 0.01);
+        check("static-load wheel centre y slope", metric(r.metrics, "static-load slope, wheel centre y (" + how + ")", wheel),
+              rate(wheel + " centre y", 1.0) * 1e6, 0.01);
+      }
+      if (loaded == 0)  // one wheel loaded: its slope is the compliance metric's (signs as the metric's)
+        check("one wheel = lateral toe compliance", -m.wheels[0].side * metric(r.metrics, "static-load slope, toe (" + how + ")", w),
+              metric(ms, "toe compliance, lateral force inboard (at contact)", w));
+    }
+    qInfo("largest relative difference metric vs sweep: %.2e", worst);
+  }
+
   /// Signs (ISO 8855, loads in the directions they have in use): the shipped axles are built as
   /// mirror images of one corner, so every per-wheel metric is the same on both sides; and the
   /// compliances have the signs the load directions give them: braking toe = -(toe per +Fx at
