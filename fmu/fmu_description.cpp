@@ -118,7 +118,7 @@ FmuVariables describeVariables(const Project& project, const SuspensionModel& mo
     if (names.count(name)) name += " (output)";
     names.insert(name);
     v.all.push_back({static_cast<std::uint32_t>(v.all.size()), name, v.channels[c].unit,
-                     "output channel '" + v.channels[c].name + "'", Causality::Output, 0.0, static_cast<int>(c)});
+                     describeChannel(model, v.channels[c]), Causality::Output, 0.0, static_cast<int>(c)});
   }
   v.nOutputs = static_cast<int>(v.channels.size());
   v.firstParameter = static_cast<int>(v.all.size());
@@ -137,6 +137,14 @@ FmuVariables describeVariables(const Project& project, const SuspensionModel& mo
   }
   v.nParameters = static_cast<int>(config.parameters.size());
   return v;
+}
+
+DisplayUnit displayUnitOf(const std::string& unit) {
+  static const std::map<std::string, DisplayUnit> kDisplay = {
+      {"m", {"mm", 1e3}},        {"rad", {"deg", 180.0 / M_PI}}, {"N", {"kN", 1e-3}},         {"N m", {"kN m", 1e-3}},
+      {"m/s", {"km/h", 3.6}},    {"rad/s", {"deg/s", 180.0 / M_PI}}, {"N/m", {"N/mm", 1e-3}}, {"N m/rad", {"N m/deg", M_PI / 180.0}}};
+  const auto it = kDisplay.find(unit);
+  return it == kDisplay.end() ? DisplayUnit{} : it->second;
 }
 
 bool baseUnitOf(const std::string& unit, BaseUnit& out) {

@@ -74,4 +74,13 @@ struct BaseUnit {
 };
 bool baseUnitOf(const std::string& unit, BaseUnit& out);
 
+/// The unit an engineer reads a quantity in (display = factor x value): mm for m, deg for rad,
+/// kN for N, kN m for N m, km/h for m/s, deg/s for rad/s, N/mm for N/m. Empty name: none (the
+/// unit is read as it is).
+struct DisplayUnit {
+  std::string name;
+  double factor = 1.0;
+};
+DisplayUnit displayUnitOf(const std::string& unit);
+
 }  // namespace ek::fmu

@@ -110,12 +110,22 @@ std::string unitDefinitions(const FmuVariables& v) {
       if (b.s) out += attr("s", std::to_string(b.s));
       if (b.rad) out += attr("rad", std::to_string(b.rad));
       if (b.factor != 1.0) out += attr("factor", shortestText(b.factor));
-      out += "/></Unit>\n";
+      out += "/>";
+      if (const DisplayUnit d = displayUnitOf(u); !d.name.empty())
+        out += "<DisplayUnit" + attr("name", d.name) + attr("factor", shortestText(d.factor)) + "/>";
+      out += "</Unit>\n";
     } else {
       out += "/>\n";
     }
   }
   return out + "  </UnitDefinitions>\n";
+}
+
+/// displayUnit="..." for a unit that has one (only where the unit defines it: baseUnitOf).
+std::string displayUnitAttribute(const std::string& unit) {
+  BaseUnit b;
+  const DisplayUnit d = displayUnitOf(unit);
+  return d.name.empty() || !baseUnitOf(unit, b) ? std::string() : attr("displayUnit", d.name);
 }
 
 const char* causality(Causality c) {
@@ -165,7 +175,7 @@ std::string modelDescription(const FmuConfig& c, const FmuVariables& v, const st
         case Causality::Output: out += " variability=\"continuous\""; break;
         case Causality::Parameter: out += " variability=\"fixed\"" + attr("start", shortestText(x.start)); break;
       }
-      if (!x.unit.empty()) out += attr("unit", x.unit);
+      if (!x.unit.empty()) out += attr("unit", x.unit) + displayUnitAttribute(x.unit);
       out += "/>\n";
     }
     out += "  </ModelVariables>\n  <ModelStructure>\n";
@@ -202,7 +212,7 @@ std::string modelDescription(const FmuConfig& c, const FmuVariables& v, const st
         break;
       default: out += " variability=\"fixed\" initial=\"exact\"><Real" + attr("start", shortestText(x.start)); break;
     }
-    if (!x.unit.empty()) out += attr("unit", x.unit);
+    if (!x.unit.empty()) out += attr("unit", x.unit) + displayUnitAttribute(x.unit);
     out += "/></ScalarVariable>\n";
   }
   out += "  </ModelVariables>\n  <ModelStructure>\n    <Outputs>\n";

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/dynamics/outputs.h"
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cstdio>
@@ -128,6 +129,89 @@ std::vector<Channel> stateChannels(const SuspensionModel& model) {
   for (Channel& c : resolveChannels(model, {}))
     if (c.quantity != OutputQuantity::ErrorEstimate) out.push_back(std::move(c));
   return out;
+}
+
+std::string describeChannel(const SuspensionModel& model, const Channel& c) {
+  static const char* axes[] = {"x", "y", "z", "x", "y", "z"};
+  const char* axis = axes[std::clamp(c.component, 0, 5)];
+  auto marker = [&](int k) {
+    const ModelMarker& m = model.markers[k];
+    return "marker " + std::to_string(m.id) + " '" + m.name + "' (body '" + model.bodies[m.body.value].name + "')";
+  };
+  auto pair = [&](const char* kind, int id, const std::string& name, MarkerIndex i, MarkerIndex j) {
+    return std::string(kind) + " " + std::to_string(id) + " '" + name + "' (marker I: " + marker(i.value) +
+           "; marker J: " + marker(j.value) + ")";
+  };
+  const std::string global = std::string(" along global ") + axis + " (ISO 8855: x forward, y left, z up)";
+  switch (c.quantity) {
+    case OutputQuantity::MarkerPosition: return "position of " + marker(c.index) + global;
+    case OutputQuantity::MarkerDisplacement:
+      return "displacement of " + marker(c.index) + " from its design position (as modelled)" + global +
+             ", positive along +" + axis;
+    case OutputQuantity::MarkerVelocity: return "velocity of " + marker(c.index) + global;
+    case OutputQuantity::BodyAngles: {
+      static const char* cardan[] = {"alpha_x'' (roll, about x'')", "alpha_y' (pitch, about y')", "alpha_z (yaw, about z)"};
+      const ModelBody& b = model.bodies[c.index];
+      return std::string("Cardan angle ") + cardan[std::clamp(c.component - 3, 0, 2)] + " of body " + std::to_string(b.id) +
+             " '" + b.name + "' against the global frame, R = Rz Ry' Rx'', right-handed; integrated, never wraps";
+    }
+    case OutputQuantity::BodyAngularVelocity: {
+      const ModelBody& b = model.bodies[c.index];
+      return std::string("angular velocity of body ") + std::to_string(b.id) + " '" + b.name + "' about its own " + axis +
+             " axis (body frame), right-handed";
+    }
+    case OutputQuantity::BushingForce: {
+      const ModelBushing& b = model.bushings[c.index];
+      return std::string(c.component >= 3 ? "moment (the generalized force of the Cardan angle r" : "force along ") +
+             axis + (c.component >= 3 ? ")" : " of marker J's axes") + " on marker I of " +
+             pair("bushing", b.id, b.name, b.i, b.j);
+    }
+    case OutputQuantity::BushingDeflection: {
+      const ModelBushing& b = model.bushings[c.index];
+      return std::string(c.component >= 3 ? "rotation r" : "deflection ") + axis +
+             (c.component >= 3 ? " (Cardan angle of R_JI)" : " in marker J's axes") + " of marker I relative to marker J of " +
+             pair("bushing", b.id, b.name, b.i, b.j);
+    }
+    case OutputQuantity::BushingBranchDeflection: {
+      const ModelBushing& b = model.bushings[c.index];
+      return "spring deflection of a Maxwell branch (element state " + std::to_string(c.component) + ") of " +
+             pair("bushing", b.id, b.name, b.i, b.j);
+    }
+    case OutputQuantity::P2PForce: {
+      const ModelP2P& e = model.p2ps[c.index];
+      return "tension of " + pair("P2P element", e.id, e.name, e.i, e.j) + ", positive pulling the markers together";
+    }
+    case OutputQuantity::P2PLength: {
+      const ModelP2P& e = model.p2ps[c.index];
+      return "distance between the markers of " + pair("P2P element", e.id, e.name, e.i, e.j);
+    }
+    case OutputQuantity::Input: {
+      const ModelInput& in = model.inputs[c.index];
+      return std::string("value of project input ") + std::to_string(in.id) + " '" + in.name + "' (" +
+             inputKindName(in.kind) + " at " + marker(in.marker.value) + ")";
+    }
+    case OutputQuantity::Wheel: {
+      static const char* what[] = {
+          "toe, the heading line's angle about z; positive toe-in (front of the wheel towards the vehicle centre), both sides",
+          "camber, the wheel plane against the vertical; positive top of the wheel outboard, both sides",
+          "spin, the wheel's rotation about its axis relative to the carrier; right-handed about the centre marker's x axis",
+          "x of the wheel centre, global", "y of the wheel centre, global (y left)", "z of the wheel centre, global (z up)",
+          "x of the contact point (lowest point of the unloaded tyre), global",
+          "y of the contact point (lowest point of the unloaded tyre), global (y left)",
+          "z of the contact point (lowest point of the unloaded tyre), global (z up)",
+          "caster angle of the steering axis; positive top rearward",
+          "kingpin inclination of the steering axis; positive top inboard",
+          "scrub radius at the road plane; positive contact point outboard of the steering axis",
+          "trail at the road plane; positive steering axis ahead of the contact point"};
+      const ModelWheel& w = model.wheels[c.index];
+      return "wheel " + std::to_string(w.id) + " '" + w.name + "': " + what[std::clamp(c.component, 0, kWheelChannels - 1)] +
+             " (ISO 8855)";
+    }
+    case OutputQuantity::ErrorEstimate:
+      return std::string("the integrator's local error estimate of the step that ended here: the largest over the "
+                         "coordinates of kind ") + kErrorEstimateComponents[std::clamp(c.component, 0, 3)];
+  }
+  return c.name;
 }
 
 double channelValue(const Channel& c, const Workspace& ws, const std::vector<Vec3>& markerStart,

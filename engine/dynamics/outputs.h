@@ -28,6 +28,11 @@ std::vector<Channel> resolveChannels(const SuspensionModel& model, const std::ve
 /// in table order: what the analyses that run no integrator (K&C, linear analysis) report.
 std::vector<Channel> stateChannels(const SuspensionModel& model);
 
+/// What a channel measures, in a line for a reader outside Elastokin (an FMU's variable
+/// description): the quantity, the point or element with its ids and names, the axis and its
+/// frame, and the sign (ISO 8855 axes: x forward, y left, z up; docs/analyses.md, Conventions).
+std::string describeChannel(const SuspensionModel& model, const Channel& c);
+
 /// Value of a channel from a workspace whose stages 1-3 ran at the state (and whose u is set).
 /// `markerStart` holds each marker's design position, the pose as modelled (for displacements);
 /// `stepError` the local error estimate of the step that ended at the state (the error channels;

@@ -19,6 +19,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <set>
+#include <map>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -326,6 +328,51 @@ class TestFmu : public QObject {
     }
     QVERIFY(runs[1] == runs[0]);  // its own values: nothing changes
     QVERIFY(runs[2] != runs[0]);
+  }
+
+  // The variables say what they are: each output's description names its quantity, point and
+  // axis (a displacement and a position of the same wheel centre read differently), and the
+  // units carry the display units an engineer reads (mm, deg, kN), each variable its own.
+  void variablesExplainThemselves() {
+    QFile file(QString::fromStdString(folder3_ + "/modelDescription.xml"));
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QXmlStreamReader xml(&file);
+    std::map<std::string, std::string> description, displayUnit, unitDisplay;
+    std::string unit;
+    while (!xml.atEnd()) {
+      if (xml.readNext() != QXmlStreamReader::StartElement) continue;
+      const auto a = xml.attributes();
+      if (xml.name() == QLatin1String("Unit")) unit = a.value("name").toString().toStdString();
+      if (xml.name() == QLatin1String("DisplayUnit"))
+        unitDisplay[unit] = a.value("name").toString().toStdString() + " x" + a.value("factor").toString().toStdString();
+      if (xml.name() == QLatin1String("Float64") && a.value("causality") == QLatin1String("output")) {
+        const std::string name = a.value("name").toString().toStdString();
+        description[name] = a.value("description").toString().toStdString();
+        displayUnit[name] = a.value("displayUnit").toString().toStdString();
+      }
+    }
+    QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+    QCOMPARE(unitDisplay["m"], std::string("mm x1000"));
+    QCOMPARE(unitDisplay["N"], std::string("kN x0.001"));
+    QCOMPARE(unitDisplay["rad"], std::string("deg x57.29577951308232"));
+    QVERIFY(description.size() == static_cast<std::size_t>(fmu3_.variables.nOutputs));
+    std::set<std::string> distinct;
+    for (const auto& [name, text] : description) {
+      QVERIFY2(text.find("output channel") == std::string::npos && text.size() > name.size() + 20, name.c_str());
+      distinct.insert(text);
+    }
+    QCOMPARE(distinct.size(), description.size());
+    const std::string& displacement = description["wheel centre z left"];
+    QVERIFY2(displacement.find("displacement of marker") == 0 && displacement.find("along global z") != std::string::npos,
+             displacement.c_str());
+    const std::string& position = description["wheel left centre z"];
+    QVERIFY2(position.find("z of the wheel centre, global") != std::string::npos, position.c_str());
+    QVERIFY2(description["wheel left toe"].find("positive toe-in") != std::string::npos, description["wheel left toe"].c_str());
+    QVERIFY2(description["lower rear bushing fx left"].find("on marker I of bushing") != std::string::npos,
+             description["lower rear bushing fx left"].c_str());
+    QCOMPARE(displayUnit["wheel left toe"], std::string("deg"));
+    QCOMPARE(displayUnit["wheel centre z left"], std::string("mm"));
+    QCOMPARE(displayUnit["spring force left"], std::string("kN"));
   }
 
   // modelDescription.xml always reads back: a name with a line feed, U+FFFF, a control
