@@ -77,7 +77,10 @@ constexpr const char* kUsage =
     "                        makes from an input file of the load case\n"
     "  --realtime            pace the steps to the wall clock, as on a test rig; report missed\n"
     "                        deadlines, their lateness, whether the run caught up after them,\n"
-    "                        and the step compute time against the deadline (docs/realtime.md)\n"
+    "                        the step latency histogram, the wake-up jitter and the step compute\n"
+    "                        time against the deadline (docs/realtime.md); the run is pinned to\n"
+    "                        one CPU under SCHED_FIFO with its memory locked where permitted\n"
+    "  --realtime-cpu N      the CPU a --realtime run is pinned to (default: the last one)\n"
     "  --integrator NAME     lsrt2 (default; the papers' real-time method, order 2), lie\n"
     "                        (linear-implicit Euler, order 1), ros34pw2 (W-method of order 3,\n"
     "                        4 stages, keeps its order with --lin-every), bdf2 (BDF2 with 2\n"
@@ -705,6 +708,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> fmuParameters;
   ek::RunOptions opt;
   bool quiet = false, list = false, stiffness = false, realtime = false, haveDt = false, haveLin = false, haveRate = false;
+  int realtimeCpu = -1;
   bool holdInputs = false;
   double warnError = 0.0;  // [m]; 0: no warning
   AnalysisArgs analysis;
@@ -725,6 +729,9 @@ int main(int argc, char** argv) {
       list = true;
     } else if (a == "--realtime") {
       realtime = true;
+    } else if (a == "--realtime-cpu") {
+      if (!value(v) || !parseInt(v, realtimeCpu) || realtimeCpu < 0 || realtimeCpu >= 1024)
+        return usageError("--realtime-cpu needs a CPU number from 0 to 1023");
     } else if (a == "--hold-inputs") {
       holdInputs = true;
     } else if (a == "--stiffness") {
@@ -1052,10 +1059,13 @@ int main(int argc, char** argv) {
     const auto t0 = std::chrono::steady_clock::now();
     interruptible([&] { sim.initialize(); }, "the initial state");
     const auto t1 = std::chrono::steady_clock::now();
-    std::string failure;
+    std::string failure, realtimeSetup;
     try {
       const long long every = std::max<long long>(1, sim.totalSteps() / 200);
-      if (realtime) pacer.start();
+      if (realtime) {
+        realtimeSetup = ek::enterRealtime(realtimeCpu);
+        pacer.start();
+      }
       bool more = true;
       while (more && gSignal == 0) {
         more = sim.step();
@@ -1083,7 +1093,7 @@ int main(int argc, char** argv) {
     ek::cprintf("steps          %lld of %lld (%.4g s simulated)\n", sim.stepsDone(), sim.totalSteps(), simulated);
     ek::cprintf("wall time      %.4f s\n", wall);
     if (realtime)
-      ek::cprintf("real time      %s", pacer.summary().c_str());
+      ek::cprintf("real time      %s  set-up: %s\n", pacer.summary().c_str(), realtimeSetup.c_str());
     else
       ek::cprintf("real-time factor %.4f\n", simulated > 0 ? wall / simulated : 0.0);
     ek::cprintf("samples        %zu x %zu channels -> %s\n", sim.results().size(), sim.results().channels().size(),

@@ -26,6 +26,10 @@ class RealtimePacer {
   /// Upper edges of the lateness classes in multiples of dt; the last class is open.
   static constexpr std::array<double, 6> kLatenessEdges{0.1, 0.5, 1.0, 2.0, 5.0, 10.0};
   static constexpr int kClasses = static_cast<int>(kLatenessEdges.size()) + 1;
+  /// Upper edges of the step latency classes (finish time after the step's scheduled release) in
+  /// multiples of dt; the last class, above 1 dt, is the missed deadlines.
+  static constexpr std::array<double, 6> kLatencyEdges{0.1, 0.25, 0.5, 0.75, 0.9, 1.0};
+  static constexpr int kLatencyClasses = static_cast<int>(kLatencyEdges.size()) + 1;
 
   /// @param maxSteps compute times of up to this many steps are kept for the percentiles (the
   ///        counts hold for any number of steps).
@@ -46,6 +50,12 @@ class RealtimePacer {
   double worstLateness() const { return worstLateness_; }  ///< [s]
   /// Overruns per lateness class (see kLatenessEdges).
   const std::array<long long, kClasses>& latenessHistogram() const { return histogram_; }
+  /// Steps per latency class (see kLatencyEdges): the time from a step's scheduled release,
+  /// start + (k-1) dt, to its finish; the last class counts the missed deadlines.
+  const std::array<long long, kLatencyClasses>& latencyHistogram() const { return latency_; }
+  /// How late the steps after a wait started against their release time (the wake-up jitter of
+  /// sleep and spin) [s]: percentile 0..100 over the steps kept; 0 if none.
+  double wakePercentile(double p) const;
   long long episodes() const { return episodes_; }
   long long caughtUp() const { return caughtUp_; }       ///< episodes that ended with an on-time step
   long long longestEpisode() const { return longest_; }  ///< [steps]
@@ -66,8 +76,17 @@ class RealtimePacer {
   Clock::time_point episodeStart_;
   bool inEpisode_ = false;
   std::array<long long, kClasses> histogram_{};
+  std::array<long long, kLatencyClasses> latency_{};
   std::vector<float> compute_;  ///< per step [s], capacity fixed at construction
+  std::vector<float> wake_;     ///< per step that waited: its start after the release [s], same capacity
   mutable std::vector<float> sorted_;
 };
+
+/// The real-time set-up of the calling thread for a paced run, as far as the system permits:
+/// pinned to one CPU, the SCHED_FIFO policy at `priority` (1..99), and its memory locked
+/// (mlockall), each tried on its own. What was done and what was refused, with the reason and
+/// the remedy (root, CAP_SYS_NICE or an rtprio limit for SCHED_FIFO; a memlock limit), in one
+/// line for the run's summary. cpu < 0: the last CPU the thread may run on.
+std::string enterRealtime(int cpu, int priority = 80);
 
 }  // namespace ek

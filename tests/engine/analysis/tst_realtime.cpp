@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The real-time pacer's statistics on a synthetic clock: overruns, their lateness classes,
-// episodes of consecutive misses, catching up, step compute times; and a restart after a pause.
+// episodes of consecutive misses, catching up, step latency classes, step compute times; a restart
+// after a pause; the real-time set-up's report.
 #include <QtTest>
 
 #include <chrono>
+#include <thread>
 
 #include "engine/analysis/realtime.h"
 
@@ -32,6 +34,9 @@ class TestRealtime : public QObject {
     const auto& h = p.latenessHistogram();  // classes (0, 0.1], (0.1, 0.5], (0.5, 1], (1, 2], (2, 5], (5, 10], > 10 dt
     const std::array<long long, RealtimePacer::kClasses> expected{1, 0, 1, 1, 1, 0, 0};
     QVERIFY(h == expected);
+    // Latency from each step's scheduled release (k - 1 ms): 0.2, 0.2, 3.5, 2.7, 1.9, 1.0, 1.05 ms.
+    const std::array<long long, RealtimePacer::kLatencyClasses> latency{0, 2, 0, 0, 0, 1, 4};
+    QVERIFY(p.latencyHistogram() == latency);
     QCOMPARE(p.episodes(), 2LL);
     QCOMPARE(p.caughtUp(), 1LL);  // step 6 finished on its deadline: the first episode caught up
     QCOMPARE(p.longestEpisode(), 3LL);
@@ -47,6 +52,20 @@ class TestRealtime : public QObject {
     QVERIFY2(s.find("the longest 3 step(s)") != std::string::npos, s.c_str());
     QVERIFY2(s.find("ENDED BEHIND") != std::string::npos, s.c_str());
     QVERIFY2(s.find("2-5 dt: 1") != std::string::npos, s.c_str());
+    QVERIFY2(s.find("0.1-0.25 dt: 2,") != std::string::npos && s.find("over 1 dt (missed): 4") != std::string::npos, s.c_str());
+  }
+
+  // The real-time set-up says what it did and what the system refused, on a thread of its own
+  // (the policy and the CPU are the calling thread's).
+  void realtimeSetupReports() {
+    std::string line;
+    std::thread([&] { line = enterRealtime(0, 10); }).join();
+    qInfo("%s", line.c_str());
+    QVERIFY2(line.rfind("pinned to CPU 0", 0) == 0 || line.rfind("not pinned", 0) == 0, line.c_str());
+    QVERIFY2(line.find("; SCHED_FIFO priority 10") != std::string::npos || line.find("; SCHED_FIFO refused (") != std::string::npos,
+             line.c_str());
+    QVERIFY2(line.find("; memory locked") != std::string::npos || line.find("; memory not locked (") != std::string::npos,
+             line.c_str());
   }
 
   void onTimeRunAndRestart() {
