@@ -906,6 +906,28 @@ KcResult runKc(const SuspensionModel& model, const KcOptions& o, const std::func
       if (progress) progress(double(++done) / o.points);
       std::string element;
       const double scale = std::max(loadScale, travel || steering ? 0.0 : std::abs(s));
+      if (travel || steering) {
+        // The pads: a wheel held with a vertical force far beyond its design load.
+        int worst = -1;
+        double change = 0.0;
+        for (int w = 0; w < m; ++w) {
+          const double design0 = design.wheelLoads[kWheelLoads * w + kFzContact];
+          const double d = std::abs(loads[kWheelLoads * w + kFzContact] - design0);
+          if (std::abs(design0) >= 1.0 && d > o.padForceLimitFactor * std::abs(design0) && d > change) worst = w, change = d;
+        }
+        if (worst >= 0) {
+          rows.back().second.back() = 1.0;
+          const double fz = loads[kWheelLoads * worst + kFzContact], fz0 = design.wheelLoads[kWheelLoads * worst + kFzContact];
+          res.warnings.push_back("travel limit at point " + std::to_string(k + 1) + " of " + std::to_string(o.points) + " (" +
+                                 res.sweepName + " = " + significant(s) + " " + res.sweepUnit + "): the pad of " +
+                                 model.wheels[worst].name + " holds it with " + significant(fz / 1000.0, 4) +
+                                 " kN against " + significant(fz0 / 1000.0, 4) + " kN at design, a change of more than " +
+                                 significant(o.padForceLimitFactor) + " times the design wheel load: the mechanism is "
+                                 "at the end of its travel (stops or links at full stretch); the sweep stops there in "
+                                 "this direction");
+          break;
+        }
+      }
       const double force = largestForce(st, s, element);
       if (scale >= 1.0 && force > o.forceLimitFactor * scale) {  // below 1 N (no gravity, no preload): no scale
         rows.back().second.back() = 1.0;

@@ -44,6 +44,11 @@ struct KcOptions {
   /// mechanism's end of travel: flagged, and the sweep goes no further in that direction. A load
   /// scale below 1 N (a model without gravity or preloads) has no limit.
   double forceLimitFactor = 20.0;
+  /// Travel limit of a travel or steering sweep: a point where a wheel's vertical pad force has
+  /// changed from its design value by more than this multiple of the design wheel load (the
+  /// mechanism held against its stops or links at full stretch: 65 kN on a double wishbone's
+  /// pad at 200 mm rebound) is flagged, and the sweep goes no further in that direction.
+  double padForceLimitFactor = 3.0;
 };
 
 /// The sweep an analysis of `kind` takes when none is given, in SI: travel +-80 mm (161 points),

@@ -679,26 +679,36 @@ class TestKc : public QObject {
     }
   }
 
-  /// A sweep past the mechanism's travel: the point where a joint's force exceeds 20 times the
-  /// largest design wheel load is flagged (column "travel limit", a warning naming the element)
-  /// and the sweep goes no further in that direction; the other direction is complete.
+  /// A sweep past the mechanism's travel stops there in that direction, flagged (column "travel
+  /// limit") with a warning naming the cause, and keeps every point done; the other direction is
+  /// complete. Two causes: a pad force that changed by more than 3 times the design wheel load
+  /// (double wishbone, +-200 mm: -11.97 kN at -145 mm rebound against 5.49 kN at design, where
+  /// the sweep went on to -65 kN at -200 mm before), and, with that check off, a joint's force
+  /// beyond 20 times the largest design wheel load (+-300 mm).
   void travelLimitIsFlagged() {
     const auto model = SuspensionModel::build(readProject(kProjects + "double_wishbone.json"));
-    KcOptions o;
-    o.from = -0.3;
-    o.to = 0.3;
-    o.points = 61;
-    const KcResult r = runKc(*model, o);
-    QCOMPARE(int(r.warnings.size()), 1);
-    qInfo("%s", r.warnings[0].c_str());
-    QVERIFY(QString::fromStdString(r.warnings[0]).contains(QRegularExpression(
-        "^travel limit at point \\d+ of 61 \\(travel = -0\\.\\d+ m\\): bushing '[^']+' carries [0-9.]+ kN, more than 20 times")));
-    const int flag = r.column("travel limit");
-    QVERIFY(flag >= 0);
-    QCOMPARE(r.values.front()[flag], 1.0);  // the last point reached downwards
-    for (std::size_t k = 1; k < r.values.size(); ++k) QCOMPARE(r.values[k][flag], 0.0);
-    QVERIFY(r.sweep.front() > -0.3 + 1e-9);
-    QCOMPARE(r.sweep.back(), 0.3);  // upwards complete
+    for (const bool pads : {true, false}) {
+      KcOptions o;
+      o.from = pads ? -0.2 : -0.3;
+      o.to = -o.from;
+      o.points = pads ? 81 : 61;
+      if (!pads) o.padForceLimitFactor = 1e9;
+      const KcResult r = runKc(*model, o);
+      QCOMPARE(int(r.warnings.size()), 1);
+      qInfo("%s", r.warnings[0].c_str());
+      const QString cause = pads ? "the pad of wheel (left|right) holds it with -?[0-9.]+ kN against 5\\.49\\d kN at design, a change of "
+                                   "more than 3 times the design wheel load"
+                                 : "bushing '[^']+' carries [0-9.]+ kN, more than 20 times";
+      QVERIFY(QString::fromStdString(r.warnings[0]).contains(QRegularExpression(
+          QString("^travel limit at point \\d+ of %1 \\(travel = -0\\.\\d+ m\\): ").arg(o.points) + cause)));
+      const int flag = r.column("travel limit");
+      QVERIFY(flag >= 0);
+      QCOMPARE(r.values.front()[flag], 1.0);  // the last point reached downwards
+      for (std::size_t k = 1; k < r.values.size(); ++k) QCOMPARE(r.values[k][flag], 0.0);
+      QVERIFY(r.sweep.front() > o.from + 1e-9);
+      QCOMPARE(r.sweep.back(), o.to);  // upwards complete
+      if (pads) QVERIFY2(std::abs(r.sweep.front() + 0.145) < 1e-9, qPrintable(QString::number(r.sweep.front())));
+    }
   }
 
   /// A sweep point that cannot be reached stops the sweep with a message naming the point.
