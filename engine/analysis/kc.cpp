@@ -139,9 +139,8 @@ Eigen::Matrix<double, 3, Eigen::Dynamic> carrierSideViewGradient(const Suspensio
   g.block<1, 3>(2, 6 * slot + 3) = b.R.row(1);
   return g;
 }
-TravelRates travelRates(const SuspensionModel& model, Linearization& lin, const VecX& pattern) {
+TravelRates travelRates(const SuspensionModel& model, Linearization& lin, HeldHeights& held, const VecX& pattern) {
   const int m = static_cast<int>(model.wheels.size());
-  HeldHeights held(model, lin);
   TravelRates t;
   const VecX dq = held.move(pattern, t.force);
   t.channel.resize(m, kWheelChannels);
@@ -538,8 +537,10 @@ std::vector<KcMetric> designMetrics(const SuspensionModel& model, const KcDesign
   std::vector<std::array<double, kWheelChannels>> design0;
   for (int w = 0; w < m; ++w) design0.push_back(wheelChannels(model.wheels[w], lin.ws()));
 
+  // Every travel pattern below solves with the heights held through one factorization.
+  HeldHeights held(model, lin);
   // Parallel travel.
-  const TravelRates par = travelRates(model, lin, VecX::Ones(m));
+  const TravelRates par = travelRates(model, lin, held, VecX::Ones(m));
   for (int w = 0; w < m; ++w) {
     const double side = model.wheels[w].side;
     add("bump steer", w, par.channel(w, kToe) * kDeg, "deg/m");
@@ -556,7 +557,7 @@ std::vector<KcMetric> designMetrics(const SuspensionModel& model, const KcDesign
   for (int w = 0; w < m; ++w) {
     VecX pattern = VecX::Zero(m);
     pattern[w] = 1.0;
-    const TravelRates single = travelRates(model, lin, pattern);
+    const TravelRates single = travelRates(model, lin, held, pattern);
     add("wheel rate, single wheel (other wheels held)", w, single.force[w] / 1000.0, "N/mm");
     add("bump steer, single wheel (other wheels held)", w, single.channel(w, kToe) * kDeg, "deg/m");
     add("bump camber, single wheel (other wheels held)", w, single.channel(w, kCamber) * kDeg, "deg/m");
@@ -584,7 +585,7 @@ std::vector<KcMetric> designMetrics(const SuspensionModel& model, const KcDesign
     if (left >= 0 && right >= 0) {
       VecX pattern = VecX::Zero(m);
       for (int w = 0; w < m; ++w) pattern[w] = model.wheels[w].side;
-      const TravelRates opp = travelRates(model, lin, pattern);
+      const TravelRates opp = travelRates(model, lin, held, pattern);
       double moment = 0.0;
       for (int w = 0; w < m; ++w) moment += opp.force[w] * design0[w][kContactY];
       const double track = design0[left][kContactY] - design0[right][kContactY];
@@ -613,7 +614,6 @@ std::vector<KcMetric> designMetrics(const SuspensionModel& model, const KcDesign
     const double driveShare = v->frontAxle ? v->frontDriveShare : 1.0 - v->frontDriveShare;
     const std::string braking = v->frontAxle ? "anti-dive (braking)" : "anti-lift (braking)";
     const std::string traction = v->frontAxle ? "anti-lift (traction)" : "anti-squat (traction)";
-    HeldHeights held(model, lin);
     auto jacking = [&](int load) {  // upward pad force per N of force along +x at `load` on every wheel
       VecX b = VecX::Zero(model.nDof());
       for (int w = 0; w < m; ++w) b += lin.loadColumn(w, load);
@@ -823,7 +823,7 @@ KcResult runKc(const SuspensionModel& model, const KcOptions& o, const std::func
       row.insert(row.end(), ic.begin(), ic.end());
     }
     Eigen::Vector2d rc;
-    if (held && rollCentre(model, at, travelRates(model, *lin, VecX::Ones(m)), rc)) {
+    if (held && rollCentre(model, at, travelRates(model, *lin, *held, VecX::Ones(m)), rc)) {
       row.push_back(rc.y() - ground);
       row.push_back(rc.x());
     } else {

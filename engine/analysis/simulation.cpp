@@ -246,10 +246,7 @@ bool Simulation::step() {
   }
   ++step_;
   state_.t = gridTime(options_.start, options_.dt, static_cast<double>(step_));  // interval ends hit exactly
-  // Taken from the next step's linearization if it linearizes at its start; else now.
-  const bool deferSample = options_.samplesFromNextStep && step_ < nSteps_ && options_.integrator == "lsrt2" &&
-                           step_ % options_.linearizeEvery == 0;
-  afterStep(true, deferSample);
+  afterStep(true, true);
   return step_ < nSteps_;
 }
 
@@ -286,7 +283,7 @@ void Simulation::shortStep(double tTo, bool toGrid) {
   afterStep(toGrid, false);
 }
 
-void Simulation::afterStep(bool onGrid, bool deferSample) {
+void Simulation::afterStep(bool onGrid, bool wholeStep) {
   if (const LocalErrorEstimate* e = integrator_->localError()) {
     error_.available = true;
     ++error_.steps;
@@ -310,7 +307,10 @@ void Simulation::afterStep(bool onGrid, bool deferSample) {
     throw;
   }
   if (!due) return;
-  if (deferSample) {
+  // After a whole step, taken from the next step's linearization if it linearizes at its start;
+  // else now.
+  if (wholeStep && options_.samplesFromNextStep && step_ < nSteps_ && options_.integrator == "lsrt2" &&
+      step_ % options_.linearizeEvery == 0) {
     pending_ = true;
     pendingTime_ = state_.t;
     if (const LocalErrorEstimate* e = integrator_->localError()) pendingError_ = *e;

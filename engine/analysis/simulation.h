@@ -157,8 +157,8 @@ class Simulation {
   /// before it.
   void shortStep(double tTo, bool toGrid);
   /// After a step: the error summary, the divergence check and the sample when one is due (at a
-  /// grid time; deferred to the next step's linearization when `deferSample`).
-  void afterStep(bool onGrid, bool deferSample);
+  /// grid time; after a whole step it may come from the next step's linearization).
+  void afterStep(bool onGrid, bool wholeStep);
   /// Rethrows an integrator's failure on the step that was to end at tEnd with its cause.
   [[noreturn]] void stopped(const SimulationError& e, double tEnd);
   /// The last step's local error estimate; zero before the first step or without one.
