@@ -140,9 +140,11 @@ class Builder:
             row["steering axis"] = list(steering_axis)
         self.p["wheels"].append(row)
 
-    def vehicle(self, axle, drive_share):
+    def vehicle(self, axle, drive_share, roll=None):
         self.p["vehicle"] = {"axle": axle, "wheelbase [m]": 2.7, "cg height [m]": 0.55, "front brake share": 0.65,
                              "front drive share": drive_share, "brakes": "outboard"}
+        if roll:
+            self.p["vehicle"].update(roll)
 
     def write(self, filename):
         path = os.path.join(OUT, filename)
@@ -160,6 +162,17 @@ class Builder:
         else:
             print("note: %s is not in canonical form (build elastokin-sim, then run this script again)" % path)
         print("wrote", os.path.relpath(path))
+
+
+# The roll gradient's data of the papers' car (full_vehicle.json): its vehicle body's mass, halfway
+# between the axles, and each axle's roll stiffness and roll centre height from the other axle's
+# own K&C metrics (elastokin-sim projects/<axle>.json --analysis opposite-travel; tst_kc
+# shippedVehicleRowsNameEachOther checks that they agree).
+PAPERS_CAR = {"sprung mass [kg]": 1828.1, "sprung mass front share": 0.5}
+PAPERS_FRONT_ROLL = dict(PAPERS_CAR, **{"other axle roll stiffness [N m/deg]": 1093.1,  # the multilink's
+                                        "other axle roll centre height [m]": 0.1146})
+PAPERS_REAR_ROLL = dict(PAPERS_CAR, **{"other axle roll stiffness [N m/deg]": 1290.6,  # the double wishbone's
+                                       "other axle roll centre height [m]": 0.0223})
 
 
 def default_damping(stiffness, ratio=1e-3):
@@ -592,7 +605,7 @@ def double_wishbone(viscoelastic=False, flexible_bar=False):
     b.marker(200, "rack centre", rack, [-0.15, 0.0, 0.3])
     b.p["inputs"].append({"id": 5, "name": "rack travel", "marker": 200, "kind": "translation", "frame": "global",
                           "direction": [0.0, 1.0, 0.0]})
-    b.vehicle("front", 1.0)
+    b.vehicle("front", 1.0, PAPERS_FRONT_ROLL)
     b.p["outputs"] = outputs
     # A passenger car's front-axle ranges: the papers' axle misses most (docs/analyses.md, "Targets").
     b.p["targets"] = FRONT_AXLE_TARGETS + [
@@ -658,7 +671,7 @@ def multilink():
     ax.bushing("anti-roll bar torsion", bars[1], bars[-1], [-0.30, 0.0, 0.32], STIFF_T, [2500.0, 1.0e5, 1.0e5],
                (math.pi / 2, 0, 0), damp_r=[2.0, 20.0, 20.0])
     load_cases_and_inputs(b, centres)
-    b.vehicle("rear", 0.0)
+    b.vehicle("rear", 0.0, PAPERS_REAR_ROLL)
     b.p["outputs"] = outputs
     b.write("multilink.json")
 

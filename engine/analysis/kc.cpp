@@ -116,6 +116,7 @@ struct TravelRates {
   VecX carrierContactX, carrierContactZ;
   /// The carrier's pitch rate (world y component of its angular velocity) per metre of travel.
   VecX carrierPitch;
+  VecX dq;  ///< the motion per metre of travel
 };
 
 /// d(x, z, pitch) / d q of the wheel's carrier: rows 0 and 1 the x and z of the carrier-fixed
@@ -142,7 +143,8 @@ Eigen::Matrix<double, 3, Eigen::Dynamic> carrierSideViewGradient(const Suspensio
 TravelRates travelRates(const SuspensionModel& model, Linearization& lin, HeldHeights& held, const VecX& pattern) {
   const int m = static_cast<int>(model.wheels.size());
   TravelRates t;
-  const VecX dq = held.move(pattern, t.force);
+  t.dq = held.move(pattern, t.force);
+  const VecX& dq = t.dq;
   t.channel.resize(m, kWheelChannels);
   t.carrierContactX.resize(m);
   t.carrierContactZ.resize(m);
@@ -208,25 +210,44 @@ std::array<double, 4> instantCentres(const SuspensionModel& model, Linearization
   return out;
 }
 
-/// A marker's global displacement and rotation for body increments dq (world translation of the
-/// body's centre of mass, rotation in body axes, as the Linearization's responses hold them).
-Vec3 markerShift(const Workspace& ws, int marker, const VecX& dq) {
-  const MarkerKinematics& k = ws.markers[marker];
-  if (k.state < 0) return Vec3::Zero();
-  const Vec3 theta = ws.bodies[k.body].R * dq.segment<3>(6 * k.state + 3);
-  return dq.segment<3>(6 * k.state) + theta.cross(k.rho);
+/// A flexible body's modal coordinate increments in dq (mode k at entry k % 6 of slot
+/// firstModalSlot + k / 6).
+VecX modalIncrements(const ModelFlexibleBody& f, const VecX& dq) {
+  VecX eta(f.modes());
+  for (int k = 0; k < f.modes(); ++k) eta[k] = dq[6 * (f.firstModalSlot + k / 6) + k % 6];
+  return eta;
 }
-Vec3 markerTurn(const Workspace& ws, int marker, const VecX& dq) {
+
+/// A marker's global displacement and rotation for body increments dq (world translation of the
+/// body's centre of mass, rotation in body axes, as the Linearization's responses hold them), with
+/// the elastic part of a marker on a flexible body (its node's mode shapes times the modal
+/// increments).
+Vec3 markerShift(const SuspensionModel& model, const Workspace& ws, int marker, const VecX& dq) {
   const MarkerKinematics& k = ws.markers[marker];
   if (k.state < 0) return Vec3::Zero();
-  return ws.bodies[k.body].R * dq.segment<3>(6 * k.state + 3);
+  const Mat3& R = ws.bodies[k.body].R;
+  const Vec3 theta = R * dq.segment<3>(6 * k.state + 3);
+  Vec3 shift = dq.segment<3>(6 * k.state) + theta.cross(k.rho);
+  if (const ModelMarker& mm = model.markers[marker]; mm.flexible >= 0)
+    shift += R * (mm.shape.translation * modalIncrements(model.flexibleBodies[mm.flexible], dq));
+  return shift;
+}
+Vec3 markerTurn(const SuspensionModel& model, const Workspace& ws, int marker, const VecX& dq) {
+  const MarkerKinematics& k = ws.markers[marker];
+  if (k.state < 0) return Vec3::Zero();
+  const Mat3& R = ws.bodies[k.body].R;
+  Vec3 turn = R * dq.segment<3>(6 * k.state + 3);
+  if (const ModelMarker& mm = model.markers[marker]; mm.flexible >= 0)
+    turn += R * (ws.flexibleMarkers[marker].jl *
+                 (mm.shape.rotation * modalIncrements(model.flexibleBodies[mm.flexible], dq)));
+  return turn;
 }
 
 /// True when a body belongs to the subsystem "anti-roll bar" (the project's grouping).
 bool isAntiRollBar(const SuspensionModel& model, int body) {
   const int id = model.bodies[body].id;
   for (const BodyRow& b : model.project().bodies)
-    if (b.id == id) return asciiLower(b.subsystem) == "anti-roll bar";
+    if (b.id == id) return asciiLower(b.subsystem).ends_with("anti-roll bar");
   return false;
 }
 
@@ -256,7 +277,7 @@ void addMotionRatios(const SuspensionModel& model, Linearization& lin,
     int best = -1;
     double rate = 0.0;
     for (int w = 0; w < m; ++w) {
-      const double r = -u.dot(markerShift(ws, i, single[w]) - markerShift(ws, j, single[w]));
+      const double r = -u.dot(markerShift(model, ws, i, single[w]) - markerShift(model, ws, j, single[w]));
       if (std::abs(r) > std::abs(rate)) rate = r, best = w;
     }
     if (best >= 0 && std::abs(rate) > 1e-6)
@@ -278,11 +299,66 @@ void addMotionRatios(const SuspensionModel& model, Linearization& lin,
     if (!(std::abs(b.stiffness[3].eval(0.0).dydx) >= 0.1 * stiffest) || stiffest == 0.0) continue;
     const Vec3 axis = ws.markers[j].R.col(0);
     for (int w = 0; w < m; ++w) {
-      const double twist = axis.dot(markerTurn(ws, i, single[w]) - markerTurn(ws, j, single[w]));
+      const double twist = axis.dot(markerTurn(model, ws, i, single[w]) - markerTurn(model, ws, j, single[w]));
       add("anti-roll bar twist, " + b.name + " (per wheel travel)", w, model.wheels[w].side * twist * kDeg / 1000.0,
           "deg/mm");
     }
   }
+}
+
+/// The anti-roll bar's share of a motion dq: its elastic stiffness along dq, dq^T K_bar dq [N m
+/// per unit of dq squared], -1 when the model has no bar. K_bar holds every bushing joining two
+/// bodies of the bar (each direction's rate at its design deflection, deflections in marker J's
+/// axes) and the modal stiffness of every flexible body of the bar: for a roll motion per radian it
+/// is the bar's roll stiffness, its torsional rate times its twist per roll angle squared (the
+/// textbook figure, here with the twist the linkage's compliance leaves it).
+double barStiffnessAlong(const SuspensionModel& model, const Workspace& ws, const VecX& dq) {
+  bool found = false;
+  double sum = 0.0;
+  for (const ModelBushing& b : model.bushings) {
+    const int i = b.i.value, j = b.j.value;
+    if (!isAntiRollBar(model, model.markers[i].body.value) || !isAntiRollBar(model, model.markers[j].body.value))
+      continue;
+    found = true;
+    const Mat3& Rj = ws.markers[j].R;
+    const Mat3 Rji = Rj.transpose() * ws.markers[i].R;
+    const Vec3 at = Rj.transpose() * (ws.markers[i].p - ws.markers[j].p);
+    const Vec3 angle(0.5 * (Rji(2, 1) - Rji(1, 2)), 0.5 * (Rji(0, 2) - Rji(2, 0)), 0.5 * (Rji(1, 0) - Rji(0, 1)));
+    const Vec3 dt = Rj.transpose() * (markerShift(model, ws, i, dq) - markerShift(model, ws, j, dq));
+    const Vec3 dr = Rj.transpose() * (markerTurn(model, ws, i, dq) - markerTurn(model, ws, j, dq));
+    for (int k = 0; k < 3; ++k) {
+      sum += b.stiffness[k].eval(at[k]).dydx * dt[k] * dt[k];
+      sum += b.stiffness[3 + k].eval(angle[k]).dydx * dr[k] * dr[k];
+    }
+  }
+  for (const ModelFlexibleBody& f : model.flexibleBodies) {
+    if (!isAntiRollBar(model, f.body)) continue;
+    found = true;
+    const VecX eta = modalIncrements(f, dq);
+    sum += eta.dot(f.modal.stiffness.cwiseProduct(eta));  // unit modal masses: omega_k^2 eta_k^2
+  }
+  return found ? sum : -1.0;
+}
+
+/// The vehicle's roll gradient (docs/analyses.md) from this axle's roll stiffness [N m/rad] and
+/// roll centre height above the ground [m] (none: not found) and the vehicle row's sprung mass,
+/// its front share and the other axle's roll stiffness and roll centre: the sprung mass rolls
+/// about the axis through both roll centres, phi / a_y = m h' / (K_this + K_other - m g h'), h'
+/// the centre of gravity above the roll axis; NaN where gravity's moment exceeds the stiffness.
+void addRollGradient(const VehicleRow& v, double stiffness, std::optional<double> rollCentre, double gravity,
+                     const std::function<void(const std::string&, int, double, const std::string&)>& add) {
+  const double total = stiffness + v.otherAxleRollStiffness * kDeg;
+  add("roll stiffness share of this axle", -1, stiffness / total * 100.0, "%");
+  if (!rollCentre) return;
+  // Distance from this axle to the centre of gravity along the wheelbase.
+  const double toCg = v.wheelbase * (v.frontAxle ? 1.0 - v.frontMassShare : v.frontMassShare);
+  const double axis = *rollCentre + (v.otherAxleRollCentreHeight - *rollCentre) * toCg / v.wheelbase;
+  const double arm = v.cgHeight - axis;
+  const double margin = total - v.sprungMass * gravity * arm;
+  constexpr double g0 = 9.80665;  // one g of lateral acceleration
+  add("roll gradient", -1,
+      margin > 0.0 ? v.sprungMass * arm * g0 / margin * kDeg : std::numeric_limits<double>::quiet_NaN(), "deg/g");
+  add("roll axis height below the centre of gravity", -1, arm * 1000.0, "mm");
 }
 
 /// The carrier's instantaneous screw axis under the wheel's steering input, heights held.
@@ -350,7 +426,16 @@ const char* kcMetricSign(const std::string& name) {
       {"contact point x change", "contact point forwards (+x) per metre of bump positive"},
       {"roll centre height", "above the contact points positive"},
       {"roll centre lateral position", "+y (vehicle left) positive"},
+      {"roll stiffness of the anti-roll bar", "the bar's torsional rate times its twist per roll angle squared "
+                                              "(its share of the moment resisting roll, per degree)"},
+      {"roll stiffness share of the anti-roll bar", "the bar's roll stiffness over the axle's"},
+      {"roll stiffness share of this axle", "this axle's roll stiffness over both axles' (the other from the vehicle "
+                                            "row)"},
       {"roll stiffness", "moment resisting roll per degree of roll"},
+      {"roll gradient", "body roll towards the outside of a turn per g of lateral acceleration positive (sprung "
+                        "mass about the roll axis, rigid tyres)"},
+      {"roll axis height below the centre of gravity", "the sprung mass's lever about the roll axis, the centre of "
+                                                      "gravity above the axis positive"},
       {"roll steer", "toe-in of the wheel in bump per degree of roll positive"},
       {"roll camber", "camber (top outboard) of the wheel in bump per degree of roll positive"},
       {"anti-", "share of the pitch moment taken by the geometry; positive resists"},
@@ -575,9 +660,9 @@ std::vector<KcMetric> designMetrics(const SuspensionModel& model, const KcDesign
     for (int w = m - 1; w >= 0; --w) (model.wheels[w].side > 0 ? left : right) = w;  // the first of each side
     Eigen::Vector2d rc;
     const bool found = rollCentre(model, design0, par, rc);
+    double ground = 0.0;
+    for (int w = 0; w < m; ++w) ground += design0[w][kContactZ] / m;
     if (found) {
-      double ground = 0.0;
-      for (int w = 0; w < m; ++w) ground += design0[w][kContactZ] / m;
       add("roll centre height (above the contact points)", -1, (rc.y() - ground) * 1000.0, "mm");
       add("roll centre lateral position (y)", -1, rc.x() * 1000.0, "mm");
     }
@@ -589,7 +674,17 @@ std::vector<KcMetric> designMetrics(const SuspensionModel& model, const KcDesign
       double moment = 0.0;
       for (int w = 0; w < m; ++w) moment += opp.force[w] * design0[w][kContactY];
       const double track = design0[left][kContactY] - design0[right][kContactY];
-      add("roll stiffness (wheel pads)", -1, moment / (2.0 / track) / kDeg, "N m/deg");
+      const double roll = 2.0 / track;  // roll angle of the pattern [rad]
+      const double stiffness = moment / roll;  // [N m/rad]
+      add("roll stiffness (wheel pads)", -1, stiffness / kDeg, "N m/deg");
+      // The bar's part of it: its stiffness along the roll motion, per radian of roll squared.
+      if (const double bar = barStiffnessAlong(model, lin.ws(), opp.dq); bar >= 0.0) {
+        add("roll stiffness of the anti-roll bar", -1, bar / (roll * roll) / kDeg, "N m/deg");
+        add("roll stiffness share of the anti-roll bar", -1, bar / (roll * roll) / stiffness * 100.0, "%");
+      }
+      if (const auto& v = model.project().vehicle; v && v->sprungMass > 0.0)
+        addRollGradient(*v, stiffness, found ? std::optional<double>(rc.y() - ground) : std::nullopt,
+                        model.gravity.norm(), add);
       // Roll angle phi = (travel left - travel right) / track: d(travel left) / d(phi) = track / 2.
       // Per wheel for the roll that puts it in bump (the outer wheel of a turn): the same figure
       // on both sides of a symmetric axle.

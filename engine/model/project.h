@@ -217,6 +217,12 @@ struct VehicleRow {
   /// of outboard (in the wheel: the carrier reacts it, the force acts at the carrier-fixed point at
   /// the contact patch).
   bool inboardBrakes = false;
+  /// For the vehicle's roll gradient (optional: a sprung mass of 0 leaves it out): the sprung mass,
+  /// the share of it on the front axle, and the other axle's roll stiffness and roll centre height.
+  double sprungMass = 0.0;                ///< [kg]
+  double frontMassShare = 0.5;            ///< 0..1
+  double otherAxleRollStiffness = 0.0;    ///< [N m/deg]
+  double otherAxleRollCentreHeight = 0.0; ///< above the ground [m]
   bool operator==(const VehicleRow&) const = default;
 };
 

@@ -417,13 +417,25 @@ VehicleRow readVehicle(ObjectReader& r) {
   const std::string brakes = r.string("brakes", "outboard");
   if (brakes == "inboard") v.inboardBrakes = true;
   else if (brakes != "outboard") r.fail("brakes", "expected \"outboard\" or \"inboard\", found \"" + brakes + "\"");
+  v.sprungMass = r.number("sprung mass [kg]", 0.0);
+  v.frontMassShare = r.number("sprung mass front share", 0.5);
+  v.otherAxleRollStiffness = r.number("other axle roll stiffness [N m/deg]", 0.0);
+  v.otherAxleRollCentreHeight = r.number("other axle roll centre height [m]", 0.0);
   return v;
 }
 
 Json writeVehicle(const VehicleRow& v) {
-  return Json{{"axle", v.frontAxle ? "front" : "rear"}, {"wheelbase [m]", v.wheelbase}, {"cg height [m]", v.cgHeight},
-              {"front brake share", v.frontBrakeShare}, {"front drive share", v.frontDriveShare},
-              {"brakes", v.inboardBrakes ? "inboard" : "outboard"}};
+  Json j{{"axle", v.frontAxle ? "front" : "rear"}, {"wheelbase [m]", v.wheelbase}, {"cg height [m]", v.cgHeight},
+         {"front brake share", v.frontBrakeShare}, {"front drive share", v.frontDriveShare},
+         {"brakes", v.inboardBrakes ? "inboard" : "outboard"}};
+  if (v.sprungMass != 0.0 || v.frontMassShare != 0.5 || v.otherAxleRollStiffness != 0.0 ||
+      v.otherAxleRollCentreHeight != 0.0) {
+    j["sprung mass [kg]"] = v.sprungMass;
+    j["sprung mass front share"] = v.frontMassShare;
+    j["other axle roll stiffness [N m/deg]"] = v.otherAxleRollStiffness;
+    j["other axle roll centre height [m]"] = v.otherAxleRollCentreHeight;
+  }
+  return j;
 }
 
 SignalRow readSignal(ObjectReader& r) {

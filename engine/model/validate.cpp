@@ -155,6 +155,10 @@ void checkFinite(const Project& p, const Checker& c) {
     numAt(p.vehicle->cgHeight, c.atNamed("", "", "vehicle.cg height [m]"));
     numAt(p.vehicle->frontBrakeShare, c.atNamed("", "", "vehicle.front brake share"));
     numAt(p.vehicle->frontDriveShare, c.atNamed("", "", "vehicle.front drive share"));
+    numAt(p.vehicle->sprungMass, c.atNamed("", "", "vehicle.sprung mass [kg]"));
+    numAt(p.vehicle->frontMassShare, c.atNamed("", "", "vehicle.sprung mass front share"));
+    numAt(p.vehicle->otherAxleRollStiffness, c.atNamed("", "", "vehicle.other axle roll stiffness [N m/deg]"));
+    numAt(p.vehicle->otherAxleRollCentreHeight, c.atNamed("", "", "vehicle.other axle roll centre height [m]"));
   }
   for (const auto& lc : p.loadCases) {
     numAt(lc.duration, c.atNamed("load cases", lc.name, "duration [s]"));
@@ -430,6 +434,12 @@ void checkVehicle(const VehicleRow& v, const Checker& c) {
   positive(v.cgHeight, "cg height [m]");
   share(v.frontBrakeShare, "front brake share");
   share(v.frontDriveShare, "front drive share");
+  share(v.frontMassShare, "sprung mass front share");
+  auto notNegative = [&](double x, const char* field) {
+    if (std::isfinite(x) && !(x >= 0.0)) c.error(c.atNamed("", "", std::string("vehicle.") + field), "must not be negative");
+  };
+  notNegative(v.sprungMass, "sprung mass [kg]");
+  notNegative(v.otherAxleRollStiffness, "other axle roll stiffness [N m/deg]");
 }
 
 }  // namespace

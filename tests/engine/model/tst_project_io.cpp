@@ -25,6 +25,11 @@ using Json = nlohmann::json;
 
 /// Adds one load case using every signal type and one output of every quantity.
 void addEverything(Project& p) {
+  VehicleRow v;  // every field off its default
+  v.frontAxle = false, v.wheelbase = 2.65, v.cgHeight = 0.52, v.frontBrakeShare = 0.7, v.frontDriveShare = 0.4;
+  v.inboardBrakes = true, v.sprungMass = 1320.5, v.frontMassShare = 0.61, v.otherAxleRollStiffness = 850.25;
+  v.otherAxleRollCentreHeight = 0.115;
+  p.vehicle = v;
   p.bushings[0].directions[1].maxwell = {{3e5, 1.5e3}, {1e5, 50.0}};  // viscoelastic directions
   p.bushings[1].directions[4].maxwell = {{800.0, 2.5}};
   LoadCaseRow lc;
@@ -107,6 +112,12 @@ class TestProjectIo : public QObject {
     const Project q = parseProject(text, "memory.json");
     QVERIFY(q == p);
     QCOMPARE(writeProjectText(q), text);  // writing is canonical
+    std::ifstream in(kRoot + "/resources/project.schema.json");
+    const Json schema = Json::parse(in);
+    std::vector<std::string> problems;
+    test::checkAgainstSchema(schema, schema, Json::parse(text), "$", problems);
+    for (const auto& pr : problems) qWarning("%s", pr.c_str());
+    QVERIFY(problems.empty());
   }
 
   // A body reduced elsewhere (here the bar's own reduction kept at two of its nodes): every number

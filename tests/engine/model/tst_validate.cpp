@@ -87,7 +87,8 @@ class TestValidate : public QObject {
     j["wheels"].push_back({{"id", 3}, {"name", "bad"}, {"marker", 40}, {"carrier", 0}, {"radius [m]", -0.3}, {"side", "right"},
                            {"steering axis", {2, 40}}});
     j["vehicle"] = {{"axle", "front"}, {"wheelbase [m]", 0.0}, {"cg height [m]", 0.5}, {"front brake share", 1.5},
-                    {"front drive share", 0.0}};
+                    {"front drive share", 0.0}, {"sprung mass [kg]", -1.0}, {"sprung mass front share", 1.2},
+                    {"other axle roll stiffness [N m/deg]", -5.0}, {"other axle roll centre height [m]", 0.1}};
     const auto errors = errorsOf(j.dump());
     const QString all = joined(errors);
     for (const char* expected :
@@ -98,9 +99,12 @@ class TestValidate : public QObject {
           "row id 3 ('bad'), field 'radius [m]': must be positive",
           "row id 3 ('bad'), field 'steering axis': markers 2 and 40 coincide",
           "field 'vehicle.wheelbase [m]': must be positive",
-          "field 'vehicle.front brake share': must lie between 0 and 1"})
+          "field 'vehicle.front brake share': must lie between 0 and 1",
+          "field 'vehicle.sprung mass [kg]': must not be negative",
+          "field 'vehicle.sprung mass front share': must lie between 0 and 1",
+          "field 'vehicle.other axle roll stiffness [N m/deg]': must not be negative"})
       QVERIFY2(all.contains(expected), qPrintable("missing: " + QString(expected) + "\nin:\n" + all));
-    QCOMPARE(int(errors.size()), 8);
+    QCOMPARE(int(errors.size()), 11);
     // A misspelt side is a reader error.
     j["wheels"][2]["side"] = "middle";
     QVERIFY(joined(errorsOf(j.dump())).contains("row id 3 ('bad'), field 'side': expected \"left\" or \"right\""));
