@@ -949,6 +949,7 @@ KcResult runKc(const SuspensionModel& model, const KcOptions& o, const std::func
   std::vector<double> grid(o.points);
   for (int k = 0; k < o.points; ++k) grid[k] = o.from + (o.to - o.from) * k / (o.points - 1);
   std::vector<std::pair<double, std::vector<double>>> rows;
+  std::string unreachable;  // the last point that could not be reached, and why
   int done = 0;
   for (int direction : {+1, -1}) {
     State st = design.state;
@@ -959,6 +960,7 @@ KcResult runKc(const SuspensionModel& model, const KcOptions& o, const std::func
       if ((direction > 0 && grid[k] >= 0.0) || (direction < 0 && grid[k] < 0.0)) order.push_back(k);
     if (direction < 0) std::reverse(order.begin(), order.end());
     double previous = 0.0;  // the swept value of the state in st (the design position: 0)
+    int reachedHere = 0;    // points reached in this direction
     for (int k : order) {
       if (cancel && cancel->load()) {
         res.cancelled = true;
@@ -991,13 +993,23 @@ KcResult runKc(const SuspensionModel& model, const KcOptions& o, const std::func
           if (failure.empty()) failure = e.what();
         }
       }
-      if (!reached)
-        throw SimulationError("point " + std::to_string(k + 1) + " of " + std::to_string(o.points) + " (" +
-                              res.sweepName + " = " + significant(s) + " " + res.sweepUnit + "): " + failure +
-                              " (also in 64 smaller steps from the previous point, " + significant(sBefore) + " " +
-                              res.sweepUnit + ")");
+      if (!reached) {
+        // A dead point (a link at full stretch, a toggle position) or a point beyond the
+        // mechanism's reach: the sweep stops there in this direction and keeps what it has.
+        const std::string where = "point " + std::to_string(k + 1) + " of " + std::to_string(o.points) + " (" +
+                                  res.sweepName + " = " + significant(s) + " " + res.sweepUnit + ")";
+        unreachable = where + ": " + failure + " (also in 64 smaller steps from the previous point, " +
+                      significant(sBefore) + " " + res.sweepUnit + ")";
+        if (reachedHere > 0) rows.back().second.back() = 1.0;
+        res.warnings.push_back("travel limit before " + where + ": the equilibrium cannot be reached from " +
+                               significant(sBefore) + " " + res.sweepUnit + " (" + failure +
+                               ", also in 64 smaller steps): a dead point or the end of the mechanism's reach; the "
+                               "sweep stops there in this direction and keeps the points done");
+        break;
+      }
       previous = s;
       rows.push_back(record(s, st, loads));
+      ++reachedHere;
       if (progress) progress(double(++done) / o.points);
       std::string element;
       const double scale = std::max(loadScale, travel || steering ? 0.0 : std::abs(s));
@@ -1036,6 +1048,7 @@ KcResult runKc(const SuspensionModel& model, const KcOptions& o, const std::func
       }
     }
   }
+  if (rows.empty() && !res.cancelled) throw SimulationError(unreachable);  // nothing to keep
   std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   for (auto& [s, row] : rows) {
     res.sweep.push_back(s);

@@ -886,7 +886,6 @@ class TestKc : public QObject {
     }
   }
 
-  /// A sweep point that cannot be reached stops the sweep with a message naming the point.
   /// The screw axis of a knuckle on two spherical joints under the rack is the joints' line:
   /// caster, kingpin inclination, scrub radius and trail from the screw axis equal those from
   /// the joint markers at every point of a steering sweep, and the construction's angles.
@@ -931,15 +930,32 @@ class TestKc : public QObject {
     QVERIFY(std::abs(gain - fd) < 2e-3 * std::abs(fd));
   }
 
+  /// A sweep point that cannot be reached (a swing arm beyond its reach) stops the sweep in its
+  /// direction with a warning naming the point and the cause, and keeps the points done; with no
+  /// point reached at all it is an error naming the point.
   void unreachablePointIsNamed() {
     const auto model = SuspensionModel::build(::singlePivot(true, 0.75, 0.3));
     KcOptions o;
     o.from = -0.5;
     o.to = 0.9;  // beyond the arm's reach: asin(0.9 / 0.75) does not exist
     o.points = 15;
+    const KcResult r = runKc(*model, o);
+    QCOMPARE(int(r.warnings.size()), 1);
+    qInfo("%s; last point %.3f m", r.warnings[0].c_str(), r.sweep.back());
+    QVERIFY(QString::fromStdString(r.warnings[0])
+                .contains(QRegularExpression("^travel limit before point \\d+ of 15 \\(travel = 0\\.\\d+ m\\): the "
+                                             "equilibrium cannot be reached from 0\\.\\d+ m \\(.+\\): a dead point")));
+    QCOMPARE(r.sweep.front(), -0.5);             // downwards complete
+    QVERIFY(r.sweep.back() < 0.75);              // upwards short of the arm's reach
+    QVERIFY(r.sweep.back() > 0.6);               // and every point below it kept
+    QCOMPARE(int(r.sweep.size()), 1 + int(std::floor((r.sweep.back() + 0.5) / 0.1 + 0.5)));
+    QCOMPARE(r.values.back()[r.column("travel limit")], 1.0);
+    QVERIFY(!r.metrics.empty());
+    // Nothing reachable at all: an error naming the point.
+    o.from = 0.8;
     try {
       runKc(*model, o);
-      QFAIL("the sweep went through");
+      QFAIL("a sweep with no point reached went through");
     } catch (const SimulationError& e) {
       qInfo("%s", e.what());
       QVERIFY(QString(e.what()).contains(QRegularExpression("point \\d+ of 15 \\(travel = 0\\.\\d+ m\\)")));
