@@ -316,7 +316,7 @@ int loadIndex(const std::string& name) { return ek::wheelLoadByKey(name); }
 /// the workbench's report code (ui/views/analysis_report.h). @returns the exit code.
 int pdfReport(const ek::SuspensionModel& model, const AnalysisArgs& a, const ek::KcResult* kc,
               const ek::FrequencyResponse* frequency, const ek::ModesResult* modes, const ek::OperatingPoint* point,
-              double modesFrom = 0.0, double modesTo = 0.0) {
+              double modesFrom = 0.0, double modesTo = 0.0, const ek::MeasuredKc* measured = nullptr) {
 #ifdef ELASTOKIN_HAVE_REPORT
   // No window is ever shown: the offscreen platform needs no display, whatever the environment says.
   qputenv("QT_QPA_PLATFORM", "offscreen");
@@ -349,16 +349,22 @@ int pdfReport(const ek::SuspensionModel& model, const AnalysisArgs& a, const ek:
   content.choices.modesFrom = modesFrom;
   content.choices.modesTo = modesTo;
   content.choices.font = QApplication::font();
+  content.choices.measured = measured;  // overlaid on the plots, its correlation in a table
   ek::ui::ReportPages pages;
   const QString error = ek::ui::writeAnalysisReport(QString::fromStdString(a.reportPath), content, &pages);
   if (!error.isEmpty()) {
     ek::cfprintf(stderr, "elastokin-sim: %s\n", error.toStdString().c_str());
     return kIoOrResources;
   }
-  ek::cprintf("report         %d pages (%d with plots) -> %s\n", pages.total, pages.plots, a.reportPath.c_str());
+  ek::cprintf("report         %d pages (%d with plots%s) -> %s\n", pages.total, pages.plots,
+              pages.correlationRows > 0
+                  ? (", correlation table of " + std::to_string(pages.correlationRows) + " rows").c_str()
+                  : "",
+              a.reportPath.c_str());
   return kDone;
 #else
-  (void)model, (void)a, (void)kc, (void)frequency, (void)modes, (void)point, (void)modesFrom, (void)modesTo;
+  (void)model, (void)a, (void)kc, (void)frequency, (void)modes, (void)point, (void)modesFrom, (void)modesTo,
+      (void)measured;
   return kUsageError;  // refused when the options were read
 #endif
 }
@@ -589,13 +595,20 @@ int analysisReport(const std::shared_ptr<const ek::SuspensionModel>& model, cons
       for (const auto& h : measured.leftOut) list += (list.empty() ? "" : "', '") + h;
       ek::cprintf(" (not compared: '%s')", list.c_str());
     }
-    ek::cprintf("\n  %-36s %12s %12s %12s %14s %8s\n", "channel: computed - measured", "mean", "RMS", "largest", "at",
+    if (measured.branches.size() > 1)
+      ek::cprintf("\n  a loop of %zu branches (loading and unloading): compared branch by branch; hysteresis is the "
+                  "measured loop's largest width", measured.branches.size());
+    auto label = [](const ek::KcCorrelation& c) { return c.branch.empty() ? c.channel : c.channel + ", " + c.branch; };
+    int width = 36;
+    for (const auto& c : correlation) width = std::max(width, static_cast<int>(label(c).size()));
+    ek::cprintf("\n  %-*s %12s %12s %12s %14s %8s\n", width, "channel: computed - measured", "mean", "RMS", "largest", "at",
                 "points");
     for (const auto& c : correlation) {
       const auto [factor, unit] = ek::displayUnit(r.sweepUnit);
-      ek::cprintf("  %-36s %12.5g %12.5g %12.5g %10.5g %-3s %8d %s%s\n", c.channel.c_str(), c.mean, c.rms, c.largest,
+      ek::cprintf("  %-*s %12.5g %12.5g %12.5g %10.5g %-3s %8d %s%s%s\n", width, label(c).c_str(), c.mean, c.rms, c.largest,
                   c.maxAt * factor,
                   unit.c_str(), c.points, c.unit.c_str(),
+                  c.branch.empty() ? "" : (", hysteresis " + ek::significant(c.hysteresis, 5) + " " + c.unit).c_str(),
                   c.outside ? (" (" + std::to_string(c.outside) + " measured points outside the sweep)").c_str() : "");
     }
   }
@@ -604,17 +617,22 @@ int analysisReport(const std::shared_ptr<const ek::SuspensionModel>& model, cons
     if (!correlation.empty()) {  // the correlation with the measured sweep
       auto doc = nlohmann::ordered_json::parse(json);
       auto list = nlohmann::ordered_json::array();
-      for (const auto& c : correlation)
-        list.push_back({{"channel", c.channel}, {"unit", c.unit}, {"mean", c.mean}, {"rms", c.rms}, {"max", c.max},
-                        {"largest", c.largest}, {"max at", c.maxAt},
-                        {"points", c.points}, {"outside", c.outside}});
+      for (const auto& c : correlation) {
+        nlohmann::ordered_json row{{"channel", c.channel}, {"unit", c.unit}, {"mean", c.mean}, {"rms", c.rms},
+                                   {"max", c.max}, {"largest", c.largest}, {"max at", c.maxAt},
+                                   {"points", c.points}, {"outside", c.outside}};
+        if (!c.branch.empty()) row["branch"] = c.branch, row["hysteresis"] = c.hysteresis;
+        list.push_back(row);
+      }
       doc["correlation"] = {{"file", a.measuredPath}, {"channels", list}};
       json = doc.dump(2) + "\n";
     }
     ek::writeFile(a.metricsPath, json, "metrics file");
     ek::cprintf("\nmetrics        %zu, full precision -> %s\n", r.metrics.size(), a.metricsPath.c_str());
   }
-  return a.reportPath.empty() ? kDone : pdfReport(*model, a, &r, nullptr, nullptr, nullptr);
+  return a.reportPath.empty() ? kDone
+                              : pdfReport(*model, a, &r, nullptr, nullptr, nullptr, 0.0, 0.0,
+                                          a.measuredPath.empty() ? nullptr : &measured);
 }
 /// CalculiX's matrix files of a deck: when JOB.sti is missing, ccx is run on the deck in its
 /// folder (its own output files beside the deck, its messages into JOB.ccx.log).

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <stdexcept>
 
@@ -134,6 +135,34 @@ MeasuredKc readMeasuredKc(const std::string& path, const std::vector<std::pair<s
   const char sep = head.find(';') != std::string::npos && head.find(',') == std::string::npos ? ';' : ',';
   const std::vector<std::string> headers = splitFields(head, sep);
   if (headers.size() < 2) diag.error(at(lines[0].first, ""), "a header with the swept quantity and at least one channel is needed");
+  // Each column's unit: from its header, or from a units row under the header (a second line
+  // with no number in it: a data row with a typo stays a data row and is named as such).
+  std::vector<std::string> columnUnits(headers.size());
+  for (std::size_t c = 0; c < headers.size(); ++c) columnUnits[c] = splitHeader(headers[c]).second;
+  std::size_t firstData = 1;
+  if (lines.size() > 1) {
+    const std::vector<std::string> f = splitFields(lines[1].second, sep);
+    const bool units = std::none_of(f.begin(), f.end(), [](const std::string& field) {
+      double number = 0.0;
+      return parseDecimalField(field, number);
+    });
+    if (units) {
+      firstData = 2;
+      if (f.size() != headers.size())
+        diag.error(at(lines[1].first, ""), "the units row has " + std::to_string(f.size()) + " fields, the header " +
+                                               std::to_string(headers.size()));
+      for (std::size_t c = 0; c < std::min(f.size(), headers.size()); ++c) {
+        std::string u = trimmed(f[c]);
+        if (u.size() >= 2 && ((u.front() == '[' && u.back() == ']') || (u.front() == '(' && u.back() == ')')))
+          u = trimmed(u.substr(1, u.size() - 2));
+        if (u.empty()) continue;
+        if (columnUnits[c].empty()) columnUnits[c] = u;
+        else if (asciiLower(columnUnits[c]) != asciiLower(u))
+          diag.error(at(lines[1].first, headers[c]), "the units row says '" + printableExcerpt(u) + "', the header '" +
+                                                         printableExcerpt(columnUnits[c]) + "'");
+      }
+    }
+  }
   std::vector<double> factor(headers.size(), 1.0);
   std::vector<int> target(headers.size(), -1);  // index into m.columns
   std::vector<bool> used(mapping.size(), false);
@@ -146,10 +175,10 @@ MeasuredKc readMeasuredKc(const std::string& path, const std::vector<std::pair<s
                                                          "' and to '" + printableExcerpt(mapping[k].second) + "'); map it once");
   std::map<std::string, std::string> channelColumn;  // channel -> the column compared with it
   for (std::size_t c = 0; c < headers.size(); ++c) {
-    const auto [name, unit] = splitHeader(headers[c]);
+    const std::string name = splitHeader(headers[c]).first, unit = columnUnits[c];
     // A column not compared may be in any unit (a rig writes N/mm columns too): only the swept
     // quantity's and the compared columns' units must be known.
-    auto knownUnit = [&, &unit = unit] {
+    auto knownUnit = [&] {
       if (unitToSi(unit, factor[c])) return true;
       diag.error(at(lines[0].first, headers[c]), "unknown unit '" + printableExcerpt(unit) +
                                                      "' (m, mm, cm, in, ft, rad, deg, N, kN, lbf, N m, kN m, or none for SI)");
@@ -202,7 +231,7 @@ MeasuredKc readMeasuredKc(const std::string& path, const std::vector<std::pair<s
                                        "as the sweep's channels (" + known + "', ...) or map them (NAME=CHANNEL)");
   }
   int badRows = 0;
-  for (std::size_t r = 1; r < lines.size(); ++r) {
+  for (std::size_t r = firstData; r < lines.size(); ++r) {
     const std::vector<std::string> f = splitFields(lines[r].second, sep);
     if (f.size() != headers.size()) {
       if (++badRows <= 5)
@@ -228,22 +257,32 @@ MeasuredKc readMeasuredKc(const std::string& path, const std::vector<std::pair<s
   if (badRows > 5) diag.error({path}, std::to_string(badRows - 5) + " more rows with the same kinds of problems");
   if (!diag.hasErrors() && m.sweep.size() < 2) diag.error({path}, "fewer than 2 data rows");
   if (!diag.hasErrors()) {
-    // Rigs sweep either way: falling data are reversed; a sweep that turns back (loading and
-    // unloading, hysteresis) must be split into its branches.
-    if (m.sweep.front() > m.sweep.back()) {
-      std::reverse(m.sweep.begin(), m.sweep.end());
-      for (auto& c : m.columns) std::reverse(c.values.begin(), c.values.end());
-    }
-    for (std::size_t k = 1; k < m.sweep.size(); ++k)
-      if (!(m.sweep[k] > m.sweep[k - 1])) {
-        diag.error({path, "", "", m.sweepHeader},
-                   "the swept quantity does not rise (or fall) strictly from row to row (at " + significant(m.sweep[k], 6) +
-                       " SI): give one branch of a loading/unloading loop per file");
+    // Rigs sweep either way, and loops of loading and unloading: split into monotonic branches
+    // (a turning point ends one and starts the next); one falling branch is read backwards.
+    for (std::size_t k = 1; k < m.sweep.size(); ++k) {
+      if (!(m.sweep[k] != m.sweep[k - 1])) {
+        diag.error({path, "", "", m.sweepHeader}, "the swept quantity stands still from row to row (at " +
+                                                      significant(m.sweep[k], 6) + " SI): each point needs its own value");
         break;
       }
+      const bool rising = m.sweep[k] > m.sweep[k - 1];
+      if (m.branches.empty() || m.branches.back().rising != rising) m.branches.push_back({k - 1, k, rising});
+      m.branches.back().end = k + 1;
+    }
+    if (m.branches.size() == 1 && !m.branches[0].rising) {
+      std::reverse(m.sweep.begin(), m.sweep.end());
+      for (auto& c : m.columns) std::reverse(c.values.begin(), c.values.end());
+      m.branches[0].rising = true;
+    }
   }
   diag.throwIfErrors();
   return m;
+}
+
+std::string MeasuredKc::branchName(std::size_t k) const {
+  if (branches.size() <= 1 || k >= branches.size()) return "";
+  return "branch " + std::to_string(k + 1) + " of " + std::to_string(branches.size()) +
+         (branches[k].rising ? " (rising)" : " (falling)");
 }
 
 std::vector<KcCorrelation> correlate(const KcResult& r, const MeasuredKc& measured) {
@@ -260,34 +299,60 @@ std::vector<KcCorrelation> correlate(const KcResult& r, const MeasuredKc& measur
                          significant(r.sweep.back() * f, 6) + " " + u +
                          " (sweep over the file's range with --from and --to, or check the first column's unit)");
   }
+  // A measured column at swept value s, interpolated on branch b (NaN outside it).
+  auto onBranch = [&](const MeasuredKc::Column& col, const MeasuredKc::Branch& b, double s) {
+    for (std::size_t i = b.begin + 1; i < b.end; ++i) {
+      const double s0 = measured.sweep[i - 1], s1 = measured.sweep[i];
+      if ((s - s0) * (s - s1) <= 0.0) return col.values[i - 1] + (s - s0) / (s1 - s0) * (col.values[i] - col.values[i - 1]);
+    }
+    return std::numeric_limits<double>::quiet_NaN();
+  };
+  std::vector<MeasuredKc::Branch> branches = measured.branches;
+  if (branches.empty()) branches.push_back({0, measured.sweep.size(), true});
   std::vector<KcCorrelation> out;
   for (const auto& col : measured.columns) {
     const int c = r.column(col.channel);
     if (c < 0) throw std::invalid_argument("the sweep has no channel '" + col.channel + "'");
     const auto [factor, unit] = displayUnit(r.units[c]);
-    KcCorrelation k;
-    k.channel = col.channel;
-    k.unit = unit;
-    double sum = 0.0;
-    for (std::size_t i = 0; i < measured.sweep.size(); ++i) {
-      const double s = measured.sweep[i];
-      if (!inside(s)) {
-        ++k.outside;
-        continue;
+    // The loop's width: every falling branch's points against every rising branch.
+    double hysteresis = 0.0;
+    for (const auto& up : branches)
+      for (const auto& down : branches)
+        if (up.rising && !down.rising)
+          for (std::size_t i = down.begin; i < down.end; ++i)
+            if (const double v = onBranch(col, up, measured.sweep[i]); std::isfinite(v))
+              hysteresis = std::max(hysteresis, std::abs(v - col.values[i]) * factor);
+    for (std::size_t b = 0; b < branches.size(); ++b) {
+      KcCorrelation k;
+      k.channel = col.channel;
+      k.unit = unit;
+      k.branch = measured.branchName(b);
+      k.hysteresis = hysteresis;
+      double sum = 0.0;
+      for (std::size_t i = branches[b].begin; i < branches[b].end; ++i) {
+        const double s = measured.sweep[i];
+        if (!inside(s)) {
+          ++k.outside;
+          continue;
+        }
+        const auto hi = std::upper_bound(r.sweep.begin(), r.sweep.end(), s);
+        const std::size_t j = std::min<std::size_t>(std::max<std::ptrdiff_t>(hi - r.sweep.begin(), 1), r.sweep.size() - 1);
+        const double t = (s - r.sweep[j - 1]) / (r.sweep[j] - r.sweep[j - 1]);
+        const double computed = r.values[j - 1][c] + t * (r.values[j][c] - r.values[j - 1][c]);
+        const double d = (computed - col.values[i]) * factor;
+        sum += d * d;
+        k.mean += d;
+        if (std::abs(d) > k.max) k.max = std::abs(d), k.largest = d, k.maxAt = s;
+        ++k.points;
       }
-      const auto hi = std::upper_bound(r.sweep.begin(), r.sweep.end(), s);
-      const std::size_t j = std::min<std::size_t>(std::max<std::ptrdiff_t>(hi - r.sweep.begin(), 1), r.sweep.size() - 1);
-      const double t = (s - r.sweep[j - 1]) / (r.sweep[j] - r.sweep[j - 1]);
-      const double computed = r.values[j - 1][c] + t * (r.values[j][c] - r.values[j - 1][c]);
-      const double d = (computed - col.values[i]) * factor;
-      sum += d * d;
-      k.mean += d;
-      if (std::abs(d) > k.max) k.max = std::abs(d), k.largest = d, k.maxAt = s;
-      ++k.points;
+      if (k.points > 0) {
+        k.rms = std::sqrt(sum / k.points);
+        k.mean /= k.points;
+      } else {  // this branch lies outside the computed sweep
+        k.rms = k.mean = k.max = k.largest = std::numeric_limits<double>::quiet_NaN();
+      }
+      out.push_back(k);
     }
-    k.rms = std::sqrt(sum / k.points);
-    k.mean /= k.points;
-    out.push_back(k);
   }
   return out;
 }

@@ -17,7 +17,18 @@ namespace ek {
 struct MeasuredKc {
   std::string path;
   std::string sweepHeader;  ///< the first column's header as the file gives it
-  std::vector<double> sweep;  ///< SI (m, rad, N, N m), ascending
+  /// SI (m, rad, N, N m), in the file's order: ascending for one branch (a falling file is read
+  /// backwards), rising and falling in turn for a loop (loading and unloading).
+  std::vector<double> sweep;
+  /// The monotonic runs of `sweep`, [begin, end) each; a turning point is the last point of one
+  /// branch and the first of the next.
+  struct Branch {
+    std::size_t begin = 0, end = 0;
+    bool rising = true;
+  };
+  std::vector<Branch> branches;
+  /// "branch 2 of 3 (falling)", or "" for a file of one branch.
+  std::string branchName(std::size_t k) const;
   struct Column {
     std::string header;   ///< as the file gives it
     std::string channel;  ///< the K&C column it is compared with (KcResult::columns)
@@ -33,9 +44,11 @@ struct MeasuredKc {
 bool unitToSi(const std::string& unit, double& factor);
 
 /// Reads a rig's CSV: one header row "name [unit]" or "name (unit)" per column (comma or
-/// semicolon separated), the first column the swept quantity (travel of the wheel centre, a load
-/// or the rack), then channels; a row per point, numbers in any locale's file written with a
-/// decimal point. A column maps to the K&C column of the same name ("wheel left toe") or to the
+/// semicolon separated), or a header row of names and a units row under it ("mm", "[deg]", or
+/// empty; a unit given in both must agree), the first column the swept quantity (travel of the
+/// wheel centre, a load or the rack), then channels; a row per point, numbers in any locale's
+/// file written with a decimal point. The swept quantity may turn back (a loop of loading and
+/// unloading branches, MeasuredKc::branches); it must not stand still from row to row. A column maps to the K&C column of the same name ("wheel left toe") or to the
 /// one `mapping` gives for its name ({"Toe LF", "wheel left toe"}). `channels` are the K&C
 /// columns there are (the analysis's), to check names against.
 /// @throws ModelError naming file, line and column for every problem in one pass: a unit not
@@ -51,6 +64,10 @@ MeasuredKc readMeasuredKc(const std::string& path, const std::vector<std::pair<s
 /// for rad, mm for m, else the SI unit).
 struct KcCorrelation {
   std::string channel, unit;
+  std::string branch;           ///< MeasuredKc::branchName: one row per channel and branch
+  /// The measured loop's width: the largest difference between a rising and a falling branch of
+  /// this channel at equal swept values (display unit; 0 for one branch).
+  double hysteresis = 0.0;
   double rms = 0.0, max = 0.0;  ///< RMS and largest absolute deviation
   double mean = 0.0;            ///< mean signed deviation (the offset: a rig's zero error shows here)
   double largest = 0.0;         ///< the largest deviation with its sign (|largest| = max)
@@ -59,6 +76,7 @@ struct KcCorrelation {
   int outside = 0;              ///< measured points outside the computed range (not compared)
 };
 
+/// One row per channel (and per branch of a loop, in the file's order).
 /// @throws ModelError naming the file and its sweep column when no measured point lies inside the
 /// computed sweep (both ranges in the display unit); std::invalid_argument when a mapped channel
 /// is not in `result`.

@@ -719,8 +719,8 @@ DesignResult evaluateDesign(const StudyContext& context, const std::vector<doubl
       if (!c.kcMeasured || !c.measured) continue;
       where = "the K&C sweep of criterion '" + c.name + "'";
       const MeasuredKc& ms = *c.measured;
-      const KcResult kr = runKc(*model, measuredSweepOptions(c, *model, ms.sweep.front(), ms.sweep.back(), c.sweepPoints), {},
-                                context.cancel);
+      const auto [low, high] = std::minmax_element(ms.sweep.begin(), ms.sweep.end());
+      const KcResult kr = runKc(*model, measuredSweepOptions(c, *model, *low, *high, c.sweepPoints), {}, context.cancel);
       if (kr.cancelled) {
         result.cancelled = true;
         return result;
@@ -729,8 +729,16 @@ DesignResult evaluateDesign(const StudyContext& context, const std::vector<doubl
       MeasuredKc one = ms;
       std::erase_if(one.columns, [&](const MeasuredKc::Column& col) { return col.channel != c.channel; });
       one.columns.resize(1);
-      const KcCorrelation k = correlate(kr, one).front();
-      result.criteria[i] = c.maxDeviation ? k.max : k.rms;
+      // Over every branch of a loop: the largest deviation, or the RMS of all points.
+      double largest = 0.0, squares = 0.0;
+      int points = 0;
+      for (const KcCorrelation& k : correlate(kr, one)) {
+        if (k.points == 0) continue;
+        largest = std::max(largest, k.max);
+        squares += k.rms * k.rms * k.points;
+        points += k.points;
+      }
+      result.criteria[i] = c.maxDeviation ? largest : std::sqrt(squares / std::max(points, 1));
     }
     for (const std::string& lc : s.loadCases()) {
       where = "load case " + lc;

@@ -604,18 +604,20 @@ void AnalysesPanel::showCorrelation() {
   }
   QStringList lines;
   try {
-    for (const KcCorrelation& c : correlate(current_.kc, *measured_))
+    for (const KcCorrelation& c : correlate(current_.kc, *measured_)) {
       lines << tr("%1: mean %6 %4, RMS %2 %4, largest %3 %4 (%5 points)")
-                   .arg(QString::fromStdString(c.channel))
+                   .arg(QString::fromStdString(c.branch.empty() ? c.channel : c.channel + ", " + c.branch))
                    .arg(c.rms, 0, 'g', 4)
                    .arg(c.largest, 0, 'g', 4)
                    .arg(QString::fromStdString(c.unit))
                    .arg(c.points)
                    .arg(c.mean, 0, 'g', 4);
+      if (!c.branch.empty()) lines.back() += tr(", hysteresis %1 %2").arg(c.hysteresis, 0, 'g', 4).arg(QString::fromStdString(c.unit));
+    }
   } catch (const std::exception& e) {
     lines << QString::fromStdString(e.what());
   }
-  measuredLabel_->setText(tr("Measured (%1), computed - measured: ")
+  showStatus(measuredLabel_, tr("Measured (%1), computed - measured: ")
                               .arg(QFileInfo(QString::fromStdString(measured_->path)).fileName()) +
                           lines.join("; "));
   measuredLabel_->setVisible(true);

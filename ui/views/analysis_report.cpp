@@ -4,6 +4,7 @@
 #include <QApplication>
 #include <QBuffer>
 #include <QDateTime>
+#include <QFileInfo>
 #include <QPageSize>
 #include <QPdfWriter>
 #include <algorithm>
@@ -154,7 +155,7 @@ void drawKc(const std::vector<ShownResult>& shown, const PlotChoices& choices, c
             y << sign * (col.values[i] - offset) * kq.scale;
           }
           QCPGraph* g = p->addGraph();
-          g->setData(x, y, true);
+          g->setData(x, y);  // a loop's branches in the file's order: sorted by the plot
           g->setLineStyle(QCPGraph::lsNone);
           g->setScatterStyle(QCPScatterStyle(wheel.side == WheelSide::Right ? QCPScatterStyle::ssTriangle
                                                                               : QCPScatterStyle::ssCircle,
@@ -525,6 +526,58 @@ QString writeAnalysisReport(const QString& path, const ReportContent& content, R
   };
   row(table.header, true);
   for (const QStringList& r : table.rows) row(r, false);
+
+  // The correlation with a rig's measured sweep: a table of its own under the spec sheet, a row
+  // per channel (and per branch of a loading/unloading loop).
+  if (current.kind == AnalysisKind::Kc && content.choices.measured) {
+    const MeasuredKc& measured = *content.choices.measured;
+    y += lineH;
+    if (y > page.height() - 6 * lineH) {
+      writer.newPage();
+      ++count.total;
+      y = 40;
+    }
+    text(y, QObject::tr("Correlation with %1 (computed − measured)")
+                .arg(QFileInfo(QString::fromStdString(measured.path)).fileName()), 14, true);
+    f.setPixelSize(11);
+    painter.setFont(f);
+    y += lineH;
+    const QStringList header = {QObject::tr("channel"), QObject::tr("mean"), QObject::tr("RMS"), QObject::tr("largest"),
+                                QObject::tr("at"), QObject::tr("points"), QObject::tr("hysteresis")};
+    const int cw = (page.width() - 40) / (header.size() + 2);  // the channel three columns wide
+    auto cells = [&](const QStringList& r, bool bold) {
+      if (y > page.height() - 30) {
+        writer.newPage();
+        ++count.total;
+        y = 40;
+      }
+      QFont rf = painter.font();
+      rf.setBold(bold);
+      painter.setFont(rf);
+      for (int c = 0; c < r.size(); ++c) {
+        const int x = 20 + (c == 0 ? 0 : (c + 2) * cw), w = (c == 0 ? 3 * cw : cw) - 6;
+        painter.drawText(QRect(x, y - lineH + 4, w, lineH), Qt::AlignLeft | Qt::AlignVCenter,
+                         painter.fontMetrics().elidedText(r[c], Qt::ElideRight, w));
+      }
+      y += lineH;
+    };
+    cells(header, true);
+    try {
+      const auto [sweepFactor, sweepUnit] = ek::displayUnit(current.kc.sweepUnit);
+      for (const KcCorrelation& c : correlate(current.kc, measured)) {
+        const QString unit = QString::fromStdString(c.unit);
+        auto value = [&](double v) { return QString("%1 %2").arg(v, 0, 'g', 4).arg(unit); };
+        cells(QStringList{QString::fromStdString(c.branch.empty() ? c.channel : c.channel + ", " + c.branch),
+                          value(c.mean), value(c.rms), value(c.largest),
+                          QString("%1 %2").arg(c.maxAt * sweepFactor, 0, 'g', 5).arg(QString::fromStdString(sweepUnit)),
+                          QString::number(c.points), c.branch.empty() ? QString() : value(c.hysteresis)},
+              false);
+        ++count.correlationRows;
+      }
+    } catch (const std::exception& e) {
+      text(y, QString::fromStdString(e.what()), 11, false);
+    }
+  }
 
   // The plots, drawn off screen into plots of their own: a page per plot group.
   std::vector<ShownResult> shown;

@@ -113,6 +113,7 @@ struct ReportContent {
 struct ReportPages {
   int total = 0;  ///< title pages (the table continues over as many as it needs) and plot pages
   int plots = 0;  ///< pages with plots
+  int correlationRows = 0;  ///< rows of the table of the correlation with measured data
 };
 
 /// Writes the report: a title page (project, analysis, operating point, legends, notes, the table,
