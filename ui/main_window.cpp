@@ -321,6 +321,28 @@ void MainWindow::rebuildModel() {
 
 void MainWindow::buildRunBar() {
   QToolBar* bar = addToolBar(tr("Run"));
+  // The run's buttons first: on a narrow screen the toolbar's overflow takes the settings at its
+  // end, never Stop.
+  runAct_ = bar->addAction(tr("Run"), this, [this] { startRun(); });
+  runAct_->setToolTip(tr("Run the load case on a worker thread; every run is kept in the Plots tab (F5)"));
+  runAct_->setShortcut(QKeySequence(Qt::Key_F5));
+  pauseAct_ = bar->addAction(tr("Pause"), this, [this] {
+    if (run_->isPaused()) {
+      run_->resume();
+      pauseAct_->setText(tr("Pause"));
+    } else {
+      run_->pause();
+      pauseAct_->setText(tr("Resume"));
+    }
+  });
+  stopAct_ = bar->addAction(tr("Stop"), this, [this] { run_->stop(); });
+  QAction* reset = bar->addAction(tr("Reset"), this, [this] {
+    if (run_->isRunning()) return;
+    run_->clearFrames();
+    playback_->clear();
+    if (model_) view3d_->setModel(model_);
+  });
+  bar->addSeparator();
   bar->addWidget(new QLabel(tr(" Load case "), bar));
   loadCase_ = new QComboBox(bar);
   loadCase_->setObjectName("loadCase");
@@ -390,26 +412,6 @@ void MainWindow::buildRunBar() {
   solver_->setToolTip(tr("Linear solver of the integrator's stage equations: topology (block elimination along the "
                          "suspension, the fastest), klu (SuiteSparse) or dense (LU)"));
   realtime_->setToolTip(tr("Pace the steps to the wall clock, as on a test rig; missed deadlines are counted"));
-  bar->addSeparator();
-  runAct_ = bar->addAction(tr("Run"), this, [this] { startRun(); });
-  runAct_->setToolTip(tr("Run the load case on a worker thread; every run is kept in the Plots tab (F5)"));
-  runAct_->setShortcut(QKeySequence(Qt::Key_F5));
-  pauseAct_ = bar->addAction(tr("Pause"), this, [this] {
-    if (run_->isPaused()) {
-      run_->resume();
-      pauseAct_->setText(tr("Pause"));
-    } else {
-      run_->pause();
-      pauseAct_->setText(tr("Resume"));
-    }
-  });
-  stopAct_ = bar->addAction(tr("Stop"), this, [this] { run_->stop(); });
-  QAction* reset = bar->addAction(tr("Reset"), this, [this] {
-    if (run_->isRunning()) return;
-    run_->clearFrames();
-    playback_->clear();
-    if (model_) view3d_->setModel(model_);
-  });
   pauseAct_->setToolTip(tr("Pause or resume the run"));
   stopAct_->setToolTip(tr("Stop the run; the results up to then are kept"));
   reset->setToolTip(tr("Show the design pose in 3D and forget the playback (the kept runs stay)"));

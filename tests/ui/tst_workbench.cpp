@@ -244,6 +244,71 @@ class TestWorkbench : public QObject {
     QVERIFY(w.grab().save(kArtefacts + "/window_1366x768.png"));
   }
 
+  /// At 1366x768 with a taskbar (728 px for the window) and every banner of the Analyses tab
+  /// shown (a travel limit, a rig's correlation, "not current"): the window's minimum height is
+  /// at most 650 px, every plot keeps at least 100 px, a double click shows one plot alone (and
+  /// a second one all again), and the toolbar's Stop stays on screen.
+  void analysesFitA1366x768ScreenWithBanners() {
+    MainWindow w;
+    QVERIFY(openShown(w, kRoot + "/projects/macpherson_front.json"));
+    w.resize(1366, 728);
+    w.showTab("Analyses");
+    AnalysesPanel* a = w.analyses();
+    QSignalSpy done(a, &AnalysesPanel::finished);
+    a->setAnalysis("parallel-travel");
+    a->setRange(-400, 400, 81);  // ends at both travel limits
+    a->run();
+    QVERIFY(done.wait(300000));
+    QVERIFY2(done.last().first().toBool(), qPrintable(done.last().at(1).toString()));
+    QVERIFY(a->limitsLabel()->isVisible());
+    QCOMPARE(a->loadMeasured(kRoot + "/tests/data/kc_rig/macpherson_parallel_travel_loop.csv",
+                             {{"Toe LF", "wheel left toe"}, {"Camber LF", "wheel left camber"}}),
+             QString());
+    QVERIFY(a->measuredLabel()->isVisible());
+    QVERIFY2(a->measuredLabel()->text().contains("wheel left toe, branch 2 of 3 (falling)"),
+             qPrintable(a->measuredLabel()->text()));
+    TableModel* bushings = w.tableModel(Table::Bushings);
+    const int col = columnOf(*bushings, "x stiffness [N/m]");
+    QVERIFY(col >= 0);
+    QVERIFY(bushings->setData(bushings->index(1, col), "300000", Qt::EditRole));
+    settle();
+    QVERIFY(a->staleLabel()->isVisible());
+    const int minimum = w.minimumSizeHint().height();
+    qInfo("minimum height with every banner %d px; banners %d, %d, %d px; plot 0 %d x %d px", minimum,
+          a->limitsLabel()->height(), a->measuredLabel()->height(), a->staleLabel()->height(), a->plot(0)->width(),
+          a->plot(0)->height());
+    QVERIFY2(minimum <= 650, qPrintable(QString::number(minimum)));
+    QVERIFY(w.height() <= 728);
+    for (int k = 0; k < a->plotCount(); ++k)
+      if (a->plot(k)->isVisible()) QVERIFY2(a->plot(k)->height() >= 100, qPrintable(QString::number(a->plot(k)->height())));
+    // The limits in full in the banner's tooltip, whatever is cut.
+    QVERIFY(a->limitsLabel()->toolTip().contains("travel limit at point"));
+    QVERIFY(w.grab().save(kArtefacts + "/analyses_1366x728_banners.png"));
+    // A plot alone and back.
+    const int before = a->plot(0)->height();
+    QTest::mouseDClick(a->plot(0), Qt::LeftButton, {}, a->plot(0)->rect().center());
+    settle();
+    QCOMPARE(a->enlargedPlot(), 0);
+    for (int k = 1; k < a->plotCount(); ++k) QVERIFY(!a->plot(k)->isVisible());
+    qInfo("plot 0 alone: %d px high (was %d)", a->plot(0)->height(), before);
+    QVERIFY(a->plot(0)->height() > 2 * before);
+    QVERIFY(w.grab().save(kArtefacts + "/analyses_plot_enlarged.png"));
+    QTest::mouseDClick(a->plot(0), Qt::LeftButton, {}, a->plot(0)->rect().center());
+    settle();
+    QCOMPARE(a->enlargedPlot(), -1);
+    QCOMPARE(a->visiblePlots(), 6);
+    for (int k = 0; k < a->plotCount(); ++k) QVERIFY(a->plot(k)->isVisible());
+    // Stop on screen: the run's buttons lead the toolbar, its overflow takes the settings.
+    QWidget* stop = nullptr;
+    for (QToolBar* bar : w.findChildren<QToolBar*>())
+      for (QAction* act : bar->actions())
+        if (act->text() == "Stop") stop = bar->widgetForAction(act);
+    QVERIFY(stop);
+    QVERIFY(stop->isVisible());
+    const QRect at(stop->mapTo(&w, QPoint(0, 0)), stop->size());
+    QVERIFY2(at.right() < w.width(), qPrintable(QString("Stop at x %1..%2").arg(at.left()).arg(at.right())));
+  }
+
   void modelChecksListWarningsBeforeTheRun() {
     MainWindow w;
     w.setQuiet(true);

@@ -39,10 +39,17 @@ QString kindTitle(const QString& analysis) { return analysisTitle(analysis); }
 
 namespace {
 
-/// A one-line status: cut to the label's width on screen, in full in its tooltip.
+/// A one-line status: cut to the label's width on screen, in full in its tooltip. So are the
+/// banners over the plots, each capped at a few lines (the plots keep the height).
 void showStatus(QLabel* label, const QString& text) {
   label->setText(text);
   label->setToolTip(text);
+}
+
+/// A banner of at most `lines` wrapped lines; the rest in its tooltip.
+void capLines(QLabel* label, int lines) {
+  label->setMaximumHeight(lines * label->fontMetrics().lineSpacing() + 1);  // no part of a further line
+  label->setAlignment(Qt::AlignLeft | Qt::AlignTop);
 }
 
 }  // namespace
@@ -131,17 +138,20 @@ AnalysesPanel::AnalysesPanel(QWidget* parent) : QWidget(parent) {
   stale_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
   stale_->setStyleSheet("color: #9a5b00; font-weight: bold;");
   stale_->setVisible(false);
+  capLines(stale_, 2);
   layout->addWidget(stale_);
   limits_ = new QLabel(this);  // where a sweep met the mechanism's travel limit
   limits_->setWordWrap(true);
   limits_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
   limits_->setStyleSheet("color: #b00020;");
   limits_->setVisible(false);
+  capLines(limits_, 3);
   layout->addWidget(limits_);
   measuredLabel_ = new QLabel(this);  // the correlation with measured data
   measuredLabel_->setWordWrap(true);
   measuredLabel_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
   measuredLabel_->setVisible(false);
+  capLines(measuredLabel_, 2);
   layout->addWidget(measuredLabel_);
 
   auto* split = new QSplitter(Qt::Horizontal, this);
@@ -150,15 +160,16 @@ AnalysesPanel::AnalysesPanel(QWidget* parent) : QWidget(parent) {
   gl->setContentsMargins(0, 0, 0, 0);
   for (int k = 0; k < kAnalysisPlots; ++k) {
     QCustomPlot* p = newAnalysisPlot(grid, font());
-    p->setMinimumSize(220, 160);
+    // Small enough for a 1366x768 screen with every banner shown; a double click enlarges one.
+    p->setMinimumSize(220, 100);
     p->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    p->setToolTip(tr("Drag to pan, wheel to zoom; double-click to show this plot alone (again: all plots)"));
+    connect(p, &QCustomPlot::mouseDoubleClick, this, [this, k] { enlargePlot(enlarged_ == k ? -1 : k); });
     gl->addWidget(p, k / 2, k % 2);
     plots_.push_back(p);
   }
-  // The first row's plots carry the legend under their axes: a larger share of the height.
-  gl->setRowStretch(0, 4);
-  gl->setRowStretch(1, 3);
-  gl->setRowStretch(2, 3);
+  plotGrid_ = gl;
+  stretchPlotGrid();
   table_ = new QTableWidget(split);
   table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   table_->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -485,7 +496,7 @@ void AnalysesPanel::onResult(Result r, QString error) {
   QStringList limits;
   if (current_.kind == Kind::Kc)
     for (const auto& w : current_.kc.warnings) limits << QString::fromStdString(w);
-  limits_->setText(limits.join("\n"));
+  showStatus(limits_, limits.join("\n"));
   limits_->setVisible(!limits.isEmpty());
   showCorrelation();
   redraw();
@@ -596,7 +607,7 @@ void AnalysesPanel::showCorrelation() {
   measuredLabel_->setVisible(false);
   if (!measured_ || !hasCurrent_ || current_.kind != Kind::Kc) return;
   if (!measuredApplies()) {  // a rig file of another analysis is never compared with this sweep
-    measuredLabel_->setText(tr("Measured (%1) is for %2; not compared with this %3 sweep.")
+    showStatus(measuredLabel_, tr("Measured (%1) is for %2; not compared with this %3 sweep.")
                                 .arg(QFileInfo(QString::fromStdString(measured_->path)).fileName(),
                                      analysisTitle(measuredAnalysis_).toLower(), analysisTitle(current_.analysis).toLower()));
     measuredLabel_->setVisible(true);
@@ -630,7 +641,28 @@ void AnalysesPanel::redraw() {
     shown.push_back({&current_, current_.label});  // drawn on top
   }
   drawAnalysisPlots(shown, plotChoices(), plots_);
-  for (auto* p : plots_) p->setVisible(p->graphCount() > 0);
+  if (enlarged_ >= 0 && plots_[enlarged_]->graphCount() == 0) enlarged_ = -1;  // nothing left to show alone
+  showPlots();
+}
+
+void AnalysesPanel::enlargePlot(int k) {
+  enlarged_ = k >= 0 && k < plotCount() && plots_[k]->graphCount() > 0 ? k : -1;
+  showPlots();
+}
+
+void AnalysesPanel::showPlots() {
+  for (int j = 0; j < plotCount(); ++j)
+    plots_[j]->setVisible(plots_[j]->graphCount() > 0 && (enlarged_ < 0 || enlarged_ == j));
+  stretchPlotGrid();
+}
+
+void AnalysesPanel::stretchPlotGrid() {
+  // The first row's plots carry the legend under their axes: a larger share of the height; an
+  // enlarged plot's row all of it.
+  for (int row = 0; row < plotGrid_->rowCount(); ++row)
+    plotGrid_->setRowStretch(row, enlarged_ >= 0 ? (row == enlarged_ / 2 ? 1 : 0) : (row == 0 ? 4 : 3));
+  for (int column = 0; column < 2; ++column)
+    plotGrid_->setColumnStretch(column, enlarged_ >= 0 ? (column == enlarged_ % 2 ? 1 : 0) : 1);
 }
 
 void AnalysesPanel::fillTable() {
@@ -660,7 +692,8 @@ void AnalysesPanel::fillTable() {
 void AnalysesPanel::updateStale() {
   if (!hasCurrent_ || !model_) {
     stale_->setVisible(hasCurrent_ && !model_);
-    if (hasCurrent_ && !model_) stale_->setText(tr("The project has errors: the results shown are from its last valid version."));
+    if (hasCurrent_ && !model_)
+      showStatus(stale_, tr("The project has errors: the results shown are from its last valid version."));
     return;
   }
   const auto changes = describeChanges(current_.project, model_->project(), 3);
@@ -668,7 +701,7 @@ void AnalysesPanel::updateStale() {
   if (changes.empty()) return;
   QStringList parts;
   for (const auto& c : changes) parts << displayChanges(QString::fromStdString(c));
-  stale_->setText(tr("Not current: the project changed since this result was computed (%1). Run again to update.")
+  showStatus(stale_, tr("Not current: the project changed since this result was computed (%1). Run again to update.")
                       .arg(parts.join("; ")));
 }
 

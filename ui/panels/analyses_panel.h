@@ -21,6 +21,7 @@ class QCustomPlot;
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
+class QGridLayout;
 class QLabel;
 class QProgressBar;
 class QPushButton;
@@ -63,6 +64,10 @@ class AnalysesPanel : public QWidget {
   QCustomPlot* plot(int k) const { return plots_[k]; }
   /// Plots holding curves of the current result.
   int visiblePlots() const;
+  /// Shows plot k alone over the plots' whole area (a double click on a plot does the same), or
+  /// every plot again with k = -1 (a second double click).
+  void enlargePlot(int k);
+  int enlargedPlot() const { return enlarged_; }
   QTableWidget* table() const { return table_; }
   QLabel* staleLabel() const { return stale_; }
   QLabel* limitsLabel() const { return limits_; }  ///< where a sweep ended at a travel limit
@@ -127,6 +132,10 @@ class AnalysesPanel : public QWidget {
   bool measuredApplies() const;
   void showCorrelation();
   std::vector<QCustomPlot*> plots_;
+  int enlarged_ = -1;  ///< the plot shown alone, -1: all
+  QGridLayout* plotGrid_ = nullptr;
+  void showPlots();  ///< the plots with curves, or the enlarged one alone over the grid
+  void stretchPlotGrid();
   QTableWidget* table_;
   QTimer* animation_;
   double phase_ = 0.0;

@@ -171,8 +171,8 @@ void drawKc(const std::vector<ShownResult>& shown, const PlotChoices& choices, c
     p->yAxis->setLabel(QString::fromUtf8(kq.unit));
     p->legend->setFont(QFont(choices.font.family(), 7));
     // On screen the first plot carries the legend (the others draw the same results in the same
-    // pens); the report gives every plot its own.
-    placeLegendBelow(p, q == 0, 1);
+    // pens), in two columns to leave its axes the height; the report gives every plot its own.
+    placeLegendBelow(p, q == 0, 2);
     p->rescaleAxes();
     // Flat curves (e.g. no toe change at all) get a visible range instead of round-off noise.
     const QCPRange yr = p->yAxis->range();
