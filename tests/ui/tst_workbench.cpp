@@ -1522,6 +1522,13 @@ class TestWorkbench : public QObject {
     QCOMPARE(w.addDesignVariable("bushings/1/x.damping [N s/m]"), QString());
     StudyDialog* d = w.studyDialog();
     QVERIFY(d->isVisible());
+    // It fits a 1366x768 screen with a taskbar (it opened 820 px high).
+    qInfo("study dialog %d x %d px, minimum %d x %d px (screen %d x %d available)", d->width(), d->height(),
+          d->minimumSizeHint().width(), d->minimumSizeHint().height(), d->screen()->availableGeometry().width(),
+          d->screen()->availableGeometry().height());
+    QVERIFY(d->minimumSizeHint().height() <= 650);
+    QVERIFY(d->minimumSizeHint().width() <= 1366);
+    QVERIFY(d->height() <= d->screen()->availableGeometry().height() - 40);
     QCOMPARE(d->variablesTable()->rowCount(), 1);
     QCOMPARE(d->variablesTable()->item(0, 2)->text(), QString("30"));  // x 0.5 to 2 about the value, log scale
     QCOMPARE(d->variablesTable()->item(0, 3)->text(), QString("120"));

@@ -6,6 +6,7 @@
 #include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QFormLayout>
+#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QInputDialog>
@@ -17,10 +18,12 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScreen>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <cmath>
 #include <qcustomplot.h>
 #include <thread>
@@ -118,7 +121,9 @@ StudyDialog::StudyDialog(ProjectDocument* doc, QWidget* parent) : QDialog(parent
     }
   });
   setWindowTitle(tr("Parameter study"));
-  resize(1360, 820);
+  // As large as useful, within the screen less a taskbar's room (a 1366x768 laptop too).
+  const QRect avail = (parent ? parent->screen() : QGuiApplication::primaryScreen())->availableGeometry();
+  resize(std::min(1360, avail.width()), std::min(820, avail.height() - 60));
   auto* layout = new QVBoxLayout(this);
   auto* split = new QSplitter(this);
   layout->addWidget(split, 1);
