@@ -821,6 +821,18 @@ bool MainWindow::importPropertyFile(const QString& path, Table table, int id) {
     } else {
       r = importPropertyData(doc_->project(), target, id, data);
     }
+    // Symmetric editing: the row's left/right twin gets the same laws, sharing the new curves.
+    QString twinNote;
+    if (doc_->symmetricEdits()) {
+      auto copy = [&](auto& rows) {
+        for (int k = 0; k < static_cast<int>(rows.size()); ++k)
+          if (rows[k].id == id)
+            if (const int t = copyToTwin(rows, k); t >= 0)
+              twinNote = tr(" and onto its twin '%1'").arg(QString::fromStdString(rows[t].name));
+      };
+      if (target == ImportTarget::Bushing) copy(r.project.bushings);
+      else copy(r.project.p2ps);
+    }
     delete importPreview_;
     importPreview_ = new PropertyImportDialog(doc_->project(), r, target, id, path, this);
     lastDialog_ = importPreview_->notes();
@@ -830,10 +842,11 @@ bool MainWindow::importPropertyFile(const QString& path, Table table, int id) {
     }
     replaceProject(doc_, r.project,
                    tr("import %1 onto %2 %3").arg(QFileInfo(path).fileName(), target == ImportTarget::Bushing ? tr("bushing") : tr("P2P element")).arg(id));
-    statusBar()->showMessage(tr("imported %1: %2 characteristics set, %3 left out (undo with Ctrl+Z)")
+    statusBar()->showMessage(tr("imported %1%4: %2 characteristics set, %3 left out (undo with Ctrl+Z)")
                                  .arg(QFileInfo(path).fileName())
                                  .arg(r.changes.size())
-                                 .arg(r.leftOut.size()),
+                                 .arg(r.leftOut.size())
+                                 .arg(twinNote),
                              10000);
     return true;
   } catch (const std::exception& e) {

@@ -103,7 +103,8 @@ Json& findField(Json& row, const Parts& p, const std::string& path) {
   return *at;
 }
 
-/// `name` with the whole words left and right (any case as written) swapped; unchanged if it has neither.
+}  // namespace
+
 std::string swapSides(const std::string& name) {
   std::string out;
   auto isWordChar = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
@@ -126,6 +127,8 @@ std::string swapSides(const std::string& name) {
   }
   return out;
 }
+
+namespace {
 
 // Hardpoints: hardpoints/MARKER/x [m] (y, z; "mirror y [m]" is -y) is the marker's global
 // coordinate as modelled; setting it moves every marker at that point (within kCoincident: the two

@@ -32,6 +32,10 @@ Project withTableValue(const Project& project, const std::string& path, double v
 /// Several cells at once (one pass through the project file's form).
 Project withTableValues(const Project& project, const std::vector<std::pair<std::string, double>>& cells);
 
+/// `name` with the whole words left and right (any case as written) swapped: "trailing arm front
+/// bushing left" -> "... right"; unchanged if it has neither.
+std::string swapSides(const std::string& name);
+
 /// The same cell of the row's left/right twin: the row of the same table whose name is this row's
 /// with the words left and right swapped ("trailing arm front bushing left" -> "... right").
 /// A hardpoint's twin is the marker at the mirror point (x, -y, z), its y as "mirror y [m]" (so

@@ -249,6 +249,65 @@ class TestTableModels : public QObject {
     QCOMPARE(cell(right, HardpointModel::Z), QString("500.000"));
   }
 
+  /// Symmetric editing of force elements: a bushing's or P2P element's value goes to the row
+  /// named with left and right swapped too, in one undo step; names and markers stay the twin's;
+  /// a row without a twin edits alone. editBushing (Maxwell branches, fits) does the same.
+  void forceElementsSymmetric() {
+    doc_->open(kRoot + "/projects/double_wishbone.json");
+    auto bushings = makeTableModel(doc_.get(), Table::Bushings);
+    auto p2ps = makeTableModel(doc_.get(), Table::P2Ps);
+    auto rowNamed = [](const QAbstractItemModel& m, const QString& name) {
+      const int c = columnOf(m, "name");
+      for (int r = 0; r < m.rowCount(); ++r)
+        if (m.data(m.index(r, c), Qt::DisplayRole).toString() == name) return r;
+      return -1;
+    };
+    const int left = rowNamed(*bushings, "trailing arm front bushing left");
+    const int right = rowNamed(*bushings, "trailing arm front bushing right");
+    QVERIFY(left >= 0 && right >= 0);
+    const int ky = columnOf(*bushings, "y stiffness [N/m]");
+    const int markerI = columnOf(*bushings, "marker i");
+    QVERIFY(ky >= 0 && markerI >= 0);
+    auto cell = [](const QAbstractItemModel& m, int r, int c) { return m.data(m.index(r, c), Qt::EditRole).toString(); };
+    const QString rightBefore = cell(*bushings, right, ky), rightMarker = cell(*bushings, right, markerI);
+    // Off: the left row alone.
+    QVERIFY(bushings->setData(bushings->index(left, ky), "1234567", Qt::EditRole));
+    QCOMPARE(cell(*bushings, right, ky), rightBefore);
+    doc_->undoStack()->undo();
+    // On: both rows, one undo step.
+    doc_->setSymmetricEdits(true);
+    const int undo = doc_->undoStack()->index();
+    QVERIFY(bushings->setData(bushings->index(left, ky), "1234567", Qt::EditRole));
+    QCOMPARE(doc_->undoStack()->index(), undo + 1);
+    QCOMPARE(cell(*bushings, left, ky), QString("1234567"));
+    QCOMPARE(cell(*bushings, right, ky), QString("1234567"));
+    QCOMPARE(cell(*bushings, right, markerI), rightMarker);
+    QVERIFY(doc_->undoStack()->undoText().endsWith("(symmetric)"));
+    // A reference is the row's own: the marker column edits one row.
+    const QString leftMarker = cell(*bushings, left, markerI);
+    QVERIFY(bushings->setData(bushings->index(left, markerI), leftMarker, Qt::EditRole));
+    QCOMPARE(cell(*bushings, right, markerI), rightMarker);
+    doc_->undoStack()->undo();
+    QCOMPARE(doc_->undoStack()->index(), undo);
+    QCOMPARE(cell(*bushings, right, ky), rightBefore);
+    // A P2P element: the spring's preload on both sides.
+    const int springLeft = rowNamed(*p2ps, "main spring left"), springRight = rowNamed(*p2ps, "main spring right");
+    QVERIFY(springLeft >= 0 && springRight >= 0);
+    const int preload = columnOf(*p2ps, "preload [N]");
+    QVERIFY(preload >= 0);
+    QVERIFY(p2ps->setData(p2ps->index(springLeft, preload), "9000", Qt::EditRole));
+    QCOMPARE(cell(*p2ps, springRight, preload), QString("9000"));
+    // editBushing: a Maxwell branch set on the left reaches the right.
+    BushingRow b = doc_->project().bushings[static_cast<std::size_t>(left)];
+    b.directions[0].maxwell = {{2e5, 800.0}};
+    QCOMPARE(editBushing(doc_.get(), left, b, "edit Maxwell branch 1"), QString());
+    QCOMPARE(doc_->project().bushings[static_cast<std::size_t>(right)].directions[0].maxwell, b.directions[0].maxwell);
+    QCOMPARE(doc_->project().bushings[static_cast<std::size_t>(right)].name, std::string("trailing arm front bushing right"));
+    doc_->undoStack()->undo();
+    QVERIFY(doc_->project().bushings[static_cast<std::size_t>(right)].directions[0].maxwell.empty());
+    doc_->setSymmetricEdits(false);
+  }
+
   /// Typed editors: enumerations offer their values in a combo box; an output's quantity and
   /// component change together, an input's direction as a whole, each in one undoable edit.
   void typedEditorsEditRowsAsAWhole() {

@@ -378,6 +378,10 @@ class TestWorkbench : public QObject {
     QCOMPARE(view->verticalScrollBar()->value(), scrolled);
     w.showTable("Bodies");
     QVERIFY(!symmetric->isVisible());
+    // The same toggle on the Bushings tab edits a bushing's left/right twin with it.
+    w.showTable("Bushings");
+    QVERIFY(symmetric->isVisible() && symmetric->isChecked());
+    QVERIFY(w.document()->symmetricEdits());
     w.showTable("Hardpoints");
     QVERIFY(w.grab().save(kArtefacts + "/hardpoints.png"));
   }

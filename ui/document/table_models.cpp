@@ -7,6 +7,7 @@
 #include <QUndoCommand>
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 
 #include "engine/core/error.h"
 #include "engine/core/text.h"
@@ -366,9 +367,23 @@ class RowTableModel final : public TableModel {
       markCell(i, QStringLiteral("%1, row %2, '%3': %4").arg(tableName(table_), rowKey(edited), col.header, parseError));
       return false;
     }
+    // Symmetric editing: the same value in the left/right twin of a bushing or P2P element (not
+    // its name, id or references: the twin has its own markers).
+    int twin = -1;
+    Row twinEdited{};
+    if constexpr (std::is_same_v<Row, BushingRow> || std::is_same_v<Row, P2PRow>) {
+      if (doc_->symmetricEdits() && !col.choices && col.field != "id" && col.field != "name") {
+        twin = ProjectDocument::twinRow(rows(), i.row());
+        if (twin >= 0) {
+          twinEdited = rows()[twin];
+          if (!col.set(twinEdited, si).isEmpty()) twin = -1;
+        }
+      }
+    }
     // The engine's validation decides; an error located in this row is a rejection.
     Project trial = doc_->project();
     (trial.*rows_)[i.row()] = edited;
+    if (twin >= 0) (trial.*rows_)[twin] = twinEdited;
     try {
       validate(trial);
     } catch (const ModelError& e) {
@@ -380,9 +395,16 @@ class RowTableModel final : public TableModel {
       }
     }
     markCell({}, {});
-    if (edited == rows()[i.row()]) return true;  // the same value again: nothing to undo, not modified
-    doc_->undoStack()->push(new SetRowCommand<Row>(doc_, table_, rows_, i.row(), i.column(), rows()[i.row()], edited,
-                                                   QStringLiteral("edit %1 %2").arg(tableName(table_), col.header)));
+    const bool twinChanges = twin >= 0 && !(twinEdited == rows()[twin]);
+    if (edited == rows()[i.row()] && !twinChanges) return true;  // the same value again: nothing to undo, not modified
+    const QString text = QStringLiteral("edit %1 %2").arg(tableName(table_), col.header);
+    if (twinChanges) doc_->undoStack()->beginMacro(text + QStringLiteral(" (symmetric)"));
+    if (!(edited == rows()[i.row()]))
+      doc_->undoStack()->push(new SetRowCommand<Row>(doc_, table_, rows_, i.row(), i.column(), rows()[i.row()], edited, text));
+    if (twinChanges) {
+      doc_->undoStack()->push(new SetRowCommand<Row>(doc_, table_, rows_, twin, i.column(), rows()[twin], twinEdited, text));
+      doc_->undoStack()->endMacro();
+    }
     return true;
   }
   QStringList choices(int column) const override {
@@ -1031,12 +1053,21 @@ QString editCurve(ProjectDocument* doc, int index, const CurveRow& row, const QS
 QString editBushing(ProjectDocument* doc, int index, const BushingRow& row, const QString& what) {
   Project trial = doc->project();
   trial.bushings[index] = row;
+  const int twin = doc->symmetricEdits() ? copyToTwin(trial.bushings, index) : -1;  // the twin's laws too
   const Diagnostics d = check(trial);
   for (const Diagnostic& e : d.items())
     if (e.severity == Severity::Error && e.where.table == "bushings") return QString::fromStdString(e.text());
-  if (row == doc->project().bushings[index]) return {};  // no change: not modified
-  doc->undoStack()->push(new SetRowCommand<BushingRow>(doc, Table::Bushings, &Project::bushings, index, unmergeable(),
-                                                       doc->project().bushings[index], row, what));
+  const bool twinChanges = twin >= 0 && !(trial.bushings[twin] == doc->project().bushings[twin]);
+  if (row == doc->project().bushings[index] && !twinChanges) return {};  // no change: not modified
+  if (twinChanges) doc->undoStack()->beginMacro(what + QStringLiteral(" (symmetric)"));
+  if (!(row == doc->project().bushings[index]))
+    doc->undoStack()->push(new SetRowCommand<BushingRow>(doc, Table::Bushings, &Project::bushings, index, unmergeable(),
+                                                         doc->project().bushings[index], row, what));
+  if (twinChanges) {
+    doc->undoStack()->push(new SetRowCommand<BushingRow>(doc, Table::Bushings, &Project::bushings, twin, unmergeable(),
+                                                         doc->project().bushings[twin], trial.bushings[twin], what));
+    doc->undoStack()->endMacro();
+  }
   return {};
 }
 

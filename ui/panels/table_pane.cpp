@@ -81,20 +81,23 @@ TablePane::TablePane(ProjectDocument* doc, QWidget* parent) : QWidget(parent), d
   signalForm->setToolTip(tr("Edit the selected signal's type and parameters in a form (Signals table)"));
   rowButtons->addWidget(signalForm);
   connect(signalForm, &QPushButton::clicked, this, &TablePane::editSignalOfCurrentRow);
-  // Symmetric hardpoint editing: an edit moves the left/right twin too (Hardpoints tab only).
+  // Symmetric editing: an edit sets the left/right twin too (Hardpoints, Bushings and P2P tabs).
   symmetric_ = new QPushButton(tr("Symmetric"), this);
   symmetric_->setObjectName("symmetricHardpoints");
   symmetric_->setCheckable(true);
-  symmetric_->setToolTip(tr("Hardpoints: an edit moves the joint at the mirror point (x, -y, z) too, in one undo step"));
+  symmetric_->setToolTip(tr("Hardpoints: an edit moves the joint at the mirror point (x, -y, z) too; bushings and "
+                            "P2P elements: a value (or an imported property file) goes to the row named with left and "
+                            "right swapped too; in one undo step"));
   symmetric_->setVisible(false);
   rowButtons->addWidget(symmetric_);
   connect(symmetric_, &QPushButton::toggled, this, [this](bool on) {
     if (auto* hp = qobject_cast<HardpointModel*>(model(Table::Hardpoints))) hp->setSymmetric(on);
+    doc_->setSymmetricEdits(on);
   });
   // One tab's own button at a time: the row stays as narrow as the pane.
   connect(tabs_, &QTabWidget::currentChanged, this, [this, signalForm] {
     const Table t = models_.empty() ? Table::Bodies : currentTable();
-    symmetric_->setVisible(t == Table::Hardpoints);
+    symmetric_->setVisible(t == Table::Hardpoints || t == Table::Bushings || t == Table::P2Ps);
     signalForm->setVisible(t == Table::Signals || t == Table::LoadCases);
   });
   rowButtons->addStretch();
