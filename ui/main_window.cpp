@@ -57,6 +57,7 @@
 #include "ui/document/mirror.h"
 #include "ui/panels/playback_bar.h"
 #include "ui/panels/table_pane.h"
+#include "ui/panels/vehicle_form.h"
 #include "ui/run/run_controller.h"
 #include "ui/views/plot_panel.h"
 #include "ui/panels/problems_panel.h"
@@ -603,6 +604,14 @@ void MainWindow::buildMenus() {
   edit->addAction(undo);
   edit->addAction(redo);
   edit->addSeparator();
+  edit->addAction(tr("&Vehicle data..."), this, [this] {
+    VehicleForm form(doc_->project().vehicle, this);
+    if (form.exec() != QDialog::Accepted) return;
+    QString error;
+    const auto v = form.vehicle(&error);
+    if (error.isEmpty()) error = editVehicle(doc_, v);
+    if (!error.isEmpty()) message(tr("Vehicle data"), error);
+  });
   edit->addAction(tr("&Mirror left to right"), this, [this] {
     const QString err = applyMirror(doc_);
     if (!err.isEmpty()) message(tr("Mirror left to right"), err);

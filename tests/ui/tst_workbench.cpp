@@ -50,6 +50,7 @@
 #include "ui/panels/analyses_panel.h"
 #include "ui/panels/bushing_dynamics_panel.h"
 #include "ui/panels/curve_editor.h"
+#include "ui/panels/vehicle_form.h"
 #include "ui/run/event_loop_probe.h"
 #ifdef ELASTOKIN_HAVE_FMU
 #include "ui/panels/fmu_export_dialog.h"
@@ -307,6 +308,57 @@ class TestWorkbench : public QObject {
     QVERIFY(stop->isVisible());
     const QRect at(stop->mapTo(&w, QPoint(0, 0)), stop->size());
     QVERIFY2(at.right() < w.width(), qPrintable(QString("Stop at x %1..%2").arg(at.left()).arg(at.right())));
+  }
+
+  /// Edit > Vehicle data...: the vehicle row as a form, applied as one undo step after the
+  /// engine's validation; every field that is not a number named at once; unchecked, the row goes.
+  void vehicleDataForm() {
+    MainWindow w;
+    QVERIFY(openShown(w, kRoot + "/projects/double_wishbone.json"));
+    bool listed = false;
+    for (QMenu* m : w.menuBar()->findChildren<QMenu*>())
+      for (QAction* a : m->actions()) listed = listed || a->text() == "&Vehicle data...";
+    QVERIFY(listed);
+    ProjectDocument* doc = w.document();
+    const ek::VehicleRow before = *doc->project().vehicle;
+    VehicleForm form(doc->project().vehicle);
+    QCOMPARE(form.field("sprung mass [kg]")->text(), QString("1828.1"));
+    QCOMPARE(form.field("other axle roll stiffness [N m/deg]")->text(), QString("1093.1"));
+    QVERIFY(form.grab().save(kArtefacts + "/vehicle_form.png"));
+    form.field("sprung mass [kg]")->setText("1650");
+    form.field("cg height [m]")->setText("0.52");
+    QString error;
+    std::optional<ek::VehicleRow> v = form.vehicle(&error);
+    QCOMPARE(error, QString());
+    QCOMPARE(editVehicle(doc, v), QString());
+    QCOMPARE(doc->project().vehicle->sprungMass, 1650.0);
+    QCOMPARE(doc->project().vehicle->cgHeight, 0.52);
+    QCOMPARE(doc->project().vehicle->wheelbase, before.wheelbase);
+    QVERIFY(doc->undoStack()->undoText().contains("vehicle data"));
+    doc->undoStack()->undo();
+    QVERIFY(*doc->project().vehicle == before);
+    // Bad entries: each named; a share above 1 is the engine's error, nothing changes.
+    form.field("wheelbase [m]")->setText("2,7");
+    form.field("cg height [m]")->setText("high");
+    form.vehicle(&error);
+    qInfo("%s", qPrintable(error));
+    QVERIFY(error.contains("wheelbase [m]") && error.contains("cg height [m]"));
+    form.field("wheelbase [m]")->setText("2.7");
+    form.field("cg height [m]")->setText("0.55");
+    form.field("sprung mass front share")->setText("1.5");
+    v = form.vehicle(&error);
+    QCOMPARE(error, QString());
+    const QString rejected = editVehicle(doc, v);
+    qInfo("%s", qPrintable(rejected));
+    QVERIFY(rejected.contains("vehicle.sprung mass front share"));
+    QVERIFY(*doc->project().vehicle == before);
+    // Unchecked: the row is removed (and back with undo).
+    form.enabled()->setChecked(false);
+    QVERIFY(!form.field("wheelbase [m]")->isEnabled());
+    QCOMPARE(editVehicle(doc, form.vehicle()), QString());
+    QVERIFY(!doc->project().vehicle.has_value());
+    doc->undoStack()->undo();
+    QVERIFY(*doc->project().vehicle == before);
   }
 
   void modelChecksListWarningsBeforeTheRun() {
