@@ -502,11 +502,10 @@ QString writeAnalysisReport(const QString& path, const ReportContent& content, R
   std::vector<const AnalysisResult*> kept;
   for (const ShownResult& k : content.kept) kept.push_back(k.result);
   const TextTable table = analysisTable(current, kept, content.model, content.choices.units);
-  // The first column (the metric's name) twice as wide as the others.
-  const int colW = (page.width() - 40) / std::max<int>(2, table.header.size() + 1);
-  auto colX = [&](int c) { return 20 + (c == 0 ? 0 : (c + 1) * colW); };
-  auto colWidth = [&](int c) { return c == 0 ? 2 * colW : colW; };
-  auto row = [&](const QStringList& cells, bool bold) {
+  // A row of a table: the first column `span` columns wide (a name), the others equal; a "met"
+  // column's verdict coloured; a new page when this one is full.
+  auto tableRow = [&](const QStringList& header, const QStringList& cells, bool bold, int span) {
+    const int colW = (page.width() - 40) / std::max<int>(2, header.size() + span - 1);
     if (y > page.height() - 30) {
       writer.newPage();
       ++count.total;
@@ -516,16 +515,17 @@ QString writeAnalysisReport(const QString& path, const ReportContent& content, R
     rf.setBold(bold);
     painter.setFont(rf);
     for (int c = 0; c < cells.size(); ++c) {
-      const QRect cell(colX(c), y - lineH + 4, colWidth(c) - 6, lineH);
-      if (!bold && c < table.header.size() && table.header[c] == QObject::tr("met") && !cells[c].isEmpty())
+      const int width = c == 0 ? span * colW : colW;
+      const QRect cell(20 + (c == 0 ? 0 : (c + span - 1) * colW), y - lineH + 4, width - 6, lineH);
+      if (!bold && c < header.size() && header[c] == QObject::tr("met") && !cells[c].isEmpty())
         painter.fillRect(cell, cells[c] == QObject::tr("met") ? QColor(198, 239, 206) : QColor(255, 199, 206));
       painter.drawText(cell, Qt::AlignLeft | Qt::AlignVCenter,
-                       painter.fontMetrics().elidedText(cells[c], Qt::ElideRight, colWidth(c) - 6));
+                       painter.fontMetrics().elidedText(cells[c], Qt::ElideRight, width - 6));
     }
     y += lineH;
   };
-  row(table.header, true);
-  for (const QStringList& r : table.rows) row(r, false);
+  tableRow(table.header, table.header, true, 2);
+  for (const QStringList& r : table.rows) tableRow(table.header, r, false, 2);
 
   // The correlation with a rig's measured sweep: a table of its own under the spec sheet, a row
   // per channel (and per branch of a loading/unloading loop).
@@ -544,34 +544,17 @@ QString writeAnalysisReport(const QString& path, const ReportContent& content, R
     y += lineH;
     const QStringList header = {QObject::tr("channel"), QObject::tr("mean"), QObject::tr("RMS"), QObject::tr("largest"),
                                 QObject::tr("at"), QObject::tr("points"), QObject::tr("hysteresis")};
-    const int cw = (page.width() - 40) / (header.size() + 2);  // the channel three columns wide
-    auto cells = [&](const QStringList& r, bool bold) {
-      if (y > page.height() - 30) {
-        writer.newPage();
-        ++count.total;
-        y = 40;
-      }
-      QFont rf = painter.font();
-      rf.setBold(bold);
-      painter.setFont(rf);
-      for (int c = 0; c < r.size(); ++c) {
-        const int x = 20 + (c == 0 ? 0 : (c + 2) * cw), w = (c == 0 ? 3 * cw : cw) - 6;
-        painter.drawText(QRect(x, y - lineH + 4, w, lineH), Qt::AlignLeft | Qt::AlignVCenter,
-                         painter.fontMetrics().elidedText(r[c], Qt::ElideRight, w));
-      }
-      y += lineH;
-    };
-    cells(header, true);
+    tableRow(header, header, true, 3);  // the channel three columns wide
     try {
       const auto [sweepFactor, sweepUnit] = ek::displayUnit(current.kc.sweepUnit);
       for (const KcCorrelation& c : correlate(current.kc, measured)) {
         const QString unit = QString::fromStdString(c.unit);
         auto value = [&](double v) { return QString("%1 %2").arg(v, 0, 'g', 4).arg(unit); };
-        cells(QStringList{QString::fromStdString(c.branch.empty() ? c.channel : c.channel + ", " + c.branch),
-                          value(c.mean), value(c.rms), value(c.largest),
-                          QString("%1 %2").arg(c.maxAt * sweepFactor, 0, 'g', 5).arg(QString::fromStdString(sweepUnit)),
-                          QString::number(c.points), c.branch.empty() ? QString() : value(c.hysteresis)},
-              false);
+        const QStringList cells{QString::fromStdString(c.branch.empty() ? c.channel : c.channel + ", " + c.branch),
+                                value(c.mean), value(c.rms), value(c.largest),
+                                QString("%1 %2").arg(c.maxAt * sweepFactor, 0, 'g', 5).arg(QString::fromStdString(sweepUnit)),
+                                QString::number(c.points), c.branch.empty() ? QString() : value(c.hysteresis)};
+        tableRow(header, cells, false, 3);
         ++count.correlationRows;
       }
     } catch (const std::exception& e) {

@@ -67,6 +67,16 @@ void addEverything(Project& p) {
   p.simulation = {5e-4, 2, 500.0};
   p.description = "round trip with \"quotes\", unicode \u00e4\u00f6 and\nnewlines";
 }
+/// True when `text` satisfies resources/project.schema.json (each problem printed).
+bool fitsTheSchema(const std::string& text) {
+  std::ifstream in(kRoot + "/resources/project.schema.json");
+  const Json schema = Json::parse(in);
+  std::vector<std::string> problems;
+  test::checkAgainstSchema(schema, schema, Json::parse(text), "$", problems);
+  for (const auto& pr : problems) qWarning("%s", pr.c_str());
+  return problems.empty();
+}
+
 }  // namespace
 
 class TestProjectIo : public QObject {
@@ -112,12 +122,7 @@ class TestProjectIo : public QObject {
     const Project q = parseProject(text, "memory.json");
     QVERIFY(q == p);
     QCOMPARE(writeProjectText(q), text);  // writing is canonical
-    std::ifstream in(kRoot + "/resources/project.schema.json");
-    const Json schema = Json::parse(in);
-    std::vector<std::string> problems;
-    test::checkAgainstSchema(schema, schema, Json::parse(text), "$", problems);
-    for (const auto& pr : problems) qWarning("%s", pr.c_str());
-    QVERIFY(problems.empty());
+    QVERIFY(fitsTheSchema(text));
   }
 
   // A body reduced elsewhere (here the bar's own reduction kept at two of its nodes): every number
@@ -146,12 +151,7 @@ class TestProjectIo : public QObject {
     QVERIFY(q == p);
     QVERIFY(q.flexibleBodies[0].reduced->modal.H == kept.reduced->modal.H);
     QCOMPARE(writeProjectText(q), text);
-    std::ifstream in(kRoot + "/resources/project.schema.json");
-    const Json schema = Json::parse(in);
-    std::vector<std::string> problems;
-    test::checkAgainstSchema(schema, schema, Json::parse(text), "$", problems);
-    for (const auto& pr : problems) qWarning("%s", pr.c_str());
-    QVERIFY(problems.empty());
+    QVERIFY(fitsTheSchema(text));
   }
 
   // A flexible body's table: written and read back equal, canonical; its body row needs no mass.
