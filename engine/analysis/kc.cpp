@@ -8,6 +8,7 @@
 #include <limits>
 #include <memory>
 #include <stdexcept>
+#include <tuple>
 
 #include "engine/core/error.h"
 #include "engine/core/output_file.h"
@@ -15,6 +16,7 @@
 #include "engine/dynamics/kinematics.h"
 #include "engine/dynamics/linearize.h"
 #include "engine/dynamics/outputs.h"
+#include "engine/model/table_path.h"
 #include "engine/analysis/simulation.h"
 
 namespace ek {
@@ -945,6 +947,32 @@ KcResult runKc(const SuspensionModel& model, const KcOptions& o, const std::func
     return worst;
   };
 
+  // The stop holding the most at a point (a P2P element's bump or rebound stop beyond its
+  // clearance), as "; the bump stop of P2P element 'NAME' holds N kN", or "; no stop engaged".
+  // Of stops holding alike (a symmetric axle's), the one named on the side of `wheel`.
+  auto engagedStop = [&](const State& st, double s, int wheel) {
+    Workspace out(model);
+    evaluateOutputsState(model, st, inputs(s), out);
+    const std::string side = model.wheels[wheel].side > 0 ? "left" : "right";
+    auto onSide = [&](const std::string& name) { return swapSides(name) != name && name.find(side) != std::string::npos; };
+    double most = 0.0;
+    std::string which, name;
+    for (std::size_t e = 0; e < model.p2ps.size(); ++e) {
+      const ModelP2P& p = model.p2ps[e];
+      const double ext = out.p2ps[e].length - p.freeLength;
+      for (const auto& [stop, penetration, kind] :
+           {std::tuple{&p.bump, -ext - p.bump.clearance, "bump"}, std::tuple{&p.rebound, ext - p.rebound.clearance, "rebound"}})
+        if (stop->active && penetration > 0.0) {
+          const double f = std::abs(stop->law.eval(penetration).y);
+          const bool alike = std::abs(f - most) <= 1e-6 * most;
+          if ((f > most && !alike) || (alike && onSide(p.name) && !onSide(name)))
+            most = std::max(f, most), name = p.name, which = std::string("the ") + kind + " stop of P2P element '" + p.name + "'";
+        }
+    }
+    return which.empty() ? std::string("; no stop engaged: links at full stretch or over centre")
+                         : "; " + which + " holds " + significant(most / 1000.0, 4) + " kN";
+  };
+
   // Points from the design value outwards in both directions, each from its neighbour.
   std::vector<double> grid(o.points);
   for (int k = 0; k < o.points; ++k) grid[k] = o.from + (o.to - o.from) * k / (o.points - 1);
@@ -1029,9 +1057,9 @@ KcResult runKc(const SuspensionModel& model, const KcOptions& o, const std::func
                                  res.sweepName + " = " + significant(s) + " " + res.sweepUnit + "): the pad of " +
                                  model.wheels[worst].name + " holds it with " + significant(fz / 1000.0, 4) +
                                  " kN against " + significant(fz0 / 1000.0, 4) + " kN at design, a change of more than " +
-                                 significant(o.padForceLimitFactor) + " times the design wheel load: the mechanism is "
-                                 "at the end of its travel (stops or links at full stretch); the sweep stops there in "
-                                 "this direction");
+                                 significant(o.padForceLimitFactor) + " times the design wheel load" +
+                                 engagedStop(st, s, worst) + ": the mechanism is at the end of its travel; the sweep stops "
+                                 "there in this direction");
           break;
         }
       }
