@@ -598,14 +598,13 @@ int analysisReport(const std::shared_ptr<const ek::SuspensionModel>& model, cons
     if (measured.branches.size() > 1)
       ek::cprintf("\n  a loop of %zu branches (loading and unloading): compared branch by branch; hysteresis is the "
                   "measured loop's largest width", measured.branches.size());
-    auto label = [](const ek::KcCorrelation& c) { return c.branch.empty() ? c.channel : c.channel + ", " + c.branch; };
     int width = 36;
-    for (const auto& c : correlation) width = std::max(width, static_cast<int>(label(c).size()));
+    for (const auto& c : correlation) width = std::max(width, static_cast<int>(c.label().size()));
     ek::cprintf("\n  %-*s %12s %12s %12s %14s %8s\n", width, "channel: computed - measured", "mean", "RMS", "largest", "at",
                 "points");
     for (const auto& c : correlation) {
       const auto [factor, unit] = ek::displayUnit(r.sweepUnit);
-      ek::cprintf("  %-*s %12.5g %12.5g %12.5g %10.5g %-3s %8d %s%s%s\n", width, label(c).c_str(), c.mean, c.rms, c.largest,
+      ek::cprintf("  %-*s %12.5g %12.5g %12.5g %10.5g %-3s %8d %s%s%s\n", width, c.label().c_str(), c.mean, c.rms, c.largest,
                   c.maxAt * factor,
                   unit.c_str(), c.points, c.unit.c_str(),
                   c.branch.empty() ? "" : (", hysteresis " + ek::significant(c.hysteresis, 5) + " " + c.unit).c_str(),

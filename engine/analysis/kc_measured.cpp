@@ -152,9 +152,8 @@ MeasuredKc readMeasuredKc(const std::string& path, const std::vector<std::pair<s
         diag.error(at(lines[1].first, ""), "the units row has " + std::to_string(f.size()) + " fields, the header " +
                                                std::to_string(headers.size()));
       for (std::size_t c = 0; c < std::min(f.size(), headers.size()); ++c) {
-        std::string u = trimmed(f[c]);
-        if (u.size() >= 2 && ((u.front() == '[' && u.back() == ']') || (u.front() == '(' && u.back() == ')')))
-          u = trimmed(u.substr(1, u.size() - 2));
+        const auto [bare, bracketed] = splitHeader(f[c]);  // "deg", or "[deg]" / "(deg)"
+        const std::string u = bare.empty() ? bracketed : bare;
         if (u.empty()) continue;
         if (columnUnits[c].empty()) columnUnits[c] = u;
         else if (asciiLower(columnUnits[c]) != asciiLower(u))

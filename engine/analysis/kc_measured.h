@@ -74,6 +74,8 @@ struct KcCorrelation {
   double maxAt = 0.0;           ///< the sweep value (SI) of the largest deviation
   int points = 0;               ///< measured points compared
   int outside = 0;              ///< measured points outside the computed range (not compared)
+  /// "wheel left toe", or with its branch "wheel left toe, branch 2 of 3 (falling)".
+  std::string label() const { return branch.empty() ? channel : channel + ", " + branch; }
 };
 
 /// One row per channel (and per branch of a loop, in the file's order).

@@ -617,7 +617,7 @@ void AnalysesPanel::showCorrelation() {
   try {
     for (const KcCorrelation& c : correlate(current_.kc, *measured_)) {
       lines << tr("%1: mean %6 %4, RMS %2 %4, largest %3 %4 (%5 points)")
-                   .arg(QString::fromStdString(c.branch.empty() ? c.channel : c.channel + ", " + c.branch))
+                   .arg(QString::fromStdString(c.label()))
                    .arg(c.rms, 0, 'g', 4)
                    .arg(c.largest, 0, 'g', 4)
                    .arg(QString::fromStdString(c.unit))

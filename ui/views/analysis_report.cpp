@@ -550,7 +550,7 @@ QString writeAnalysisReport(const QString& path, const ReportContent& content, R
       for (const KcCorrelation& c : correlate(current.kc, measured)) {
         const QString unit = QString::fromStdString(c.unit);
         auto value = [&](double v) { return QString("%1 %2").arg(v, 0, 'g', 4).arg(unit); };
-        const QStringList cells{QString::fromStdString(c.branch.empty() ? c.channel : c.channel + ", " + c.branch),
+        const QStringList cells{QString::fromStdString(c.label()),
                                 value(c.mean), value(c.rms), value(c.largest),
                                 QString("%1 %2").arg(c.maxAt * sweepFactor, 0, 'g', 5).arg(QString::fromStdString(sweepUnit)),
                                 QString::number(c.points), c.branch.empty() ? QString() : value(c.hysteresis)};
