@@ -48,7 +48,7 @@ class Linearization {
   /// The response dq (dr = K dq) to a generalized load column b: J_r dr + b = 0.
   VecX respond(const VecX& b) {
     VecX dq(b.size());
-    sys_.solve(b, dq);
+    sys_.solveWithoutRegularization(b, dq);
     return dq;
   }
   /// Gradient of a wheel channel in body-twist increments: dy = g . dq.
