@@ -57,6 +57,7 @@
 #endif
 #include "ui/main_window.h"
 #include "ui/views/sparsity_view.h"
+#include "ui/views/analysis_report.h"
 #include "ui/views/view3d.h"
 #include "ui/views/vtk_widget.h"
 #include "ui/panels/study_dialog.h"
@@ -299,6 +300,45 @@ class TestWorkbench : public QObject {
     QCOMPARE(a->enlargedPlot(), -1);
     QCOMPARE(a->visiblePlots(), 6);
     for (int k = 0; k < a->plotCount(); ++k) QVERIFY(a->plot(k)->isVisible());
+    // The legend folds into one line at a click on it, the axes taking its height; a click on
+    // that line unfolds it; the banners fold to one line each at a click.
+    QCustomPlot* first = a->plot(0);
+    QVERIFY(first->legend->visible() && first->legend->itemCount() > 2);
+    const int axesBefore = first->axisRect()->height(), items = first->legend->itemCount();
+    QTest::mouseClick(first, Qt::LeftButton, {}, first->legend->outerRect().center());
+    settle();
+    QVERIFY(a->legendsFolded() && !first->legend->visible() && legendFolded(first));
+    QCPTextElement* line = legendFoldLine(first);
+    QVERIFY2(line->text().contains(QString("Legend: %1 curves").arg(items)), qPrintable(line->text()));
+    qInfo("legend folded: axes %d px high (were %d), the line reads '%s'", first->axisRect()->height(), axesBefore,
+          qPrintable(line->text()));
+    QVERIFY(first->axisRect()->height() > axesBefore + 10);
+    const int bannersBefore = a->limitsLabel()->height() + a->measuredLabel()->height() + a->staleLabel()->height();
+    for (QLabel* banner : {a->limitsLabel(), a->measuredLabel(), a->staleLabel()})
+      QTest::mouseClick(banner, Qt::LeftButton, {}, QPoint(5, 5));
+    settle();
+    const int lineHeight = a->limitsLabel()->fontMetrics().lineSpacing() + 1;
+    for (QLabel* banner : {a->limitsLabel(), a->measuredLabel(), a->staleLabel()}) {
+      QVERIFY(a->bannerFolded(banner));
+      QVERIFY2(banner->height() <= lineHeight, qPrintable(QString::number(banner->height())));
+    }
+    qInfo("banners folded: %d px (were %d)",
+          a->limitsLabel()->height() + a->measuredLabel()->height() + a->staleLabel()->height(), bannersBefore);
+    QVERIFY(w.grab().save(kArtefacts + "/analyses_folded.png"));
+    // Redrawn (the difference view on and off), the legend stays folded.
+    a->setDifference(true);
+    a->setDifference(false);
+    settle();
+    QVERIFY(legendFolded(first) && !first->legend->visible());
+    for (QLabel* banner : {a->limitsLabel(), a->measuredLabel(), a->staleLabel()}) {
+      QTest::mouseClick(banner, Qt::LeftButton, {}, QPoint(5, 5));
+      QVERIFY(!a->bannerFolded(banner));
+    }
+    QTest::mouseClick(first, Qt::LeftButton, {}, line->outerRect().topLeft() + QPoint(8, line->outerRect().height() / 2));
+    settle();
+    QVERIFY(!a->legendsFolded() && first->legend->visible() && !legendFolded(first));
+    QCOMPARE(first->legend->itemCount(), items);
+    QCOMPARE(first->axisRect()->height(), axesBefore);
     // Stop on screen: the run's buttons lead the toolbar, its overflow takes the settings.
     QWidget* stop = nullptr;
     for (QToolBar* bar : w.findChildren<QToolBar*>())

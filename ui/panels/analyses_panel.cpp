@@ -48,6 +48,7 @@ void showStatus(QLabel* label, const QString& text) {
 
 /// A banner of at most `lines` wrapped lines; the rest in its tooltip.
 void capLines(QLabel* label, int lines) {
+  label->setProperty("lines", lines);
   label->setMaximumHeight(lines * label->fontMetrics().lineSpacing() + 1);  // no part of a further line
   label->setAlignment(Qt::AlignLeft | Qt::AlignTop);
 }
@@ -153,6 +154,10 @@ AnalysesPanel::AnalysesPanel(QWidget* parent) : QWidget(parent) {
   measuredLabel_->setVisible(false);
   capLines(measuredLabel_, 2);
   layout->addWidget(measuredLabel_);
+  for (QLabel* banner : {stale_, limits_, measuredLabel_}) {
+    banner->installEventFilter(this);
+    banner->setCursor(Qt::PointingHandCursor);
+  }
 
   auto* split = new QSplitter(Qt::Horizontal, this);
   auto* grid = new QWidget(split);
@@ -164,7 +169,16 @@ AnalysesPanel::AnalysesPanel(QWidget* parent) : QWidget(parent) {
     p->setMinimumSize(220, 100);
     p->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     p->setToolTip(tr("Drag to pan, wheel to zoom; double-click to show this plot alone (again: all plots)"));
-    connect(p, &QCustomPlot::mouseDoubleClick, this, [this, k] { enlargePlot(enlarged_ == k ? -1 : k); });
+    connect(p, &QCustomPlot::mouseDoubleClick, this, [this, k, p](QMouseEvent* e) {
+      const QPoint at = e->position().toPoint();
+      if ((p->legend->visible() && p->legend->outerRect().contains(at)) ||
+          (legendFolded(p) && legendFoldLine(p)->outerRect().contains(at)))
+        return;  // a click there folds or unfolds the legend
+      enlargePlot(enlarged_ == k ? -1 : k);
+    });
+    // A click on the legend folds it into one line, a click on that line unfolds it (every plot's).
+    connect(p, &QCustomPlot::legendClick, this, [this] { setLegendsFolded(true); });
+    connect(legendFoldLine(p), &QCPTextElement::clicked, this, [this] { setLegendsFolded(false); });
     gl->addWidget(p, k / 2, k % 2);
     plots_.push_back(p);
   }
@@ -641,8 +655,36 @@ void AnalysesPanel::redraw() {
     shown.push_back({&current_, current_.label});  // drawn on top
   }
   drawAnalysisPlots(shown, plotChoices(), plots_);
+  for (QCustomPlot* p : plots_) foldLegend(p, legendsFolded_);
   if (enlarged_ >= 0 && plots_[enlarged_]->graphCount() == 0) enlarged_ = -1;  // nothing left to show alone
   showPlots();
+}
+
+void AnalysesPanel::setLegendsFolded(bool folded) {
+  legendsFolded_ = folded;
+  for (QCustomPlot* p : plots_) {
+    foldLegend(p, folded);
+    p->replot();
+  }
+}
+
+bool AnalysesPanel::eventFilter(QObject* watched, QEvent* event) {
+  // A click on a banner folds it to one line (or back to its few lines): the plots get the room.
+  if (event->type() == QEvent::MouseButtonRelease)
+    for (QLabel* banner : {stale_, limits_, measuredLabel_})
+      if (watched == banner) {
+        setBannerFolded(banner, !bannerFolded(banner));
+        return true;
+      }
+  return QWidget::eventFilter(watched, event);
+}
+
+bool AnalysesPanel::bannerFolded(const QLabel* banner) const { return banner->property("folded").toBool(); }
+
+void AnalysesPanel::setBannerFolded(QLabel* banner, bool folded) {
+  banner->setProperty("folded", folded);
+  const int lines = folded ? 1 : banner->property("lines").toInt();
+  banner->setMaximumHeight(lines * banner->fontMetrics().lineSpacing() + 1);
 }
 
 void AnalysesPanel::enlargePlot(int k) {

@@ -68,6 +68,13 @@ class AnalysesPanel : public QWidget {
   /// every plot again with k = -1 (a second double click).
   void enlargePlot(int k);
   int enlargedPlot() const { return enlarged_; }
+  /// Folds every plot's legend into one line, or unfolds them (a click on a legend or its line).
+  void setLegendsFolded(bool folded);
+  bool legendsFolded() const { return legendsFolded_; }
+  /// Folds a banner over the plots (stale, limits, measured) to one line or back to its few
+  /// lines (a click on it does the same).
+  void setBannerFolded(QLabel* banner, bool folded);
+  bool bannerFolded(const QLabel* banner) const;
   QTableWidget* table() const { return table_; }
   QLabel* staleLabel() const { return stale_; }
   QLabel* limitsLabel() const { return limits_; }  ///< where a sweep ended at a travel limit
@@ -106,6 +113,9 @@ class AnalysesPanel : public QWidget {
   /// The current result's instant and roll centres changed (kcCentresAtDesign of current()).
   void centresChanged();
 
+ protected:
+  bool eventFilter(QObject* watched, QEvent* event) override;
+
  private:
   void updateControls();
   void onResult(Result r, QString error);
@@ -133,6 +143,7 @@ class AnalysesPanel : public QWidget {
   void showCorrelation();
   std::vector<QCustomPlot*> plots_;
   int enlarged_ = -1;  ///< the plot shown alone, -1: all
+  bool legendsFolded_ = false;  ///< every legend folded into one line
   QGridLayout* plotGrid_ = nullptr;
   void showPlots();  ///< the plots with curves, or the enlarged one alone over the grid
   void stretchPlotGrid();

@@ -300,7 +300,48 @@ std::vector<KcCentre> kcCentresAtDesign(const AnalysisResult& result) {
   return centres;
 }
 
+namespace {
+constexpr const char* kFoldLine = "legend fold line";
+}
+
+QCPTextElement* legendFoldLine(QCustomPlot* p) {
+  if (auto* line = p->findChild<QCPTextElement*>(kFoldLine)) return line;
+  auto* line = new QCPTextElement(p, QString(), QFont(p->font().family(), 7));
+  line->setObjectName(kFoldLine);
+  line->setTextFlags(Qt::AlignLeft | Qt::AlignVCenter);
+  line->setVisible(false);
+  return line;
+}
+
+bool legendFolded(const QCustomPlot* p) {
+  const auto* line = p->findChild<QCPTextElement*>(kFoldLine);
+  return line && p->plotLayout()->elements(false).contains(const_cast<QCPTextElement*>(line));
+}
+
+void foldLegend(QCustomPlot* p, bool folded) {
+  QCPLayoutGrid* grid = p->plotLayout();
+  const int last = grid->rowCount() - 1;
+  if (folded && !legendFolded(p)) {
+    if (!p->legend->visible() || !grid->hasElement(last, 0) || grid->element(last, 0) != p->legend) return;
+    QCPTextElement* line = legendFoldLine(p);
+    const int n = p->legend->itemCount();
+    line->setText(n == 1 ? QObject::tr("▸ Legend: 1 curve; click to show")
+                         : QObject::tr("▸ Legend: %1 curves; click to show").arg(n));
+    grid->take(p->legend);
+    p->legend->setVisible(false);
+    grid->addElement(last, 0, line);
+    line->setVisible(true);
+  } else if (!folded && legendFolded(p)) {
+    QCPTextElement* line = legendFoldLine(p);
+    grid->take(line);
+    line->setVisible(false);
+    grid->addElement(last, 0, p->legend);
+    p->legend->setVisible(true);
+  }
+}
+
 void placeLegendBelow(QCustomPlot* p, bool show, int columns) {
+  foldLegend(p, false);  // a folded legend back in its place first: the caller folds again
   QCPLayoutGrid* grid = p->plotLayout();
   const bool placed = grid->elementCount() > 1 && grid->hasElement(grid->rowCount() - 1, 0) &&
                       grid->element(grid->rowCount() - 1, 0) == p->legend;

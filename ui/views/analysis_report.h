@@ -18,6 +18,7 @@
 #include "ui/document/units.h"
 
 class QCustomPlot;
+class QCPTextElement;
 
 namespace ek::ui {
 
@@ -69,6 +70,16 @@ QCustomPlot* newAnalysisPlot(QWidget* parent, const QFont& font);
 /// The legend in a row of its own under the axes (never over the curves), `columns` entries
 /// per row, or taken out of the layout when not shown.
 void placeLegendBelow(QCustomPlot* plot, bool show, int columns = 2);
+
+/// Folds a legend placed below the axes into one line naming how many curves it holds (the axes
+/// take the height it had), or unfolds it. Nothing happens when no legend is shown. The fold
+/// line is a child of the plot, made once: see legendFoldLine().
+void foldLegend(QCustomPlot* plot, bool folded);
+/// The one line a folded legend shows (made on the first call, found again by its name: the
+/// layout that takes it becomes its parent; its clicked() signal unfolds).
+QCPTextElement* legendFoldLine(QCustomPlot* plot);
+/// True while the plot shows its fold line in the legend's place.
+bool legendFolded(const QCustomPlot* plot);
 
 struct PlotChoices {
   QString output;                       ///< the Bode plots' output channel
