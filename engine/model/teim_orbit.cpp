@@ -57,7 +57,8 @@ struct BadRows {
 
 class Parser {
  public:
-  Parser(const std::string& path, Diagnostics& diag) : path_(path), diag_(diag) {}
+  Parser(const std::string& path, Diagnostics& diag, const TeimHeaderless& headerless)
+      : path_(path), diag_(diag), headerless_(headerless) {}
 
   TeimFile run(const std::string& text) {
     std::istringstream in(text);
@@ -200,6 +201,15 @@ class Parser {
       attribute(*c, line, eq, lineNo);
       return;
     }
+    if (!c->table && !inSub_ && (std::isdigit(static_cast<unsigned char>(c0)) || c0 == '-' || c0 == '+' || c0 == '.'))
+      if (const auto it = headerless_.find(c->name); it != headerless_.end()) {  // rows with no '{labels}'
+        TeimTable t;
+        t.line = lineNo;
+        t.labels = it->second;
+        c->tableComments = pending_;
+        c->table = std::move(t);
+        skippingRows_ = false;
+      }
     if (!c->table) {
       error(lineNo, "expected an attribute 'NAME = value', a table '{labels}' or a block '[NAME]' in " + where() +
                         ", found \"" + printableExcerpt(line) + "\"");
@@ -268,6 +278,7 @@ class Parser {
 
   std::string path_;
   Diagnostics& diag_;
+  const TeimHeaderless& headerless_;
   TeimFile file_;
   std::map<std::string, int> blockLines_;
   std::unordered_map<std::string, int> subLines_;                ///< the current block's sub-blocks
@@ -298,8 +309,9 @@ bool parseTeimNumber(std::string_view text, double& out) {
   return parseDecimal(t, out);
 }
 
-TeimFile parseTeimOrbit(const std::string& text, const std::string& path, Diagnostics& diag) {
-  return Parser(path, diag).run(text);
+TeimFile parseTeimOrbit(const std::string& text, const std::string& path, Diagnostics& diag,
+                        const TeimHeaderless& headerless) {
+  return Parser(path, diag, headerless).run(text);
 }
 
 std::string writeTeimOrbit(const TeimFile& file) {

@@ -11,6 +11,7 @@
 /// a row whose number of fields differs from the table's labels, a field that is not a finite
 /// number: errors with the line. Repeated row errors of one table are reported once with a count.
 
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -53,9 +54,14 @@ struct TeimFile {
   const TeimBlock* block(std::string_view name) const;
 };
 
+/// Blocks (upper-case names) whose table may come as rows with no `{labels}` line, with the
+/// labels to give it (a tyre file's [SHAPE] is often written so).
+using TeimHeaderless = std::map<std::string, std::vector<std::string>>;
+
 /// Reads the text of a property file (`path` names it in messages); every problem goes to `diag`
 /// with its line. What could be read is returned.
-TeimFile parseTeimOrbit(const std::string& text, const std::string& path, Diagnostics& diag);
+TeimFile parseTeimOrbit(const std::string& text, const std::string& path, Diagnostics& diag,
+                        const TeimHeaderless& headerless = {});
 
 /// The file as text: each block after a `$---...name` separator line, attributes aligned, quoted
 /// values in single quotes, numbers as the shortest text that reads back exactly (any locale).

@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/dynamics/magic_formula.h"
+
+#include <cmath>
+#include <Eigen/Core>
+#include <unsupported/Eigen/AutoDiff>
+
+namespace ek {
+
+namespace {
+
+using Ad = Eigen::AutoDiffScalar<Eigen::Matrix<double, kMfInputs, 1>>;
+
+double value(double x) { return x; }
+double value(const Ad& x) { return x.value(); }
+double atanOf(double x) { return std::atan(x); }
+Ad atanOf(const Ad& x) { return atan2(x, Ad(1.0)); }
+template <class T>
+double sgn(const T& x) {
+  return value(x) > 0.0 ? 1.0 : (value(x) < 0.0 ? -1.0 : 0.0);
+}
+template <class T>
+T absOf(const T& x) {
+  return value(x) < 0.0 ? T(-x) : x;
+}
+
+constexpr double kEps = 1e-6;  ///< the formulas' epsilon against division by zero
+
+/// The Magic Formula's sine/cosine kernels: D sin(C atan(Bx - E(Bx - atan(Bx)))).
+template <class T>
+T shape(const T& b, const T& c, const T& e, const T& x) {
+  const T bx = b * x;
+  return T(c * atanOf(T(bx - e * (bx - atanOf(bx)))));
+}
+
+template <class T>
+struct Evaluation {
+  T fx, fy, mz, mx, my;
+};
+
+template <class T>
+Evaluation<T> evaluate(const TyreProperty& p, const T& kappa, const T& alphaIn, const T& gammaIn, const T& fzIn,
+                       const T& vx) {
+  const auto c = [&p](Mf k) { return p[k]; };
+  const bool pac = p.version == MfVersion::Pac2002;
+  const T fz = value(fzIn) > 0.0 ? fzIn : T(0.0 * fzIn);
+  const double r0 = p.unloadedRadius;
+  const double fz0 = c(Mf::LFZO) * p.nominalLoad;  // Fz0'
+  const T dfz = (fz - fz0) / fz0;
+  const double dpi = p.nominalPressure > 0.0 ? (p.inflationPressure - p.nominalPressure) / p.nominalPressure : 0.0;
+  const double sv = sgn(vx) == 0.0 ? 1.0 : sgn(vx);
+  using std::cos, std::exp, std::pow, std::sin, std::sqrt, std::tan;
+  const T& alpha = alphaIn;
+  const T alphaStar = T(tan(alpha) * sv);
+  const T gammaStar = pac ? gammaIn : T(sin(gammaIn));
+  const T cosAlpha = cos(alpha);  // cos'(alpha) = Vcx / Vc
+  const double lmux = c(Mf::LMUX), lmuy = c(Mf::LMUY);
+  const double amu = 10.0;
+  const double lmuxPrime = amu * lmux / (1.0 + (amu - 1.0) * lmux), lmuyPrime = amu * lmuy / (1.0 + (amu - 1.0) * lmuy);
+
+  // Longitudinal force, pure slip (4.E9-E18).
+  const T gx = pac ? T(gammaIn * c(Mf::LGAX)) : gammaStar;
+  const T shx = (c(Mf::PHX1) + c(Mf::PHX2) * dfz) * c(Mf::LHX);
+  const T kx = kappa + shx;
+  const double cx = c(Mf::PCX1) * c(Mf::LCX);
+  const T mux = (c(Mf::PDX1) + c(Mf::PDX2) * dfz) * (1.0 + c(Mf::PPX3) * dpi + c(Mf::PPX4) * dpi * dpi) *
+                (1.0 - c(Mf::PDX3) * gx * gx) * lmux;
+  const T dx = mux * fz;
+  T ex = (c(Mf::PEX1) + c(Mf::PEX2) * dfz + c(Mf::PEX3) * dfz * dfz) * (1.0 - c(Mf::PEX4) * sgn(kx)) * c(Mf::LEX);
+  if (value(ex) > 1.0) ex = T(1.0 + 0.0 * ex);
+  const T kxk = fz * (c(Mf::PKX1) + c(Mf::PKX2) * dfz) * exp(c(Mf::PKX3) * dfz) *
+                (1.0 + c(Mf::PPX1) * dpi + c(Mf::PPX2) * dpi * dpi) * c(Mf::LKX);
+  const T bx = kxk / (cx * dx + kEps * sgn(value(dx) == 0.0 ? 1.0 : value(dx)));
+  const T svx = fz * (c(Mf::PVX1) + c(Mf::PVX2) * dfz) * c(Mf::LVX) * (pac ? lmux : lmuxPrime);
+  const T fx0 = dx * sin(shape(bx, T(cx + 0.0 * bx), ex, kx)) + svx;
+
+  // Lateral force, pure slip (4.E19-E30).
+  const T gy = pac ? T(gammaIn * c(Mf::LGAY)) : gammaStar;
+  T kya, shy, svy, svyg;
+  if (pac) {
+    kya = c(Mf::PKY1) * fz0 * sin(2.0 * atanOf(T(fz / (c(Mf::PKY2) * fz0)))) * (1.0 - c(Mf::PKY3) * absOf(gy)) *
+          c(Mf::LKY);
+    shy = (c(Mf::PHY1) + c(Mf::PHY2) * dfz) * c(Mf::LHY) + c(Mf::PHY3) * gy;
+    svyg = fz * (c(Mf::PVY3) + c(Mf::PVY4) * dfz) * gy * lmuy;
+    svy = fz * (c(Mf::PVY1) + c(Mf::PVY2) * dfz) * c(Mf::LVY) * lmuy + svyg;
+  } else {
+    kya = c(Mf::PKY1) * fz0 * (1.0 + c(Mf::PPY1) * dpi) * (1.0 - c(Mf::PKY3) * absOf(gy)) *
+          sin(c(Mf::PKY4) * atanOf(T(fz / ((c(Mf::PKY2) + c(Mf::PKY5) * gy * gy) * (1.0 + c(Mf::PPY2) * dpi) * fz0)))) *
+          c(Mf::LKY);
+    const T kyg0 = fz * (c(Mf::PKY6) + c(Mf::PKY7) * dfz) * (1.0 + c(Mf::PPY5) * dpi) * c(Mf::LKYC);
+    svyg = fz * (c(Mf::PVY3) + c(Mf::PVY4) * dfz) * gy * c(Mf::LKYC) * lmuyPrime;
+    const T kyaP = kya + kEps * sgn(value(kya) == 0.0 ? 1.0 : value(kya));
+    shy = (c(Mf::PHY1) + c(Mf::PHY2) * dfz) * c(Mf::LHY) + (kyg0 * gy - svyg) / kyaP;
+    svy = fz * (c(Mf::PVY1) + c(Mf::PVY2) * dfz) * c(Mf::LVY) * lmuyPrime + svyg;
+  }
+  const T kyaPrime = kya + kEps * sgn(value(kya) == 0.0 ? 1.0 : value(kya));
+  const T ay = alphaStar + shy;
+  const double cy = c(Mf::PCY1) * c(Mf::LCY);
+  const T muy = (c(Mf::PDY1) + c(Mf::PDY2) * dfz) * (1.0 + c(Mf::PPY3) * dpi + c(Mf::PPY4) * dpi * dpi) *
+                (1.0 - c(Mf::PDY3) * gy * gy) * lmuy;
+  const T dy = muy * fz;
+  T ey = pac ? T((c(Mf::PEY1) + c(Mf::PEY2) * dfz) * (1.0 - (c(Mf::PEY3) + c(Mf::PEY4) * gy) * sgn(ay)) * c(Mf::LEY))
+             : T((c(Mf::PEY1) + c(Mf::PEY2) * dfz) *
+                 (1.0 + c(Mf::PEY5) * gy * gy - (c(Mf::PEY3) + c(Mf::PEY4) * gy) * sgn(ay)) * c(Mf::LEY));
+  if (value(ey) > 1.0) ey = T(1.0 + 0.0 * ey);
+  const T by = kya / (cy * dy + kEps * sgn(value(dy) == 0.0 ? 1.0 : value(dy)));
+  const T cyT = T(cy + 0.0 * by);
+  const T fy0 = dy * sin(shape(by, cyT, ey, ay)) + svy;
+
+  // Combined slip (4.E50-E67): weighting functions G.
+  const T bxa = pac ? T(c(Mf::RBX1) * cos(atanOf(T(c(Mf::RBX2) * kappa))) * c(Mf::LXAL))
+                    : T((c(Mf::RBX1) + c(Mf::RBX3) * gammaStar * gammaStar) * cos(atanOf(T(c(Mf::RBX2) * kappa))) *
+                        c(Mf::LXAL));
+  const T cxa = T(c(Mf::RCX1) + 0.0 * bxa);
+  T exa = c(Mf::REX1) + c(Mf::REX2) * dfz;
+  if (value(exa) > 1.0) exa = T(1.0 + 0.0 * exa);
+  const T shxa = T(c(Mf::RHX1) + 0.0 * bxa);
+  const T gxa = cos(shape(bxa, cxa, exa, T(alphaStar + shxa))) / cos(shape(bxa, cxa, exa, shxa));
+  const T fx = c(Mf::RBX1) != 0.0 ? T(gxa * fx0) : fx0;
+
+  const T byk = pac ? T(c(Mf::RBY1) * cos(atanOf(T(c(Mf::RBY2) * (alphaStar - c(Mf::RBY3))))) * c(Mf::LYKA))
+                    : T((c(Mf::RBY1) + c(Mf::RBY4) * gammaStar * gammaStar) *
+                        cos(atanOf(T(c(Mf::RBY2) * (alphaStar - c(Mf::RBY3))))) * c(Mf::LYKA));
+  const T cyk = T(c(Mf::RCY1) + 0.0 * byk);
+  T eyk = c(Mf::REY1) + c(Mf::REY2) * dfz;
+  if (value(eyk) > 1.0) eyk = T(1.0 + 0.0 * eyk);
+  const T shyk = c(Mf::RHY1) + c(Mf::RHY2) * dfz;
+  const T dvyk = muy * fz * (c(Mf::RVY1) + c(Mf::RVY2) * dfz + c(Mf::RVY3) * gammaStar) *
+                 cos(atanOf(T(c(Mf::RVY4) * alphaStar)));
+  const T svyk = dvyk * sin(c(Mf::RVY5) * atanOf(T(c(Mf::RVY6) * kappa))) * c(Mf::LVYKA);
+  const bool combinedY = c(Mf::RBY1) != 0.0;
+  const T gyk = combinedY ? T(cos(shape(byk, cyk, eyk, T(kappa + shyk))) / cos(shape(byk, cyk, eyk, shyk)))
+                          : T(1.0 + 0.0 * byk);
+  const T fy = combinedY ? T(gyk * fy0 + svyk) : fy0;
+
+  // Aligning torque (4.E31-E49, combined 4.E71-E78).
+  const T gz = pac ? T(gammaIn * c(Mf::LGAZ)) : gammaStar;
+  const T sht = c(Mf::QHZ1) + c(Mf::QHZ2) * dfz + (c(Mf::QHZ3) + c(Mf::QHZ4) * dfz) * gz;
+  const T at = alphaStar + sht;
+  const T bt = pac ? T((c(Mf::QBZ1) + c(Mf::QBZ2) * dfz + c(Mf::QBZ3) * dfz * dfz) *
+                       (1.0 + c(Mf::QBZ4) * gz + c(Mf::QBZ5) * absOf(gz)) * c(Mf::LKY) / lmuy)
+                   : T((c(Mf::QBZ1) + c(Mf::QBZ2) * dfz + c(Mf::QBZ3) * dfz * dfz) *
+                       (1.0 + c(Mf::QBZ5) * absOf(gz) + c(Mf::QBZ6) * gz * gz) * c(Mf::LKY) / lmuy);
+  const T ct = T(c(Mf::QCZ1) + 0.0 * bt);
+  const T dt = pac ? T(fz * (c(Mf::QDZ1) + c(Mf::QDZ2) * dfz) * (1.0 + c(Mf::QDZ3) * gz + c(Mf::QDZ4) * gz * gz) *
+                       (r0 / fz0) * c(Mf::LTR) * sv)
+                   : T(fz * (r0 / fz0) * (c(Mf::QDZ1) + c(Mf::QDZ2) * dfz) * (1.0 - c(Mf::PPZ1) * dpi) * c(Mf::LTR) *
+                       sv * (1.0 + c(Mf::QDZ3) * absOf(gz) + c(Mf::QDZ4) * gz * gz));
+  T et = (c(Mf::QEZ1) + c(Mf::QEZ2) * dfz + c(Mf::QEZ3) * dfz * dfz) *
+         (1.0 + (c(Mf::QEZ4) + c(Mf::QEZ5) * gz) * (2.0 / M_PI) * atanOf(T(bt * ct * at)));
+  if (value(et) > 1.0) et = T(1.0 + 0.0 * et);
+  const T shf = shy + svy / kyaPrime;
+  const T ar = alphaStar + shf;
+  const T br = pac ? T(c(Mf::QBZ9) * c(Mf::LKY) / lmuy + c(Mf::QBZ10) * by * cy)
+                   : T(c(Mf::QBZ9) * c(Mf::LKY) / lmuy + c(Mf::QBZ10) * by * cy);
+  const T dr = pac ? T(fz * ((c(Mf::QDZ6) + c(Mf::QDZ7) * dfz) * c(Mf::LRES) + (c(Mf::QDZ8) + c(Mf::QDZ9) * dfz) * gz) *
+                       r0 * lmuy * sv * cosAlpha)
+                   : T(fz * r0 *
+                       ((c(Mf::QDZ6) + c(Mf::QDZ7) * dfz) * c(Mf::LRES) +
+                        ((c(Mf::QDZ8) + c(Mf::QDZ9) * dfz) * (1.0 + c(Mf::PPZ2) * dpi) +
+                         (c(Mf::QDZ10) + c(Mf::QDZ11) * dfz) * absOf(gz)) * gz * c(Mf::LKZC)) *
+                       lmuy * sv * cosAlpha);
+  // Equivalent slip angles under longitudinal slip; at kappa = 0 exactly the pure ones.
+  const T ratio = kxk / kyaPrime;
+  auto equivalent = [&](const T& a) {
+    if (value(kappa) == 0.0) return a;
+    return T(sqrt(T(a * a + ratio * ratio * kappa * kappa)) * sgn(a));
+  };
+  const T ateq = equivalent(at), areq = equivalent(ar);
+  // F'y: the lateral force at zero camber, less its kappa-induced part (SVyk).
+  const T gz0 = T(0.0 * gammaIn);
+  T fyPrime;
+  {
+    const T gyz = gz0;
+    T kya0, shy0, svy0;
+    if (pac) {
+      kya0 = c(Mf::PKY1) * fz0 * sin(2.0 * atanOf(T(fz / (c(Mf::PKY2) * fz0)))) * c(Mf::LKY);
+      shy0 = (c(Mf::PHY1) + c(Mf::PHY2) * dfz) * c(Mf::LHY);
+      svy0 = fz * (c(Mf::PVY1) + c(Mf::PVY2) * dfz) * c(Mf::LVY) * lmuy;
+    } else {
+      kya0 = c(Mf::PKY1) * fz0 * (1.0 + c(Mf::PPY1) * dpi) *
+             sin(c(Mf::PKY4) * atanOf(T(fz / (c(Mf::PKY2) * (1.0 + c(Mf::PPY2) * dpi) * fz0)))) * c(Mf::LKY);
+      shy0 = (c(Mf::PHY1) + c(Mf::PHY2) * dfz) * c(Mf::LHY);
+      svy0 = fz * (c(Mf::PVY1) + c(Mf::PVY2) * dfz) * c(Mf::LVY) * lmuyPrime;
+    }
+    const T ay0 = alphaStar + shy0;
+    const T muy0 = (c(Mf::PDY1) + c(Mf::PDY2) * dfz) * (1.0 + c(Mf::PPY3) * dpi + c(Mf::PPY4) * dpi * dpi) * lmuy;
+    const T dy0 = muy0 * fz;
+    T ey0 = (c(Mf::PEY1) + c(Mf::PEY2) * dfz) * (1.0 - c(Mf::PEY3) * sgn(ay0)) * c(Mf::LEY);
+    if (value(ey0) > 1.0) ey0 = T(1.0 + 0.0 * ey0);
+    const T by0 = kya0 / (cy * dy0 + kEps * sgn(value(dy0) == 0.0 ? 1.0 : value(dy0)));
+    (void)gyz;
+    fyPrime = gyk * (dy0 * sin(shape(by0, T(cy + 0.0 * by0), ey0, ay0)) + svy0);
+  }
+  const T t = dt * cos(shape(bt, ct, et, ateq)) * cosAlpha;
+  const T mzr = dr * cos(atanOf(T(br * areq)));
+  const T s = r0 * (c(Mf::SSZ1) + c(Mf::SSZ2) * (fy / fz0) + (c(Mf::SSZ3) + c(Mf::SSZ4) * dfz) * gz) * c(Mf::LS);
+  const T mz = -t * fyPrime + mzr + s * fx;
+
+  // Overturning moment (4.E69) and rolling resistance moment (4.E70).
+  T mx;
+  if (pac) {
+    mx = r0 * fz * (c(Mf::QSX1) * c(Mf::LVMX) - c(Mf::QSX2) * gammaIn + c(Mf::QSX3) * fy / fz0) * c(Mf::LMX);
+  } else {
+    const T fzr = fz / fz0, fyr = fy / fz0;
+    mx = r0 * fz * c(Mf::LMX) *
+         (c(Mf::QSX1) * c(Mf::LVMX) - c(Mf::QSX2) * gammaIn * (1.0 + c(Mf::PPMX1) * dpi) + c(Mf::QSX3) * fyr +
+          c(Mf::QSX4) * cos(c(Mf::QSX5) * atanOf(T((c(Mf::QSX6) * fzr) * (c(Mf::QSX6) * fzr)))) *
+              sin(c(Mf::QSX7) * gammaIn + c(Mf::QSX8) * atanOf(T(c(Mf::QSX9) * fyr))) +
+          c(Mf::QSX10) * atanOf(T(c(Mf::QSX11) * fzr)) * gammaIn);
+  }
+  const double v0 = p.longvl > 0.0 ? p.longvl : 16.7;
+  const T vr = vx / v0;
+  T my;
+  if (pac) {
+    my = -sv * r0 * fz * (c(Mf::QSY1) + c(Mf::QSY2) * fx / fz0 + c(Mf::QSY3) * absOf(vr) + c(Mf::QSY4) * vr * vr * vr * vr) *
+         c(Mf::LMY);
+  } else {
+    const double pr = p.nominalPressure > 0.0 ? p.inflationPressure / p.nominalPressure : 1.0;
+    const T loadTerm = value(fz) > 0.0 ? T(pow(T(fz / fz0), c(Mf::QSY7))) : T(0.0 * fz);
+    my = -sv * r0 * fz0 * c(Mf::LMY) *
+         (c(Mf::QSY1) + c(Mf::QSY2) * fx / fz0 + c(Mf::QSY3) * absOf(vr) + c(Mf::QSY4) * vr * vr * vr * vr +
+          (c(Mf::QSY5) + c(Mf::QSY6) * fz / fz0) * gammaIn * gammaIn) *
+         loadTerm * std::pow(pr, c(Mf::QSY8));
+  }
+  // USE_MODE: the force set the file is for.
+  const int forces = std::abs(p.useMode) % 10;
+  Evaluation<T> e{fx, fy, mz, mx, my};
+  const T zero = T(0.0 * fz);
+  if (forces == 0) e = {zero, zero, zero, zero, zero};
+  if (forces == 1) e = {fx0, zero, zero, zero, zero};
+  if (forces == 2) e = {zero, fy0, T(-t * fyPrime + mzr), mx, zero};
+  if (forces == 3) e.my = zero;
+  if (value(fzIn) <= 0.0) e = {zero, zero, zero, zero, zero};
+  return e;
+}
+
+}  // namespace
+
+MfForces magicFormula(const TyreProperty& tyre, const MfState& s, bool mirrored) {
+  const double m = mirrored ? -1.0 : 1.0;
+  const auto e = evaluate<double>(tyre, s.kappa, m * s.alpha, m * s.gamma, s.fz, s.vx);
+  return {e.fx, m * e.fy, m * e.mz, m * e.mx, e.my};
+}
+
+MfForces magicFormula(const TyreProperty& tyre, const MfState& s, bool mirrored, MfPartials& partials) {
+  const double m = mirrored ? -1.0 : 1.0;
+  using D = Ad::DerType;
+  const Ad kappa(s.kappa, D::Unit(kMfInputs, kMfKappa)), alpha(m * s.alpha, m * D::Unit(kMfInputs, kMfAlpha)),
+      gamma(m * s.gamma, m * D::Unit(kMfInputs, kMfGamma)), fz(s.fz, D::Unit(kMfInputs, kMfFz)),
+      vx(s.vx, D::Unit(kMfInputs, kMfVx));
+  const auto e = evaluate<Ad>(tyre, kappa, alpha, gamma, fz, vx);
+  const Ad* out[kMfOutputs] = {&e.fx, &e.fy, &e.mz, &e.mx, &e.my};
+  const double sign[kMfOutputs] = {1.0, m, m, m, 1.0};
+  MfForces f{};
+  for (int o = 0; o < kMfOutputs; ++o) {
+    f[o] = sign[o] * out[o]->value();
+    for (int i = 0; i < kMfInputs; ++i)
+      partials[o][i] = out[o]->derivatives().size() ? sign[o] * out[o]->derivatives()[i] : 0.0;
+  }
+  return f;
+}
+
+double longitudinalSlipStiffness(const TyreProperty& tyre, double fz) {
+  MfPartials d{};
+  magicFormula(tyre, {0.0, 0.0, 0.0, fz, tyre.longvl > 0.0 ? tyre.longvl : 16.7}, false, d);
+  return d[kMfFx][kMfKappa];
+}
+
+double corneringStiffness(const TyreProperty& tyre, double fz, double gamma) {
+  MfPartials d{};
+  magicFormula(tyre, {0.0, 0.0, gamma, fz, tyre.longvl > 0.0 ? tyre.longvl : 16.7}, false, d);
+  return d[kMfFy][kMfAlpha];
+}
+
+}  // namespace ek

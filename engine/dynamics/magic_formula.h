@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+/// @file magic_formula.h
+/// The Magic Formula's steady-state forces and moments of a tyre at the contact point (ISO W axes:
+/// x forwards in the wheel plane, z up, y to the left), per Pacejka, Tyre and Vehicle Dynamics
+/// (3rd ed.), section 4.3.2 for MF 6.1/6.2 and the PAC2002 (MF 5.2) variant (docs/tyres.md):
+/// pure and combined slip Fx, Fy, the aligning torque Mz with its pneumatic trail and residual
+/// torque, the overturning moment Mx and the rolling resistance moment My, each with the load,
+/// camber and inflation-pressure terms and the file's scaling factors. No turn slip (zeta = 1).
+///
+/// Written once on the scalar type: double for the values, Eigen's forward automatic
+/// differentiation for the exact partial derivatives the linearization needs (tested against
+/// finite differences).
+
+#include <array>
+
+#include "engine/model/tyre_property.h"
+
+namespace ek {
+
+/// The inputs, in this order in the partial derivatives.
+enum MfInput : int { kMfKappa, kMfAlpha, kMfGamma, kMfFz, kMfVx, kMfInputs };
+/// The outputs, in this order.
+enum MfOutput : int { kMfFx, kMfFy, kMfMz, kMfMx, kMfMy, kMfOutputs };
+
+struct MfState {
+  double kappa = 0.0;  ///< longitudinal slip, -Vsx / |Vx|
+  double alpha = 0.0;  ///< slip angle [rad], tan(alpha) = -Vsy / |Vx|
+  double gamma = 0.0;  ///< inclination (camber) angle [rad]
+  double fz = 0.0;     ///< vertical load [N] (no force below 0)
+  double vx = 0.0;     ///< forward speed of the wheel centre [m/s]
+};
+
+using MfForces = std::array<double, kMfOutputs>;
+using MfPartials = std::array<std::array<double, kMfInputs>, kMfOutputs>;  ///< [output][input]
+
+/// Forces and moments. `mirrored`: the tyre runs on the side opposite to the one it was measured
+/// on (TYRESIDE or a negative USE_MODE): evaluated at -alpha, -gamma, with Fy, Mz and Mx negated.
+MfForces magicFormula(const TyreProperty& tyre, const MfState& s, bool mirrored = false);
+/// The same with the partial derivatives of every output by every input.
+MfForces magicFormula(const TyreProperty& tyre, const MfState& s, bool mirrored, MfPartials& partials);
+
+/// The slip stiffnesses at zero slip of the pure-slip formulas: dFx0/dkappa = Kxk [N],
+/// dFy0/dalpha = Kya [N/rad] (MF: B C D), at load fz and camber gamma.
+double longitudinalSlipStiffness(const TyreProperty& tyre, double fz);
+double corneringStiffness(const TyreProperty& tyre, double fz, double gamma = 0.0);
+
+}  // namespace ek
