@@ -57,6 +57,7 @@ std::string unitOf(OutputQuantity q, int comp, InputKind kind) {
       static const char* units[] = {"m", "rad", "m/s", "rad/s"};
       return units[comp];
     }
+    case OutputQuantity::ModalCoordinate: return "m kg^0.5";  // the rate's unit: resolveChannels
   }
   return "";
 }
@@ -101,6 +102,23 @@ std::vector<Channel> resolveChannels(const SuspensionModel& model, const std::ve
         c.wheel = &model.wheels[c.index];
         break;
       case OutputQuantity::ErrorEstimate: break;
+      case OutputQuantity::ModalCoordinate: {
+        // The flexible body of the element's body; the mode from the component (validation
+        // checked both, but only the reduction knows how many modes the body keeps).
+        int mode = 0;
+        parseModalComponent(o.component, mode, c.rate);
+        const int body = model.bodyById(o.element).value;
+        c.index = model.bodies[body].flexible;
+        const int modes = c.index >= 0 ? model.flexibleBodies[c.index].modes() : 0;
+        if (mode < 1 || mode > modes)
+          throw std::invalid_argument("output '" + o.name + "': body " + std::to_string(o.element) + " '" +
+                                      model.bodies[body].name + "' keeps " + std::to_string(modes) +
+                                      " elastic modes, so it has no mode " + std::to_string(mode));
+        c.component = mode - 1;
+        c.unit = c.rate ? "m kg^0.5/s" : "m kg^0.5";
+        all.push_back(c);
+        continue;
+      }
     }
     c.unit = unitOf(o.quantity, c.component, kind);
     all.push_back(c);
@@ -210,6 +228,14 @@ std::string describeChannel(const SuspensionModel& model, const Channel& c) {
     case OutputQuantity::ErrorEstimate:
       return std::string("the integrator's local error estimate of the step that ended here: the largest over the "
                          "coordinates of kind ") + kErrorEstimateComponents[std::clamp(c.component, 0, 3)];
+    case OutputQuantity::ModalCoordinate: {
+      const ModelFlexibleBody& f = model.flexibleBodies[c.index];
+      const double hz = std::sqrt(std::max(0.0, f.modal.stiffness[c.component])) / (2.0 * M_PI);
+      return std::string(c.rate ? "rate of the coordinate" : "coordinate") + " of elastic mode " +
+             std::to_string(c.component + 1) + " (" + significant(hz, 4) + " Hz) of flexible body " +
+             std::to_string(f.id) + " '" + f.name + "' (body '" + model.bodies[f.body].name +
+             "'), mass-normalized: the mode's shape times this is the deformation";
+    }
   }
   return c.name;
 }
@@ -236,6 +262,8 @@ double channelValue(const Channel& c, const Workspace& ws, const std::vector<Vec
       const double values[] = {e.position, e.angle, e.velocity, e.angularVelocity};
       return values[c.component];
     }
+    case OutputQuantity::ModalCoordinate:
+      return c.rate ? ws.flexible[c.index].qd[c.component] : ws.flexible[c.index].q[c.component];
   }
   return 0.0;
 }

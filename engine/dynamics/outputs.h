@@ -16,7 +16,9 @@ struct Channel {
   std::string unit;
   OutputQuantity quantity = OutputQuantity::MarkerPosition;
   int index = -1;      ///< marker, body, bushing, p2p or input index in the model
-  int component = 0;   ///< 0..5 (x, y, z, rx, ry, rz), a WheelChannel, a branch's element state, or 0 for scalars
+  int component = 0;   ///< 0..5 (x, y, z, rx, ry, rz), a WheelChannel, a branch's element state, a mode
+                       ///< (from 0) or 0 for scalars
+  bool rate = false;   ///< a modal coordinate's rate, not the coordinate
   const ModelWheel* wheel = nullptr;  ///< the wheel of a wheel channel (owned by the model)
 };
 

@@ -279,8 +279,25 @@ enum class OutputQuantity {
   Wheel,               ///< a wheel's alignment channel (kWheelComponents), ISO 8855 [rad] or [m]
   ErrorEstimate,       ///< the integrator's local error estimate of the step that ended at the sample
                        ///< (kErrorEstimateComponents) [m], [rad], [m/s], [rad/s]; no element
+  ModalCoordinate,     ///< an elastic mode of a flexible body (element: its body): component "q3" the
+                       ///< coordinate of mode 3 (by rising frequency), "qd3" its rate; the modes are
+                       ///< mass-normalized: [m kg^0.5], [m kg^0.5/s]
 };
-inline constexpr OutputQuantity kLastOutputQuantity = OutputQuantity::ErrorEstimate;
+inline constexpr OutputQuantity kLastOutputQuantity = OutputQuantity::ModalCoordinate;
+
+/// The component of a modal coordinate output: "q" or "qd" followed by the mode's number from 1.
+/// Returns false for any other text.
+inline bool parseModalComponent(const std::string& c, int& mode, bool& rate) {
+  rate = c.rfind("qd", 0) == 0;
+  const std::size_t start = rate ? 2 : (c.rfind("q", 0) == 0 ? 1 : std::string::npos);
+  if (start == std::string::npos || start >= c.size() || c.size() - start > 4 || c[start] == '0') return false;
+  mode = 0;
+  for (std::size_t k = start; k < c.size(); ++k) {
+    if (c[k] < '0' || c[k] > '9') return false;
+    mode = 10 * mode + (c[k] - '0');
+  }
+  return mode >= 1;
+}
 
 /// Components of the error-estimate quantity: the largest estimated error of any coordinate of
 /// each kind (LocalErrorEstimate in dynamics/workspace.h).

@@ -41,6 +41,7 @@ constexpr QuantityName kQuantities[] = {
     {OutputQuantity::Input, "input", "input"},
     {OutputQuantity::Wheel, "wheel", "wheel"},
     {OutputQuantity::ErrorEstimate, "error estimate", nullptr},
+    {OutputQuantity::ModalCoordinate, "modal coordinate", "body"},
 };
 
 struct SignalName {

@@ -94,6 +94,11 @@ bool componentValid(OutputQuantity q, const std::string& comp) {
     case OutputQuantity::ErrorEstimate:
       return std::find(kErrorEstimateComponents.begin(), kErrorEstimateComponents.end(), comp) !=
              kErrorEstimateComponents.end();
+    case OutputQuantity::ModalCoordinate: {
+      int mode = 0;
+      bool rate = false;
+      return parseModalComponent(comp, mode, rate);
+    }
   }
   return false;
 }
@@ -641,7 +646,8 @@ Diagnostics check(const Project& p) {
       case OutputQuantity::MarkerDisplacement:
       case OutputQuantity::MarkerVelocity: ids = &markers; key = "marker"; break;
       case OutputQuantity::BodyAngles:
-      case OutputQuantity::BodyAngularVelocity: ids = &bodies; key = "body"; break;
+      case OutputQuantity::BodyAngularVelocity:
+      case OutputQuantity::ModalCoordinate: ids = &bodies; key = "body"; break;
       case OutputQuantity::BushingForce:
       case OutputQuantity::BushingDeflection:
       case OutputQuantity::BushingBranchDeflection: ids = &bushings; key = "bushing"; break;
@@ -662,7 +668,14 @@ Diagnostics check(const Project& p) {
               "component \"" + printableExcerpt(o.component) + "\" does not fit quantity \"" + toString(o.quantity) + "\"" +
                   (o.quantity == OutputQuantity::BushingBranchDeflection
                        ? " (a direction and the branch's number from 1: x1, rz2, ...)"
-                       : ""));
+                       : o.quantity == OutputQuantity::ModalCoordinate
+                             ? " (q or qd and the mode's number from 1: q1, qd3, ...)"
+                             : ""));
+    } else if (o.quantity == OutputQuantity::ModalCoordinate && bodies.count(o.element) &&
+               std::none_of(p.flexibleBodies.begin(), p.flexibleBodies.end(),
+                            [&](const FlexibleBodyRow& f) { return f.body == o.element; })) {
+      c.error(c.atNamed("outputs", o.name, key),
+              "body " + std::to_string(o.element) + " is not flexible (no row of 'flexible bodies' makes it so)");
     } else if (o.quantity == OutputQuantity::BushingBranchDeflection && bushings.count(o.element) &&
                parseBranchComponent(o.component, direction, branch)) {
       const auto& branches = p.bushings[bushings.at(o.element)].directions[direction].maxwell;

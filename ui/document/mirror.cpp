@@ -156,7 +156,8 @@ Project mirrorLeftToRight(const Project& in, int* added) {
       case OutputQuantity::MarkerDisplacement:
       case OutputQuantity::MarkerVelocity: ids = &marker; break;
       case OutputQuantity::BodyAngles:
-      case OutputQuantity::BodyAngularVelocity: ids = &body; break;
+      case OutputQuantity::BodyAngularVelocity:
+      case OutputQuantity::ModalCoordinate: ids = &body; break;
       case OutputQuantity::BushingForce:
       case OutputQuantity::BushingDeflection:
       case OutputQuantity::BushingBranchDeflection: ids = &bushing; break;

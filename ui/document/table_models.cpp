@@ -578,6 +578,9 @@ QStringList outputMeasures() {
       case OutputQuantity::ErrorEstimate:
         for (const char* e : kErrorEstimateComponents) components << e;
         break;
+      case OutputQuantity::ModalCoordinate:  // the first six modes; more are typed
+        for (int k = 1; k <= 6; ++k) components << QString("q%1").arg(k) << QString("qd%1").arg(k);
+        break;
     }
     if (components.isEmpty()) out << name;
     for (const QString& c : components) out << name + " " + c;
@@ -999,6 +1002,14 @@ std::unique_ptr<TableModel> outputs(ProjectDocument* d) {
                  if (text.startsWith(branch) && parseBranchComponent(text.mid(branch.size()).toStdString(), direction, number)) {
                    r.quantity = OutputQuantity::BushingBranchDeflection;
                    r.component = text.mid(branch.size()).toStdString();
+                   return QString();
+                 }
+                 // A modal coordinate of any mode ("... q12"); the run checks the body keeps it.
+                 const QString modal = QString(toString(OutputQuantity::ModalCoordinate)) + " ";
+                 bool rate = false;
+                 if (text.startsWith(modal) && parseModalComponent(text.mid(modal.size()).toStdString(), number, rate)) {
+                   r.quantity = OutputQuantity::ModalCoordinate;
+                   r.component = text.mid(modal.size()).toStdString();
                    return QString();
                  }
                  for (const QString& choice : outputMeasures())

@@ -218,6 +218,73 @@ class TestFlexibleRuns : public QObject {
       QVERIFY(QString(e.what()).contains("keeps no elastic mode: the lowest is at 49.64"));
     }
   }
+
+  // The modal coordinates as output channels: the coordinate of the lowest mode and its rate,
+  // the rate equal to the coordinate's central differences (20 us samples: the drop into the
+  // mounts excites the mode's coordinate up to kHz, 0.3 % of truncation at 1 kHz); a rigid body, a mode the body does not keep and a malformed component
+  // are named.
+  void modalCoordinateChannels() {
+    Project p = barRun(6, 0.05);
+    const int bar = p.flexibleBodies.at(0).body;
+    p.outputs.push_back({"bar q1", OutputQuantity::ModalCoordinate, bar, "q1"});
+    p.outputs.push_back({"bar qd1", OutputQuantity::ModalCoordinate, bar, "qd1"});
+    RunOptions o;
+    o.integrator = "lsrt2";
+    o.dt = 2e-5;
+    o.sampleRate = 5e4;
+    const auto sim = test::runProject(p, "free", o);
+    const std::vector<double> q = column(*sim, "bar q1"), qd = column(*sim, "bar qd1");
+    QVERIFY(q.size() > 100 && q.size() == qd.size());
+    double worst = 0.0, range = 0.0, qRange = 0.0;
+    for (std::size_t k = 1; k + 1 < q.size(); ++k) {
+      worst = std::max(worst, std::abs((q[k + 1] - q[k - 1]) / 4e-5 - qd[k]));
+      range = std::max(range, std::abs(qd[k]));
+      qRange = std::max(qRange, std::abs(q[k]));
+    }
+    const Recorder& rec = sim->results();
+    std::string unit, rateUnit;
+    for (const Channel& c : rec.channels()) {
+      if (c.name == "bar q1") unit = c.unit;
+      if (c.name == "bar qd1") rateUnit = c.unit;
+    }
+    qInfo("mode 1: |q| up to %.3e %s, |qd| up to %.3e %s; rate against differences %.2e of its range", qRange,
+          unit.c_str(), range, rateUnit.c_str(), worst / range);
+    QVERIFY(qRange > 0.0 && range > 0.0);
+    QCOMPARE(unit, std::string("m kg^0.5"));
+    QCOMPARE(rateUnit, std::string("m kg^0.5/s"));
+    QVERIFY2(worst < 1e-2 * range, qPrintable(QString::number(worst / range)));
+    const auto model = SuspensionModel::build(p);
+    const std::string description = describeChannel(*model, resolveChannels(*model, {"bar q1"}).at(0));
+    qInfo("%s", description.c_str());
+    QVERIFY(description.find("coordinate of elastic mode 1 (") != std::string::npos);
+
+    Project many = p;
+    many.outputs.back().component = "q99";
+    try {
+      resolveChannels(*SuspensionModel::build(many), {});
+      QFAIL("mode 99 of a body keeping 6 + constraint modes was accepted");
+    } catch (const std::invalid_argument& e) {
+      qInfo("%s", e.what());
+      QVERIFY(QString(e.what()).contains("output 'bar qd1'") && QString(e.what()).contains("no mode 99"));
+    }
+    Project rigid = p;
+    rigid.outputs.back().element = p.bodies.at(0).id == bar ? p.bodies.at(2).id : p.bodies.at(0).id;
+    rigid.outputs.back().component = "q0";
+    try {
+      SuspensionModel::build(rigid);
+      QFAIL("a modal coordinate of a rigid body was accepted");
+    } catch (const ModelError& e) {
+      qInfo("%s", e.what());
+      QVERIFY(QString(e.what()).contains("q or qd and the mode's number from 1"));
+    }
+    rigid.outputs.back().component = "qd2";
+    try {
+      SuspensionModel::build(rigid);
+      QFAIL("a modal coordinate of a rigid body was accepted");
+    } catch (const ModelError& e) {
+      QVERIFY2(QString(e.what()).contains("is not flexible"), e.what());
+    }
+  }
 };
 
 QTEST_APPLESS_MAIN(TestFlexibleRuns)

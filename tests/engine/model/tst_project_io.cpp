@@ -281,6 +281,25 @@ class TestProjectIo : public QObject {
     }
   }
 
+  // A modal coordinate output reads back as written and fits the schema; on the shipped
+  // flexible-bar axle it resolves to the bar's mode.
+  void modalCoordinateOutputs() {
+    Project p = readProject(kRoot + "/projects/double_wishbone_flexible_bar.json");
+    const int bar = p.flexibleBodies.at(0).body;
+    p.outputs.push_back({"bar mode 2", OutputQuantity::ModalCoordinate, bar, "q2"});
+    p.outputs.push_back({"bar mode 12 rate", OutputQuantity::ModalCoordinate, bar, "qd12"});
+    const std::string text = writeProjectText(p);
+    QVERIFY(text.find("\"quantity\": \"modal coordinate\"") != std::string::npos);
+    QVERIFY(fitsTheSchema(text));
+    const Project q = parseProject(text, "memory.json");
+    QVERIFY(q == p);
+    const auto model = SuspensionModel::build(q);
+    const auto c = resolveChannels(*model, {"bar mode 2", "bar mode 12 rate"});
+    QCOMPARE(c[0].component, 1);
+    QVERIFY(!c[0].rate && c[1].rate);
+    QCOMPARE(c[1].component, 11);
+  }
+
   void roundTripShippedProject() {
     const std::string path = kRoot + "/projects/quarter_double_wishbone.json";
     const Project p = readProject(path);
