@@ -217,8 +217,8 @@ TyreProperty parseTyreProperty(const std::string& text, const std::string& path)
 
   if (lineOf("MODEL", "USE_MODE")) {
     const double m = value("MODEL", "USE_MODE", 4, false);
-    const int am = static_cast<int>(std::abs(m));
-    if (m != std::round(m) || am % 10 > 4 || am > 14)
+    const bool whole = std::abs(m) <= 14.0 && m == std::round(m);  // before the cast: 1e300 is no int
+    if (!whole || static_cast<int>(std::abs(m)) % 10 > 4)
       diag.error(at(lineOf("MODEL", "USE_MODE")), "[MODEL] USE_MODE " + shortestText(m) +
                                                       " is not a mode (0..4, +10 with relaxation, negative mirrored)");
     else
