@@ -27,7 +27,7 @@ using namespace ek::ui;
 namespace {
 const QString kRoot = QStringLiteral(ELASTOKIN_SOURCE_DIR);
 const Table kTables[] = {Table::Bodies, Table::Markers,   Table::Bushings, Table::P2Ps,   Table::Curves,
-                         Table::Inputs, Table::LoadCases, Table::Signals,  Table::Outputs};
+                         Table::Inputs, Table::LoadCases, Table::Signals,  Table::Outputs, Table::FlexibleBodies};
 // Table::Hardpoints is a view without row operations: hardpointsInGlobalCoordinates.
 
 int columnOf(const QAbstractItemModel& m, const QString& header) {
@@ -110,6 +110,7 @@ class TestTableModels : public QObject {
           }
           case Table::Outputs: return p.outputs.size();
           case Table::Hardpoints: return 0;  // tested in hardpointsInGlobalCoordinates
+          case Table::FlexibleBodies: return p.flexibleBodies.size();
         }
         return 0;
       }());
@@ -310,6 +311,44 @@ class TestTableModels : public QObject {
 
   /// Typed editors: enumerations offer their values in a combo box; an output's quantity and
   /// component change together, an input's direction as a whole, each in one undoable edit.
+  /// The flexible bodies' table on the shipped flexible-bar axle: a section value edited reaches
+  /// the project (one undo step), the points as one cell, a bad point named, the reduced body of
+  /// an FE import refusing beam edits.
+  void flexibleBodiesTable() {
+    doc_->open(kRoot + "/projects/double_wishbone_flexible_bar.json");
+    auto model = makeTableModel(doc_.get(), Table::FlexibleBodies);
+    QCOMPARE(model->rowCount(), 1);
+    const FlexibleBodyRow before = doc_->project().flexibleBodies[0];
+    const int iy = columnOf(*model, "section iy [m^4]"), points = columnOf(*model, "beam points"),
+              modes = columnOf(*model, "modes"), from = columnOf(*model, "reduced from");
+    QVERIFY(iy >= 0 && points >= 0 && modes >= 0 && from >= 0);
+    QCOMPARE(model->data(model->index(0, iy)).toDouble(), before.section.iy);
+    QCOMPARE(model->data(model->index(0, from)).toString(), QString("beams"));
+    QVERIFY(model->setData(model->index(0, iy), 2.5e-8, Qt::EditRole));
+    QCOMPARE(doc_->project().flexibleBodies[0].section.iy, 2.5e-8);
+    const QString text = model->data(model->index(0, points)).toString();
+    QCOMPARE(text.count(';') + 1, int(before.points.size()));
+    QVERIFY(model->setData(model->index(0, points), text + "; 0.1 0.2 0.3", Qt::EditRole));
+    QCOMPARE(doc_->project().flexibleBodies[0].points.size(), before.points.size() + 1);
+    QCOMPARE(doc_->project().flexibleBodies[0].points.back(), Vec3(0.1, 0.2, 0.3));
+    QVERIFY(!model->setData(model->index(0, points), "0 0 0; 1 2", Qt::EditRole));
+    QVERIFY2(model->lastError().contains("point 2: expected three numbers"), qPrintable(model->lastError()));
+    QVERIFY(model->setData(model->index(0, modes), 4, Qt::EditRole));
+    QCOMPARE(doc_->project().flexibleBodies[0].modes, 4);
+    doc_->undoStack()->undo();
+    doc_->undoStack()->undo();
+    doc_->undoStack()->undo();
+    QVERIFY(doc_->project().flexibleBodies[0] == before);
+    Project reduced = doc_->project();
+    reduced.flexibleBodies[0].reduced = ReducedBodyRow{};
+    reduced.flexibleBodies[0].reduced->source = "subframe.inp";
+    doc_->reset(reduced, QString());
+    auto fe = makeTableModel(doc_.get(), Table::FlexibleBodies);
+    QCOMPARE(fe->data(fe->index(0, from)).toString(), QString("subframe.inp"));
+    QVERIFY(!fe->setData(fe->index(0, iy), 1e-8, Qt::EditRole));
+    QVERIFY2(fe->lastError().contains("reduced from an FE model"), qPrintable(fe->lastError()));
+  }
+
   void typedEditorsEditRowsAsAWhole() {
     auto outputs = makeTableModel(doc_.get(), Table::Outputs);
     const int measure = columnOf(*outputs, "quantity and component");
@@ -404,7 +443,7 @@ class TestTableModels : public QObject {
   void headerTooltips() {
     QStringList bare;
     for (Table t : {Table::Bodies, Table::Markers, Table::Bushings, Table::P2Ps, Table::Curves, Table::Inputs,
-                    Table::LoadCases, Table::Signals, Table::Outputs, Table::Hardpoints}) {
+                    Table::LoadCases, Table::Signals, Table::Outputs, Table::Hardpoints, Table::FlexibleBodies}) {
       auto model = makeTableModel(doc_.get(), t);
       for (int c = 0; c < model->columnCount(); ++c) {
         const QString header = model->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString();

@@ -352,6 +352,26 @@ class TestWorkbench : public QObject {
 
   /// Edit > Vehicle data...: the vehicle row as a form, applied as one undo step after the
   /// engine's validation; every field that is not a number named at once; unchecked, the row goes.
+  /// The flexible bodies' table as the user sees it: its tab, the bar's row with its section.
+  void flexibleBodiesTab() {
+    MainWindow w;
+    QVERIFY(openShown(w, kRoot + "/projects/double_wishbone_flexible_bar.json"));
+    w.resize(1366, 728);
+    w.tablePane()->showTable("Flexible bodies");
+    settle();
+    QCOMPARE(w.tablePane()->currentTable(), Table::FlexibleBodies);
+    QTableView* view = w.tablePane()->currentView();
+    QVERIFY(view->isVisible());
+    QCOMPARE(view->model()->rowCount(), 1);
+    QStringList headers;
+    for (int c = 0; c < view->model()->columnCount(); ++c) headers << view->model()->headerData(c, Qt::Horizontal).toString();
+    QVERIFY2(headers.contains("section iy [m^4]") && headers.contains("beam points"), qPrintable(headers.join(", ")));
+    const QString name = view->model()->index(0, 1).data().toString();
+    qInfo("flexible bodies tab: row '%s', %d columns", qPrintable(name), int(headers.size()));
+    QVERIFY(!name.isEmpty());
+    QVERIFY(w.grab().save(kArtefacts + "/flexible_bodies_table.png"));
+  }
+
   void vehicleDataForm() {
     MainWindow w;
     QVERIFY(openShown(w, kRoot + "/projects/double_wishbone.json"));

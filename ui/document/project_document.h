@@ -13,7 +13,7 @@
 
 namespace ek::ui {
 
-enum class Table { Bodies, Markers, Bushings, P2Ps, Curves, Inputs, LoadCases, Signals, Outputs, Hardpoints };
+enum class Table { Bodies, Markers, Bushings, P2Ps, Curves, Inputs, LoadCases, Signals, Outputs, Hardpoints, FlexibleBodies };
 
 class ProjectDocument : public QObject {
   Q_OBJECT

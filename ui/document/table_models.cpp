@@ -28,6 +28,28 @@ QString columnHelp(const QString& header) {
   };
   // The first matching rule explains the column (docs/project-format.md has the details).
   static const Rule rules[] = {
+      // The flexible bodies' columns first: their words recur in other tables' headers.
+      {"beam points", "The beam axis through these points, \"x y z; x y z; ...\" in metres in the body frame (at "
+                      "least two)."},
+      {"elements per segment", "Beam elements between two consecutive points."},
+      {"up x", "A direction across the beam (body frame) that fixes the section's local y axis."},
+      {"up y", "A direction across the beam (body frame) that fixes the section's local y axis."},
+      {"up z", "A direction across the beam (body frame) that fixes the section's local y axis."},
+      {"section area", "Cross-section area of the beam."},
+      {"section iy", "Second moment of area about the section's local y axis (bending in the x-z plane)."},
+      {"section iz", "Second moment of area about the section's local z axis (bending in the x-y plane)."},
+      {"section torsion", "Saint-Venant torsion constant J of the section."},
+      {"section warping", "Warping constant of an open thin-walled section (0: no warping degree of freedom)."},
+      {"section shear", "Shear correction factor of the section along that axis (5/6 for a rectangle)."},
+      {"material e ", "Young's modulus of the beam's material."},
+      {"material g ", "Shear modulus of the beam's material."},
+      {"material density", "Density of the beam's material."},
+      {"reduced from", "beams: built from this row's beams; otherwise the FE model the body was reduced from "
+                       "(elastokin-sim --import-fe)."},
+      {"modes", "Fixed-interface normal modes kept by the Craig-Bampton reduction, besides the nodes' constraint "
+                "modes."},
+      {"max frequency", "Elastic modes of the reduced body above this frequency are left out (0: all kept)."},
+      {"damping ratio", "Modal damping ratio of every elastic mode."},
       {"stiffness", "Stiffness law: a number (linear, force = coefficient x deflection) or \"curve ID\" (force "
                     "against deflection from the Curves table). Zero: free in this direction."},
       {"damping", "Damping law: a number (force = coefficient x deflection rate) or \"curve ID\" (force against "
@@ -101,6 +123,7 @@ const char* tableName(Table t) {
     case Table::Signals: return "load cases";  // signals are fields of the load cases table
     case Table::Outputs: return "outputs";
     case Table::Hardpoints: return "hardpoints";  // a view of markers, bushings and P2P elements
+    case Table::FlexibleBodies: return "flexible bodies";
   }
   return "";
 }
@@ -985,6 +1008,93 @@ class SignalsModel final : public TableModel {
   std::pair<int, int> errorCell_{-1, -1};
 };
 
+/// The beams' points as one cell, "x y z; x y z; ..." in metres in the body frame: a point is
+/// added or removed in one edit.
+QString pointsText(const std::vector<Vec3>& points) {
+  QStringList l;
+  for (const Vec3& p : points)
+    l << QStringLiteral("%1 %2 %3").arg(QString::fromStdString(shortestText(p.x())), QString::fromStdString(shortestText(p.y())),
+                                         QString::fromStdString(shortestText(p.z())));
+  return l.join("; ");
+}
+QString parsePoints(const QString& text, std::vector<Vec3>& out) {
+  std::vector<Vec3> points;
+  for (const QString& item : text.split(';', Qt::SkipEmptyParts)) {
+    const QStringList xyz = item.simplified().split(' ', Qt::SkipEmptyParts);
+    Vec3 p;
+    bool ok = xyz.size() == 3;
+    for (int k = 0; ok && k < 3; ++k) ok = parseDecimal(xyz[k].toStdString(), p[k]);
+    if (!ok)
+      return QStringLiteral("point %1: expected three numbers 'x y z' [m], found '%2'").arg(points.size() + 1).arg(item.trimmed());
+    points.push_back(p);
+  }
+  if (points.size() < 2) return QStringLiteral("a beam needs at least 2 points 'x y z; x y z' [m]");
+  out = std::move(points);
+  return {};
+}
+
+/// A beam column of the flexible bodies: refused on a body reduced from an FE model (it has no beams).
+Column<FlexibleBodyRow> beamCol(Column<FlexibleBodyRow> c) {
+  auto set = c.set;
+  c.set = [set](FlexibleBodyRow& r, const QVariant& v) {
+    if (r.reduced) return QStringLiteral("this body is reduced from an FE model: it has no beams to edit");
+    return set(r, v);
+  };
+  return c;
+}
+
+std::unique_ptr<TableModel> flexibleBodies(ProjectDocument* d) {
+  using F = FlexibleBodyRow;
+  std::vector<Column<F>> c;
+  c.push_back(intCol<F>("id", "id", &F::id));
+  c.push_back(textCol<F>("name", "name", &F::name));
+  c.push_back(intCol<F>("body", "body", &F::body));
+  c.back().choices = bodyChoices;
+  c.push_back({"reduced from", "reduced body",
+               [](const F& r) { return QVariant(r.reduced ? QString::fromStdString(r.reduced->source) : QString("beams")); },
+               {}});
+  c.push_back(beamCol({"beam points", "points [m]", [](const F& r) { return QVariant(pointsText(r.points)); },
+                       [](F& r, const QVariant& v) { return parsePoints(v.toString(), r.points); }}));
+  c.push_back(beamCol(intCol<F>("elements per segment", "elements per segment", &F::elementsPerSegment)));
+  for (int k = 0; k < 3; ++k)
+    c.push_back(beamCol(numCol<F>(QStringLiteral("up %1").arg(kXyz[k]), "up", [k](F& r) -> double& { return r.up[k]; })));
+  const std::pair<const char*, double fe::BeamSection::*> section[] = {
+      {"area [m^2]", &fe::BeamSection::area},       {"iy [m^4]", &fe::BeamSection::iy},
+      {"iz [m^4]", &fe::BeamSection::iz},           {"torsion [m^4]", &fe::BeamSection::torsion},
+      {"warping [m^6]", &fe::BeamSection::warping}, {"shear y", &fe::BeamSection::shearY},
+      {"shear z", &fe::BeamSection::shearZ}};
+  for (const auto& [key, member] : section)
+    c.push_back(beamCol(numCol<F>(QString("section ") + key, QString("section.") + key,
+                                  [m = member](F& r) -> double& { return r.section.*m; })));
+  const std::pair<const char*, double fe::BeamMaterial::*> material[] = {{"E [Pa]", &fe::BeamMaterial::youngsModulus},
+                                                                         {"G [Pa]", &fe::BeamMaterial::shearModulus},
+                                                                         {"density [kg/m^3]", &fe::BeamMaterial::density}};
+  for (const auto& [key, member] : material)
+    c.push_back(beamCol(numCol<F>(QString("material ") + key, QString("material.") + key,
+                                  [m = member](F& r) -> double& { return r.material.*m; })));
+  c.push_back(beamCol(intCol<F>("modes", "modes", &F::modes)));
+  c.push_back(numCol<F>("max frequency [Hz]", "max frequency [Hz]", [](F& r) -> double& { return r.maxFrequency; }));
+  c.push_back(numCol<F>("damping ratio", "damping ratio", [](F& r) -> double& { return r.dampingRatio; }));
+  return std::make_unique<RowTableModel<F>>(d, Table::FlexibleBodies, &Project::flexibleBodies, c, [](const Project& p) {
+    // A new row: a 1 m steel tube (30 x 3 mm) along x on the first free body not yet flexible.
+    F f;
+    f.id = nextId(p.flexibleBodies);
+    f.name = "flexible body " + std::to_string(f.id);
+    for (const BodyRow& b : p.bodies)
+      if (!b.fixed && std::none_of(p.flexibleBodies.begin(), p.flexibleBodies.end(), [&](const F& o) { return o.body == b.id; })) {
+        f.body = b.id;
+        break;
+      }
+    f.points = {Vec3(-0.5, 0, 0), Vec3(0.5, 0, 0)};
+    const double ro = 0.015, ri = 0.012;
+    f.section.area = M_PI * (ro * ro - ri * ri);
+    f.section.iy = f.section.iz = M_PI / 4.0 * (std::pow(ro, 4) - std::pow(ri, 4));
+    f.section.torsion = 2.0 * f.section.iy;
+    f.material = {210e9, 81e9, 7850.0};
+    return f;
+  });
+}
+
 std::unique_ptr<TableModel> outputs(ProjectDocument* d) {
   std::vector<Column<OutputRow>> c;
   c.push_back(textCol<OutputRow>("name", "name", &OutputRow::name));
@@ -1094,6 +1204,7 @@ std::unique_ptr<TableModel> makeTableModel(ProjectDocument* doc, Table table) {
     case Table::Signals: return std::make_unique<SignalsModel>(doc);
     case Table::Outputs: return outputs(doc);
     case Table::Hardpoints: return std::make_unique<HardpointModel>(doc);
+    case Table::FlexibleBodies: return flexibleBodies(doc);
   }
   return nullptr;
 }
