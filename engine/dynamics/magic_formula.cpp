@@ -24,6 +24,12 @@ T absOf(const T& x) {
   return value(x) < 0.0 ? T(-x) : x;
 }
 
+/// A curvature factor E of the formula, limited to 1 as the formula requires.
+template <class T>
+T atMostOne(const T& e) {
+  return value(e) > 1.0 ? T(1.0) : e;
+}
+
 constexpr double kEps = 1e-6;  ///< the formulas' epsilon against division by zero
 
 /// The Magic Formula's sine/cosine kernels: D sin(C atan(Bx - E(Bx - atan(Bx)))).
@@ -43,7 +49,7 @@ Evaluation<T> evaluate(const TyreProperty& p, const T& kappa, const T& alphaIn, 
                        const T& vx) {
   const auto c = [&p](Mf k) { return p[k]; };
   const bool pac = p.version == MfVersion::Pac2002;
-  const T fz = value(fzIn) > 0.0 ? fzIn : T(0.0 * fzIn);
+  const T fz = value(fzIn) > 0.0 ? fzIn : T(0.0);
   const double r0 = p.unloadedRadius;
   const double fz0 = c(Mf::LFZO) * p.nominalLoad;  // Fz0'
   const T dfz = (fz - fz0) / fz0;
@@ -66,13 +72,12 @@ Evaluation<T> evaluate(const TyreProperty& p, const T& kappa, const T& alphaIn, 
   const T mux = (c(Mf::PDX1) + c(Mf::PDX2) * dfz) * (1.0 + c(Mf::PPX3) * dpi + c(Mf::PPX4) * dpi * dpi) *
                 (1.0 - c(Mf::PDX3) * gx * gx) * lmux;
   const T dx = mux * fz;
-  T ex = (c(Mf::PEX1) + c(Mf::PEX2) * dfz + c(Mf::PEX3) * dfz * dfz) * (1.0 - c(Mf::PEX4) * sgn(kx)) * c(Mf::LEX);
-  if (value(ex) > 1.0) ex = T(1.0 + 0.0 * ex);
+  const T ex = atMostOne(T((c(Mf::PEX1) + c(Mf::PEX2) * dfz + c(Mf::PEX3) * dfz * dfz) * (1.0 - c(Mf::PEX4) * sgn(kx)) * c(Mf::LEX)));
   const T kxk = fz * (c(Mf::PKX1) + c(Mf::PKX2) * dfz) * exp(c(Mf::PKX3) * dfz) *
                 (1.0 + c(Mf::PPX1) * dpi + c(Mf::PPX2) * dpi * dpi) * c(Mf::LKX);
   const T bx = kxk / (cx * dx + kEps * sgn(value(dx) == 0.0 ? 1.0 : value(dx)));
   const T svx = fz * (c(Mf::PVX1) + c(Mf::PVX2) * dfz) * c(Mf::LVX) * (pac ? lmux : lmuxPrime);
-  const T fx0 = dx * sin(shape(bx, T(cx + 0.0 * bx), ex, kx)) + svx;
+  const T fx0 = dx * sin(shape(bx, T(cx), ex, kx)) + svx;
 
   // Lateral force, pure slip (4.E19-E30).
   const T gy = pac ? T(gammaIn * c(Mf::LGAY)) : gammaStar;
@@ -99,38 +104,35 @@ Evaluation<T> evaluate(const TyreProperty& p, const T& kappa, const T& alphaIn, 
   const T muy = (c(Mf::PDY1) + c(Mf::PDY2) * dfz) * (1.0 + c(Mf::PPY3) * dpi + c(Mf::PPY4) * dpi * dpi) *
                 (1.0 - c(Mf::PDY3) * gy * gy) * lmuy;
   const T dy = muy * fz;
-  T ey = pac ? T((c(Mf::PEY1) + c(Mf::PEY2) * dfz) * (1.0 - (c(Mf::PEY3) + c(Mf::PEY4) * gy) * sgn(ay)) * c(Mf::LEY))
+  const T ey = atMostOne(T(pac ? T((c(Mf::PEY1) + c(Mf::PEY2) * dfz) * (1.0 - (c(Mf::PEY3) + c(Mf::PEY4) * gy) * sgn(ay)) * c(Mf::LEY))
              : T((c(Mf::PEY1) + c(Mf::PEY2) * dfz) *
-                 (1.0 + c(Mf::PEY5) * gy * gy - (c(Mf::PEY3) + c(Mf::PEY4) * gy) * sgn(ay)) * c(Mf::LEY));
-  if (value(ey) > 1.0) ey = T(1.0 + 0.0 * ey);
+                 (1.0 + c(Mf::PEY5) * gy * gy - (c(Mf::PEY3) + c(Mf::PEY4) * gy) * sgn(ay)) * c(Mf::LEY))));
   const T by = kya / (cy * dy + kEps * sgn(value(dy) == 0.0 ? 1.0 : value(dy)));
-  const T cyT = T(cy + 0.0 * by);
+  const T cyT = T(cy);
   const T fy0 = dy * sin(shape(by, cyT, ey, ay)) + svy;
 
   // Combined slip (4.E50-E67): weighting functions G.
   const T bxa = pac ? T(c(Mf::RBX1) * cos(atanOf(T(c(Mf::RBX2) * kappa))) * c(Mf::LXAL))
                     : T((c(Mf::RBX1) + c(Mf::RBX3) * gammaStar * gammaStar) * cos(atanOf(T(c(Mf::RBX2) * kappa))) *
                         c(Mf::LXAL));
-  const T cxa = T(c(Mf::RCX1) + 0.0 * bxa);
-  T exa = c(Mf::REX1) + c(Mf::REX2) * dfz;
-  if (value(exa) > 1.0) exa = T(1.0 + 0.0 * exa);
-  const T shxa = T(c(Mf::RHX1) + 0.0 * bxa);
+  const T cxa = T(c(Mf::RCX1));
+  const T exa = atMostOne(T(c(Mf::REX1) + c(Mf::REX2) * dfz));
+  const T shxa = T(c(Mf::RHX1));
   const T gxa = cos(shape(bxa, cxa, exa, T(alphaStar + shxa))) / cos(shape(bxa, cxa, exa, shxa));
   const T fx = c(Mf::RBX1) != 0.0 ? T(gxa * fx0) : fx0;
 
   const T byk = pac ? T(c(Mf::RBY1) * cos(atanOf(T(c(Mf::RBY2) * (alphaStar - c(Mf::RBY3))))) * c(Mf::LYKA))
                     : T((c(Mf::RBY1) + c(Mf::RBY4) * gammaStar * gammaStar) *
                         cos(atanOf(T(c(Mf::RBY2) * (alphaStar - c(Mf::RBY3))))) * c(Mf::LYKA));
-  const T cyk = T(c(Mf::RCY1) + 0.0 * byk);
-  T eyk = c(Mf::REY1) + c(Mf::REY2) * dfz;
-  if (value(eyk) > 1.0) eyk = T(1.0 + 0.0 * eyk);
+  const T cyk = T(c(Mf::RCY1));
+  const T eyk = atMostOne(T(c(Mf::REY1) + c(Mf::REY2) * dfz));
   const T shyk = c(Mf::RHY1) + c(Mf::RHY2) * dfz;
   const T dvyk = muy * fz * (c(Mf::RVY1) + c(Mf::RVY2) * dfz + c(Mf::RVY3) * gammaStar) *
                  cos(atanOf(T(c(Mf::RVY4) * alphaStar)));
   const T svyk = dvyk * sin(c(Mf::RVY5) * atanOf(T(c(Mf::RVY6) * kappa))) * c(Mf::LVYKA);
   const bool combinedY = c(Mf::RBY1) != 0.0;
   const T gyk = combinedY ? T(cos(shape(byk, cyk, eyk, T(kappa + shyk))) / cos(shape(byk, cyk, eyk, shyk)))
-                          : T(1.0 + 0.0 * byk);
+                          : T(1.0);
   const T fy = combinedY ? T(gyk * fy0 + svyk) : fy0;
 
   // Aligning torque (4.E31-E49, combined 4.E71-E78).
@@ -141,18 +143,16 @@ Evaluation<T> evaluate(const TyreProperty& p, const T& kappa, const T& alphaIn, 
                        (1.0 + c(Mf::QBZ4) * gz + c(Mf::QBZ5) * absOf(gz)) * c(Mf::LKY) / lmuy)
                    : T((c(Mf::QBZ1) + c(Mf::QBZ2) * dfz + c(Mf::QBZ3) * dfz * dfz) *
                        (1.0 + c(Mf::QBZ5) * absOf(gz) + c(Mf::QBZ6) * gz * gz) * c(Mf::LKY) / lmuy);
-  const T ct = T(c(Mf::QCZ1) + 0.0 * bt);
+  const T ct = T(c(Mf::QCZ1));
   const T dt = pac ? T(fz * (c(Mf::QDZ1) + c(Mf::QDZ2) * dfz) * (1.0 + c(Mf::QDZ3) * gz + c(Mf::QDZ4) * gz * gz) *
                        (r0 / fz0) * c(Mf::LTR) * sv)
                    : T(fz * (r0 / fz0) * (c(Mf::QDZ1) + c(Mf::QDZ2) * dfz) * (1.0 - c(Mf::PPZ1) * dpi) * c(Mf::LTR) *
                        sv * (1.0 + c(Mf::QDZ3) * absOf(gz) + c(Mf::QDZ4) * gz * gz));
-  T et = (c(Mf::QEZ1) + c(Mf::QEZ2) * dfz + c(Mf::QEZ3) * dfz * dfz) *
-         (1.0 + (c(Mf::QEZ4) + c(Mf::QEZ5) * gz) * (2.0 / M_PI) * atanOf(T(bt * ct * at)));
-  if (value(et) > 1.0) et = T(1.0 + 0.0 * et);
+  const T et = atMostOne(T((c(Mf::QEZ1) + c(Mf::QEZ2) * dfz + c(Mf::QEZ3) * dfz * dfz) *
+         (1.0 + (c(Mf::QEZ4) + c(Mf::QEZ5) * gz) * (2.0 / M_PI) * atanOf(T(bt * ct * at)))));
   const T shf = shy + svy / kyaPrime;
   const T ar = alphaStar + shf;
-  const T br = pac ? T(c(Mf::QBZ9) * c(Mf::LKY) / lmuy + c(Mf::QBZ10) * by * cy)
-                   : T(c(Mf::QBZ9) * c(Mf::LKY) / lmuy + c(Mf::QBZ10) * by * cy);
+  const T br = c(Mf::QBZ9) * c(Mf::LKY) / lmuy + c(Mf::QBZ10) * by * cy;
   const T dr = pac ? T(fz * ((c(Mf::QDZ6) + c(Mf::QDZ7) * dfz) * c(Mf::LRES) + (c(Mf::QDZ8) + c(Mf::QDZ9) * dfz) * gz) *
                        r0 * lmuy * sv * cosAlpha)
                    : T(fz * r0 *
@@ -168,10 +168,8 @@ Evaluation<T> evaluate(const TyreProperty& p, const T& kappa, const T& alphaIn, 
   };
   const T ateq = equivalent(at), areq = equivalent(ar);
   // F'y: the lateral force at zero camber, less its kappa-induced part (SVyk).
-  const T gz0 = T(0.0 * gammaIn);
   T fyPrime;
   {
-    const T gyz = gz0;
     T kya0, shy0, svy0;
     if (pac) {
       kya0 = c(Mf::PKY1) * fz0 * sin(2.0 * atanOf(T(fz / (c(Mf::PKY2) * fz0)))) * c(Mf::LKY);
@@ -186,11 +184,9 @@ Evaluation<T> evaluate(const TyreProperty& p, const T& kappa, const T& alphaIn, 
     const T ay0 = alphaStar + shy0;
     const T muy0 = (c(Mf::PDY1) + c(Mf::PDY2) * dfz) * (1.0 + c(Mf::PPY3) * dpi + c(Mf::PPY4) * dpi * dpi) * lmuy;
     const T dy0 = muy0 * fz;
-    T ey0 = (c(Mf::PEY1) + c(Mf::PEY2) * dfz) * (1.0 - c(Mf::PEY3) * sgn(ay0)) * c(Mf::LEY);
-    if (value(ey0) > 1.0) ey0 = T(1.0 + 0.0 * ey0);
+    const T ey0 = atMostOne(T((c(Mf::PEY1) + c(Mf::PEY2) * dfz) * (1.0 - c(Mf::PEY3) * sgn(ay0)) * c(Mf::LEY)));
     const T by0 = kya0 / (cy * dy0 + kEps * sgn(value(dy0) == 0.0 ? 1.0 : value(dy0)));
-    (void)gyz;
-    fyPrime = gyk * (dy0 * sin(shape(by0, T(cy + 0.0 * by0), ey0, ay0)) + svy0);
+    fyPrime = gyk * (dy0 * sin(shape(by0, T(cy), ey0, ay0)) + svy0);
   }
   const T t = dt * cos(shape(bt, ct, et, ateq)) * cosAlpha;
   const T mzr = dr * cos(atanOf(T(br * areq)));
@@ -217,7 +213,7 @@ Evaluation<T> evaluate(const TyreProperty& p, const T& kappa, const T& alphaIn, 
          c(Mf::LMY);
   } else {
     const double pr = p.nominalPressure > 0.0 ? p.inflationPressure / p.nominalPressure : 1.0;
-    const T loadTerm = value(fz) > 0.0 ? T(pow(T(fz / fz0), c(Mf::QSY7))) : T(0.0 * fz);
+    const T loadTerm = value(fz) > 0.0 ? T(pow(T(fz / fz0), c(Mf::QSY7))) : T(0.0);
     my = -sv * r0 * fz0 * c(Mf::LMY) *
          (c(Mf::QSY1) + c(Mf::QSY2) * fx / fz0 + c(Mf::QSY3) * absOf(vr) + c(Mf::QSY4) * vr * vr * vr * vr +
           (c(Mf::QSY5) + c(Mf::QSY6) * fz / fz0) * gammaIn * gammaIn) *
@@ -226,7 +222,7 @@ Evaluation<T> evaluate(const TyreProperty& p, const T& kappa, const T& alphaIn, 
   // USE_MODE: the force set the file is for.
   const int forces = std::abs(p.useMode) % 10;
   Evaluation<T> e{fx, fy, mz, mx, my};
-  const T zero = T(0.0 * fz);
+  const T zero = T(0.0);
   if (forces == 0) e = {zero, zero, zero, zero, zero};
   if (forces == 1) e = {fx0, zero, zero, zero, zero};
   if (forces == 2) e = {zero, fy0, T(-t * fyPrime + mzr), mx, zero};

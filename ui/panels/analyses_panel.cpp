@@ -46,10 +46,13 @@ void showStatus(QLabel* label, const QString& text) {
   label->setToolTip(text);
 }
 
-/// A banner of at most `lines` wrapped lines; the rest in its tooltip.
+/// Shows at most `lines` wrapped lines of a label (no part of a further line).
+void showLines(QLabel* label, int lines) { label->setMaximumHeight(lines * label->fontMetrics().lineSpacing() + 1); }
+
+/// A banner of at most `lines` wrapped lines (kept for unfolding); the rest in its tooltip.
 void capLines(QLabel* label, int lines) {
   label->setProperty("lines", lines);
-  label->setMaximumHeight(lines * label->fontMetrics().lineSpacing() + 1);  // no part of a further line
+  showLines(label, lines);
   label->setAlignment(Qt::AlignLeft | Qt::AlignTop);
 }
 
@@ -683,8 +686,7 @@ bool AnalysesPanel::bannerFolded(const QLabel* banner) const { return banner->pr
 
 void AnalysesPanel::setBannerFolded(QLabel* banner, bool folded) {
   banner->setProperty("folded", folded);
-  const int lines = folded ? 1 : banner->property("lines").toInt();
-  banner->setMaximumHeight(lines * banner->fontMetrics().lineSpacing() + 1);
+  showLines(banner, folded ? 1 : banner->property("lines").toInt());
 }
 
 void AnalysesPanel::enlargePlot(int k) {
