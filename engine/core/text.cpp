@@ -76,6 +76,16 @@ bool parseDecimal(std::string_view text, double& out) {
   return true;
 }
 
+bool parseFortranDecimal(std::string_view text, double& out) {
+  std::string t(text);
+  for (char& c : t)
+    if (c == 'd' || c == 'D') c = 'e';
+  const std::size_t e = t.find_first_of("eE");
+  std::string mant = t.substr(0, e), expo = e == std::string::npos ? "" : t.substr(e);
+  if (!mant.empty() && mant.back() == '.') mant += '0';
+  return parseDecimal(mant + expo, out);
+}
+
 bool parseInteger(std::string_view text, long long& out, long long lo, long long hi) {
   if (!text.empty() && text.front() == '+') {
     text.remove_prefix(1);

@@ -50,6 +50,17 @@ inline std::string significant(double v, int digits = 3) {
 /// beyond the double range and surrounding spaces are refused (out unchanged).
 bool parseDecimal(std::string_view text, double& out);
 
+/// The text without the blanks (spaces, tabs, carriage returns) around it.
+inline std::string_view trimBlanks(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  return s;
+}
+
+/// A number as FE programs and Fortran write it: "1.5D+03", "1.D3", "1.E3", "-.5" and a missing
+/// mantissa digit ("1.") as well as plain decimals; the rest as parseDecimal().
+bool parseFortranDecimal(std::string_view text, double& out);
+
 /// A whole text as a decimal integer within [lo, hi] (an optional sign, digits only).
 bool parseInteger(std::string_view text, long long& out, long long lo, long long hi);
 

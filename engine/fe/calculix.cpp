@@ -20,19 +20,13 @@ namespace {
 constexpr std::uintmax_t kMaxDeckBytes = 512ull << 20;
 constexpr std::uintmax_t kMaxMatrixBytes = 4ull << 30;
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
-
 /// Calls f(line, number) for each line of text, trimmed, blank lines skipped (numbers 1-based).
 template <class F>
 void forEachLine(std::string_view text, F&& f) {
   int lineNo = 0;
   while (!text.empty()) {
     const std::size_t nl = text.find('\n');
-    const std::string_view line = trim(text.substr(0, nl));
+    const std::string_view line = trimBlanks(text.substr(0, nl));
     text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
     ++lineNo;
     if (!line.empty()) f(line, lineNo);
@@ -44,7 +38,7 @@ std::vector<std::string_view> splitCommas(std::string_view line) {
   std::size_t start = 0;
   for (;;) {
     const std::size_t comma = line.find(',', start);
-    out.push_back(trim(line.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start)));
+    out.push_back(trimBlanks(line.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start)));
     if (comma == std::string_view::npos) break;
     start = comma + 1;
   }
@@ -66,17 +60,6 @@ bool integerField(std::string_view s, int& out) {
   return true;
 }
 
-/// A number of a deck: Fortran-style "1.D3" and "1.E3" and a missing mantissa digit ("1.") included.
-bool deckNumber(std::string_view s, double& out) {
-  std::string t(s);
-  for (char& c : t)
-    if (c == 'd' || c == 'D') c = 'e';
-  const std::size_t e = t.find_first_of("eE");
-  std::string mant = t.substr(0, e), expo = e == std::string::npos ? "" : t.substr(e);
-  if (!mant.empty() && mant.back() == '.') mant += '0';
-  return parseDecimal(mant + expo, out);
-}
-
 /// A keyword line: "*NAME, KEY=VALUE, FLAG" -> name and parameters (upper case keys).
 struct Keyword {
   std::string name;
@@ -89,7 +72,7 @@ Keyword keyword(std::string_view line) {
   for (std::size_t i = 1; i < parts.size(); ++i) {
     const std::size_t eq = parts[i].find('=');
     if (eq == std::string_view::npos) k.params[upper(parts[i])] = "";
-    else k.params[upper(trim(parts[i].substr(0, eq)))] = std::string(trim(parts[i].substr(eq + 1)));
+    else k.params[upper(trimBlanks(parts[i].substr(0, eq)))] = std::string(trimBlanks(parts[i].substr(eq + 1)));
   }
   return k;
 }
@@ -158,7 +141,7 @@ struct DeckReader {
       int id = 0;
       Vec3 x = Vec3::Zero();
       bool ok = integerField(fields[0], id) && fields.size() <= 4;
-      for (std::size_t a = 1; ok && a < fields.size(); ++a) ok = fields[a].empty() || deckNumber(fields[a], x[a - 1]);
+      for (std::size_t a = 1; ok && a < fields.size(); ++a) ok = fields[a].empty() || parseFortranDecimal(fields[a], x[a - 1]);
       if (!ok) {
         diagnostics.error(where, "a *NODE line is 'id, x, y, z', not '" + printableExcerpt(line) + "'");
         return;
@@ -238,7 +221,7 @@ void readTriplets(const std::string& path, int size, std::vector<Eigen::Triplet<
     double v = 0.0;
     Location where(path);
     where.line = lineNo;
-    if (n != 3 || !integerField(f[0], i) || !integerField(f[1], j) || !deckNumber(f[2], v)) {
+    if (n != 3 || !integerField(f[0], i) || !integerField(f[1], j) || !parseFortranDecimal(f[2], v)) {
       d.error(where, "a line is 'row column value', not '" + printableExcerpt(line) + "'");
     } else if (i > size || j > size) {
       d.error(where, "row or column " + std::to_string(std::max(i, j)) + " is beyond the " + std::to_string(size) +
