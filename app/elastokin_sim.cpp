@@ -115,6 +115,11 @@ constexpr const char* kUsage =
     "                        --modes N fixed-interface modes (default 12) or --max-frequency HZ,\n"
     "                        --fe-units LENGTH,MASS (m|mm, kg|t; default mm,t), and written\n"
     "                        with --write-project FILE\n"
+    "  --import FILE.SID_FEM --onto body:ID [--interface NODE=MARKER,...]\n"
+    "                        make a body flexible with a SID file (docs/import.md): every marker\n"
+    "                        of the body rides on a node, bound by id or the nearest node within\n"
+    "                        --bind-tolerance M (default 0.001 m); --fe-units LENGTH,MASS\n"
+    "                        (default m,kg); written with --write-project FILE\n"
     "  --branches N --amplitude A\n"
     "                        hydro bushings (hbu): Maxwell branches fitted per direction\n"
     "                        (default 2) to the table at amplitude A (the file's unit;\n"
@@ -123,6 +128,8 @@ constexpr const char* kUsage =
     "                        write the element as an Adams property file (bus, spr, dpr, bum,\n"
     "                        reb) in --units LENGTH,FORCE,ANGLE,TIME (default\n"
     "                        mm,newton,degrees,second), then exit\n"
+    "  --export-property body:ID --to FILE.SID_FEM\n"
+    "                        write a flexible body as a SID file (SI units), then exit\n"
     "  --export-fmu FILE.fmu write the project as a co-simulation FMU (docs/fmi.md) and exit:\n"
     "                        --fmi 3|2 (default 3), --loadcase NAME (its signals drive the inputs\n"
     "                        the importer leaves unconnected, its initial state is used),\n"
@@ -676,8 +683,37 @@ void printImport(const ek::PropertyImport& r, const std::string& path, ek::Impor
   }
 }
 
+/// A SID file, by its name (.SID_FEM or .sid in any case).
+bool isSidFile(const std::string& path) {
+  const std::string lower = ek::asciiLower(path);
+  auto endsWith = [&](const std::string& e) { return lower.size() > e.size() && lower.compare(lower.size() - e.size(), e.size(), e) == 0; };
+  return endsWith(".sid_fem") || endsWith(".sid");
+}
+
+/// What an FE or SID import made of the body.
+void printFeImport(const ek::FeImport& r, const std::string& path, int body) {
+  ek::cprintf("%s (%d nodes, %d degrees of freedom) onto body %d: flexible bodies row %d %s\n", path.c_str(), r.nodes, r.dofs,
+              body, r.flexibleRow, r.replaced ? "replaced" : "added");
+  ek::cprintf("  mass %s kg (the body row's %s kg, its centre of mass and inertia replaced)\n",
+              ek::significant(r.mass, 6).c_str(), ek::significant(r.previousMass, 6).c_str());
+  std::string f;
+  for (int k = 0; k < r.frequencies.size(); ++k) f += (k ? ", " : "") + ek::significant(r.frequencies[k], 5);
+  ek::cprintf("  %d elastic modes [Hz]: %s\n", static_cast<int>(r.frequencies.size()), f.c_str());
+  for (const std::string& n : r.notes) ek::cprintf("  %s\n", n.c_str());
+}
+
 /// --export-property: the element as a property file. @returns the exit code.
 int exportProperty(const ek::Project& project, const std::string& spec, const std::string& path, const std::string& units) {
+  if (spec.rfind("body:", 0) == 0) {
+    int body = -1;
+    if (!parseInt(spec.substr(5), body)) return usageError("--export-property body:ID needs a body id, found '" + ek::printableExcerpt(spec) + "'");
+    if (!units.empty()) return usageError("--units is for Adams property files; a SID file is written in SI units");
+    const std::string text = ek::exportSidBody(project, body);
+    ek::checkWritable(path, "SID file");
+    ek::writeFile(path, text, "SID file");
+    ek::cprintf("%s -> %s (SID file, SI units)\n", spec.c_str(), path.c_str());
+    return kDone;
+  }
   ek::PropertyType type = ek::PropertyType::Bushing;
   int id = -1;
   if (!ek::parseExportElement(spec, type, id))
@@ -716,7 +752,8 @@ int main(int argc, char** argv) {
   ek::FeImportOptions fe;
   fe.units = {1e-3, 1e3};
   fe.reduction.modes = 12;
-  bool haveFeOption = false, haveOntoBody = false;
+  bool haveFeOption = false, haveOntoBody = false, haveFeUnits = false, haveBindTolerance = false, haveReduction = false;
+  ek::SidImportOptions sidOptions;
   std::string toText;
   bool haveToText = false;
   std::string fmuPath, inputsPath;
@@ -856,19 +893,23 @@ int main(int argc, char** argv) {
     } else if (a == "--modes") {
       if (!value(v) || !parseInt(v, fe.reduction.modes) || fe.reduction.modes < 0 || fe.reduction.modes > 200)
         return usageError("--modes needs a whole number from 0 to 200");
-      haveFeOption = true;
+      haveFeOption = haveReduction = true;
     } else if (a == "--max-frequency") {
       if (!value(v) || !parseDouble(v, fe.reduction.maxFrequency) || !(fe.reduction.maxFrequency > 0))
         return usageError("--max-frequency needs a positive frequency in Hz");
       fe.reduction.modes = -1;
-      haveFeOption = true;
+      haveFeOption = haveReduction = true;
     } else if (a == "--fe-units") {
       const auto comma = value(v) ? v.find(',') : std::string::npos;
       const std::string l = comma == std::string::npos ? "" : v.substr(0, comma), m = comma == std::string::npos ? "" : v.substr(comma + 1);
       if ((l != "m" && l != "mm") || (m != "kg" && m != "t"))
         return usageError("--fe-units needs LENGTH,MASS: m or mm, kg or t (e.g. mm,t: N and MPa)");
       fe.units = {l == "mm" ? 1e-3 : 1.0, m == "t" ? 1e3 : 1.0};
-      haveFeOption = true;
+      haveFeOption = haveFeUnits = true;
+    } else if (a == "--bind-tolerance") {
+      if (!value(v) || !parseDouble(v, sidOptions.tolerance) || !(sidOptions.tolerance >= 0))
+        return usageError("--bind-tolerance needs a distance in m, zero or positive");
+      haveBindTolerance = true;
     } else if (a == "--branches") {
       if (!value(v) || !parseInt(v, hydro.branches) || hydro.branches < 1 || hydro.branches > 8)
         return usageError("--branches needs a whole number from 1 to 8");
@@ -919,11 +960,23 @@ int main(int argc, char** argv) {
     if (!parseDouble(toText, analysis.to)) return usageError("--to needs a finite number");
     analysis.haveTo = true;
   }
+  const bool sidImport = isSidFile(importPath);
   if (!feDeck.empty() && (!haveOntoBody || canonicalPath.empty() || fe.interfaces.empty()))
     return usageError("--import-fe needs --onto body:ID, --interface SET=MARKER and --write-project FILE");
   if (!feDeck.empty() && !importPath.empty()) return usageError("--import and --import-fe are separate runs");
-  if (feDeck.empty() && (haveFeOption || haveOntoBody))
-    return usageError("--onto body:ID, --interface, --modes, --max-frequency and --fe-units need --import-fe");
+  if (sidImport) {
+    if (!haveOntoBody) return usageError("a SID file goes onto a body: --onto body:ID");
+    if (haveReduction) return usageError("--modes and --max-frequency are for --import-fe; a SID file brings its modes");
+    for (const auto& [node, marker] : fe.interfaces) {
+      int id = 0;
+      if (!parseInt(node, id)) return usageError("--interface with a SID file needs NODE=MARKER (node ids of the file), found '" + ek::printableExcerpt(node) + "'");
+      sidOptions.bindings.emplace_back(id, marker);
+    }
+    if (haveFeUnits) sidOptions.units = fe.units;
+  } else if (feDeck.empty() && (haveFeOption || haveOntoBody)) {
+    return usageError("--onto body:ID, --interface, --modes, --max-frequency and --fe-units need --import-fe or --import FILE.SID_FEM");
+  }
+  if (haveBindTolerance && !sidImport) return usageError("--bind-tolerance needs --import FILE.SID_FEM");
   if (!importPath.empty() && (!haveImportTarget || canonicalPath.empty()))
     return usageError("--import needs --onto bushing:ID or p2p:ID and --write-project FILE");
   if (importPath.empty() && feDeck.empty() && haveImportTarget) return usageError("--onto needs --import");
@@ -973,7 +1026,11 @@ int main(int argc, char** argv) {
       return usageError("--export-fmu needs the FMU binary: this elastokin-sim was built with ELASTOKIN_FMU=OFF");
 #endif
     }
-    if (!importPath.empty()) {
+    if (sidImport) {
+      const ek::FeImport r = ek::importSidBody(project, importId, importPath, sidOptions);
+      printFeImport(r, importPath, importId);
+      project = r.project;
+    } else if (!importPath.empty()) {
       const ek::PropertyData data = ek::readPropertyFile(importPath);
       ek::PropertyImport imported;
       if (data.type == ek::PropertyType::HydroBushing) {
@@ -995,13 +1052,7 @@ int main(int argc, char** argv) {
     if (!feDeck.empty()) {
       runCalculixWhenNeeded(feDeck);
       const ek::FeImport r = ek::importCalculixBody(project, importId, feDeck, fe);
-      ek::cprintf("%s (%d nodes, %d degrees of freedom) onto body %d: flexible bodies row %d %s\n", feDeck.c_str(),
-                  r.nodes, r.dofs, importId, r.flexibleRow, r.replaced ? "replaced" : "added");
-      ek::cprintf("  mass %s kg (the body row's %s kg, its centre of mass and inertia replaced)\n",
-                  ek::significant(r.mass, 6).c_str(), ek::significant(r.previousMass, 6).c_str());
-      std::string f;
-      for (int k = 0; k < r.frequencies.size(); ++k) f += (k ? ", " : "") + ek::significant(r.frequencies[k], 5);
-      ek::cprintf("  %d elastic modes [Hz]: %s\n", static_cast<int>(r.frequencies.size()), f.c_str());
+      printFeImport(r, feDeck, importId);
       project = r.project;
     }
     const ek::Diagnostics diagnostics = ek::check(project);

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// A CalculiX model onto a body of a project (engine/model/fe_import.h): a cantilevered steel strip
+// SID files onto and out of a body (the flexible anti-roll bar written as a SID file and read back
+// runs its load case as the beams do; markers bound by position and by id, and refused with the
+// distance when no node is near). A CalculiX model onto a body of a project (engine/model/fe_import.h): a cantilevered steel strip
 // of solid elements (ccx, which scripts/setup-debian.sh installs) made the flexible body of a
 // project whose root marker is held by a stiff bushing. The project keeps the reduced body
 // exactly through a save and a load, and its modes, from the engine's linearization about the
@@ -16,6 +18,7 @@
 #include "engine/model/project_io.h"
 #include "engine/model/validate.h"
 #include "support/calculix.h"
+#include "support/runs.h"
 
 using namespace ek;
 using test::errorOf;
@@ -158,6 +161,56 @@ class TestFeImport : public QObject {
 
 
  private slots:
+  // The anti-roll bar of double_wishbone_flexible_bar.json (beams, 26 modes) written as a SID file
+  // by the command line and read back onto its body: the same run, to round-off.
+  void sidRoundTrip() {
+    const QString sim = qEnvironmentVariable("ELASTOKIN_SIM");
+    if (sim.isEmpty()) QSKIP("ELASTOKIN_SIM (the elastokin-sim binary) is set by ctest");
+    QTemporaryDir dir;
+    const QString project = QString(ELASTOKIN_SOURCE_DIR) + "/projects/double_wishbone_flexible_bar.json";
+    auto run = [&](const QStringList& args) {
+      QProcess p;
+      p.start(sim, args);
+      p.waitForFinished(120000);
+      const QString out = QString::fromUtf8(p.readAllStandardOutput()) + QString::fromUtf8(p.readAllStandardError());
+      qInfo("%s", qPrintable(out));
+      return std::make_pair(p.exitCode(), out);
+    };
+    QCOMPARE(run({project, "--export-property", "body:11", "--to", dir.filePath("bar.SID_FEM")}).first, 0);
+    const auto imported = run({project, "--import", dir.filePath("bar.SID_FEM"), "--onto", "body:11", "--interface", "13=93",
+                               "--write-project", dir.filePath("imported.json")});
+    QCOMPARE(imported.first, 0);
+    QVERIFY(imported.second.contains("(21 nodes, 126 degrees of freedom) onto body 11: flexible bodies row 1 replaced"));
+    QVERIFY(imported.second.contains("26 elastic modes [Hz]: 49.64, 72.656"));
+    QVERIFY(imported.second.contains("marker 93 on node 13"));
+    const Project beams = readProject(project.toStdString()), sid = readProject(dir.filePath("imported.json").toStdString());
+    QVERIFY(sid.flexibleBodies.at(0).reduced.has_value());
+    QCOMPARE(sid.flexibleBodies.at(0).reduced->interfaceMarkers.size(), std::size_t(4));
+    RunOptions o;
+    o.duration = 2.0;
+    const auto a = test::runProject(beams, "LC1", o), b = test::runProject(sid, "LC1", o);
+    const double dr = (a->state().r - b->state().r).cwiseAbs().maxCoeff(), dv = (a->state().v - b->state().v).cwiseAbs().maxCoeff();
+    qInfo("beams vs the SID file read back, LC1 after 2 s: positions %.2e, velocities %.2e", dr, dv);
+    QVERIFY(dr < 1e-12 && dv < 1e-10);
+
+    // A marker no node is near, a node the file does not have.
+    Project moved = beams;
+    for (MarkerRow& m : moved.markers)
+      if (m.id == 47) m.position.x() += 0.005;
+    SidImportOptions options;
+    const std::string far = errorOf([&] { importSidBody(moved, 11, dir.filePath("bar.SID_FEM").toStdString(), options); });
+    qInfo("%s", far.c_str());
+    QVERIFY(far.find("marker 47 of body 11 is 5 mm from the nearest node") != std::string::npos);
+    QVERIFY(far.find("bind it with --interface NODE=MARKER") != std::string::npos);
+    options.bindings = {{999, 47}};
+    const std::string missing = errorOf([&] { importSidBody(moved, 11, dir.filePath("bar.SID_FEM").toStdString(), options); });
+    QVERIFY(missing.find("node 999 is not in") != std::string::npos);
+    options.bindings = {{1, 47}};
+    QVERIFY(importSidBody(moved, 11, dir.filePath("bar.SID_FEM").toStdString(), options).project.flexibleBodies.size() == 1);
+    const std::string rigid = errorOf([&] { exportSidBody(beams, 1); });
+    QVERIFY(rigid.find("body 1 is not flexible") != std::string::npos);
+  }
+
   void refusesWhatItCannotPlace() {
     QTemporaryDir dir;
     test::write(dir.filePath("m.inp"), "*NODE\n1, 0, 0, 0\n*NSET, NSET=A\n1\n");
