@@ -12,9 +12,9 @@ bash scripts/setup-debian.sh > /dev/null
 mkdir -p build-asan
 CC=clang CXX=clang++ cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Sanitize -DELASTOKIN_SANITIZE=ON \
   -DELASTOKIN_FUZZ=ON -DELASTOKIN_NATIVE=OFF -DELASTOKIN_BUILD_UI=OFF -DELASTOKIN_FMU=OFF -DELASTOKIN_PYTHON=OFF > build-asan/build.log
-cmake --build build-asan -j"$(nproc)" --target fuzz_loader fuzz_run fuzz_study fuzz_property fuzz_identity fuzz_tyre >> build-asan/build.log
+cmake --build build-asan -j"$(nproc)" --target fuzz_loader fuzz_run fuzz_study fuzz_property fuzz_identity fuzz_tyre fuzz_sid >> build-asan/build.log
 status=0
-for target in fuzz_loader fuzz_run fuzz_study fuzz_property fuzz_identity fuzz_tyre; do
+for target in fuzz_loader fuzz_run fuzz_study fuzz_property fuzz_identity fuzz_tyre fuzz_sid; do
   corpus=build-asan/corpus/$target crashes=build-asan/crashes/$target
   mkdir -p "$corpus" "$crashes"
   dict=tests/fuzz/json.dict
@@ -27,6 +27,9 @@ for target in fuzz_loader fuzz_run fuzz_study fuzz_property fuzz_identity fuzz_t
   elif [ "$target" = fuzz_property ]; then
     cp -n tests/data/adams/* "$corpus"/ 2>/dev/null || true
     dict=tests/fuzz/teim_orbit.dict
+  elif [ "$target" = fuzz_sid ]; then
+    cp -n tests/data/sid/* "$corpus"/ 2>/dev/null || true
+    dict=tests/fuzz/sid.dict
   elif [ "$target" = fuzz_tyre ]; then
     cp -n tests/data/tyres/*.tir "$corpus"/ 2>/dev/null || true
     dict=tests/fuzz/teim_orbit.dict
