@@ -17,6 +17,7 @@
 #include <QFileInfo>
 #include <QStandardPaths>
 #include <QInputDialog>
+#include <QLineEdit>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -53,6 +54,7 @@
 #ifdef ELASTOKIN_HAVE_FMU
 #include "ui/panels/fmu_export_dialog.h"
 #endif
+#include "ui/panels/flexible_import_dialog.h"
 #include "ui/panels/property_import_dialog.h"
 #include "ui/document/mirror.h"
 #include "ui/panels/playback_bar.h"
@@ -631,6 +633,30 @@ void MainWindow::buildMenus() {
                              : tr("Spring, damper, stop property files (*.spr *.dpr *.bum *.bst *.reb);;All files (*)"));
     if (!path.isEmpty()) importPropertyFile(path, t, view->model()->index(cur.row(), 0).data().toInt());
   });
+  edit->addAction(tr("Import &flexible body (SID file or CalculiX model) onto the selected body..."), this, [this] {
+    // The body the user is on: a row of the Bodies table, or of the Flexible bodies table.
+    const Table t = tables_->currentTable();
+    QTableView* view = tables_->currentView();
+    const QModelIndex cur = view ? view->currentIndex() : QModelIndex();
+    int body = -1;
+    if (cur.isValid() && t == Table::Bodies) body = view->model()->index(cur.row(), 0).data().toInt();
+    if (cur.isValid() && t == Table::FlexibleBodies && cur.row() < static_cast<int>(doc_->project().flexibleBodies.size()))
+      body = doc_->project().flexibleBodies[static_cast<std::size_t>(cur.row())].body;
+    if (body < 0)
+      return message(tr("Import flexible body"), tr("Select a row of the Bodies or the Flexible bodies table first: the "
+                                                   "file's body replaces that body's mass and makes it flexible."));
+    const QString path = QFileDialog::getOpenFileName(this, tr("Import flexible body"), QString(),
+                                                      tr("SID files and CalculiX decks (*.SID_FEM *.sid *.inp);;All files (*)"));
+    if (path.isEmpty()) return;
+    const bool deck = path.endsWith(".inp", Qt::CaseInsensitive);
+    bool ok = true;
+    const QString interfaces = QInputDialog::getText(
+        this, tr("Import flexible body"),
+        deck ? tr("Interface node sets of the deck onto markers of body %1 (SET=MARKER,...):").arg(body)
+             : tr("Markers bound to nodes by id (NODE=MARKER,...; the others ride on the nearest node within 1 mm):"),
+        QLineEdit::Normal, QString(), &ok);
+    if (ok) importFlexibleBody(path, body, interfaces);
+  });
   edit->addAction(tr("&Export the selected row as an Adams property file..."), this, [this] {
     const Table t = tables_->currentTable();
     QTableView* view = tables_->currentView();
@@ -816,6 +842,55 @@ void MainWindow::showFirstRunHint() {
                               "press Run (F5); every run is kept in the Plots tab. K&C sweeps: the Analyses tab. "
                               "Help menu: the documentation."),
                            30000);
+}
+
+bool MainWindow::importFlexibleBody(const QString& path, int bodyId, const QString& interfaces) {
+  try {
+    const std::string file = QFile::encodeName(path).toStdString();
+    std::vector<std::pair<QString, int>> pairs;
+    for (const QString& item : interfaces.split(',', Qt::SkipEmptyParts)) {
+      const QStringList kv = item.trimmed().split('=');
+      bool ok = kv.size() == 2;
+      const int marker = ok ? kv[1].trimmed().toInt(&ok) : 0;
+      if (!ok || kv[0].trimmed().isEmpty())
+        throw ModelError(Location("interfaces"), "expected NAME=MARKER, found '" + item.trimmed().toStdString() + "'");
+      pairs.emplace_back(kv[0].trimmed(), marker);
+    }
+    FeImport r;
+    if (path.endsWith(".inp", Qt::CaseInsensitive)) {
+      FeImportOptions o;
+      o.units = {1e-3, 1e3};
+      o.reduction.modes = 12;
+      for (const auto& [set, marker] : pairs) o.interfaces.emplace_back(set.toStdString(), marker);
+      r = importCalculixBody(doc_->project(), bodyId, file, o);
+    } else {
+      SidImportOptions o;
+      for (const auto& p : pairs) {
+        bool ok = false;
+        const int node = p.first.toInt(&ok);
+        if (!ok) throw ModelError(Location("interfaces"), "a SID file's nodes are bound by id: NODE=MARKER, found '" + p.first.toStdString() + "'");
+        o.bindings.emplace_back(node, p.second);
+      }
+      r = importSidBody(doc_->project(), bodyId, file, o);
+    }
+    delete flexiblePreview_;
+    flexiblePreview_ = new FlexibleImportDialog(r, bodyId, path, this);
+    lastDialog_ = flexiblePreview_->header() + "\n" + flexiblePreview_->notes();
+    if (!quiet_ && flexiblePreview_->exec() != QDialog::Accepted) {
+      statusBar()->showMessage(tr("import of %1 cancelled: nothing changed").arg(QFileInfo(path).fileName()), 6000);
+      return false;
+    }
+    replaceProject(doc_, r.project, tr("import %1 onto body %2").arg(QFileInfo(path).fileName()).arg(bodyId));
+    statusBar()->showMessage(tr("body %1 made flexible from %2: %3 elastic modes (undo with Ctrl+Z)")
+                                 .arg(bodyId)
+                                 .arg(QFileInfo(path).fileName())
+                                 .arg(r.frequencies.size()),
+                             10000);
+    return true;
+  } catch (const std::exception& e) {
+    message(tr("Import flexible body"), QString::fromStdString(e.what()));
+    return false;
+  }
 }
 
 bool MainWindow::importPropertyFile(const QString& path, Table table, int id) {

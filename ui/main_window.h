@@ -37,6 +37,7 @@ class ProblemsPanel;
 class PlaybackBar;
 class PlotPanel;
 class PropertyImportDialog;
+class FlexibleImportDialog;
 class RunController;
 class SparsityView;
 class StudyDialog;
@@ -59,6 +60,12 @@ class MainWindow : public QMainWindow {
   bool importPropertyFile(const QString& path, Table table, int id);
   /// The preview of the last import (kept until the next one), for tests and screenshots.
   PropertyImportDialog* importPreview() const { return importPreview_; }
+  /// Makes body `bodyId` flexible with a SID file (.SID_FEM, .sid) or a CalculiX deck (.inp,
+  /// whose stored matrices must be beside it): `interfaces` "NODE=MARKER,..." for a SID file
+  /// (the other markers bound by position), "SET=MARKER,..." for a deck (mm, t; 12 modes). Shows
+  /// FlexibleImportDialog before it is applied as one undo step; quiet: applied without asking.
+  bool importFlexibleBody(const QString& path, int bodyId, const QString& interfaces = {});
+  FlexibleImportDialog* flexibleImportPreview() const { return flexiblePreview_; }
   /// Writes element `id` (a bushing, or a P2P element's law by `type`) as an Adams property file
   /// in `units` ("mm,newton,degrees,second"). @returns empty, or the message.
   QString exportPropertyFile(const QString& path, ek::PropertyType type, int id, const QString& units);
@@ -190,6 +197,7 @@ class MainWindow : public QMainWindow {
   std::shared_ptr<const SuspensionModel> model_;
   bool quiet_ = false;
   PropertyImportDialog* importPreview_ = nullptr;
+  FlexibleImportDialog* flexiblePreview_ = nullptr;
   QString lastDialog_, docsRoot_, lastDocument_, shippedProjects_;
 };
 

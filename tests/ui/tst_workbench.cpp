@@ -44,6 +44,7 @@
 #include "engine/solvers/topology_solver.h"
 #include "engine/core/text.h"
 #include "engine/model/adams_import.h"
+#include "engine/model/fe_import.h"
 #include "engine/core/output_file.h"
 #include "engine/model/project_io.h"
 #include "engine/model/signal.h"
@@ -67,6 +68,7 @@
 #include "ui/document/units.h"
 #include "ui/views/plot_panel.h"
 #include "ui/panels/problems_panel.h"
+#include "ui/panels/flexible_import_dialog.h"
 #include "ui/panels/property_import_dialog.h"
 #include "ui/document/file_output.h"
 #include "ui/document/results_file.h"
@@ -370,6 +372,54 @@ class TestWorkbench : public QObject {
     qInfo("flexible bodies tab: row '%s', %d columns", qPrintable(name), int(headers.size()));
     QVERIFY(!name.isEmpty());
     QVERIFY(w.grab().save(kArtefacts + "/flexible_bodies_table.png"));
+  }
+
+  // Edit > Import flexible body: the anti-roll bar written as a SID file and read back onto its
+  // body. The preview shows the modes and each marker's node; Apply is one undo step and the
+  // Flexible bodies tab then names the file.
+  void importFlexibleBodyFromSid() {
+    MainWindow w;
+    w.setQuiet(true);
+    QVERIFY(openShown(w, kRoot + "/projects/double_wishbone_flexible_bar.json"));
+    bool listed = false;
+    for (QMenu* m : w.menuBar()->findChildren<QMenu*>())
+      for (QAction* a : m->actions()) listed = listed || a->text().startsWith("Import &flexible body");
+    QVERIFY(listed);
+    const ek::Project before = w.document()->project();
+    const QString sid = kArtefacts + "/anti_roll_bar.SID_FEM";
+    ek::writeFile(sid.toStdString(), ek::exportSidBody(before, 11), "SID file");
+    const int index = w.document()->undoStack()->index();
+    QVERIFY(w.importFlexibleBody(sid, 11, "13=93"));
+    QCOMPARE(w.document()->undoStack()->index(), index + 1);
+    FlexibleImportDialog* preview = w.flexibleImportPreview();
+    QVERIFY(preview);
+    qInfo("%s", qPrintable(preview->header()));
+    QVERIFY(preview->header().contains("21 nodes, 126 degrees of freedom; flexible bodies row 1 replaced"));
+    QCOMPARE(preview->modeTable()->rowCount(), 26);
+    QVERIFY(preview->modeTable()->item(0, 1)->text().startsWith("49.6"));
+    QCOMPARE(preview->markerTable()->rowCount(), 4);
+    bool bound = false;
+    for (int r = 0; r < 4; ++r)
+      bound = bound || (preview->markerTable()->item(r, 0)->text() == "93" && preview->markerTable()->item(r, 2)->text() == "13");
+    QVERIFY(bound);
+    preview->show();
+    QVERIFY(QTest::qWaitForWindowExposed(preview));
+    QVERIFY(preview->grab().save(kArtefacts + "/flexible_import_preview.png"));
+    preview->hide();
+    // What the table shows afterwards: the row reduced from the file.
+    w.tablePane()->showTable("Flexible bodies");
+    settle();
+    QTableView* view = w.tablePane()->currentView();
+    QString source;
+    for (int c = 0; c < view->model()->columnCount(); ++c)
+      if (view->model()->headerData(c, Qt::Horizontal).toString().startsWith("reduced from")) source = view->model()->index(0, c).data().toString();
+    QVERIFY2(source.startsWith("anti_roll_bar.SID_FEM"), qPrintable(source));
+    w.document()->undoStack()->undo();
+    QVERIFY(w.document()->project() == before);
+    // A node named by something other than its id: refused, nothing changed.
+    QVERIFY(!w.importFlexibleBody(sid, 11, "clamp=93"));
+    QVERIFY(w.lastDialogText().contains("bound by id"));
+    QVERIFY(w.document()->project() == before);
   }
 
   void vehicleDataForm() {
