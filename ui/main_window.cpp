@@ -16,7 +16,9 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QStandardPaths>
+#include <QEventLoop>
 #include <QInputDialog>
+#include <QProcess>
 #include <QLineEdit>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -558,6 +560,30 @@ void MainWindow::buildMenus() {
   file->addAction(tr("&Save"), QKeySequence::Save, this, [this] { save(false); });
   file->addAction(tr("Save &as..."), QKeySequence::SaveAs, this, [this] { save(true); });
   file->addSeparator();
+  file->addAction(tr("&Import FE model or SID file onto the selected body..."), this, [this] {
+    // The body the user is on: a row of the Bodies table, or of the Flexible bodies table.
+    const Table t = tables_->currentTable();
+    QTableView* view = tables_->currentView();
+    const QModelIndex cur = view ? view->currentIndex() : QModelIndex();
+    int body = -1;
+    if (cur.isValid() && t == Table::Bodies) body = view->model()->index(cur.row(), 0).data().toInt();
+    if (cur.isValid() && t == Table::FlexibleBodies && cur.row() < static_cast<int>(doc_->project().flexibleBodies.size()))
+      body = doc_->project().flexibleBodies[static_cast<std::size_t>(cur.row())].body;
+    if (body < 0)
+      return message(tr("Import flexible body"), tr("Select a row of the Bodies or the Flexible bodies table first: the "
+                                                   "file's body replaces that body's mass and makes it flexible."));
+    const QString path = QFileDialog::getOpenFileName(this, tr("Import flexible body"), QString(),
+                                                      tr("SID files and CalculiX decks (*.SID_FEM *.sid *.inp);;All files (*)"));
+    if (path.isEmpty()) return;
+    const bool deck = path.endsWith(".inp", Qt::CaseInsensitive);
+    bool ok = true;
+    const QString interfaces = QInputDialog::getText(
+        this, tr("Import flexible body"),
+        deck ? tr("Interface node sets of the deck onto markers of body %1 (SET=MARKER,...):").arg(body)
+             : tr("Markers bound to nodes by id (NODE=MARKER,...; the others ride on the nearest node within 1 mm):"),
+        QLineEdit::Normal, QString(), &ok);
+    if (ok) importFlexibleBody(path, body, interfaces);
+  });
   file->addAction(tr("Save &runs beside the project"), this, [this] {
     const QString err = saveResults();
     if (!err.isEmpty()) message(tr("Save runs"), err);
@@ -632,30 +658,6 @@ void MainWindow::buildMenus() {
         t == Table::Bushings ? tr("Bushing property files (*.bus *.hbu);;All files (*)")
                              : tr("Spring, damper, stop property files (*.spr *.dpr *.bum *.bst *.reb);;All files (*)"));
     if (!path.isEmpty()) importPropertyFile(path, t, view->model()->index(cur.row(), 0).data().toInt());
-  });
-  edit->addAction(tr("Import &flexible body (SID file or CalculiX model) onto the selected body..."), this, [this] {
-    // The body the user is on: a row of the Bodies table, or of the Flexible bodies table.
-    const Table t = tables_->currentTable();
-    QTableView* view = tables_->currentView();
-    const QModelIndex cur = view ? view->currentIndex() : QModelIndex();
-    int body = -1;
-    if (cur.isValid() && t == Table::Bodies) body = view->model()->index(cur.row(), 0).data().toInt();
-    if (cur.isValid() && t == Table::FlexibleBodies && cur.row() < static_cast<int>(doc_->project().flexibleBodies.size()))
-      body = doc_->project().flexibleBodies[static_cast<std::size_t>(cur.row())].body;
-    if (body < 0)
-      return message(tr("Import flexible body"), tr("Select a row of the Bodies or the Flexible bodies table first: the "
-                                                   "file's body replaces that body's mass and makes it flexible."));
-    const QString path = QFileDialog::getOpenFileName(this, tr("Import flexible body"), QString(),
-                                                      tr("SID files and CalculiX decks (*.SID_FEM *.sid *.inp);;All files (*)"));
-    if (path.isEmpty()) return;
-    const bool deck = path.endsWith(".inp", Qt::CaseInsensitive);
-    bool ok = true;
-    const QString interfaces = QInputDialog::getText(
-        this, tr("Import flexible body"),
-        deck ? tr("Interface node sets of the deck onto markers of body %1 (SET=MARKER,...):").arg(body)
-             : tr("Markers bound to nodes by id (NODE=MARKER,...; the others ride on the nearest node within 1 mm):"),
-        QLineEdit::Normal, QString(), &ok);
-    if (ok) importFlexibleBody(path, body, interfaces);
   });
   edit->addAction(tr("&Export the selected row as an Adams property file..."), this, [this] {
     const Table t = tables_->currentTable();
@@ -844,6 +846,31 @@ void MainWindow::showFirstRunHint() {
                            30000);
 }
 
+void MainWindow::runCalculixWhenNeeded(const QString& deck) {
+  const QString job = QString::fromStdString(calculixJob(QFile::encodeName(deck).toStdString()));
+  if (QFile::exists(job + ".sti")) return;
+  const std::string sti = QFile::encodeName(job + ".sti").toStdString();
+  const std::string hint = "the deck's *FREQUENCY, SOLVER=MATRIXSTORAGE step writes it: ccx -i JOB";
+  const QString ccx = QStandardPaths::findExecutable("ccx");
+  if (ccx.isEmpty()) throw ModelError({sti}, "is missing and ccx (CalculiX, package calculix-ccx) is not installed; " + hint);
+  // ccx in the deck's folder, its messages in JOB.ccx.log; the window stays responsive.
+  const QFileInfo info(job);
+  QProcess p;
+  p.setWorkingDirectory(info.absolutePath());
+  p.setStandardOutputFile(job + ".ccx.log");
+  p.setProcessChannelMode(QProcess::MergedChannels);
+  statusBar()->showMessage(tr("running ccx on %1 (the stiffness and mass are not stored yet)...").arg(QFileInfo(deck).fileName()));
+  QEventLoop loop;
+  connect(&p, &QProcess::finished, &loop, &QEventLoop::quit);
+  connect(&p, &QProcess::errorOccurred, &loop, &QEventLoop::quit);
+  p.start(ccx, {"-i", info.fileName()});
+  if (p.state() != QProcess::NotRunning) loop.exec();
+  if (!QFile::exists(job + ".sti"))
+    throw ModelError({sti}, "is missing after running ccx on the deck (messages in " +
+                                QFile::encodeName(job + ".ccx.log").toStdString() + "); " + hint);
+  statusBar()->showMessage(tr("ran ccx on %1 (messages in %2)").arg(QFileInfo(deck).fileName(), QFileInfo(job + ".ccx.log").fileName()), 6000);
+}
+
 bool MainWindow::importFlexibleBody(const QString& path, int bodyId, const QString& interfaces) {
   try {
     const std::string file = QFile::encodeName(path).toStdString();
@@ -858,6 +885,7 @@ bool MainWindow::importFlexibleBody(const QString& path, int bodyId, const QStri
     }
     FeImport r;
     if (path.endsWith(".inp", Qt::CaseInsensitive)) {
+      runCalculixWhenNeeded(path);
       FeImportOptions o;
       o.units = {1e-3, 1e3};
       o.reduction.modes = 12;

@@ -60,8 +60,8 @@ class MainWindow : public QMainWindow {
   bool importPropertyFile(const QString& path, Table table, int id);
   /// The preview of the last import (kept until the next one), for tests and screenshots.
   PropertyImportDialog* importPreview() const { return importPreview_; }
-  /// Makes body `bodyId` flexible with a SID file (.SID_FEM, .sid) or a CalculiX deck (.inp,
-  /// whose stored matrices must be beside it): `interfaces` "NODE=MARKER,..." for a SID file
+  /// Makes body `bodyId` flexible with a SID file (.SID_FEM, .sid) or a CalculiX deck (.inp; ccx
+  /// is run on it when its stored matrices are missing): `interfaces` "NODE=MARKER,..." for a SID file
   /// (the other markers bound by position), "SET=MARKER,..." for a deck (mm, t; 12 modes). Shows
   /// FlexibleImportDialog before it is applied as one undo step; quiet: applied without asking.
   bool importFlexibleBody(const QString& path, int bodyId, const QString& interfaces = {});
@@ -154,6 +154,9 @@ class MainWindow : public QMainWindow {
   void updateTitle();
   void updateRecent(const QString& path);
   void message(const QString& title, const QString& text, bool error = true);
+  /// Runs ccx on a CalculiX deck whose stored matrices (JOB.sti) are missing.
+  /// @throws ModelError when ccx is not installed or writes no matrices.
+  void runCalculixWhenNeeded(const QString& deck);
   void onFinished(const QString& message, bool completed);
   /// Forgets every result of the project (File > New / Open).
   void clearResults();

@@ -110,6 +110,13 @@ FeImport importCalculixBody(const Project& project, int bodyId, const std::strin
   FeImport out = makeReduced(project, bodyId, std::move(reduced), options.dampingRatio);
   out.nodes = static_cast<int>(model.nodes.size());
   out.dofs = static_cast<int>(matrices.dofs.size());
+  for (std::size_t i = 0; i < markerIds.size(); ++i) {
+    std::size_t count = 0;  // the deck's sets are stored by their upper-case names
+    for (const auto& [name, ids] : model.nodeSets)
+      if (asciiLower(name) == asciiLower(interfaces[i].set)) count = ids.size();
+    out.notes.push_back("marker " + std::to_string(markerIds[i]) + " on set " + interfaces[i].set + " (" +
+                        std::to_string(count) + " nodes)");
+  }
   return out;
 }
 

@@ -14,7 +14,9 @@
 
 #include "engine/core/error.h"
 #include "engine/core/text.h"
+#include "engine/core/rotation.h"
 #include "engine/core/types.h"
+#include "engine/model/project.h"
 
 namespace ek::test {
 
@@ -105,6 +107,38 @@ inline std::vector<double> datFrequencies(const std::string& dat) {
     if (table && l >> mode >> eig >> rad >> hz) f.push_back(hz);
   }
   return f;
+}
+
+// Ground and the strip's body, turned and moved; markers at the strip's root and tip (body frame,
+// where the deck's mesh lies scaled to metres); the root held by a stiff bushing.
+inline Project heldStrip() {
+  Project p;
+  p.name = "held strip";
+  p.gravity.setZero();
+  BodyRow ground;
+  ground.id = 0;
+  ground.name = "ground";
+  ground.fixed = true;
+  BodyRow strip;
+  strip.id = 1;
+  strip.name = "strip";
+  strip.mass = 0.2;
+  strip.inertia = {1e-3, 1e-3, 1e-3, 0, 0, 0};
+  strip.position = Vec3(0.3, -0.1, 0.5);
+  strip.orientation = Vec3(0.2, -0.1, 0.3);
+  p.bodies = {ground, strip};
+  const Vec3 root(0.0, kW / 2 * 1e-3, kT / 2 * 1e-3), tip(kL * 1e-3, root.y(), root.z());
+  const Mat3 R = rotation::matrix(strip.orientation);
+  p.markers = {MarkerRow{1, "ground mount", 0, strip.position + R * root, strip.orientation},
+               MarkerRow{2, "root", 1, root, Vec3::Zero()}, MarkerRow{3, "tip", 1, tip, Vec3::Zero()}};
+  BushingRow b;
+  b.id = 1;
+  b.name = "clamp";
+  b.markerI = 2;
+  b.markerJ = 1;
+  for (int d = 0; d < 6; ++d) b.directions[d].stiffness.coefficient = 1e10;
+  p.bushings = {b};
+  return p;
 }
 
 }  // namespace ek::test

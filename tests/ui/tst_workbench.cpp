@@ -20,6 +20,7 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QScrollBar>
+#include <QStandardPaths>
 #include <QScreen>
 #include <QSlider>
 #include <QTableWidget>
@@ -68,6 +69,7 @@
 #include "ui/document/units.h"
 #include "ui/views/plot_panel.h"
 #include "ui/panels/problems_panel.h"
+#include "tests/support/calculix.h"
 #include "ui/panels/flexible_import_dialog.h"
 #include "ui/panels/property_import_dialog.h"
 #include "ui/document/file_output.h"
@@ -383,7 +385,7 @@ class TestWorkbench : public QObject {
     QVERIFY(openShown(w, kRoot + "/projects/double_wishbone_flexible_bar.json"));
     bool listed = false;
     for (QMenu* m : w.menuBar()->findChildren<QMenu*>())
-      for (QAction* a : m->actions()) listed = listed || a->text().startsWith("Import &flexible body");
+      for (QAction* a : m->actions()) listed = listed || a->text().startsWith("&Import FE model or SID file");
     QVERIFY(listed);
     const ek::Project before = w.document()->project();
     const QString sid = kArtefacts + "/anti_roll_bar.SID_FEM";
@@ -400,7 +402,7 @@ class TestWorkbench : public QObject {
     QCOMPARE(preview->markerTable()->rowCount(), 4);
     bool bound = false;
     for (int r = 0; r < 4; ++r)
-      bound = bound || (preview->markerTable()->item(r, 0)->text() == "93" && preview->markerTable()->item(r, 2)->text() == "13");
+      bound = bound || (preview->markerTable()->item(r, 0)->text() == "93" && preview->markerTable()->item(r, 2)->text() == "node 13");
     QVERIFY(bound);
     preview->show();
     QVERIFY(QTest::qWaitForWindowExposed(preview));
@@ -420,6 +422,29 @@ class TestWorkbench : public QObject {
     QVERIFY(!w.importFlexibleBody(sid, 11, "clamp=93"));
     QVERIFY(w.lastDialogText().contains("bound by id"));
     QVERIFY(w.document()->project() == before);
+  }
+
+  // The same menu with a CalculiX deck whose matrices are not stored yet: ccx runs, the preview
+  // names the interface sets the markers ride on.
+  void importFlexibleBodyFromCalculix() {
+    if (QStandardPaths::findExecutable("ccx").isEmpty()) QFAIL("ccx is not installed: scripts/setup-debian.sh installs calculix-ccx");
+    QTemporaryDir dir;
+    ek::test::write(dir.filePath("strip.inp"), ek::test::stripDeck() + "*STEP\n*FREQUENCY, SOLVER=MATRIXSTORAGE\n*END STEP\n");
+    ek::writeProject(ek::test::heldStrip(), dir.filePath("held.json").toStdString());
+    MainWindow w;
+    w.setQuiet(true);
+    QVERIFY(w.openProject(dir.filePath("held.json")));
+    QVERIFY(!QFile::exists(dir.filePath("strip.sti")));
+    QVERIFY(w.importFlexibleBody(dir.filePath("strip.inp"), 1, "ROOT=2, TIP=3"));
+    QVERIFY(QFile::exists(dir.filePath("strip.sti")));
+    FlexibleImportDialog* preview = w.flexibleImportPreview();
+    qInfo("%s", qPrintable(preview->header()));
+    QVERIFY(preview->header().contains("615 nodes, 1845 degrees of freedom; flexible bodies row 1 added"));
+    QCOMPARE(preview->modeTable()->rowCount(), 18);
+    QCOMPARE(preview->markerTable()->item(0, 2)->text(), QString("set ROOT (15 nodes)"));
+    QCOMPARE(w.document()->project().flexibleBodies.size(), std::size_t(1));
+    QVERIFY(!w.importFlexibleBody(dir.filePath("strip.inp"), 1, "FLANGE=3"));
+    QVERIFY(w.lastDialogText().contains("interface set 'FLANGE' is not in the deck"));
   }
 
   void vehicleDataForm() {

@@ -65,15 +65,16 @@ FlexibleImportDialog::FlexibleImportDialog(const FeImport& r, int bodyId, const 
   auto* tables = new QHBoxLayout;
   modes_ = table({tr("mode"), tr("frequency [Hz]")}, this);
   for (int k = 0; k < r.frequencies.size(); ++k) addRow(modes_, {QString::number(k + 1), number(r.frequencies[k], 6)});
-  markers_ = table({tr("marker"), tr("name"), tr("node")}, this);
+  markers_ = table({tr("marker"), tr("name"), tr("rides on")}, this);
   if (row != r.project.flexibleBodies.end() && row->reduced) {
     const auto& ids = row->reduced->interfaceMarkers;
     for (std::size_t i = 0; i < ids.size(); ++i) {
-      QString markerName, node = QString::number(i + 1);
+      QString markerName, node = tr("reference node %1").arg(i + 1);
       for (const MarkerRow& m : r.project.markers)
         if (m.id == ids[i]) markerName = QString::fromStdString(m.name);
-      // The SID import names each marker's node of the file in its notes ("marker 47 on node 1").
-      const std::string prefix = "marker " + std::to_string(ids[i]) + " on node ";
+      // The imports name what each marker rides on in their notes ("marker 47 on node 1",
+      // "marker 2 on set ROOT (24 nodes)").
+      const std::string prefix = "marker " + std::to_string(ids[i]) + " on ";
       for (const std::string& n : r.notes)
         if (n.rfind(prefix, 0) == 0) node = QString::fromStdString(n.substr(prefix.size()));
       addRow(markers_, {QString::number(ids[i]), markerName, node});
@@ -83,7 +84,7 @@ FlexibleImportDialog::FlexibleImportDialog(const FeImport& r, int bodyId, const 
   left->addWidget(new QLabel(tr("Elastic modes kept (%1)").arg(r.frequencies.size()), this));
   left->addWidget(modes_);
   auto* right = new QVBoxLayout;
-  right->addWidget(new QLabel(tr("The body's markers on the file's nodes"), this));
+  right->addWidget(new QLabel(tr("The body's markers on the model's nodes"), this));
   right->addWidget(markers_);
   tables->addLayout(left);
   tables->addLayout(right, 1);

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 /// @file flexible_import_dialog.h
-/// Edit > Import flexible body: a preview of what a SID file or a CalculiX model would make of a
+/// File > Import FE model or SID file: a preview of what a SID file or a CalculiX model would make of a
 /// body, before it is applied (docs/import.md): the file's nodes and degrees of freedom, the body's
-/// mass now and from the file, the elastic modes kept with their frequencies, the node each marker
-/// of the body rides on, and what was derived or left out. Apply puts it into the project as one
+/// mass now and from the file, the elastic modes kept with their frequencies, the node or node set
+/// each marker of the body rides on, and what was derived or left out. Apply puts it into the project as one
 /// undo step; Cancel changes nothing.
 
 #include <QDialog>
