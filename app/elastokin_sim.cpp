@@ -700,6 +700,7 @@ void printFeImport(const ek::FeImport& r, const std::string& path, int body) {
   for (int k = 0; k < r.frequencies.size(); ++k) f += (k ? ", " : "") + ek::significant(r.frequencies[k], 5);
   ek::cprintf("  %d elastic modes [Hz]: %s\n", static_cast<int>(r.frequencies.size()), f.c_str());
   for (const std::string& n : r.notes) ek::cprintf("  %s\n", n.c_str());
+  for (const auto& [marker, on] : r.riders) ek::cprintf("  marker %d on %s\n", marker, on.c_str());
 }
 
 /// --export-property: the element as a property file. @returns the exit code.

@@ -375,21 +375,20 @@ struct Parser {
 
   void endLine(const std::string& lower, int no) {
     const std::string what = std::string(trimBlanks(std::string_view(lower).substr(3)));
-    auto expect = [&](const char* name, Ctx c) {
+    auto expect = [&](Ctx c) {
       if (ctx() != c) {
         d.error(at(no), "'end " + what + "' without its block");
         return false;
       }
-      (void)name;
       stack.pop_back();
       return true;
     };
-    if (what == "part") expect("part", Ctx::Part);
-    else if (what == "modal") expect("modal", Ctx::Modal);
-    else if (what == "refmod") expect("refmod", Ctx::Refmod);
-    else if (what == "frame") expect("frame", Ctx::Frame);
+    if (what == "part") expect(Ctx::Part);
+    else if (what == "modal") expect(Ctx::Modal);
+    else if (what == "refmod") expect(Ctx::Refmod);
+    else if (what == "frame") expect(Ctx::Frame);
     else if (what == "node") {
-      if (expect("node", Ctx::Node)) {
+      if (expect(Ctx::Node)) {
         sid.nodes.push_back(std::move(*node));
         node.reset();
       }

@@ -114,8 +114,7 @@ FeImport importCalculixBody(const Project& project, int bodyId, const std::strin
     std::size_t count = 0;  // the deck's sets are stored by their upper-case names
     for (const auto& [name, ids] : model.nodeSets)
       if (asciiLower(name) == asciiLower(interfaces[i].set)) count = ids.size();
-    out.notes.push_back("marker " + std::to_string(markerIds[i]) + " on set " + interfaces[i].set + " (" +
-                        std::to_string(count) + " nodes)");
+    out.riders.emplace_back(markerIds[i], "set " + interfaces[i].set + " (" + std::to_string(count) + " nodes)");
   }
   return out;
 }
@@ -210,7 +209,7 @@ FeImport importSidBody(const Project& project, int bodyId, const std::string& pa
   out.dofs = 6 * out.nodes;
   out.notes = std::move(read.notes);
   for (std::size_t i = 0; i < markerIds.size(); ++i)
-    out.notes.push_back("marker " + std::to_string(markerIds[i]) + " on node " + std::to_string(read.nodeIds[nodes[i]]));
+    out.riders.emplace_back(markerIds[i], "node " + std::to_string(read.nodeIds[nodes[i]]));
   return out;
 }
 

@@ -32,7 +32,9 @@ struct FeImport {
   double mass = 0.0;
   double previousMass = 0.0;  ///< the body row's mass, replaced (with its centre of mass and inertia) by the model's
   VecX frequencies;           ///< Hz, of the body's elastic modes
-  std::vector<std::string> notes;  ///< what was derived, bound or left out, for the summary
+  std::vector<std::string> notes;  ///< what was derived or left out, for the summary
+  /// Per interface marker (the row's order): what it rides on, "node 13" or "set ROOT (15 nodes)".
+  std::vector<std::pair<int, std::string>> riders;
 };
 
 /// Reads `deck` (CalculiX input) and the matrices its `*FREQUENCY, SOLVER=MATRIXSTORAGE` step

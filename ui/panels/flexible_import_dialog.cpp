@@ -66,19 +66,11 @@ FlexibleImportDialog::FlexibleImportDialog(const FeImport& r, int bodyId, const 
   modes_ = table({tr("mode"), tr("frequency [Hz]")}, this);
   for (int k = 0; k < r.frequencies.size(); ++k) addRow(modes_, {QString::number(k + 1), number(r.frequencies[k], 6)});
   markers_ = table({tr("marker"), tr("name"), tr("rides on")}, this);
-  if (row != r.project.flexibleBodies.end() && row->reduced) {
-    const auto& ids = row->reduced->interfaceMarkers;
-    for (std::size_t i = 0; i < ids.size(); ++i) {
-      QString markerName, node = tr("reference node %1").arg(i + 1);
-      for (const MarkerRow& m : r.project.markers)
-        if (m.id == ids[i]) markerName = QString::fromStdString(m.name);
-      // The imports name what each marker rides on in their notes ("marker 47 on node 1",
-      // "marker 2 on set ROOT (24 nodes)").
-      const std::string prefix = "marker " + std::to_string(ids[i]) + " on ";
-      for (const std::string& n : r.notes)
-        if (n.rfind(prefix, 0) == 0) node = QString::fromStdString(n.substr(prefix.size()));
-      addRow(markers_, {QString::number(ids[i]), markerName, node});
-    }
+  for (const auto& [id, on] : r.riders) {
+    QString markerName;
+    for (const MarkerRow& m : r.project.markers)
+      if (m.id == id) markerName = QString::fromStdString(m.name);
+    addRow(markers_, {QString::number(id), markerName, QString::fromStdString(on)});
   }
   auto* left = new QVBoxLayout;
   left->addWidget(new QLabel(tr("Elastic modes kept (%1)").arg(r.frequencies.size()), this));
@@ -93,8 +85,7 @@ FlexibleImportDialog::FlexibleImportDialog(const FeImport& r, int bodyId, const 
   notes_ = new QPlainTextEdit(this);
   notes_->setReadOnly(true);
   QString text;
-  for (const std::string& n : r.notes)
-    if (n.rfind("marker ", 0) != 0) text += QString::fromStdString(n) + "\n";
+  for (const std::string& n : r.notes) text += QString::fromStdString(n) + "\n";
   notes_->setPlainText(text.isEmpty() ? tr("Nothing derived or left out.") : text.trimmed());
   notes_->setMaximumHeight(110);
   layout->addWidget(notes_);
