@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/fe/calculix.h"
 
+#include <Eigen/SparseCholesky>
+
 #include <algorithm>
 #include <array>
+#include <map>
 #include <charconv>
 #include <filesystem>
 #include <set>
@@ -78,7 +81,8 @@ Keyword keyword(std::string_view line) {
 }
 
 bool readsElementType(const std::string& type) {
-  return type.rfind("C3D", 0) == 0 || type == "MASS" || type == "SPRINGA";
+  static const std::set<std::string> shells = {"S3", "S4", "S4R", "S6", "S8", "S8R"};
+  return type.rfind("C3D", 0) == 0 || type == "MASS" || type == "SPRINGA" || shells.count(type) > 0;
 }
 
 struct DeckReader {
@@ -120,9 +124,8 @@ struct DeckReader {
           const std::string type = upper(current.params.count("TYPE") ? current.params["TYPE"] : "");
           if (!readsElementType(type))
             diagnostics.error(where, "element type '" + printableExcerpt(type) +
-                                         "' is not read: solid elements (C3D...), MASS and SPRINGA are; CalculiX "
-                                         "expands shells and beams into solids whose nodes its matrix files do "
-                                         "not locate");
+                                         "' is not read: solid elements (C3D...), shells (S3, S4, S4R, S6, S8, "
+                                         "S8R), MASS and SPRINGA are");
         }
         return;
       }
@@ -276,8 +279,185 @@ CalculixMatrices readCalculixMatrices(const std::string& job) {
   m.stiffness.setFromTriplets(k.begin(), k.end());
   m.mass.resize(n, n);
   m.mass.setFromTriplets(mass.begin(), mass.end());
+  // The expansion report lists the knots as CalculiX makes them, each with its rotation node and
+  // then its expansion node numbered next.
+  const std::string& report = m.report = job + ".12d";
+  if (std::filesystem::exists(report)) {
+    const std::string text = readTextFile(report, kMaxDeckBytes, "CalculiX expansion report");
+    constexpr std::string_view kKnot = "a KNOT was generated in node";
+    forEachLine(text, [&](std::string_view line, int lineNo) {
+      const std::size_t at = line.find(kKnot);
+      if (at == std::string_view::npos) return;
+      int node = 0;
+      if (!integerField(trimBlanks(line.substr(at + kKnot.size())), node)) {
+        Location where(report);
+        where.line = lineNo;
+        d.error(where, "a knot line names no node: '" + printableExcerpt(line) + "'");
+        return;
+      }
+      m.knots.push_back(node);
+    });
+    d.throwIfErrors();
+  }
   return m;
 }
+
+namespace {
+
+/// A knot: a shell node on a fold, whose copies through the thickness CalculiX ties as a rigid
+/// body to the node itself, a rotation node (three small rotations, radians) and an expansion
+/// node (one factor on the thickness).
+struct Knot {
+  int node = -1;                            ///< the deck node's index
+  std::array<int, 3> rotation{-1, -1, -1};  ///< rows of the matrices
+  int expansion = -1;
+};
+
+/// A model with CalculiX's expansion resolved: one point per solid node (a shell node's copies
+/// through the thickness each a point at its own position; a knot one point with its rotation and
+/// expansion rows), the other internal rows condensed out.
+struct CopiedModel {
+  std::vector<int> node;                ///< per point: the deck node's index
+  std::vector<Vec3> position;           ///< per point, model units
+  std::vector<std::array<int, 3>> rows; ///< per point: its rows of stiffness and mass
+  std::vector<std::array<int, 4>> knot; ///< per point: its knot's rotation and expansion rows, or -1
+  SparseMatrix stiffness, mass;         ///< over the kept rows (internal rows condensed out)
+};
+
+/// Resolves the expansion. Internal rows other than knots' (the incompatible modes of C3D8I) are
+/// condensed out statically, which is exact for massless degrees of freedom. A copy's position
+/// follows from the rigid motions of the model, found without the shell normals or thicknesses:
+/// K x = 0 with the mean of a node's copies and each knot's node moving as its deck position
+/// (copies are symmetric about the mid-surface), the knots' rows free; then u = theta x p of the
+/// rotations gives p, and a knot's rows must come out as the rotation and no expansion.
+CopiedModel locateCopies(const CalculixDeck& deck, const CalculixMatrices& m, const std::vector<std::vector<std::array<int, 3>>>& copies,
+                         const std::vector<int>& internal, const std::vector<Knot>& knots, const Location& where) {
+  CopiedModel out;
+  const int nFull = static_cast<int>(m.dofs.size());
+  std::vector<int> kept(static_cast<std::size_t>(nFull), -1);
+  std::vector<bool> isInternal(static_cast<std::size_t>(nFull), false);
+  for (int r : internal) isInternal[static_cast<std::size_t>(r)] = true;
+  int nKept = 0;
+  for (int r = 0; r < nFull; ++r)
+    if (!isInternal[static_cast<std::size_t>(r)]) kept[static_cast<std::size_t>(r)] = nKept++;
+  const auto keptRow = [&](int r) { return kept[static_cast<std::size_t>(r)]; };
+  if (internal.empty()) {
+    out.stiffness = m.stiffness;
+    out.mass = m.mass;
+  } else {
+    std::vector<int> inner(static_cast<std::size_t>(nFull), -1);
+    for (std::size_t k = 0; k < internal.size(); ++k) inner[static_cast<std::size_t>(internal[k])] = static_cast<int>(k);
+    const int nu = static_cast<int>(internal.size());
+    std::vector<Eigen::Triplet<double>> cc, cu, uu, mc;
+    double massScale = 0.0, internalMass = 0.0;
+    for (int c = 0; c < m.mass.outerSize(); ++c)
+      for (SparseMatrix::InnerIterator it(m.mass, c); it; ++it) {
+        massScale = std::max(massScale, std::abs(it.value()));
+        if (isInternal[static_cast<std::size_t>(it.row())] || isInternal[static_cast<std::size_t>(it.col())])
+          internalMass = std::max(internalMass, std::abs(it.value()));
+        else
+          mc.emplace_back(keptRow(static_cast<int>(it.row())), keptRow(static_cast<int>(it.col())), it.value());
+      }
+    if (internalMass > 1e-12 * massScale)
+      throw ModelError(where, "the matrices give mass to nodes the deck does not define (the incompatible modes of "
+                              "C3D8I, into which CalculiX expands S4 shells); they cannot be condensed out: use S4R "
+                              "or S8R shells");
+    for (int c = 0; c < m.stiffness.outerSize(); ++c)
+      for (SparseMatrix::InnerIterator it(m.stiffness, c); it; ++it) {
+        const auto r = static_cast<std::size_t>(it.row()), col = static_cast<std::size_t>(it.col());
+        if (!isInternal[r] && !isInternal[col]) cc.emplace_back(kept[r], kept[col], it.value());
+        else if (!isInternal[r]) cu.emplace_back(kept[r], inner[col], it.value());
+        else if (isInternal[r] && isInternal[col]) uu.emplace_back(inner[r], inner[col], it.value());
+      }
+    SparseMatrix Kcc(nKept, nKept), Kcu(nKept, nu), Kuu(nu, nu);
+    Kcc.setFromTriplets(cc.begin(), cc.end());
+    Kcu.setFromTriplets(cu.begin(), cu.end());
+    Kuu.setFromTriplets(uu.begin(), uu.end());
+    Eigen::SimplicialLDLT<SparseMatrix> ldlt(Kuu);
+    if (ldlt.info() != Eigen::Success || !(ldlt.vectorD().minCoeff() > 0.0))
+      throw ModelError(where, "the stiffness of the nodes the deck does not define (incompatible modes) is singular");
+    const SparseMatrix Kuc = Kcu.transpose();
+    const SparseMatrix X = ldlt.solve(Kuc);
+    out.stiffness = Kcc - Kcu * X;
+    out.mass.resize(nKept, nKept);
+    out.mass.setFromTriplets(mc.begin(), mc.end());
+  }
+
+  // The points, and the unknowns of the rigid motions: per node with c copies and direction,
+  // c - 1 offsets y (the last copy's is minus their sum); per knot its four rows.
+  std::vector<int> knotOf(copies.size(), -1);
+  for (std::size_t k = 0; k < knots.size(); ++k) knotOf[static_cast<std::size_t>(knots[k].node)] = static_cast<int>(k);
+  std::vector<Eigen::Triplet<double>> ty;
+  int ny = 0;
+  for (std::size_t i = 0; i < copies.size(); ++i) {
+    const auto& list = copies[i];
+    for (const auto& c : list) {
+      if (c[0] < 0 || c[1] < 0 || c[2] < 0)
+        throw ModelError(where, "node " + std::to_string(deck.nodeIds[i]) +
+                                    " lacks a direction in the matrices: the body must be free (no *BOUNDARY, *EQUATION "
+                                    "or *RIGID BODY in the matrix step)");
+      out.node.push_back(static_cast<int>(i));
+      out.position.push_back(deck.nodes[i]);
+      out.rows.push_back({keptRow(c[0]), keptRow(c[1]), keptRow(c[2])});
+      std::array<int, 4> knot{-1, -1, -1, -1};
+      if (knotOf[i] >= 0) {
+        const Knot& k = knots[static_cast<std::size_t>(knotOf[i])];
+        knot = {keptRow(k.rotation[0]), keptRow(k.rotation[1]), keptRow(k.rotation[2]), keptRow(k.expansion)};
+        for (int row : knot) ty.emplace_back(row, ny++, 1.0);
+      }
+      out.knot.push_back(knot);
+    }
+    if (list.size() < 2) continue;
+    const int n = static_cast<int>(list.size());
+    for (int a = 0; a < 3; ++a)
+      for (int j = 0; j + 1 < n; ++j) {
+        ty.emplace_back(keptRow(list[static_cast<std::size_t>(j)][a]), ny, 1.0);
+        ty.emplace_back(keptRow(list[static_cast<std::size_t>(n - 1)][a]), ny, -1.0);
+        ++ny;
+      }
+  }
+  if (ny == 0) return out;  // a solid model: every node where the deck puts it
+  SparseMatrix T(nKept, ny);
+  T.setFromTriplets(ty.begin(), ty.end());
+  const SparseMatrix A = SparseMatrix(T.transpose()) * (out.stiffness * T);
+  Eigen::SimplicialLDLT<SparseMatrix> ldlt(A);
+  if (ldlt.info() != Eigen::Success || !(ldlt.vectorD().minCoeff() > 0.0))
+    throw ModelError(where, "the shell nodes' copies through the thickness cannot be located (singular stiffness)");
+  MatX x0 = MatX::Zero(nKept, 6);
+  for (std::size_t p = 0; p < out.rows.size(); ++p)
+    for (int k = 0; k < 6; ++k) {
+      Vec3 a = Vec3::Zero(), th = Vec3::Zero();
+      if (k < 3) a[k] = 1.0;
+      else th[k - 3] = 1.0;
+      const Vec3 u = a + th.cross(out.position[p]);
+      for (int d = 0; d < 3; ++d) x0(out.rows[p][static_cast<std::size_t>(d)], k) = u[d];
+    }
+  const MatX y = ldlt.solve(-(SparseMatrix(T.transpose()) * (out.stiffness * x0)));
+  const MatX R = x0 + T * y;
+  const double residual = (out.stiffness * R).norm(), scale = out.stiffness.norm() * R.norm();
+  if (!(residual <= 1e-8 * scale))
+    throw ModelError(where, "the shell nodes' copies through the thickness cannot be located (the rigid motions leave " +
+                                significant(residual / scale, 3) + " of the stiffness)");
+  for (std::size_t p = 0; p < out.rows.size(); ++p) {
+    // u = theta x p: p_x from the y row under theta_z, p_y from the z row under theta_x, p_z from the x row under theta_y.
+    const auto& r = out.rows[p];
+    out.position[p] = Vec3(R(r[1], 5), R(r[2], 3), R(r[0], 4));
+    // A knot's rotation node turns with the body; its expansion stays zero.
+    const auto& k = out.knot[p];
+    if (k[0] < 0) continue;
+    Eigen::Matrix<double, 4, 6> expected = Eigen::Matrix<double, 4, 6>::Zero(), got;
+    expected.block<3, 3>(0, 3).setIdentity();
+    for (int row = 0; row < 4; ++row) got.row(row) = R.row(k[static_cast<std::size_t>(row)]);
+    if (!((got - expected).cwiseAbs().maxCoeff() <= 1e-6))
+      throw ModelError(where, "the knot at node " + std::to_string(deck.nodeIds[static_cast<std::size_t>(out.node[p])]) +
+                                  ": its rotation and expansion nodes in the matrices do not move as a knot's (" +
+                                  significant((got - expected).cwiseAbs().maxCoeff(), 3) +
+                                  " off); the knots of the .12d file do not fit the matrices");
+  }
+  return out;
+}
+
+}  // namespace
 
 ModalBody reduceCalculixModel(const CalculixDeck& deck, const CalculixMatrices& matrices,
                               const std::vector<RigidInterface>& interfaces, const FeUnits& units,
@@ -289,32 +469,68 @@ ModalBody reduceCalculixModel(const CalculixDeck& deck, const CalculixMatrices& 
   std::unordered_map<int, int> nodeIndex;
   for (std::size_t i = 0; i < deck.nodeIds.size(); ++i) nodeIndex[deck.nodeIds[i]] = static_cast<int>(i);
 
-  // Each node's rows of the matrices (x, y, z), from the .dof.
-  const int nNodes = static_cast<int>(deck.nodes.size());
-  std::vector<std::array<int, 3>> rows(nNodes, {-1, -1, -1});
-  for (std::size_t r = 0; r < matrices.dofs.size(); ++r) {
-    const auto [node, dir] = matrices.dofs[r];
+  // The matrices' rows (node, direction) from the .dof. CalculiX expands a shell node into two or
+  // three solid nodes through the thickness, each listed under the original number ("copies", in
+  // .dof order), and adds nodes of its own that the deck does not define ("internal"): the
+  // incompatible modes of C3D8I, and per knot a rotation node (three rows) with its expansion node
+  // numbered next (one row), made in the order the .12d file lists the knots.
+  const int nFullRows = static_cast<int>(matrices.dofs.size());
+  std::map<int, std::vector<std::pair<int, int>>> internalNodes;  // id -> (direction, row)
+  std::vector<std::vector<std::array<int, 3>>> copies(deck.nodes.size());
+  for (int r = 0; r < nFullRows; ++r) {
+    const auto [node, dir] = matrices.dofs[static_cast<std::size_t>(r)];
+    if (dir < 1 || dir > 3) {
+      d.error(where, "the matrices hold direction " + std::to_string(dir) + " of node " + std::to_string(node) +
+                         ": beam elements and rotations are not read");
+      break;
+    }
     const auto it = nodeIndex.find(node);
     if (it == nodeIndex.end()) {
-      d.error(where, "the matrices hold node " + std::to_string(node) +
-                         ", which the deck does not define (an element's internal node: shells, beams and "
-                         "incompatible-mode solids are not read)");
-      break;
+      internalNodes[node].emplace_back(dir, r);
+      continue;
     }
-    if (dir > 3) {
-      d.error(where, "the matrices hold a rotation of node " + std::to_string(node) + ": only solid models are read");
-      break;
-    }
-    int& slot = rows[it->second][dir - 1];
-    if (slot >= 0) {
-      d.error(where, "the matrices hold direction " + std::to_string(dir) + " of node " + std::to_string(node) +
-                         " twice: CalculiX expanded shell or beam elements, which are not read");
-      break;
-    }
-    slot = static_cast<int>(r);
+    auto& list = copies[static_cast<std::size_t>(it->second)];
+    std::size_t j = 0;
+    while (j < list.size() && list[j][dir - 1] >= 0) ++j;
+    if (j == list.size()) list.push_back({-1, -1, -1});
+    list[j][dir - 1] = r;
   }
+  d.throwIfErrors();
+  std::vector<Knot> knots;
+  std::vector<int> internal;
+  std::size_t pairs = 0;  // rotation nodes with an expansion node numbered next
+  for (auto it = internalNodes.begin(); it != internalNodes.end(); ++it) {
+    const auto next = std::next(it);
+    const bool rotationNode = it->second.size() == 3 && next != internalNodes.end() && next->first == it->first + 1 &&
+                              next->second.size() == 1 && next->second[0].first == 1;
+    if (!rotationNode) {
+      for (const auto& [dir, row] : it->second) internal.push_back(row);
+      continue;
+    }
+    if (pairs++ >= matrices.knots.size()) continue;
+    const int id = matrices.knots[knots.size()];
+    const auto deckNode = nodeIndex.find(id);
+    if (deckNode == nodeIndex.end() || copies[static_cast<std::size_t>(deckNode->second)].size() != 1) {
+      d.error(where, matrices.report + " makes node " + std::to_string(id) +
+                         " a knot, but the matrices do not hold it as one (a deck node with one set of rows)");
+      break;
+    }
+    Knot k;
+    k.node = deckNode->second;
+    for (const auto& [dir, row] : it->second) k.rotation[static_cast<std::size_t>(dir - 1)] = row;
+    k.expansion = next->second[0].second;
+    knots.push_back(k);
+    it = next;
+  }
+  if (pairs != matrices.knots.size())
+    d.error(where, "the matrices hold " + std::to_string(pairs) +
+                       " knots (a rotation node of three rows, an expansion node of one numbered next), " +
+                       matrices.report + " lists " + std::to_string(matrices.knots.size()) +
+                       ": keep the .12d file CalculiX wrote with the matrices");
+  std::sort(internal.begin(), internal.end());
+  d.throwIfErrors();
   // Interfaces: every node of a set follows its reference node.
-  std::vector<int> follows(nNodes, -1);
+  std::vector<int> follows(deck.nodes.size(), -1);
   for (std::size_t k = 0; k < interfaces.size(); ++k) {
     const std::string name = upper(interfaces[k].set);
     const auto set = deck.nodeSets.find(name);
@@ -336,8 +552,10 @@ ModalBody reduceCalculixModel(const CalculixDeck& deck, const CalculixMatrices& 
     }
   }
   d.throwIfErrors();
+  const CopiedModel expanded = locateCopies(deck, matrices, copies, internal, knots, where);
 
-  // The coupled model's nodes: the reference nodes (six each), then the free nodes (three each).
+  // The coupled model's nodes: the reference nodes (six each), then the free points (three each;
+  // a knot six, its rotation node's, and its expansion as the node's extra degree of freedom).
   const int nb = static_cast<int>(interfaces.size());
   std::vector<Vec3> nodes;
   DofMap dofs;
@@ -348,50 +566,52 @@ ModalBody reduceCalculixModel(const CalculixDeck& deck, const CalculixMatrices& 
     dofs.rotations.push_back(1);
   }
   int next = 6 * nb;
-  std::vector<int> newFirst(nNodes, -1);
-  for (int i = 0; i < nNodes; ++i) {
-    const bool inModel = rows[i][0] >= 0 || rows[i][1] >= 0 || rows[i][2] >= 0;
-    if (!inModel) continue;  // a node no element uses
-    if (rows[i][0] < 0 || rows[i][1] < 0 || rows[i][2] < 0) {
-      d.error(where, "node " + std::to_string(deck.nodeIds[i]) +
-                         " lacks a direction in the matrices: the body must be free (no *BOUNDARY, *EQUATION "
-                         "or *RIGID BODY in the matrix step)");
-      continue;
-    }
-    if (follows[i] >= 0) continue;
-    newFirst[i] = next;
-    nodes.push_back(units.length * deck.nodes[i]);
+  const int nPoints = static_cast<int>(expanded.rows.size());
+  std::vector<int> newFirst(static_cast<std::size_t>(nPoints), -1);
+  for (int p = 0; p < nPoints; ++p) {
+    if (follows[static_cast<std::size_t>(expanded.node[static_cast<std::size_t>(p)])] >= 0) continue;
+    newFirst[static_cast<std::size_t>(p)] = next;
+    nodes.push_back(units.length * expanded.position[static_cast<std::size_t>(p)]);
     dofs.first.push_back(next);
-    dofs.warp.push_back(-1);
-    dofs.rotations.push_back(0);
-    next += 3;
+    const bool knot = expanded.knot[static_cast<std::size_t>(p)][0] >= 0;
+    dofs.warp.push_back(knot ? next + 6 : -1);
+    dofs.rotations.push_back(knot ? 1 : 0);
+    next += knot ? 7 : 3;
   }
-  d.throwIfErrors();
   dofs.size = next;
 
-  // x_full = T x_coupled: a follower's translation u_m + theta_m x (X - X_m).
-  const int nFull = static_cast<int>(matrices.dofs.size());
+  // x_full = T x_coupled: a follower's translation u_m + theta_m x (X - X_m), its knot's rotation
+  // theta_m and no expansion. The model's rows are in model units; the coupled ones SI. Translations
+  // scale with the mass unit below (energy / length^2); a knot's rows are without dimension, so
+  // their entries carry the length unit (energy = mass unit length unit^2 x model energy).
+  const int nFull = static_cast<int>(expanded.stiffness.rows());
   std::vector<Eigen::Triplet<double>> t;
-  for (int i = 0; i < nNodes; ++i) {
-    if (rows[i][0] < 0) continue;
-    if (follows[i] < 0) {
-      for (int a = 0; a < 3; ++a) t.emplace_back(rows[i][a], newFirst[i] + a, 1.0);
+  for (int p = 0; p < nPoints; ++p) {
+    const auto& r = expanded.rows[static_cast<std::size_t>(p)];
+    const auto& knot = expanded.knot[static_cast<std::size_t>(p)];
+    const int k = follows[static_cast<std::size_t>(expanded.node[static_cast<std::size_t>(p)])];
+    if (k < 0) {
+      const int first = newFirst[static_cast<std::size_t>(p)];
+      for (int a = 0; a < 3; ++a) t.emplace_back(r[static_cast<std::size_t>(a)], first + a, 1.0);
+      if (knot[0] >= 0)
+        for (int a = 0; a < 4; ++a) t.emplace_back(knot[static_cast<std::size_t>(a)], first + 3 + a, units.length);
       continue;
     }
-    const int k = follows[i];
-    const Mat3 arm = -skew(Vec3(units.length * (deck.nodes[i] - interfaces[k].position)));
+    if (knot[0] >= 0)
+      for (int a = 0; a < 3; ++a) t.emplace_back(knot[static_cast<std::size_t>(a)], 6 * k + 3 + a, units.length);
+    const Mat3 arm = -skew(Vec3(units.length * (expanded.position[static_cast<std::size_t>(p)] - interfaces[k].position)));
     for (int a = 0; a < 3; ++a) {
-      t.emplace_back(rows[i][a], 6 * k + a, 1.0);
+      t.emplace_back(r[static_cast<std::size_t>(a)], 6 * k + a, 1.0);
       for (int b = 0; b < 3; ++b)
-        if (arm(a, b) != 0.0) t.emplace_back(rows[i][a], 6 * k + 3 + b, arm(a, b));
+        if (arm(a, b) != 0.0) t.emplace_back(r[static_cast<std::size_t>(a)], 6 * k + 3 + b, arm(a, b));
     }
   }
   SparseMatrix T(nFull, next);
   T.setFromTriplets(t.begin(), t.end());
   // Stiffness in force / length scales by the mass unit, as the mass does (force = mass length / s^2).
   const SparseMatrix Tt = T.transpose();
-  const SparseMatrix K = units.mass * (Tt * (matrices.stiffness * T));
-  const SparseMatrix M = units.mass * (Tt * (matrices.mass * T));
+  const SparseMatrix K = units.mass * (Tt * (expanded.stiffness * T));
+  const SparseMatrix M = units.mass * (Tt * (expanded.mass * T));
   std::vector<int> boundary(6 * nb);
   for (int b = 0; b < 6 * nb; ++b) boundary[b] = b;
   try {

@@ -46,8 +46,14 @@ CalculixDeck readCalculixDeck(const std::string& path);
 struct CalculixMatrices {
   SparseMatrix stiffness, mass;                 ///< full symmetric storage, model units
   std::vector<std::pair<int, int>> dofs;        ///< per row: node id, direction 1..3
+  /// The nodes CalculiX made knots of (a fold of a shell: the node's copies through the thickness
+  /// follow the node, a rotation node and an expansion node as a rigid body), in the order it made
+  /// them, from `JOB.12d` (empty when that file is missing).
+  std::vector<int> knots;
+  std::string report;                           ///< the .12d file's path (read or not)
 };
 /// @throws ModelError naming the file and line (a missing file, a row beyond the `.dof`, a bad number).
+/// `JOB.12d` is optional: it is needed only when the model has knots.
 CalculixMatrices readCalculixMatrices(const std::string& job);
 
 /// One interface: the nodes of `set` follow a reference node at `position` (model units).

@@ -35,6 +35,13 @@ inline void write(const QString& path, const std::string& text) {
   f << text;
 }
 
+inline std::string readText(const QString& path) {
+  std::ifstream f(path.toStdString());
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
 // The strip: 200 x 20 x 4 mm, 40 x 4 x 2 eight-node bricks, steel in mm, t, s, N.
 inline constexpr double kL = 200.0, kW = 20.0, kT = 4.0;
 inline constexpr int kNx = 40, kNy = 4, kNz = 2;
@@ -65,6 +72,65 @@ inline std::string stripDeck() {
   return s;
 }
 
+// The same strip as a shell of S8R elements (CalculiX expands them into C3D20R) on its
+// mid-surface z = kT / 2, 40 x 4 elements, 4 mm thick: nodes on a (2 kNx + 1) x (2 kNy + 1) grid
+// without the elements' centres.
+inline int shellNodeId(int i, int j) { return 1 + i * (2 * kNy + 1) + j; }
+
+inline std::string shellStripDeck() {
+  std::string s = "** cantilever strip of shells, mm t s N\n*NODE, NSET=NALL\n";
+  for (int i = 0; i <= 2 * kNx; ++i)
+    for (int j = 0; j <= 2 * kNy; ++j)
+      if (i % 2 == 0 || j % 2 == 0)
+        s += cformat("%d, %.6f, %.6f, %.6f\n", shellNodeId(i, j), kL * i / (2 * kNx), kW * j / (2 * kNy), kT / 2);
+  s += "*ELEMENT, TYPE=S8R, ELSET=EALL\n";
+  int e = 1;
+  for (int i = 0; i < 2 * kNx; i += 2)
+    for (int j = 0; j < 2 * kNy; j += 2)
+      s += cformat("%d, %d, %d, %d, %d, %d, %d, %d, %d\n", e++, shellNodeId(i, j), shellNodeId(i + 2, j),
+                   shellNodeId(i + 2, j + 2), shellNodeId(i, j + 2), shellNodeId(i + 1, j), shellNodeId(i + 2, j + 1),
+                   shellNodeId(i + 1, j + 2), shellNodeId(i, j + 1));
+  for (auto [name, i] : {std::pair<const char*, int>{"ROOT", 0}, {"TIP", 2 * kNx}}) {
+    s += cformat("*NSET, NSET=%s\n", name);
+    for (int j = 0; j <= 2 * kNy; ++j) s += cformat("%d,\n", shellNodeId(i, j));
+  }
+  s += cformat("*MATERIAL, NAME=STEEL\n*ELASTIC\n210000., 0.3\n*DENSITY\n7.85e-9\n"
+               "*SHELL SECTION, ELSET=EALL, MATERIAL=STEEL\n%g\n", kT);
+  return s;
+}
+
+// A folded shell: a V section (two 20 mm flanges at 30 degrees either side of the vertical,
+// meeting on the fold line y = z = 0), 200 mm long, 2 mm thick, S8R, 40 elements along and 2
+// across each flange. CalculiX makes the fold nodes knots.
+inline constexpr double kFlange = 20.0, kFold = 30.0 * M_PI / 180.0, kShellT = 2.0;
+inline int vNodeId(int i, int j) { return 1 + i * 9 + j; }
+inline Vec3 vPoint(int i, int j) {  // j = 0..8 across, the fold at j = 4
+  const double s = kFlange * std::abs(j - 4) / 4.0, side = j < 4 ? -1.0 : 1.0;
+  return Vec3(kL * i / (2 * kNx), side * s * std::sin(kFold), s * std::cos(kFold));
+}
+inline std::string vSectionDeck() {
+  std::string s = "** V section of shells, mm t s N\n*NODE, NSET=NALL\n";
+  for (int i = 0; i <= 2 * kNx; ++i)
+    for (int j = 0; j <= 8; ++j)
+      if (i % 2 == 0 || j % 2 == 0) {
+        const Vec3 p = vPoint(i, j);
+        s += cformat("%d, %.9f, %.9f, %.9f\n", vNodeId(i, j), p.x(), p.y(), p.z());
+      }
+  s += "*ELEMENT, TYPE=S8R, ELSET=EALL\n";
+  int e = 1;
+  for (int i = 0; i < 2 * kNx; i += 2)
+    for (int j = 0; j < 8; j += 2)
+      s += cformat("%d, %d, %d, %d, %d, %d, %d, %d, %d\n", e++, vNodeId(i, j), vNodeId(i + 2, j), vNodeId(i + 2, j + 2),
+                   vNodeId(i, j + 2), vNodeId(i + 1, j), vNodeId(i + 2, j + 1), vNodeId(i + 1, j + 2), vNodeId(i, j + 1));
+  for (auto [name, i] : {std::pair<const char*, int>{"ROOT", 0}, {"TIP", 2 * kNx}}) {
+    s += cformat("*NSET, NSET=%s\n", name);
+    for (int j = 0; j <= 8; ++j) s += cformat("%d,\n", vNodeId(i, j));
+  }
+  s += cformat("*MATERIAL, NAME=STEEL\n*ELASTIC\n210000., 0.3\n*DENSITY\n7.85e-9\n"
+               "*SHELL SECTION, ELSET=EALL, MATERIAL=STEEL\n%g\n", kShellT);
+  return s;
+}
+
 // Runs ccx on JOB.inp in dir; the .dat file's text ("FAILED" when ccx failed).
 inline std::string runCcx(const QString& dir, const QString& job) {
   QProcess p;
@@ -89,6 +155,20 @@ inline Vec3 datRow(const std::string& dat, int node) {
     int id = 0;
     double x, y, z;
     if (l >> id && id == node && l >> x >> y >> z) return {x, y, z};
+  }
+  return Vec3::Constant(std::nan(""));
+}
+
+// The total of a *NODE PRINT, TOTALS=ONLY (the line after "total force ...").
+inline Vec3 datTotal(const std::string& dat) {
+  std::istringstream in(dat);
+  std::string line;
+  bool next = false;
+  while (std::getline(in, line)) {
+    if (line.find("total force") != std::string::npos) next = true;
+    std::istringstream l(line);
+    double x, y, z;
+    if (next && l >> x >> y >> z) return {x, y, z};
   }
   return Vec3::Constant(std::nan(""));
 }
