@@ -5,7 +5,8 @@
 // scripts/setup-debian.sh installs): a cantilevered steel strip of solid elements, its matrices
 // from *FREQUENCY, SOLVER=MATRIXSTORAGE reduced onto two rigid interfaces, against CalculiX's own
 // full solutions of the same model: the static tip displacement and rotation under a force and a
-// moment on the tip (*RIGID BODY, *STATIC) and the clamped frequencies (*FREQUENCY).
+// moment on the tip (*RIGID BODY, *STATIC) and the clamped frequencies (*FREQUENCY); the same strip
+// of S8R shells; a V section of shells whose fold CalculiX makes knots; S4R shells.
 #include <QtTest>
 
 #include <Eigen/Eigenvalues>
@@ -104,9 +105,6 @@ class TestCalculix : public QObject {
   // out 0 under one, the reduced body's equals beam theory's M L / (E I)).
   void shellStripAgainstCalculix() { compareWithCalculix(shellStripDeck(), "ROOT, 1, 6", Vec3::Zero()); }
 
-  // A V section: the fold's nodes become knots in CalculiX (a rotation and an expansion node of
-  // its own, condensed out here). Free frequencies with both ends rigid and the tip's
-  // displacement under a force, root clamped, against CalculiX.
   // A folded shell: CalculiX makes the fold's nodes knots (the node, a rotation node and an
   // expansion node carrying its copies through the thickness). Against CalculiX's own solutions:
   // the free-free frequencies of the unconstrained section (the body reduced onto one corner node,
@@ -198,6 +196,41 @@ class TestCalculix : public QObject {
     qInfo("%s", other.c_str());
     QVERIFY(other.find("v.12d makes node 1 a knot, but the matrices do not hold it as one") != std::string::npos);
   }
+
+  // Four-node shells with reduced integration (S4R, expanded into C3D8R with hourglass control): a
+  // plate's free frequencies against CalculiX's, the body reduced onto two corner nodes.
+  void reducedIntegrationShellAgainstCalculix() {
+    if (QStandardPaths::findExecutable("ccx").isEmpty())
+      QFAIL("ccx is not installed: scripts/setup-debian.sh installs calculix-ccx");
+    QTemporaryDir dir;
+    std::string s = "*NODE, NSET=NALL\n";
+    for (int i = 0; i <= 20; ++i)
+      for (int j = 0; j <= 2; ++j) s += cformat("%d, %g, %g, 0\n", 1 + i * 3 + j, 10.0 * i, 10.0 * j);
+    s += "*ELEMENT, TYPE=S4R, ELSET=EALL\n";
+    int e = 1;
+    for (int i = 0; i < 20; ++i)
+      for (int j = 0; j < 2; ++j)
+        s += cformat("%d, %d, %d, %d, %d\n", e++, 1 + i * 3 + j, 1 + (i + 1) * 3 + j, 1 + (i + 1) * 3 + j + 1, 1 + i * 3 + j + 1);
+    s += "*NSET, NSET=CORNER\n1, 2\n*MATERIAL, NAME=STEEL\n*ELASTIC\n210000., 0.3\n*DENSITY\n7.85e-9\n"
+         "*SHELL SECTION, ELSET=EALL, MATERIAL=STEEL\n2\n";
+    write(dir.filePath("p.inp"), s + "*STEP\n*FREQUENCY, SOLVER=MATRIXSTORAGE\n*END STEP\n");
+    write(dir.filePath("free.inp"), s + "*STEP\n*FREQUENCY\n10\n*END STEP\n");
+    QCOMPARE(runCcx(dir.path(), "p"), std::string());
+    const std::vector<double> fFree = datFrequencies(runCcx(dir.path(), "free"));
+    QCOMPARE(fFree.size(), std::size_t(10));
+    ReductionOptions options;
+    options.modes = 30;
+    const ModalBody b = reduceCalculixModel(readCalculixDeck(dir.filePath("p.inp").toStdString()),
+                                            readCalculixMatrices(dir.filePath("p").toStdString()), {{"CORNER", Vec3::Zero()}},
+                                            FeUnits{1e-3, 1e3}, options);
+    QVERIFY(std::abs(b.mass / (7850.0 * 200.0 * 20.0 * 2.0 * 1e-9) - 1.0) < 1e-9);
+    for (int k = 0; k < 4; ++k) {
+      const double err = b.frequencies[k] / fFree[6 + k] - 1.0;
+      qInfo("S4R plate free mode %d: CalculiX %.2f Hz, reduced %.2f Hz (%+.3f %%)", k + 1, fFree[6 + k], b.frequencies[k], 100.0 * err);
+      QVERIFY(std::abs(err) < 0.001);
+    }
+  }
+
 
  private:
   void compareWithCalculix(const std::string& mesh, const char* clamp, const Vec3& moment) {
