@@ -245,13 +245,15 @@ Vec3 markerTurn(const SuspensionModel& model, const Workspace& ws, int marker, c
   return turn;
 }
 
-/// True when a body belongs to the subsystem "anti-roll bar" (the project's grouping).
-bool isAntiRollBar(const SuspensionModel& model, int body) {
+/// True when a body belongs to a subsystem whose name ends in `group` ("anti-roll bar", "twist
+/// beam": the project's grouping).
+bool inGroup(const SuspensionModel& model, int body, std::string_view group) {
   const int id = model.bodies[body].id;
   for (const BodyRow& b : model.project().bodies)
-    if (b.id == id) return asciiLower(b.subsystem).ends_with("anti-roll bar");
+    if (b.id == id) return asciiLower(b.subsystem).ends_with(group);
   return false;
 }
+bool isAntiRollBar(const SuspensionModel& model, int body) { return inGroup(model, body, "anti-roll bar"); }
 
 /// Motion ratios, each wheel moved alone (the other wheel centres held at their heights):
 /// every P2P element's compression per wheel travel [mm/mm] for the wheel that moves it most,
@@ -308,18 +310,19 @@ void addMotionRatios(const SuspensionModel& model, Linearization& lin,
   }
 }
 
-/// The anti-roll bar's share of a motion dq: its elastic stiffness along dq, dq^T K_bar dq [N m
-/// per unit of dq squared], -1 when the model has no bar. K_bar holds every bushing joining two
-/// bodies of the bar (each direction's rate at its design deflection, deflections in marker J's
-/// axes) and the modal stiffness of every flexible body of the bar: for a roll motion per radian it
-/// is the bar's roll stiffness, its torsional rate times its twist per roll angle squared (the
-/// textbook figure, here with the twist the linkage's compliance leaves it).
-double barStiffnessAlong(const SuspensionModel& model, const Workspace& ws, const VecX& dq) {
+/// A roll spring's share of a motion dq (the anti-roll bar's, or a twist beam's: the bodies of the
+/// subsystem `group`): its elastic stiffness along dq, dq^T K_group dq [N m per unit of dq squared],
+/// -1 when the model has no such group. K_group holds every bushing joining two bodies of the group
+/// (each direction's rate at its design deflection, deflections in marker J's axes) and the modal
+/// stiffness of every flexible body of the group: for a roll motion per radian it is the bar's roll
+/// stiffness, its torsional rate times its twist per roll angle squared (the textbook figure, here
+/// with the twist the linkage's compliance leaves it).
+double groupStiffnessAlong(const SuspensionModel& model, const Workspace& ws, const VecX& dq, std::string_view group) {
   bool found = false;
   double sum = 0.0;
   for (const ModelBushing& b : model.bushings) {
     const int i = b.i.value, j = b.j.value;
-    if (!isAntiRollBar(model, model.markers[i].body.value) || !isAntiRollBar(model, model.markers[j].body.value))
+    if (!inGroup(model, model.markers[i].body.value, group) || !inGroup(model, model.markers[j].body.value, group))
       continue;
     found = true;
     const Mat3& Rj = ws.markers[j].R;
@@ -334,7 +337,7 @@ double barStiffnessAlong(const SuspensionModel& model, const Workspace& ws, cons
     }
   }
   for (const ModelFlexibleBody& f : model.flexibleBodies) {
-    if (!isAntiRollBar(model, f.body)) continue;
+    if (!inGroup(model, f.body, group)) continue;
     found = true;
     const VecX eta = modalIncrements(f, dq);
     sum += eta.dot(f.modal.stiffness.cwiseProduct(eta));  // unit modal masses: omega_k^2 eta_k^2
@@ -431,6 +434,9 @@ const char* kcMetricSign(const std::string& name) {
       {"roll stiffness of the anti-roll bar", "the bar's torsional rate times its twist per roll angle squared "
                                               "(its share of the moment resisting roll, per degree)"},
       {"roll stiffness share of the anti-roll bar", "the bar's roll stiffness over the axle's"},
+      {"roll stiffness of the twist beam", "the elastic stiffness of the twist beam's arms, welds and cross member "
+                                           "along the roll motion (its share of the moment resisting roll, per degree)"},
+      {"roll stiffness share of the twist beam", "the twist beam's roll stiffness over the axle's"},
       {"roll stiffness share of this axle", "this axle's roll stiffness over both axles' (the other from the vehicle "
                                             "row)"},
       {"roll stiffness", "moment resisting roll per degree of roll"},
@@ -679,11 +685,13 @@ std::vector<KcMetric> designMetrics(const SuspensionModel& model, const KcDesign
       const double roll = 2.0 / track;  // roll angle of the pattern [rad]
       const double stiffness = moment / roll;  // [N m/rad]
       add("roll stiffness (wheel pads)", -1, stiffness / kDeg, "N m/deg");
-      // The bar's part of it: its stiffness along the roll motion, per radian of roll squared.
-      if (const double bar = barStiffnessAlong(model, lin.ws(), opp.dq); bar >= 0.0) {
-        add("roll stiffness of the anti-roll bar", -1, bar / (roll * roll) / kDeg, "N m/deg");
-        add("roll stiffness share of the anti-roll bar", -1, bar / (roll * roll) / stiffness * 100.0, "%");
-      }
+      // The bar's part of it (or a twist beam's: its arms, welds and cross member): its stiffness
+      // along the roll motion, per radian of roll squared.
+      for (const std::string_view group : {"anti-roll bar", "twist beam"})
+        if (const double bar = groupStiffnessAlong(model, lin.ws(), opp.dq, group); bar >= 0.0) {
+          add("roll stiffness of the " + std::string(group), -1, bar / (roll * roll) / kDeg, "N m/deg");
+          add("roll stiffness share of the " + std::string(group), -1, bar / (roll * roll) / stiffness * 100.0, "%");
+        }
       if (const auto& v = model.project().vehicle; v && v->sprungMass > 0.0)
         addRollGradient(*v, stiffness, found ? std::optional<double>(rc.y() - ground) : std::nullopt,
                         model.gravity.norm(), add);
