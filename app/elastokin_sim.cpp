@@ -107,7 +107,7 @@ constexpr const char* kUsage =
     "                        --write-project FILE; the summary says what was imported and\n"
     "                        what was left out\n"
     "  --import-fe MODEL.inp --onto body:ID --interface SET=MARKER[,SET=MARKER...]\n"
-    "                        make a body flexible with a CalculiX solid model (docs/import.md):\n"
+    "                        make a body flexible with a CalculiX solid or shell model (docs/import.md):\n"
     "                        the mesh in the body's frame, each node set rigid to a marker of\n"
     "                        the body, the stiffness and mass of the deck's *FREQUENCY,\n"
     "                        SOLVER=MATRIXSTORAGE step (MODEL.sti/.mas/.dof; ccx is run on the\n"

@@ -14,7 +14,10 @@ project in the workbench reproduces it byte for byte.
 import json
 import math
 import os
+import shutil
 import subprocess
+import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "..", "projects")
@@ -475,7 +478,7 @@ def link(ax, name, tag, bid, p_in, body_in, p_out, body_out, mass, inner_t, inne
     return body, inner
 
 
-def load_cases_and_inputs(b, centres):
+def load_cases_and_inputs(b, centres, fz=5000.0, fx=-2500.0):
     inputs, lc1, lc2 = [], [], []
     k = 1
     for tag, mk in centres:
@@ -483,11 +486,11 @@ def load_cases_and_inputs(b, centres):
                        "direction": [1.0, 0.0, 0.0]})
         inputs.append({"id": k + 1, "name": "Fz wheel " + tag, "marker": mk, "kind": "force", "frame": "global",
                        "direction": [0.0, 0.0, 1.0]})
-        lc1 += [{"input": k, "type": "step", "time [s]": 5.0, "before": 0.0, "after": -2500.0},
-                {"input": k + 1, "type": "constant", "value": 5000.0}]
-        lc2 += [{"input": k, "type": "chirp", "offset": -2500.0, "amplitude": 500.0, "start [s]": 5.0, "end [s]": 20.0,
+        lc1 += [{"input": k, "type": "step", "time [s]": 5.0, "before": 0.0, "after": fx},
+                {"input": k + 1, "type": "constant", "value": fz}]
+        lc2 += [{"input": k, "type": "chirp", "offset": fx, "amplitude": -fx / 5.0, "start [s]": 5.0, "end [s]": 20.0,
                  "start frequency [Hz]": 0.0, "end frequency [Hz]": 30.0},
-                {"input": k + 1, "type": "constant", "value": 5000.0}]
+                {"input": k + 1, "type": "constant", "value": fz}]
         k += 2
     b.p["inputs"] = inputs
     b.p["load cases"] = [
@@ -996,6 +999,121 @@ def full_vehicle():
     print("wrote", os.path.relpath(path))
 
 
+# ---------------------------------------------------------------------------------------------
+# Twist-beam rear axle: trailing arms welded to a flexible cross member from a CalculiX shell model.
+# ---------------------------------------------------------------------------------------------
+
+TWIST_BEAM_DECK = os.path.join(OUT, "fe", "twist_beam_cross_member.inp")
+TWIST_BEAM_MODES = 4  # fixed-interface modes of the cross member (10 elastic modes with the constraint modes)
+
+# The compact car the axle belongs to: sprung mass, 60 % on the front axle, and the front axle the
+# MacPherson strut of macpherson_front.json (its roll stiffness and roll centre height,
+# elastokin-sim projects/macpherson_front.json --analysis opposite-travel).
+TWIST_BEAM_CAR = {"sprung mass [kg]": 1150.0, "sprung mass front share": 0.6,
+                  "other axle roll stiffness [N m/deg]": 2774.2, "other axle roll centre height [m]": 0.0948}
+
+# The class's ranges (Heissing/Ersoy, Chassis Handbook, twist-beam axle; Reimpell, The Automotive
+# Chassis): projects/README.md, "twist_beam_rear.json".
+TWIST_BEAM_TARGETS = [
+    {"id": 1, "metric": "wheel rate", "lower": 15.0, "upper": 30.0, "note": "compact car, rear corner"},
+    {"id": 2, "metric": "bump steer", "lower": -10.0, "upper": 10.0,
+     "note": "both wheels in bump: the arms pivot about one axis, little toe change"},
+    {"id": 3, "metric": "roll steer (toe per roll angle, wheel in bump)", "lower": -0.05,
+     "note": "no marked roll oversteer: the outer rear wheel does not toe out"},
+    {"id": 4, "metric": "roll camber (camber per roll angle, wheel in bump)", "lower": -0.8, "upper": -0.2,
+     "note": "against the body between a trailing arm's 0 and a rigid axle's -1"},
+    {"id": 5, "metric": "toe compliance, lateral force inboard (at contact)", "lower": -0.15, "upper": 0.05,
+     "note": "lateral-force oversteer of the class kept small by the body bushings"},
+    {"id": 6, "metric": "roll stiffness (wheel pads)", "lower": 300.0, "upper": 900.0, "note": "compact car rear axle"},
+    {"id": 7, "metric": "roll stiffness share of the twist beam", "lower": 20.0, "upper": 70.0,
+     "note": "the cross member is the axle's anti-roll bar"},
+    {"id": 8, "metric": "wheel centre recession, braking (-Fx at contact)", "lower": 0.5, "upper": 5.0,
+     "note": "longitudinal compliance of the body bushings for ride comfort"},
+]
+
+
+def twist_beam_rear(filename="twist_beam_rear.json"):
+    """A compact car's twist-beam (torsion-beam) rear axle: per side a trailing arm on a body
+    bushing, a wheel carrier bolted to its end and the wheel; the two arms welded to a cross
+    member, an inverted-U steel profile that twists in roll (a flexible body reduced from the shell
+    model projects/fe/twist_beam_cross_member.inp by CalculiX and Craig-Bampton); coil spring and
+    bump stop on the arm ahead of the wheel, damper and rebound stop behind it. Vehicle body fixed."""
+    sys.path.insert(0, os.path.join(OUT, "fe"))
+    import twist_beam_cross_member as cm
+    zc = cm.section_properties()[0] / 1000.0
+    xc, span = cm.X0 / 1000.0, cm.HALF_SPAN / 1000.0
+    b = Builder("Twist-beam rear axle (compact car)",
+                "A compact car's twist-beam rear axle: per side trailing arm on a body bushing, wheel carrier "
+                "and wheel; the arms welded to a flexible cross member (an inverted-U steel profile, 90 x 70 x "
+                "4.5 mm, from a CalculiX shell model reduced by Craig-Bampton: projects/fe/); coil spring with "
+                "bump stop and damper with rebound stop to the vehicle body (fixed). Rear axle, not driven. "
+                "Typical K&C of the class (docs/analyses.md); data: geometry and rates of the class from "
+                "Reimpell, The Automotive Chassis, and Heissing/Ersoy, Chassis Handbook (not a particular car).")
+    shared_curves(b)
+    b.curve(5, "twist-beam damper force vs rate (rebound positive)",
+            [[-1.5, -1000.0], [-0.5, -500.0], [-0.13, -160.0], [0.0, 0.0], [0.13, 320.0], [0.5, 1000.0],
+             [1.5, 2000.0]])
+    b.body(0, "vehicle body", "vehicle body", fixed=True)
+    beam = b.body(30, "cross member", "twist beam", 9.75, [1.17, 0.012, 1.17, 0.0, 0.0, 0.0])
+    ax = Axle(b)
+    centres, outputs, welds = [], [], {}
+    weld_t, weld_r = [1.0e8] * 3, [1.0e6] * 3
+    for s, tag, base in [(1, "left", 1), (-1, "right", 20)]:
+        P = lambda x, y, z: [x, s * y, z]
+        wc = P(0.0, 0.740, 0.300)
+        pivot = P(0.470, 0.620, 0.330)      # body bushing, ahead of and above the wheel centre
+        arm_end = P(0.0, 0.660, 0.300)      # the carrier's flange
+        weld = P(xc, span, zc)              # the cross member's end section (its centroid)
+        seat, top = P(0.080, 0.500, 0.280), P(0.080, 0.500, 0.540)   # spring seats (arm, body)
+        d_low, d_up = P(-0.060, 0.600, 0.240), P(-0.100, 0.580, 0.620)  # damper (arm, body)
+        axle_marker = ax.next_marker
+        carrier, wheel, centre = wheel_and_mount(ax, tag, s, base, wc, P(0.0, 0.700, 0.300), 7.0,
+                                                 [0.030, 0.025, 0.030, 0.0, 0.0, 0.0])
+        centres.append((tag, centre))
+        b.wheel(1 if s > 0 else 2, "wheel " + tag, axle_marker, carrier, 0.30, tag)
+        arm = b.body(base + 2, "trailing arm " + tag, "twist beam", 4.5,
+                     rod_inertia(4.5, pivot, arm_end, 0.03), at=centroid(pivot, arm_end))
+        ax.bushing("carrier mount " + tag, carrier, arm, arm_end, STIFF_T, STIFF_R)
+        bushing = ax.bushing("body bushing " + tag, arm, 0, pivot, [1.2e6, 6.0e5, 2.5e6], [400.0, 30.0, 400.0])
+        welds[s] = ax.bushing("cross member weld " + tag, beam, arm, weld, weld_t, weld_r)
+        rate, force = 35000.0, 3860.0  # the design vertical force 3.5 kN (the load cases' Fz)
+        ax.p2p("coil spring " + tag, arm, seat, 0, top, free_length=norm(sub(top, seat)) + force / rate, spring=rate)
+        ax.p2p("bump stop " + tag, arm, add(seat, [0, 0, 0.03]), 0, add(top, [0, 0, -0.03]),
+               **{"bump stop": {"clearance [m]": 0.055, "stiffness [N/m]": {"curve": 2}}})
+        ax.p2p("damper " + tag, arm, d_low, 0, d_up, damper={"curve": 5})
+        ax.p2p("rebound stop " + tag, arm, d_low, 0, d_up,
+               **{"rebound stop": {"clearance [m]": 0.080, "stiffness [N/m]": {"curve": 3}}})
+        outputs += [
+            {"name": "toe " + tag, "quantity": "wheel", "wheel": 1 if s > 0 else 2, "component": "toe"},
+            {"name": "camber " + tag, "quantity": "wheel", "wheel": 1 if s > 0 else 2, "component": "camber"},
+            {"name": "wheel centre x " + tag, "quantity": "marker displacement", "marker": centre, "component": "x"},
+            {"name": "wheel centre z " + tag, "quantity": "marker displacement", "marker": centre, "component": "z"},
+            {"name": "body bushing fx " + tag, "quantity": "bushing force", "bushing": bushing, "component": "x"},
+        ]
+    load_cases_and_inputs(b, centres, fz=3500.0, fx=-1750.0)
+    b.vehicle("rear", 1.0, TWIST_BEAM_CAR)
+    b.p["outputs"] = outputs
+    b.p["targets"] = TWIST_BEAM_TARGETS
+    # The cross member's weld markers (I of the welds) are the reduced body's interfaces.
+    weld_marker = {s: next(r["marker_i"] for r in b.p["bushings"] if r["id"] == welds[s]) for s in (1, -1)}
+    base_name = filename.replace(".json", ".rigid-cross-member.json")
+    b.write(base_name)
+    if not os.path.exists(SIM) or not shutil.which("ccx"):
+        sys.exit("twist_beam_rear: needs build/app/elastokin-sim and ccx (calculix-ccx) to reduce the cross member")
+    with tempfile.TemporaryDirectory() as tmp:
+        deck = os.path.join(tmp, os.path.basename(TWIST_BEAM_DECK))
+        shutil.copy(TWIST_BEAM_DECK, deck)
+        base = os.path.join(OUT, base_name)
+        try:
+            subprocess.run([SIM, base, "--import-fe", deck, "--onto", "body:%d" % beam, "--interface",
+                            "LEFT_END=%d,RIGHT_END=%d" % (weld_marker[1], weld_marker[-1]),
+                            "--modes", str(TWIST_BEAM_MODES), "--write-project", os.path.join(OUT, filename)],
+                           check=True, stdout=subprocess.DEVNULL)
+        finally:
+            os.remove(base)
+    print("wrote", os.path.relpath(os.path.join(OUT, filename)))
+
+
 if __name__ == "__main__":
     quarter_double_wishbone()
     double_wishbone()
@@ -1004,3 +1122,4 @@ if __name__ == "__main__":
     multilink()
     macpherson_front()
     full_vehicle()
+    twist_beam_rear()

@@ -399,6 +399,7 @@ class TestKc : public QObject {
     QTest::newRow("double wishbone") << "double_wishbone.json";
     QTest::newRow("MacPherson") << "macpherson_front.json";
     QTest::newRow("multilink") << "multilink.json";
+    QTest::newRow("twist beam") << "twist_beam_rear.json";
   }
   void metricsFollowTheirSweeps() {
     QFETCH(QString, project);
@@ -466,6 +467,7 @@ class TestKc : public QObject {
     QTest::addColumn<QString>("project");
     QTest::newRow("double wishbone") << "double_wishbone.json";
     QTest::newRow("multilink") << "multilink.json";
+    QTest::newRow("twist beam") << "twist_beam_rear.json";
   }
   void metricsAreSymmetric() {
     QFETCH(QString, project);
@@ -564,10 +566,13 @@ class TestKc : public QObject {
   /// angle)^2 over a flexible bar's modes.
   void rollStiffnessOfTheBarMatchesEquilibria_data() {
     QTest::addColumn<QString>("project");
-    for (const char* p : {"double_wishbone", "double_wishbone_flexible_bar"}) QTest::newRow(p) << p;
+    QTest::addColumn<QString>("group");  // the subsystem of the roll spring: bar, or a twist beam's arms and cross member
+    for (const char* p : {"double_wishbone", "double_wishbone_flexible_bar"}) QTest::newRow(p) << p << "anti-roll bar";
+    QTest::newRow("twist_beam_rear") << "twist_beam_rear" << "twist beam";
   }
   void rollStiffnessOfTheBarMatchesEquilibria() {
     QFETCH(QString, project);
+    QFETCH(QString, group);
     const auto model = SuspensionModel::build(readProject(kProjects + project.toStdString() + ".json"));
     const SuspensionModel& m = *model;
     const int n = static_cast<int>(m.wheels.size());
@@ -603,7 +608,7 @@ class TestKc : public QObject {
     // The bar's bushings and modes.
     auto isBar = [&](int body) {
       for (const BodyRow& b : m.project().bodies)
-        if (b.id == m.bodies[body].id) return b.subsystem == "anti-roll bar";
+        if (b.id == m.bodies[body].id) return b.subsystem == group.toStdString();
       return false;
     };
     double bar = 0.0;
@@ -633,8 +638,8 @@ class TestKc : public QObject {
       ++parts;
     }
     bar *= M_PI / 180.0;  // N m/deg
-    const double toolBar = metric(ms, "roll stiffness of the anti-roll bar");
-    const double toolShare = metric(ms, "roll stiffness share of the anti-roll bar");
+    const double toolBar = metric(ms, "roll stiffness of the " + group.toStdString());
+    const double toolShare = metric(ms, "roll stiffness share of the " + group.toStdString());
     qInfo("%s: roll stiffness %.3f N m/deg (tool) vs %.3f (equilibria); the bar's %.3f vs %.3f N m/deg, share %.3f %%",
           qPrintable(project), toolTotal, total, toolBar, bar, toolShare);
     QVERIFY(parts > 0);
@@ -642,6 +647,32 @@ class TestKc : public QObject {
     QVERIFY2(std::abs(toolBar - bar) < 1e-4 * bar, qPrintable(QString("%1 vs %2").arg(toolBar).arg(bar)));
     QVERIFY(std::abs(toolShare - 100.0 * toolBar / toolTotal) < 1e-9 * toolShare);
     QVERIFY(toolShare > 1.0 && toolShare < 100.0);
+  }
+
+  /// The twist-beam rear axle (its cross member a flexible body from a CalculiX shell model) against
+  /// the class's ranges, its project's targets (projects/README.md names the sources): every target
+  /// met, and the metrics that make a twist beam one: the outer wheel's roll camber between a
+  /// trailing arm's (0) and a rigid axle's (-1), the beam's share of the roll stiffness, the
+  /// single-wheel rate above the parallel one (the beam couples the wheels).
+  void twistBeamMeetsTheClassRanges() {
+    const Project p = readProject(kProjects + "twist_beam_rear.json");
+    const auto model = SuspensionModel::build(p);
+    QCOMPARE(model->flexibleBodies.size(), std::size_t(1));
+    const auto ms = designMetrics(*model, solveDesign(*model, 1e-10));
+    const std::vector<TargetCheck> checks = checkTargets(p, ms);
+    int met = 0;
+    for (const TargetCheck& c : checks) {
+      qInfo("target %d: %-60s %-12s %10.4f  %s", c.id, c.metric.c_str(), c.wheel.c_str(), c.value,
+            toString(c.status));
+      met += c.status == TargetCheck::Status::Met;
+    }
+    QCOMPARE(checks.size(), std::size_t(14));  // 8 targets, 6 of them per wheel
+    QCOMPARE(met, static_cast<int>(checks.size()));
+    const double camber = metric(ms, "roll camber (camber per roll angle, wheel in bump)", "wheel left");
+    QVERIFY(camber < -0.1 && camber > -0.9);
+    const double share = metric(ms, "roll stiffness share of the twist beam");
+    QVERIFY(share > 20.0 && share < 70.0);
+    QVERIFY(metric(ms, "wheel rate, single wheel (other wheels held)", "wheel left") > metric(ms, "wheel rate", "wheel left"));
   }
 
   /// The roll gradient from the vehicle row: the sprung mass rolls about the axis through both

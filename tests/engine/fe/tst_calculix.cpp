@@ -6,7 +6,8 @@
 // from *FREQUENCY, SOLVER=MATRIXSTORAGE reduced onto two rigid interfaces, against CalculiX's own
 // full solutions of the same model: the static tip displacement and rotation under a force and a
 // moment on the tip (*RIGID BODY, *STATIC) and the clamped frequencies (*FREQUENCY); the same strip
-// of S8R shells; a V section of shells whose fold CalculiX makes knots; S4R shells.
+// of S8R shells; a V section of shells whose fold CalculiX makes knots; S4R shells; the twist
+// beam's cross member.
 #include <QtTest>
 
 #include <Eigen/Eigenvalues>
@@ -231,6 +232,116 @@ class TestCalculix : public QObject {
     }
   }
 
+
+  // The shipped twist beam's cross member (projects/fe/twist_beam_cross_member.inp: an inverted U
+  // of S8R shells with 242 knots on its folds), reduced as projects/twist_beam_rear.json has it
+  // (both end sections rigid to their centroids, 4 fixed-interface modes), against CalculiX's full
+  // model: the stiffness of one end moved against the other clamped (*BOUNDARY on every end node:
+  // x, y, z from the reaction, the twist about the beam's axis from the strain energy), the clamped
+  // frequencies (both ends held), and the free frequencies (reduced onto two corner nodes).
+  void twistBeamCrossMemberAgainstCalculix() {
+    if (QStandardPaths::findExecutable("ccx").isEmpty())
+      QFAIL("ccx is not installed: scripts/setup-debian.sh installs calculix-ccx");
+    QTemporaryDir dir;
+    const std::string deckText = test::readText(QString(ELASTOKIN_SOURCE_DIR) + "/projects/fe/twist_beam_cross_member.inp");
+    const std::string mesh = deckText.substr(0, deckText.find("*STEP")) + "*NSET, NSET=CORNER\n1, 2\n";
+    write(dir.filePath("cm.inp"), mesh + deckText.substr(deckText.find("*STEP")));
+    QCOMPARE(runCcx(dir.path(), "cm"), std::string());
+    const CalculixDeck deck = readCalculixDeck(dir.filePath("cm.inp").toStdString());
+    const CalculixMatrices matrices = readCalculixMatrices(dir.filePath("cm").toStdString());
+    qInfo("cross member: %zu nodes, %zu rows, %zu knots", deck.nodes.size(), matrices.dofs.size(), matrices.knots.size());
+    QCOMPARE(matrices.knots.size(), std::size_t(242));
+    // The section's centroid (projects/fe/twist_beam_cross_member.py: web 90 mm at z = 362, flanges 70 mm).
+    const double zc = (90.0 * 362.0 + 140.0 * (362.0 - 35.0)) / 230.0;
+    const Vec3 left(300.0, 600.0, zc), right(300.0, -600.0, zc);
+    ReductionOptions options;
+    options.modes = 4;
+    const ModalBody b = reduceCalculixModel(deck, matrices, {{"LEFT_END", left}, {"RIGHT_END", right}}, FeUnits{1e-3, 1e3}, options);
+    QVERIFY(std::abs(b.mass / (230.0 * 4.5 * 1200.0 * 7.85e-9 * 1e3) - 1.0) < 1e-9);
+    const int n = b.modes(), nz = 6 + n;
+    const MatX tip = nodeRows(b, 0), root = nodeRows(b, 1);
+    const double scale = b.stiffness.maxCoeff();
+    MatX kkt = MatX::Zero(nz + 12, nz + 12);
+    kkt.block(6, 6, n, n) = b.stiffness.asDiagonal();
+    kkt.block(nz, 0, 6, nz) = scale * root;
+    kkt.block(nz + 6, 0, 6, nz) = scale * tip;
+    kkt.block(0, nz, nz, 12) = kkt.block(nz, 0, 12, nz).transpose();
+    const Eigen::FullPivLU<MatX> lu(kkt);
+
+    // Statics: LEFT_END moved (0.01 mm along x, y, z; 1 mrad about y), RIGHT_END held.
+    double worstStatic = 0.0;
+    for (int a = 0; a < 4; ++a) {
+      const double move = a < 3 ? 0.01 : 1e-3;
+      std::string guide = "*BOUNDARY\nRIGHT_END, 1, 6\n";
+      if (a < 3) {
+        for (int dof = 1; dof <= 6; ++dof) guide += cformat("LEFT_END, %d, %d, %g\n", dof, dof, dof == a + 1 ? move : 0.0);
+      } else {
+        for (int id : deck.nodeSets.at("LEFT_END")) {
+          const Vec3 d = deck.nodes[static_cast<std::size_t>(std::find(deck.nodeIds.begin(), deck.nodeIds.end(), id) -
+                                                             deck.nodeIds.begin())] - left;
+          const Vec3 u = move * Vec3::UnitY().cross(d);
+          guide += cformat("%d, 1, 1, %.12g\n%d, 2, 2, 0\n%d, 3, 3, %.12g\n%d, 4, 4, 0\n%d, 5, 5, %.12g\n%d, 6, 6, 0\n", id,
+                           u.x(), id, id, u.z(), id, id, move, id);
+        }
+      }
+      const QString job = QString("move%1").arg(a);
+      write(dir.filePath(job + ".inp"), mesh + guide + "*STEP\n*STATIC\n*NODE PRINT, NSET=LEFT_END, TOTALS=ONLY\nRF\n"
+                                                      "*EL PRINT, ELSET=EALL, TOTALS=ONLY\nELSE\n*END STEP\n");
+      const std::string dat = runCcx(dir.path(), job);
+      // N/mm for the translations; N mm/rad for the twist, from the strain energy E = k theta^2 / 2.
+      double kCalculix = a < 3 ? test::datTotal(dat)[a] / move : 0.0;
+      if (a == 3) {
+        const std::size_t at = dat.find("total internal energy");
+        QVERIFY2(at != std::string::npos, dat.c_str());
+        std::istringstream in(dat.substr(dat.find('\n', at)));
+        double energy = 0.0;
+        in >> energy;
+        kCalculix = 2.0 * energy / (move * move);
+      }
+      VecX rhs = VecX::Zero(nz + 12);
+      rhs[nz + 6 + a + (a == 3 ? 1 : 0)] = scale * (a < 3 ? move * 1e-3 : move);
+      const VecX x = lu.solve(rhs);
+      const double reaction = -scale * x[nz + 6 + a + (a == 3 ? 1 : 0)];
+      const double kReduced = a < 3 ? reaction / move : reaction * 1e3 / move;  // N/mm, N mm/rad
+      const double e = kReduced / kCalculix - 1.0;
+      qInfo("cross member, left end %s, right end held: CalculiX %.6g, reduced %.6g %s (%+.3f %%)",
+            a < 3 ? cformat("moved along %c", "xyz"[a]).c_str() : "turned about y", kCalculix, kReduced,
+            a < 3 ? "N/mm" : "N mm/rad", 100.0 * e);
+      worstStatic = std::max(worstStatic, std::abs(e));
+    }
+
+    // Clamped: both ends held; the reduced body's are its fixed-interface modes.
+    write(dir.filePath("clamped.inp"), mesh + "*BOUNDARY\nLEFT_END, 1, 6\nRIGHT_END, 1, 6\n*STEP\n*FREQUENCY\n4\n*END STEP\n");
+    const std::vector<double> fClamped = datFrequencies(runCcx(dir.path(), "clamped"));
+    QCOMPARE(fClamped.size(), std::size_t(4));
+    const MatX A = (MatX(12, nz) << root, tip).finished();
+    const MatX N = Eigen::FullPivLU<MatX>(A).kernel();
+    MatX M = MatX::Identity(nz, nz);
+    M.topLeftCorner<3, 3>() = b.mass * Mat3::Identity();
+    M.block<3, 3>(3, 3) = b.inertia;
+    MatX K = MatX::Zero(nz, nz);
+    K.bottomRightCorner(n, n) = b.stiffness.asDiagonal();
+    const Eigen::GeneralizedSelfAdjointEigenSolver<MatX> clamped(N.transpose() * K * N, N.transpose() * M * N);
+    double worstFrequency = 0.0;
+    for (int k = 0; k < 4; ++k) {
+      const double f = std::sqrt(clamped.eigenvalues()[k]) / (2.0 * M_PI), e = f / fClamped[k] - 1.0;
+      qInfo("cross member clamped mode %d: CalculiX %.2f Hz, reduced %.2f Hz (%+.3f %%)", k + 1, fClamped[k], f, 100.0 * e);
+      worstFrequency = std::max(worstFrequency, std::abs(e));
+    }
+    // Free: the model as it is, reduced onto two corner nodes with 40 fixed-interface modes.
+    write(dir.filePath("free.inp"), mesh + "*STEP\n*FREQUENCY\n12\n*END STEP\n");
+    const std::vector<double> fFree = datFrequencies(runCcx(dir.path(), "free"));
+    QCOMPARE(fFree.size(), std::size_t(12));
+    options.modes = 40;
+    const ModalBody loose = reduceCalculixModel(deck, matrices, {{"CORNER", deck.nodes[0]}}, FeUnits{1e-3, 1e3}, options);
+    for (int k = 0; k < 6; ++k) {
+      const double e = loose.frequencies[k] / fFree[6 + k] - 1.0;
+      qInfo("cross member free mode %d: CalculiX %.2f Hz, reduced %.2f Hz (%+.3f %%)", k + 1, fFree[6 + k], loose.frequencies[k], 100.0 * e);
+      worstFrequency = std::max(worstFrequency, std::abs(e));
+    }
+    QVERIFY(worstStatic < 0.01);
+    QVERIFY(worstFrequency < 0.005);
+  }
 
  private:
   void compareWithCalculix(const std::string& mesh, const char* clamp, const Vec3& moment) {

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <functional>
 
+#include "engine/analysis/kc.h"
 #include "engine/analysis/linear_analysis.h"
 #include "engine/core/error.h"
 #include "engine/core/rotation.h"
@@ -32,6 +33,84 @@ using test::heldStrip;
 class TestFeImport : public QObject {
   Q_OBJECT
  private slots:
+  /// The shipped twist beam's cross member is what its deck gives (projects/fe/, imported as
+  /// scripts/make_projects.py does: same frequencies and mode shapes), and its shear centre steers:
+  /// the same profile turned over about its centroid (a U open upwards, the shear centre 100 mm
+  /// lower) takes the arms' roll axis down with it, and the outer wheel's roll understeer becomes
+  /// oversteer (projects/README.md, "The shear centre's effect").
+  void twistBeamShearCentreSteers() {
+    if (QStandardPaths::findExecutable("ccx").isEmpty())
+      QFAIL("ccx is not installed: scripts/setup-debian.sh installs calculix-ccx");
+    const std::string root = ELASTOKIN_SOURCE_DIR;
+    const Project shipped = readProject(root + "/projects/twist_beam_rear.json");
+    QCOMPARE(shipped.flexibleBodies.size(), std::size_t(1));
+    const int body = shipped.flexibleBodies[0].body;
+    auto weld = [&](const char* side) {
+      for (const BushingRow& b : shipped.bushings)
+        if (b.name == std::string("cross member weld ") + side) return b.markerI;
+      return -1;
+    };
+    FeImportOptions options;
+    options.interfaces = {{"LEFT_END", weld("left")}, {"RIGHT_END", weld("right")}};
+    options.units = {1e-3, 1e3};
+    options.reduction.modes = 4;
+    QTemporaryDir dir;
+    const std::string deck = test::readText(QString::fromStdString(root + "/projects/fe/twist_beam_cross_member.inp"));
+    test::write(dir.filePath("twist_beam_cross_member.inp"), deck);
+    // Turned over: z mirrored about the centroid's height (the *NODE lines "id, x, y, z").
+    const double zc = (90.0 * 362.0 + 140.0 * (362.0 - 35.0)) / 230.0;
+    std::istringstream in(deck);
+    std::string line, flipped;
+    bool nodes = false;
+    while (std::getline(in, line)) {
+      if (!line.empty() && line[0] == '*') nodes = line.rfind("*NODE", 0) == 0;
+      int id = 0;
+      double x = 0, y = 0, z = 0;
+      if (nodes && std::sscanf(line.c_str(), "%d, %lf, %lf, %lf", &id, &x, &y, &z) == 4)
+        line = cformat("%d, %.6f, %.6f, %.6f", id, x, y, 2.0 * zc - z);
+      flipped += line + "\n";
+    }
+    test::write(dir.filePath("open_up.inp"), flipped);
+    QCOMPARE(test::runCcx(dir.path(), "twist_beam_cross_member"), std::string());
+    QCOMPARE(test::runCcx(dir.path(), "open_up"), std::string());
+    const FeImport same = importCalculixBody(shipped, body, dir.filePath("twist_beam_cross_member.inp").toStdString(), options);
+    const FeImport up = importCalculixBody(shipped, body, dir.filePath("open_up.inp").toStdString(), options);
+    const fe::ModalBody& a = shipped.flexibleBodies[0].reduced->modal;
+    const fe::ModalBody& b = same.project.flexibleBodies[0].reduced->modal;
+    QCOMPARE(a.modes(), 10);
+    QCOMPARE(b.modes(), a.modes());
+    double df = 0.0, dshape = 0.0;
+    for (int k = 0; k < a.modes(); ++k) {
+      df = std::max(df, std::abs(b.frequencies[k] / a.frequencies[k] - 1.0));
+      // A mode's sign is the eigensolver's choice.
+      const VecX sa = a.shapes.col(k), sb = b.shapes.col(k);
+      dshape = std::max(dshape, std::min((sa - sb).norm(), (sa + sb).norm()) / sa.norm());
+    }
+    qInfo("shipped cross member against its deck: frequencies %.1e, shapes %.1e relative", df, dshape);
+    QVERIFY(df < 1e-6 && dshape < 1e-4);
+
+    auto kc = [](const Project& p) {
+      const auto model = SuspensionModel::build(p);
+      return designMetrics(*model, solveDesign(*model, 1e-10));
+    };
+    auto metric = [](const std::vector<KcMetric>& ms, const std::string& name) {
+      for (const KcMetric& m : ms)
+        if (m.name == name && (m.wheel.empty() || m.wheel == "wheel left")) return m.value;
+      return std::nan("");
+    };
+    const auto down = kc(shipped), over = kc(up.project);
+    for (const char* name : {"roll steer (toe per roll angle, wheel in bump)", "roll camber (camber per roll angle, wheel in bump)",
+                             "toe compliance, lateral force inboard (at contact)", "toe compliance, braking (-Fx at contact)",
+                             "roll stiffness of the twist beam"})
+      qInfo("%-55s inverted U %9.5f, U open upwards %9.5f", name, metric(down, name), metric(over, name));
+    const std::string steer = "roll steer (toe per roll angle, wheel in bump)";
+    QVERIFY(metric(down, steer) > 0.05);   // understeer: the outer wheel toes in
+    QVERIFY(metric(over, steer) < -0.05);  // oversteer
+    // The beam's own roll stiffness hardly changes: the same section, only its shear centre moved.
+    const std::string beam = "roll stiffness of the twist beam";
+    QVERIFY(std::abs(metric(over, beam) / metric(down, beam) - 1.0) < 0.01);
+  }
+
   void stripOntoABody() {
     try {
       stripOntoABodyRun();
