@@ -18,6 +18,8 @@
 #include <QStandardPaths>
 #include <QEventLoop>
 #include <QInputDialog>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QLineEdit>
 #include <QHBoxLayout>
@@ -557,6 +559,8 @@ void MainWindow::buildMenus() {
   });
   recentMenu_ = file->addMenu(tr("Open &recent"));
   updateRecent(QString());
+  examplesMenu_ = file->addMenu(tr("Open &example"));
+  examplesMenu_->setEnabled(false);
   file->addAction(tr("&Save"), QKeySequence::Save, this, [this] { save(false); });
   file->addAction(tr("Save &as..."), QKeySequence::SaveAs, this, [this] { save(true); });
   file->addSeparator();
@@ -725,6 +729,30 @@ void MainWindow::buildMenus() {
                "at a fixed step, the linear systems solved along the suspension's topology."),
             false);
   });
+}
+
+void MainWindow::setShippedProjects(const QString& folder) {
+  shippedProjects_ = folder;
+  examplesMenu_->clear();
+  // Each shipped project under its own name (the file's "name"), in the order of the names.
+  QList<QPair<QString, QString>> entries;
+  for (const QFileInfo& f : QDir(folder).entryInfoList({"*.json"}, QDir::Files, QDir::Name)) {
+    QFile file(f.filePath());
+    if (!file.open(QIODevice::ReadOnly)) continue;
+    const QJsonDocument json = QJsonDocument::fromJson(file.readAll());
+    if (json.object().value("format").toString() != "elastokin-project") continue;
+    const QString name = json.object().value("name").toString(f.completeBaseName());
+    entries.append({name, f.filePath()});
+  }
+  std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (const auto& [name, path] : entries) {
+    QAction* a = examplesMenu_->addAction(name, this, [this, path = path] {
+      if (maybeSave()) openProject(path);
+    });
+    a->setToolTip(QFileInfo(path).fileName());
+    a->setData(path);
+  }
+  examplesMenu_->setEnabled(!entries.isEmpty());
 }
 
 bool MainWindow::openProject(const QString& path, bool showErrors) {

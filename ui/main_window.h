@@ -123,9 +123,12 @@ class MainWindow : public QMainWindow {
   QString lastDialogText() const { return lastDialog_; }
   /// Where the Help menu finds README.md and docs/ (the source tree).
   void setDocsRoot(const QString& root) { docsRoot_ = root; }
-  /// The folder of the projects that ship with Elastokin: File > Save never replaces one of them
-  /// unasked, it asks where to save a copy (starting in the user's documents folder).
-  void setShippedProjects(const QString& folder) { shippedProjects_ = folder; }
+  /// The folder of the projects that ship with Elastokin: File > Open example lists them (by their
+  /// names); File > Save never replaces one of them unasked, it asks where to save a copy (starting
+  /// in the user's documents folder).
+  void setShippedProjects(const QString& folder);
+  /// File > Open example: one entry per shipped project.
+  QMenu* examplesMenu() const { return examplesMenu_; }
   /// The project file is one of the shipped projects (in that folder or below it).
   bool isShippedProject(const QString& path) const;
   /// The file the Help menu opened last (in quiet mode it is not shown).
@@ -194,6 +197,7 @@ class MainWindow : public QMainWindow {
   QDoubleSpinBox* exaggeration_;
   QAction *runAct_, *pauseAct_, *stopAct_;
   QMenu* recentMenu_;
+  QMenu* examplesMenu_;
   QProgressBar* progress_;
   QLabel* rtf_;
   QLabel* errorLabel_;  ///< the running estimate of the integrator's local error

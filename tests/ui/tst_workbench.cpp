@@ -2062,6 +2062,34 @@ class TestWorkbench : public QObject {
     QCOMPARE(ek::writeProjectText(ek::readProject(saved.toStdString())), ek::writeProjectText(project));
   }
 
+  /// File > Open example lists the shipped projects by name and opens the one chosen, as a user
+  /// finds them without knowing the folder.
+  void examplesMenuOpensTheShippedProjects() {
+    MainWindow w;
+    QVERIFY(!w.examplesMenu()->isEnabled());
+    w.setShippedProjects(kRoot + "/projects");
+    QVERIFY(w.examplesMenu()->isEnabled());
+    QStringList names;
+    QAction* twistBeam = nullptr;
+    for (QAction* a : w.examplesMenu()->actions()) {
+      names << a->text();
+      if (a->text() == "Twist-beam rear axle (compact car)") twistBeam = a;
+    }
+    qInfo("examples: %s", qPrintable(names.join(" | ")));
+    QVERIFY(names.contains("MacPherson strut front axle (passenger car)"));
+    QVERIFY(names.contains("Full vehicle on a four-post rig"));
+    QVERIFY(twistBeam);
+    QCOMPARE(twistBeam->toolTip(), QString("twist_beam_rear.json"));
+    QStringList sorted = names;
+    sorted.sort();
+    QCOMPARE(names, sorted);
+    twistBeam->trigger();
+    const ek::Project& p = w.document()->project();
+    QCOMPARE(QString::fromStdString(p.name), QString("Twist-beam rear axle (compact car)"));
+    QCOMPARE(p.flexibleBodies.size(), std::size_t(1));
+    QVERIFY(w.isShippedProject(w.document()->path()));
+  }
+
   /// Ctrl+S on a shipped project never replaces it: the dialog asks for a copy's place (not the
   /// shipped folder); after that, Save goes to the copy without asking.
   void saveKeepsTheShippedProjects() {
