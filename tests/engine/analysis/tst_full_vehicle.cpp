@@ -2,7 +2,10 @@
 // The shipped full vehicle on a four-post rig (projects/full_vehicle.json, docs/full-vehicle.md):
 // static equilibrium and symmetry, heave and pitch frequencies against the band its data give;
 // the parallel step on 2 threads gives the serial results bit for bit over the bump; LSRT2 at 1 ms
-// against the CVODE reference (sparse KLU Newton systems) over the bump.
+// against the CVODE reference (sparse KLU Newton systems) over the bump. The compact car
+// (projects/full_vehicle_compact.json: MacPherson front, twist-beam rear with its flexible cross
+// member) the same way: equilibrium at its design loads, LSRT2 against CVODE over the bump, and its
+// three load cases to the end.
 #include <QtTest>
 
 #include <cmath>
@@ -116,6 +119,53 @@ class TestFullVehicle : public QObject {
       const double e = test::error27(a.results().series(c), b.results().series(c));
       qInfo("%-40s e = %.4f %%", o.channels[c].c_str(), 100 * e);
       QVERIFY2(e <= 0.01, o.channels[c].c_str());
+    }
+  }
+
+  void compactCarWithATwistBeam() {
+    const auto m = SuspensionModel::build(readProject(std::string(ELASTOKIN_SOURCE_DIR) + "/projects/full_vehicle_compact.json"));
+    QCOMPARE(m->flexibleBodies.size(), std::size_t(1));
+    {
+      RunOptions o;
+      o.duration = 0.2;
+      Simulation sim(m, "bump", o);
+      sim.initialize();
+      Workspace ws(*m);
+      VecX u(m->nInputs());
+      InputSignals(*m, *m->loadCase("bump")).evaluate(0.0, u);
+      linearize(*m, sim.state(), u, ws);
+      const double acc = maxAcceleration(*m, ws);
+      QVERIFY(acc < 1e-5);
+      // Each axle carries its design load (4.35 kN front, 3.5 kN rear per wheel) within 1 %.
+      for (std::size_t k = 0; k < m->project().p2ps.size(); ++k) {
+        const std::string& name = m->project().p2ps[k].name;
+        if (name.rfind("tyre vertical", 0) != 0) continue;
+        const double load = ws.p2ps[k].wrench.F.z(), design = name.find("front") != std::string::npos ? 4350.0 : 3500.0;
+        qInfo("%s: %.1f N", name.c_str(), load);
+        QVERIFY(std::abs(std::abs(load) / design - 1.0) < 0.01);
+      }
+    }
+    RunOptions o;
+    o.start = 0.45;
+    o.duration = 0.65;
+    o.channels = {"body heave", "body pitch", "tyre load front left", "tyre load rear left", "body bushing fx left (rear)"};
+    Simulation a(m, "bump", o);
+    a.run();
+    o.integrator = "cvode";
+    o.relativeTolerance = 1e-7;
+    Simulation b(m, "bump", o);
+    b.run();
+    QCOMPARE(a.results().size(), b.results().size());
+    for (std::size_t c = 0; c < o.channels.size(); ++c) {
+      const double e = test::error27(a.results().series(c), b.results().series(c));
+      qInfo("compact car %-30s e = %.4f %%", o.channels[c].c_str(), 100 * e);
+      QVERIFY2(e <= 0.01, o.channels[c].c_str());
+    }
+    for (const char* lc : {"bump", "random road", "braking"}) {
+      Simulation run(m, lc, RunOptions{});
+      run.run();
+      qInfo("compact car, %s: %lld of %lld steps", lc, run.stepsDone(), run.totalSteps());
+      QVERIFY2(run.stepsDone() == run.totalSteps() && std::abs(run.duration() - m->loadCase(lc)->duration) < 1e-9, lc);
     }
   }
 
