@@ -51,6 +51,28 @@ MatX nodeRows(const ModalBody& b, int k) {
   return P;
 }
 
+// The KKT system of a body held at its reference node `held` and moved at `moved` (each six
+// constraint rows): unknowns z (6 + n), then the multipliers of held and moved. The constraint rows
+// are scaled to the stiffness (the modes reach 1e13 (rad/s)^2, and a full-pivot LU takes rows of
+// size one next to them for zero): a multiplier is `scale` times the force.
+struct Guided {
+  MatX kkt;
+  double scale = 1.0;
+  int nz = 0;
+};
+Guided guided(const ModalBody& b, int held, int moved) {
+  Guided g;
+  const int n = b.modes();
+  g.nz = 6 + n;
+  g.scale = b.stiffness.maxCoeff();
+  g.kkt = MatX::Zero(g.nz + 12, g.nz + 12);
+  g.kkt.block(6, 6, n, n) = b.stiffness.asDiagonal();
+  g.kkt.block(g.nz, 0, 6, g.nz) = g.scale * nodeRows(b, held);
+  g.kkt.block(g.nz + 6, 0, 6, g.nz) = g.scale * nodeRows(b, moved);
+  g.kkt.block(0, g.nz, g.nz, 12) = g.kkt.block(g.nz, 0, 12, g.nz).transpose();
+  return g;
+}
+
 }  // namespace
 
 class TestCalculix : public QObject {
@@ -147,17 +169,10 @@ class TestCalculix : public QObject {
     options.modes = 12;
     const ModalBody b = reduceCalculixModel(deck, matrices, {{"ROOT", {0.0, 0.0, zc}}, {"TIP", {kL, 0.0, zc}}},
                                             FeUnits{1e-3, 1e3}, options);
-    const int n = b.modes(), nz = 6 + n;
-    const MatX root = nodeRows(b, 0), tip = nodeRows(b, 1);
-    // The constraint rows scaled to the stiffness (the modes reach 1e13 (rad/s)^2, and a full-pivot
-    // LU takes rows of size one next to them for zero).
-    const double scale = b.stiffness.maxCoeff();
-    MatX kkt = MatX::Zero(nz + 12, nz + 12);
-    kkt.block(6, 6, n, n) = b.stiffness.asDiagonal();
-    kkt.block(nz, 0, 6, nz) = scale * root;
-    kkt.block(nz + 6, 0, 6, nz) = scale * tip;
-    kkt.block(0, nz, nz, 12) = kkt.block(nz, 0, 12, nz).transpose();
-    const Eigen::FullPivLU<MatX> lu(kkt);
+    const Guided g = guided(b, 0, 1);
+    const int nz = g.nz;
+    const double scale = g.scale;
+    const Eigen::FullPivLU<MatX> lu(g.kkt);
     const double shift = 0.01;  // mm
     double stiffnessError = 0.0;
     for (int a = 0; a < 3; ++a) {
@@ -258,15 +273,12 @@ class TestCalculix : public QObject {
     options.modes = 4;
     const ModalBody b = reduceCalculixModel(deck, matrices, {{"LEFT_END", left}, {"RIGHT_END", right}}, FeUnits{1e-3, 1e3}, options);
     QVERIFY(std::abs(b.mass / (230.0 * 4.5 * 1200.0 * 7.85e-9 * 1e3) - 1.0) < 1e-9);
-    const int n = b.modes(), nz = 6 + n;
+    const int n = b.modes();
     const MatX tip = nodeRows(b, 0), root = nodeRows(b, 1);
-    const double scale = b.stiffness.maxCoeff();
-    MatX kkt = MatX::Zero(nz + 12, nz + 12);
-    kkt.block(6, 6, n, n) = b.stiffness.asDiagonal();
-    kkt.block(nz, 0, 6, nz) = scale * root;
-    kkt.block(nz + 6, 0, 6, nz) = scale * tip;
-    kkt.block(0, nz, nz, 12) = kkt.block(nz, 0, 12, nz).transpose();
-    const Eigen::FullPivLU<MatX> lu(kkt);
+    const Guided g = guided(b, 1, 0);
+    const int nz = g.nz;
+    const double scale = g.scale;
+    const Eigen::FullPivLU<MatX> lu(g.kkt);
 
     // Statics: LEFT_END moved (0.01 mm along x, y, z; 1 mrad about y), RIGHT_END held.
     double worstStatic = 0.0;
