@@ -15,6 +15,7 @@
 #include "engine/analysis/linear_analysis.h"
 #include "engine/core/error.h"
 #include "engine/core/rotation.h"
+#include "engine/core/text.h"
 #include "engine/model/fe_import.h"
 #include "engine/model/project_io.h"
 #include "engine/model/validate.h"
@@ -64,10 +65,18 @@ class TestFeImport : public QObject {
     bool nodes = false;
     while (std::getline(in, line)) {
       if (!line.empty() && line[0] == '*') nodes = line.rfind("*NODE", 0) == 0;
-      int id = 0;
+      // The fields read locale-free (engine/core/text.h): the tests also run under de_DE.
+      std::vector<std::string_view> f;
+      for (std::string_view rest = line; nodes && !rest.empty();) {
+        const std::size_t comma = rest.find(',');
+        f.push_back(trimBlanks(rest.substr(0, comma)));
+        rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+      }
+      long long id = 0;
       double x = 0, y = 0, z = 0;
-      if (nodes && std::sscanf(line.c_str(), "%d, %lf, %lf, %lf", &id, &x, &y, &z) == 4)
-        line = cformat("%d, %.6f, %.6f, %.6f", id, x, y, 2.0 * zc - z);
+      if (f.size() == 4 && parseInteger(f[0], id, 1, 1LL << 31) && parseDecimal(f[1], x) && parseDecimal(f[2], y) &&
+          parseDecimal(f[3], z))
+        line = cformat("%lld, %.6f, %.6f, %.6f", id, x, y, 2.0 * zc - z);
       flipped += line + "\n";
     }
     test::write(dir.filePath("open_up.inp"), flipped);
