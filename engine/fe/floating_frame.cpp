@@ -75,9 +75,14 @@ ModalBody floatingFrameBody(const SparseMatrix& K, const SparseMatrix& M, const 
   b.frequencies = free.frequencies;
   b.stiffness = (2.0 * M_PI * free.frequencies).array().square().matrix();
 
+  inertiaInvariants(b, M);
+  return b;
+}
+
+void inertiaInvariants(ModalBody& b, const SparseMatrix& M) {
   const int n = b.modes();
   const MatX MPhi = M * b.shapes;
-  const MatX Mrot = Mrigid.rightCols<3>();
+  const MatX Mrot = M * rigidBodyModes(b.nodes, b.dofs).rightCols<3>();
   b.G.resize(n);
   b.E.resize(n);
   b.H.resize(static_cast<size_t>(n) * n);
@@ -88,7 +93,6 @@ ModalBody floatingFrameBody(const SparseMatrix& K, const SparseMatrix& M, const 
     b.E[k] = rotationOfModeTransposeTimes(b, k, MPhi);
     for (int l = 0; l < n; ++l) b.H[static_cast<size_t>(k) * n + l] = rotationOfModeTransposeTimes(b, k, MD[l]);
   }
-  return b;
 }
 
 ModalBody floatingFrameBody(const BeamMesh& mesh, const std::vector<int>& interfaceNodes,

@@ -81,6 +81,11 @@ ModalBody floatingFrameBody(const SparseMatrix& K, const SparseMatrix& M, const 
 ModalBody floatingFrameBody(const BeamMesh& mesh, const std::vector<int>& interfaceNodes,
                             const ReductionOptions& options);
 
+/// The invariants G, H and E of a body's modes (body.shapes, body.nodes about the body frame's
+/// origin, body.dofs) from the model's mass matrix M, as floatingFrameBody() forms them; for any
+/// mode set, free-floating or not.
+void inertiaInvariants(ModalBody& body, const SparseMatrix& M);
+
 /// J(q) and C(q) evaluated straight from the finite-element model (R_rot(q)^T M R_rot(q) and
 /// R_rot(q)^T M Phi), to check the invariants.
 void directInertia(const ModalBody& body, const SparseMatrix& M, const VecX& q, Mat3& J, Mat3X& C);
