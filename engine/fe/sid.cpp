@@ -459,6 +459,32 @@ void writeTaylor(std::string& out, const std::string& indent, const std::string&
   out += indent + "end " + name + "\n";
 }
 
+/// The rigid-body part of modes that are not free-floating (an attached frame: Craig-Bampton
+/// modes of a body held at an interface, or any mode set not orthogonalized to the rigid motions).
+/// Mode k's momentum at rest is Ct_k (translation) and Cr_k = sum m x x phi_k (rotation, about the
+/// file's origin); the rigid motion that carries it, r_k(x) = alpha_k + beta_k x x, solves
+/// M_rr (alpha_k; beta_k) = (Ct_k; Cr_k) with the rigid body's mass matrix about the origin
+/// M_rr = [m I, -m [c]x; m [c]x, J0]. phi_k - r_k is then free-floating.
+struct RigidPart {
+  std::vector<Vec3> alpha, beta;  ///< per file mode
+  double largest = 0.0;           ///< the largest momentum relative to its scale, for the note
+};
+
+RigidPart rigidPartOfModes(double mass, const Vec3& firstMoment, const Mat3& J0, const MatX& ct0, const MatX& cr0) {
+  Eigen::Matrix<double, 6, 6> Mrr;
+  Mrr << mass * Mat3::Identity(), -skew(firstMoment), skew(firstMoment), J0;
+  const Eigen::LDLT<Eigen::Matrix<double, 6, 6>> ldlt(Mrr);
+  RigidPart r;
+  for (Eigen::Index k = 0; k < ct0.rows(); ++k) {
+    Eigen::Matrix<double, 6, 1> c;
+    c << ct0.row(k).transpose(), cr0.row(k).transpose();
+    const Eigen::Matrix<double, 6, 1> a = ldlt.solve(c);
+    r.alpha.push_back(a.head<3>());
+    r.beta.push_back(a.tail<3>());
+  }
+  return r;
+}
+
 SidTaylor taylor(int order, int nq, int structure, MatX m0, std::vector<MatX> m1 = {}) {
   SidTaylor t;
   t.order = order;
@@ -617,8 +643,37 @@ SidBody modalBodyFromSid(const SidFile& sid, const FeUnits& units) {
   if ((J0 - J0.transpose()).norm() > 1e-9 * J0.norm() || b.inertia.selfadjointView<Eigen::Lower>().eigenvalues().minCoeff() <= 0.0)
     d.error(at(J), "J at q = 0 must be symmetric, and about the centre of mass (mdCM / mass) positive definite");
 
+  // Modes that carry momentum at rest (Ct, Cr at q = 0 not zero) lose their rigid-body part,
+  // phi'_k = phi_k - r_k, so that the frame becomes the mean axes; Ke stays (a rigid motion strains
+  // nothing), Me' = Me - C^T M_rr^-1 C, and the invariants change by the terms below
+  // (docs/flexible-bodies.md, "Modes that are not free-floating").
+  const MatX ct0 = Ct.m0 * ML, cr0 = Cr.m0 * ML2;
+  const bool attached = !ct0.isZero(0.0) || !cr0.isZero(0.0);
+  RigidPart rigid;
+  MatX me = Me.m0 * ML2;
+  const MatX ke = Ke.m0 * ML2;
+  if (attached) {
+    rigid = rigidPartOfModes(b.mass, b.mass * c, J0, ct0, cr0);
+    const double jScale = std::sqrt(b.inertia.trace() / 3.0);
+    for (int k = 0; k < n; ++k) {
+      const double mk = std::sqrt(std::abs(me(k, k)));
+      rigid.largest = std::max({rigid.largest, ct0.row(k).norm() / (std::sqrt(b.mass) * mk), cr0.row(k).norm() / (jScale * mk)});
+      for (int l = 0; l < n; ++l) me(k, l) -= ct0.row(k).dot(rigid.alpha[l]) + cr0.row(k).dot(rigid.beta[l]);
+    }
+    me = (0.5 * (me + me.transpose())).eval();
+    const VecX left = Eigen::SelfAdjointEigenSolver<MatX>(me, Eigen::EigenvaluesOnly).eigenvalues();
+    if (n > 0 && !(left.minCoeff() > 1e-9 * left.cwiseAbs().maxCoeff())) {
+      d.error(at(ct0.isZero(0.0) ? Cr : Ct),
+              "Me less the rigid motion the modes carry (Me - C^T M_rr^-1 C, C = Ct and Cr at q = 0) is not positive "
+              "definite: a mode is a rigid-body motion of the body, or Ct and Cr do not fit Me, mdCM and J");
+      d.throwIfErrors();
+    }
+    out.notes.push_back("the modes are not free-floating (Ct or Cr at q = 0 not zero, up to " + significant(rigid.largest, 3) +
+                        " of the mode's scale: an attached frame): their rigid-body part was removed, the body frame is "
+                        "the mean axes; the invariants' corrections take the mass as points at the nodes");
+  }
+
   // The modes: Me and Ke diagonalized together (V^T Me V = I, V^T Ke V = diag, ascending).
-  const MatX me = Me.m0 * ML2, ke = Ke.m0 * ML2;
   MatX V = MatX::Zero(n, n);
   VecX lambda(n);
   const bool diagonal = me.isDiagonal(0.0) && ke.isDiagonal(0.0);
@@ -655,37 +710,37 @@ SidBody modalBodyFromSid(const SidFile& sid, const FeUnits& units) {
   b.frequencies = lambda.array().sqrt() / (2.0 * M_PI);
   b.stiffness = (2.0 * M_PI * b.frequencies).array().square().matrix();
 
-  // Free-floating: the modes move neither the centre of mass nor carry angular momentum at rest.
-  const MatX ct0 = Ct.m0 * ML, cr0 = Cr.m0 * ML2;
-  const double jScale = std::sqrt(b.inertia.trace() / 3.0);
-  for (int k = 0; k < n; ++k) {
-    const double mk = std::sqrt(me(k, k));
-    if (ct0.row(k).norm() > 1e-5 * std::sqrt(b.mass) * mk || cr0.row(k).norm() > 1e-5 * jScale * mk) {
-      d.error(at(ct0.row(k).norm() > 1e-5 * std::sqrt(b.mass) * mk ? Ct : Cr),
-              "mode " + std::to_string(k + 1) +
-                  " is not free-floating (Ct or Cr at q = 0 is not zero: the mode moves the centre of mass or turns the "
-                  "body); Elastokin's body frame is the mean axes: export the free body's normal modes, or orthogonalize "
-                  "the mode set to the six rigid motions");
-      break;
-    }
-  }
-
   // Nodes: every node of the file, six rows each (a node without psi turns with the frame only).
   b.dofs.size = 0;
   b.shapes = MatX::Zero(6 * static_cast<int>(sid.nodes.size()), n);
-  bool someWithoutPsi = false;
+  bool someWithoutPsi = false, rotations = false;
   for (std::size_t i = 0; i < sid.nodes.size(); ++i) {
     const SidNode& nd = sid.nodes[i];
     out.nodeIds.push_back(nd.id);
     b.nodes.push_back(nd.blocks.at("origin").m0.col(0) * L - b.centre);
     b.dofs.first.push_back(6 * static_cast<int>(i));
     b.dofs.warp.push_back(-1);
-    b.shapes.middleRows(6 * static_cast<int>(i), 3) = nd.blocks.at("phi").m0 * L * V;
-    if (const auto psi = nd.blocks.find("psi"); psi != nd.blocks.end()) b.shapes.middleRows(6 * static_cast<int>(i) + 3, 3) = psi->second.m0 * V;
-    else someWithoutPsi = true;
+    MatX phi = nd.blocks.at("phi").m0 * L, psi = MatX::Zero(3, n);
+    if (const auto it = nd.blocks.find("psi"); it != nd.blocks.end()) {
+      psi = it->second.m0;
+      rotations = rotations || !psi.isZero(0.0);
+    } else {
+      someWithoutPsi = true;
+    }
+    if (attached) {
+      const Vec3 x = nd.blocks.at("origin").m0.col(0) * L;
+      for (int k = 0; k < n; ++k) {
+        phi.col(k) -= rigid.alpha[k] + rigid.beta[k].cross(x);
+        psi.col(k) -= rigid.beta[k];
+      }
+    }
+    b.shapes.middleRows(6 * static_cast<int>(i), 3) = phi * V;
+    b.shapes.middleRows(6 * static_cast<int>(i) + 3, 3) = psi * V;
   }
   b.dofs.size = static_cast<int>(b.shapes.rows());
-  if (someWithoutPsi) out.notes.push_back("nodes without psi (a solid's nodes) turn with the body frame only");
+  if (someWithoutPsi)
+    out.notes.push_back(attached ? "nodes without psi (a solid's nodes) turn with the file's reference frame only"
+                                 : "nodes without psi (a solid's nodes) turn with the body frame only");
 
   // Invariants in the file's modes, then in the normal modes: G'_k = sum_j V_jk G_j,
   // E'_k = (sum_j V_jk E_j) V, H'_kl = sum_ij V_ik V_jl H_ij.
@@ -745,6 +800,50 @@ SidBody modalBodyFromSid(const SidFile& sid, const FeUnits& units) {
                         ": the second-order inertia J2 is neglected");
   }
   d.throwIfErrors();
+  if (attached) {
+    // The invariants of phi'_k = phi_k - r_k. With the mass as points at the nodes every term is a
+    // function of the moments P(u, w) = sum m u w^T of two displacement fields:
+    //   G_k = F(P(x, phi_k)),  H_kl = F(P(phi_k, phi_l)),  E_k e_l = axial(P_kl^T - P_kl),
+    // F(P) = tr(P) I - P^T. The rigid fields need the mass's moments m, M1 = m c and
+    // M2 = sum m x x^T = tr(J0)/2 I - J0, and each mode's S_k = P(x, phi_k) = (tr(G_k)/2 I - G_k)^T
+    // from Gr; without Gr, G_k is J1_k / 2 and S_k's antisymmetric part comes from Cr
+    // (S - S^T = -[Cr_k]x). Exact for point masses (a solid model's nodes). Where the nodes turn
+    // (psi), J0 holds their rotary inertia, which M2 must not: G_k's correction depends on M2
+    // only through the commutator [beta_k]x M2 - M2 [beta_k]x, blind to an isotropic rotary
+    // inertia, but C1 and J2 take beta_k M2 beta_l^T itself, so they are left out then.
+    const auto F = [](const Mat3& P) { return Mat3(P.trace() * Mat3::Identity() - P.transpose()); };
+    const auto axial = [](const Mat3& A) -> Vec3 { return Vec3(A(2, 1) - A(1, 2), A(0, 2) - A(2, 0), A(1, 0) - A(0, 1)) / 2.0; };
+    const Vec3 M1 = b.mass * c;
+    const Mat3 M2 = J0.trace() / 2.0 * Mat3::Identity() - J0;
+    std::vector<Mat3> S(n), B(n);
+    for (int k = 0; k < n; ++k) {
+      S[k] = (G[k].trace() / 2.0 * Mat3::Identity() - G[k]).transpose();
+      if (!gr) S[k] -= 0.5 * skew(Vec3(cr0.row(k).transpose()));
+      B[k] = skew(rigid.beta[k]);
+    }
+    const bool withJ1 = J.order == 1 || gr, withE = Cr.order == 1 && !rotations, withH = oe && oe->order == 1 && !rotations;
+    if (rotations && (Cr.order == 1 || (oe && oe->order == 1))) {
+      for (MatX& e : E) e.setZero();
+      std::fill(H.begin(), H.end(), Mat3::Zero());
+      out.notes.push_back("the nodes turn (psi) and the modes are not free-floating: C(q)'s first-order terms (Cr) and J's "
+                          "second-order terms (Oe) are left out, since removing the rigid part from them needs the nodes' "
+                          "second moment of mass without their rotary inertia, which the file does not give");
+    }
+    for (int k = 0; k < n; ++k) {
+      const Vec3& ak = rigid.alpha[k];
+      if (withJ1) G[k] -= F(M1 * ak.transpose() + M2 * B[k].transpose());
+      for (int l = 0; l < n; ++l) {
+        const Vec3& al = rigid.alpha[l];
+        const Mat3 phiRl = Vec3(ct0.row(k).transpose()) * al.transpose() + S[k].transpose() * B[l].transpose();
+        const Mat3 phiRk = Vec3(ct0.row(l).transpose()) * ak.transpose() + S[l].transpose() * B[k].transpose();
+        const Mat3 rr = b.mass * ak * al.transpose() + ak * M1.transpose() * B[l].transpose() + B[k] * M1 * al.transpose() +
+                        B[k] * M2 * B[l].transpose();
+        const Mat3 dP = -phiRl - phiRk.transpose() + rr;
+        if (withH) H[static_cast<std::size_t>(k) * n + l] += F(dP);
+        if (withE) E[k].col(l) += axial(dP.transpose() - dP);
+      }
+    }
+  }
   b.G.assign(n, Mat3::Zero());
   b.E.assign(n, fe::Mat3X::Zero(3, n));
   b.H.assign(static_cast<std::size_t>(n) * n, Mat3::Zero());
@@ -768,7 +867,12 @@ SidBody modalBodyFromSid(const SidFile& sid, const FeUnits& units) {
     out.dampingRatios.resize(n);
     for (int k = 0; k < n; ++k) out.dampingRatios[k] = D(k, k) / (2.0 * std::sqrt(lambda[k]));
     const MatX off = D - MatX(D.diagonal().asDiagonal());
-    if (n > 0 && off.cwiseAbs().maxCoeff() > 1e-6 * D.diagonal().cwiseAbs().maxCoeff())
+    const double coupling = n > 0 ? off.cwiseAbs().maxCoeff() / D.diagonal().cwiseAbs().maxCoeff() : 0.0;
+    if (coupling > 1e-6 && attached)
+      // The file's modal damping, diagonal in its attached modes, couples the free-floating ones.
+      out.notes.push_back("De couples the free-floating modes (up to " + significant(coupling, 3) +
+                          " of the largest modal damping): each mode keeps its own term, the coupling is left out");
+    else if (coupling > 1e-6)
       d.error(at(*de), "De is not proportional: it couples the normal modes, and Elastokin damps each mode by a ratio");
   }
   if (const SidTaylor* ks = block("ksigma"); ks && ks->m0.cwiseAbs().maxCoeff() > 0.0)

@@ -65,8 +65,9 @@ struct SidBody {
 };
 
 /// The floating-frame data of a SID file. Its modes may have any modal mass and need not be
-/// orthogonal (Me and Ke are diagonalized together) but must be free-floating (Ct and Cr at q = 0
-/// zero, as normal modes of the free body are): Elastokin's frame is the body's mean axes.
+/// orthogonal (Me and Ke are diagonalized together). Modes that are not free-floating (Ct or Cr
+/// at q = 0 not zero: an attached frame, Craig-Bampton modes of a held body) lose their
+/// rigid-body part, so that the body frame is the mean axes as Elastokin's is; a note says so.
 /// `units` scales the file's length and mass to SI.
 /// @throws ModelError naming the file and the block's line when the data do not fit.
 SidBody modalBodyFromSid(const SidFile& sid, const FeUnits& units);
