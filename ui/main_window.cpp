@@ -70,6 +70,7 @@
 #include "ui/document/results_file.h"
 #include "ui/panels/signal_form.h"
 #include "ui/panels/study_dialog.h"
+#include "ui/views/modes_view.h"
 #include "ui/views/sparsity_view.h"
 #include "ui/views/topology_view.h"
 #include "ui/document/units.h"
@@ -104,6 +105,8 @@ MainWindow::MainWindow(QWidget* parent)
   centre_->addTab(topology_, tr("Topology"));
   sparsity_ = new SparsityView(centre_);
   centre_->addTab(sparsity_, tr("Sparsity"));
+  modes_ = new ModesView(centre_);
+  centre_->addTab(modes_, tr("Modes"));
   analyses_ = new AnalysesPanel(centre_);
   centre_->addTab(analyses_, tr("Analyses"));
   connect(analyses_, &AnalysesPanel::modeFrame, this, [this](const Frame& f) {
@@ -315,6 +318,7 @@ void MainWindow::rebuildModel() {
     view3d_->setModel(model_);
     topology_->setModel(model_);
     sparsity_->setModel(model_);
+    modes_->setModel(model_);
     analyses_->setModel(model_);
     runAct_->setEnabled(!run_->isRunning() && loadCase_->count() > 0);
     tables_->setError({});
@@ -439,6 +443,7 @@ void MainWindow::clearResults() {
   view3d_->setModel(nullptr);
   topology_->setModel(nullptr);
   sparsity_->setModel(nullptr);
+  modes_->setModel(nullptr);
   progress_->reset();
   rtf_->clear();
   errorLabel_->clear();

@@ -39,6 +39,7 @@ class PlotPanel;
 class PropertyImportDialog;
 class FlexibleImportDialog;
 class RunController;
+class ModesView;
 class SparsityView;
 class StudyDialog;
 class TablePane;
@@ -99,6 +100,7 @@ class MainWindow : public QMainWindow {
   CurveEditor* curveEditor() { return curves_; }
   BushingDynamicsPanel* bushingDynamics() { return dynamics_; }
   SparsityView* sparsity() { return sparsity_; }
+  ModesView* modes() { return modes_; }
   AnalysesPanel* analyses() { return analyses_; }
   ProblemsPanel* problems();
   const SimulationWorker* worker() const;
@@ -185,6 +187,7 @@ class MainWindow : public QMainWindow {
   StudyDialog* study_ = nullptr;
   FmuExportDialog* fmuExport_ = nullptr;
   SparsityView* sparsity_;
+  ModesView* modes_;
   AnalysesPanel* analyses_;
   QLabel* staleView_;  ///< over the 3D view: the playback is of an earlier version of the project
   QComboBox* loadCase_;

@@ -58,6 +58,7 @@
 #include "ui/panels/fmu_export_dialog.h"
 #endif
 #include "ui/main_window.h"
+#include "ui/views/modes_view.h"
 #include "ui/views/sparsity_view.h"
 #include "ui/views/analysis_report.h"
 #include "ui/views/view3d.h"
@@ -1534,6 +1535,33 @@ class TestWorkbench : public QObject {
     // Picking an element selects its row.
     w.select(Table::Bushings, m->bushings[5].id);
     QCOMPARE(w.tableModel(Table::Bushings)->rowCount(), static_cast<int>(m->bushings.size()));
+  }
+
+  // The tab "Modes" lists the flexible bodies' modes as the compiled model carries them.
+  void modesViewListsTheFlexibleBodiesModes() {
+    MainWindow w;
+    w.setQuiet(true);
+    QVERIFY(w.openProject(kRoot + "/projects/double_wishbone.json"));
+    QVERIFY(w.modes()->summary().contains("No flexible body"));
+    QCOMPARE(w.modes()->table()->rowCount(), 0);
+    QVERIFY(w.openProject(kRoot + "/projects/twist_beam_rear.json"));
+    const auto m = ek::SuspensionModel::build(w.document()->project());
+    QCOMPARE(m->flexibleBodies.size(), std::size_t(1));
+    const ek::ModelFlexibleBody& f = m->flexibleBodies[0];
+    QCOMPARE(f.modes(), 10);
+    QVERIFY2(w.modes()->summary().startsWith("1 flexible body, 10 elastic modes"), qPrintable(w.modes()->summary()));
+    QTableWidget* t = w.modes()->table();
+    QCOMPARE(t->rowCount(), 10);
+    for (int k = 0; k < 10; ++k) {
+      QCOMPARE(t->item(k, 1)->text(), QString::number(k + 1));
+      QCOMPARE(t->item(k, 2)->text().toDouble(), std::round(f.modal.frequencies[k] * (f.modal.frequencies[k] < 100 ? 100 : 10)) /
+                                                     (f.modal.frequencies[k] < 100 ? 100 : 10));
+      const double zeta = f.damping[k] / (4 * M_PI * f.modal.frequencies[k]);
+      QVERIFY(zeta > 0.0 && std::abs(t->item(k, 3)->text().toDouble() - zeta) <= 5e-3 * zeta);
+    }
+    QVERIFY(t->item(0, 0)->text().contains("body 30"));
+    // Ascending.
+    for (int k = 1; k < 10; ++k) QVERIFY(t->item(k, 2)->text().toDouble() >= t->item(k - 1, 2)->text().toDouble());
   }
 
   void curveEditorEditsTheProject() {
