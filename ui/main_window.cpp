@@ -113,6 +113,11 @@ MainWindow::MainWindow(QWidget* parent)
     if (!run_->isRunning()) view3d_->showFrame(f);
   });
   connect(analyses_, &AnalysesPanel::showModeRequested, this, [this] { showTab(tr("3D")); });
+  connect(modes_, &ModesView::animate, this, [this](int flex, int mode) {
+    if (run_->isRunning()) return;
+    view3d_->animateMode(flex, mode);
+    showTab(tr("3D"));
+  });
   // A K&C sweep's instant centres and roll centre at its design position, drawn in 3D.
   connect(analyses_, &AnalysesPanel::centresChanged, this, [this] {
     std::vector<View3D::Mark> marks;
@@ -184,6 +189,16 @@ QWidget* MainWindow::build3DPage() {
   exaggeration_->setToolTip(tr("Scales the motion from the run's initial equilibrium (the design pose before a run)"));
   connect(exaggeration_, &QDoubleSpinBox::valueChanged, this, [this](double v) { view3d_->setExaggeration(v); });
   viewBar->addWidget(exaggeration_);
+  viewBar->addWidget(new QLabel(tr("Deformation:"), page));
+  auto* deformation = new QDoubleSpinBox(page);
+  deformation->setRange(1, 10000);
+  deformation->setDecimals(0);
+  deformation->setValue(1);
+  deformation->setSuffix(" x");
+  deformation->setObjectName("deformation");
+  deformation->setToolTip(tr("Scales the flexible bodies' elastic deformation (their modal coordinates) as drawn"));
+  connect(deformation, &QDoubleSpinBox::valueChanged, this, [this](double v) { view3d_->setDeformationScale(v); });
+  viewBar->addWidget(deformation);
   auto* ghost = new QCheckBox(tr("design pose"), page);
   ghost->setToolTip(tr("Show the bodies as modelled as a translucent ghost"));
   connect(ghost, &QCheckBox::toggled, this, [this](bool on) { view3d_->setGhost(on); });

@@ -1564,6 +1564,66 @@ class TestWorkbench : public QObject {
     for (int k = 1; k < 10; ++k) QVERIFY(t->item(k, 2)->text().toDouble() >= t->item(k - 1, 2)->text().toDouble());
   }
 
+  // The flexible anti-roll bar drawn as its elastic line: a mode animated from the tab Modes moves
+  // the line's nodes along the mode shape (largest 5 % of the bar's size); a run's frames move it
+  // by their modal coordinates times the deformation scale.
+  void flexibleBodiesDrawnDeformed() {
+    MainWindow w;
+    w.setQuiet(true);
+    w.show();
+    QVERIFY(w.openProject(kRoot + "/projects/double_wishbone_flexible_bar.json"));
+    const auto m = ek::SuspensionModel::build(w.document()->project());
+    const ek::ModelFlexibleBody& f = m->flexibleBodies[0];
+    View3D* v = w.findChild<View3D*>();
+    QVERIFY(v);
+    const std::vector<ek::Vec3> rest = v->elasticLine(0);
+    QCOMPARE(rest.size(), f.modal.nodes.size());
+    for (std::size_t i = 0; i < rest.size(); ++i) QVERIFY((rest[i] - f.modal.nodes[i]).norm() < 1e-12);
+    // Mode 2 from the table: the 3D tab comes up with the bar moving.
+    QTableWidget* t = w.modes()->table();
+    t->selectRow(1);
+    QCOMPARE(w.modes()->selectedMode(), std::make_pair(0, 1));
+    emit w.modes()->animate(0, 1);
+    QVERIFY(v->animating());
+    QVERIFY(v->isVisible());
+    QVERIFY2(v->modeCaption().contains("mode 2: 72.7 Hz"), qPrintable(v->modeCaption()));
+    QCOMPARE(v->caption(), v->modeCaption());
+    v->setModePhase(M_PI / 2.0);
+    const std::vector<ek::Vec3> up = v->elasticLine(0);
+    double largest = 0.0, size = 0.0;
+    for (std::size_t i = 0; i < up.size(); ++i) {
+      largest = std::max(largest, (up[i] - rest[i]).norm());
+      for (std::size_t j = 0; j < up.size(); ++j) size = std::max(size, (rest[i] - rest[j]).norm());
+      // Along the mode's shape at every node.
+      const ek::Vec3 shape = f.modal.translation(static_cast<int>(i)).col(1);
+      QVERIFY((up[i] - rest[i]).cross(shape).norm() <= 1e-9 * shape.norm());
+    }
+    QVERIFY(largest > 0.04 * size && largest <= 0.05 * size + 1e-12);
+    v->setModePhase(-M_PI / 2.0);
+    const std::vector<ek::Vec3> down = v->elasticLine(0);
+    for (std::size_t i = 0; i < up.size(); ++i) QVERIFY((up[i] - rest[i] + down[i] - rest[i]).norm() < 1e-12);
+    // A frame stops the animation and draws its modal coordinates times the deformation scale.
+    Frame fr;
+    for (const auto& b : m->bodies) {
+      fr.position.push_back(b.p0);
+      fr.orientation.push_back(b.R0);
+    }
+    fr.modal.assign(static_cast<std::size_t>(f.modes()), 0.0);
+    fr.modal[0] = 1e-3;
+    fr.modal[3] = -2e-3;
+    w.findChild<QDoubleSpinBox*>("deformation")->setValue(50);
+    v->showFrame(fr);
+    QVERIFY(!v->animating());
+    QVERIFY(v->modeCaption().isEmpty());
+    QCOMPARE(v->caption(), QString("Flexible bodies: elastic deformation drawn 50 x"));
+    const std::vector<ek::Vec3> bent = v->elasticLine(0);
+    for (std::size_t i = 0; i < bent.size(); ++i) {
+      const ek::Vec3 expected = f.modal.nodes[i] + 50.0 * (f.modal.translation(static_cast<int>(i)).col(0) * 1e-3 -
+                                                         f.modal.translation(static_cast<int>(i)).col(3) * 2e-3);
+      QVERIFY((bent[i] - expected).norm() < 1e-12);
+    }
+  }
+
   void curveEditorEditsTheProject() {
     MainWindow w;
     w.setQuiet(true);

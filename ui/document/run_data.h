@@ -31,6 +31,9 @@ struct Frame {
   double t = 0.0;
   std::vector<Vec3> position;      ///< body reference point (centre of mass of free bodies)
   std::vector<Mat3> orientation;   ///< R_WB
+  /// The flexible bodies' modal coordinates, SuspensionModel::flexibleBodies after one another;
+  /// empty: all zero (the undeformed bodies).
+  std::vector<double> modal;
 };
 
 /// New samples since the last block: times and one column per channel.

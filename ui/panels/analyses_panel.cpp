@@ -226,6 +226,11 @@ AnalysesPanel::AnalysesPanel(QWidget* parent) : QWidget(parent) {
       f.position.push_back(q.head<3>());
       f.orientation.push_back(rotation::matrix(q.tail<3>()));
     }
+    for (const ModelFlexibleBody& fb : model_->flexibleBodies)
+      for (int k = 0; k < fb.modes(); ++k) {
+        const int i = 6 * fb.firstModalSlot + k;
+        f.modal.push_back(s.r[i] + kAmplitude * (m.shape[i] * rot).real());
+      }
     emit modeFrame(f);
   });
 

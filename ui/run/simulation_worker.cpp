@@ -83,6 +83,8 @@ void SimulationWorker::run(std::shared_ptr<const SuspensionModel> model, RunSett
           f.orientation.push_back(ws.bodies[k].R);
         }
       }
+      for (const ModelFlexibleBody& fb : model->flexibleBodies)
+        for (int k = 0; k < fb.modes(); ++k) f.modal.push_back(sim.state().r[6 * fb.firstModalSlot + k]);
       emit frame(std::move(f));
     };
     pose();  // the initial state (the reference of the exaggeration)

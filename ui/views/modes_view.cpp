@@ -3,7 +3,9 @@
 
 #include <QHeaderView>
 #include <QLabel>
+#include <QPushButton>
 #include <QTableWidget>
+#include <QHBoxLayout>
 #include <QVBoxLayout>
 #include <cmath>
 
@@ -20,9 +22,32 @@ ModesView::ModesView(QWidget* parent) : QWidget(parent) {
   table_->verticalHeader()->setVisible(false);
   table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
   table_->horizontalHeader()->setStretchLastSection(true);
+  animateButton_ = new QPushButton(tr("Animate in 3D"), this);
+  animateButton_->setToolTip(tr("Shows the selected mode moving in the 3D view (a double click on a row does too)"));
+  animateButton_->setEnabled(false);
+  auto* bar = new QHBoxLayout;
+  bar->addWidget(animateButton_);
+  bar->addStretch();
   layout->addWidget(label_);
+  layout->addLayout(bar);
   layout->addWidget(table_);
+  connect(table_, &QTableWidget::itemSelectionChanged, this, [this] { animateButton_->setEnabled(selectedMode().first >= 0); });
+  connect(animateButton_, &QPushButton::clicked, this, [this] {
+    const auto [flex, mode] = selectedMode();
+    if (flex >= 0) emit animate(flex, mode);
+  });
+  connect(table_, &QTableWidget::cellDoubleClicked, this, [this](int row, int) {
+    const QTableWidgetItem* item = table_->item(row, 1);
+    if (item) emit animate(item->data(Qt::UserRole).toInt(), item->data(Qt::UserRole + 1).toInt());
+  });
   setModel(nullptr);
+}
+
+std::pair<int, int> ModesView::selectedMode() const {
+  const QList<QTableWidgetItem*> items = table_->selectedItems();
+  for (const QTableWidgetItem* item : items)
+    if (item->column() == 1) return {item->data(Qt::UserRole).toInt(), item->data(Qt::UserRole + 1).toInt()};
+  return {-1, -1};
 }
 
 void ModesView::setModel(std::shared_ptr<const SuspensionModel> model) {
@@ -44,7 +69,7 @@ void ModesView::setModel(std::shared_ptr<const SuspensionModel> model) {
                      "frequency cut; modes of unit modal mass, the damping ratio per mode from the table "
                      "\"Flexible bodies\"."));
   table_->setRowCount(modes);
-  int row = 0;
+  int row = 0, flex = 0;
   for (const ModelFlexibleBody& f : model->flexibleBodies) {
     const ModelBody& body = model->bodies[static_cast<std::size_t>(f.body)];
     const QString name = QStringLiteral("%1 (body %2, %3 kg)")
@@ -60,9 +85,14 @@ void ModesView::setModel(std::shared_ptr<const SuspensionModel> model) {
       for (int c = 0; c < cells.size(); ++c) {
         auto* item = new QTableWidgetItem(cells[c]);
         if (c > 0) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        if (c == 1) {
+          item->setData(Qt::UserRole, flex);
+          item->setData(Qt::UserRole + 1, k);
+        }
         table_->setItem(row, c, item);
       }
     }
+    ++flex;
   }
 }
 

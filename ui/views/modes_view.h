@@ -11,6 +11,7 @@
 #include "engine/model/model.h"
 
 class QLabel;
+class QPushButton;
 class QTableWidget;
 
 namespace ek::ui {
@@ -22,10 +23,17 @@ class ModesView : public QWidget {
   void setModel(std::shared_ptr<const SuspensionModel> model);
   QString summary() const;
   QTableWidget* table() const { return table_; }
+  /// The selected row's flexible body (SuspensionModel::flexibleBodies) and mode; -1 when none.
+  std::pair<int, int> selectedMode() const;
+
+ signals:
+  /// "Animate in 3D" or a double click on a row.
+  void animate(int flex, int mode);
 
  private:
   QLabel* label_;
   QTableWidget* table_;
+  QPushButton* animateButton_;
 };
 
 }  // namespace ek::ui

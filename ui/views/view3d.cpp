@@ -3,6 +3,7 @@
 
 #include <QHBoxLayout>
 #include <QImage>
+#include <QTimer>
 #include <vtkActor.h>
 #include <vtkAxesActor.h>
 #include <vtkCallbackCommand.h>
@@ -28,6 +29,7 @@
 #include <vtkRenderer.h>
 #include <vtkSphereSource.h>
 #include <vtkTextActor.h>
+#include <vtkCoordinate.h>
 #include <vtkTextProperty.h>
 #include <vtkTransform.h>
 #include <vtkTransformPolyDataFilter.h>
@@ -216,10 +218,126 @@ View3D::View3D(QWidget* parent) : QWidget(parent), vtk_(new VtkWidget(this)) {
 
 View3D::~View3D() { vtk_->renderer()->RemoveObserver(triadObserver_); }
 
+void View3D::setDeformationScale(double scale) {
+  deformationScale_ = scale;
+  updateElasticLines();
+  vtk_->update();
+}
+
+void View3D::animateMode(int flex, int mode) {
+  if (!model_ || flex < 0 || flex >= static_cast<int>(model_->flexibleBodies.size()) || mode < 0 ||
+      mode >= model_->flexibleBodies[static_cast<std::size_t>(flex)].modes()) {
+    animFlex_ = -1;
+    if (animTimer_) animTimer_->stop();
+    modeCaption_.clear();
+    updateElasticLines();
+    vtk_->update();
+    return;
+  }
+  const ModelFlexibleBody& f = model_->flexibleBodies[static_cast<std::size_t>(flex)];
+  // The body's size: its nodes' bounding box; the mode's largest node translation per unit q.
+  Vec3 lo = Vec3::Constant(INFINITY), hi = -lo;
+  double largest = 0.0;
+  for (std::size_t i = 0; i < f.modal.nodes.size(); ++i) {
+    lo = lo.cwiseMin(f.modal.nodes[i]);
+    hi = hi.cwiseMax(f.modal.nodes[i]);
+    largest = std::max(largest, f.modal.translation(static_cast<int>(i)).col(mode).norm());
+  }
+  const double size = f.modal.nodes.empty() ? 0.0 : (hi - lo).norm();
+  animFlex_ = flex;
+  animMode_ = mode;
+  animAmplitude_ = largest > 0.0 ? 0.05 * size / largest : 0.0;
+  animPhase_ = M_PI / 2.0;
+  modeCaption_ = tr("%1, mode %2: %3 Hz, drawn with its largest displacement %4 mm (5 % of the body's size)")
+                     .arg(QString::fromStdString(f.name))
+                     .arg(mode + 1)
+                     .arg(f.modal.frequencies[mode], 0, 'f', 1)
+                     .arg(1000.0 * 0.05 * size, 0, 'f', 0);
+  if (!animTimer_) {
+    animTimer_ = new QTimer(this);
+    animTimer_->setInterval(33);
+    connect(animTimer_, &QTimer::timeout, this, [this] { setModePhase(animPhase_ + 2.0 * M_PI / 45.0); });
+  }
+  animTimer_->start();
+  setModePhase(animPhase_);
+}
+
+void View3D::setModePhase(double phase) {
+  animPhase_ = std::fmod(phase, 2.0 * M_PI);
+  updateElasticLines();
+  vtk_->update();
+}
+
+QString View3D::caption() const {
+  if (!model_ || model_->flexibleBodies.empty()) return {};
+  if (animFlex_ >= 0) return modeCaption_;
+  return tr("Flexible bodies: elastic deformation drawn %1 x").arg(deformationScale_, 0, 'g', 6);
+}
+
+void View3D::updateCaption() {
+  if (captionActor_) captionActor_->SetInput(caption().toUtf8().constData());
+}
+
+std::vector<Vec3> View3D::elasticLine(int flex) const {
+  std::vector<Vec3> out;
+  for (const ElasticLine& l : elasticLines_) {
+    if (l.flex != flex) continue;
+    for (vtkIdType i = 0; i < l.points->GetNumberOfPoints(); ++i) {
+      double p[3];
+      l.points->GetPoint(i, p);
+      out.emplace_back(p[0], p[1], p[2]);
+    }
+  }
+  return out;
+}
+
+void View3D::updateElasticLines() {
+  if (!model_) return;
+  updateCaption();
+  std::size_t offset = 0;
+  for (std::size_t fi = 0; fi < model_->flexibleBodies.size(); ++fi) {
+    const ModelFlexibleBody& f = model_->flexibleBodies[fi];
+    const int n = f.modes();
+    VecX q = VecX::Zero(n);
+    if (animFlex_ == static_cast<int>(fi)) {
+      q[animMode_] = animAmplitude_ * std::sin(animPhase_);
+    } else if (animFlex_ < 0 && last_.modal.size() >= offset + static_cast<std::size_t>(n)) {
+      for (int k = 0; k < n; ++k) q[k] = deformationScale_ * last_.modal[offset + static_cast<std::size_t>(k)];
+    }
+    offset += static_cast<std::size_t>(n);
+    for (const ElasticLine& l : elasticLines_) {
+      if (l.flex != static_cast<int>(fi)) continue;
+      for (std::size_t i = 0; i < f.modal.nodes.size(); ++i) {
+        const Vec3 p = f.modal.nodes[i] + f.modal.translation(static_cast<int>(i)) * q;
+        l.points->SetPoint(static_cast<vtkIdType>(i), p.x(), p.y(), p.z());
+      }
+      l.points->Modified();
+      l.poly->Modified();
+    }
+  }
+}
+
 void View3D::setModel(std::shared_ptr<const SuspensionModel> model) {
   model_ = std::move(model);
+  if (animFlex_ >= 0) {  // the mode belonged to the model before
+    animFlex_ = -1;
+    animTimer_->stop();
+    modeCaption_.clear();
+  }
   vtkRenderer* r = vtk_->renderer();
   r->RemoveAllViewProps();
+  captionActor_ = nullptr;
+  if (model_ && !model_->flexibleBodies.empty()) {
+    vtkNew<vtkTextActor> caption;
+    caption->GetTextProperty()->SetFontSize(13);
+    caption->GetTextProperty()->SetColor(0.1, 0.1, 0.2);
+    caption->GetTextProperty()->SetVerticalJustificationToTop();
+    caption->GetPositionCoordinate()->SetCoordinateSystemToNormalizedViewport();
+    caption->SetPosition(0.01, 0.98);
+    caption->PickableOff();
+    r->AddViewProp(caption);
+    captionActor_ = caption;
+  }
   markProps_.clear();
   marks_.clear();
   bodyActors_.clear();
@@ -271,7 +389,9 @@ void View3D::setModel(std::shared_ptr<const SuspensionModel> model) {
       }
       points.push_back(mk.s);
     }
-    if (!body.fixed)
+    // A flexible body with nodes is drawn as its elastic line instead (below).
+    const bool line = body.flexible >= 0 && model_->flexibleBodies[static_cast<std::size_t>(body.flexible)].modal.nodes.size() >= 2;
+    if (!body.fixed && !line)
       for (vtkActor* a : hullActors(r, points, colour)) actors.push_back(a);
     if (ghost) {
       vtkNew<vtkMatrix4x4> m;
@@ -298,6 +418,35 @@ void View3D::setModel(std::shared_ptr<const SuspensionModel> model) {
     s->SetThetaResolution(10);
     s->SetPhiResolution(8);
     bodyActors_[mk.body.value].push_back(addActor(r, s->GetOutputPort(), QColor(30, 30, 30)));
+  }
+  // Flexible bodies: the elastic line through their nodes, in the frame's body coordinates,
+  // moved by the modal coordinates (updated per frame).
+  elasticLines_.clear();
+  for (std::size_t fi = 0; fi < model_->flexibleBodies.size(); ++fi) {
+    const ModelFlexibleBody& f = model_->flexibleBodies[fi];
+    const auto count = static_cast<vtkIdType>(f.modal.nodes.size());
+    if (count < 2) continue;
+    vtkNew<vtkPoints> pts;
+    pts->SetDataTypeToDouble();  // elasticLine() reads back what the modes moved, to round-off
+    pts->SetNumberOfPoints(count);
+    vtkNew<vtkPolyLine> polyLine;
+    polyLine->GetPointIds()->SetNumberOfIds(count);
+    for (vtkIdType k = 0; k < count; ++k) {
+      polyLine->GetPointIds()->SetId(k, k);
+      const Vec3& x = f.modal.nodes[static_cast<std::size_t>(k)];
+      pts->SetPoint(k, x.x(), x.y(), x.z());
+    }
+    vtkNew<vtkCellArray> cells;
+    cells->InsertNextCell(polyLine);
+    vtkNew<vtkPolyData> poly;
+    poly->SetPoints(pts);
+    poly->SetLines(cells);
+    vtkNew<vtkTubeFilter> tube;
+    tube->SetInputData(poly);
+    tube->SetRadius(0.009);
+    tube->SetNumberOfSides(10);
+    bodyActors_[static_cast<std::size_t>(f.body)].push_back(addActor(r, tube->GetOutputPort(), QColor(40, 90, 200)));
+    elasticLines_.push_back({static_cast<int>(fi), pts, poly});
   }
   // P2P elements between their markers in world coordinates (updated per frame): springs as
   // helices, dampers and stops as tubes.
@@ -374,6 +523,11 @@ void View3D::setMarks(const std::vector<Mark>& marks) {
 
 void View3D::showFrame(const Frame& frame) {
   last_ = frame;
+  if (animFlex_ >= 0) {
+    animFlex_ = -1;
+    animTimer_->stop();
+    modeCaption_.clear();
+  }
   applyPoses();
 }
 
@@ -420,6 +574,7 @@ void View3D::applyPoses() {
     p2pLines_[e]->SetPoint1(a.x(), a.y(), a.z());
     p2pLines_[e]->SetPoint2(b.x(), b.y(), b.z());
   }
+  updateElasticLines();
   for (const Helix& h : helices_) {
     const auto [a, b] = ends(static_cast<std::size_t>(h.element));
     const Vec3 axis = b - a;

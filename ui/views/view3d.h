@@ -22,6 +22,8 @@ class vtkPoints;
 class vtkPolyData;
 
 class vtkProp;
+class vtkTextActor;
+class QTimer;
 
 namespace ek::ui {
 
@@ -68,6 +70,25 @@ class View3D : public QWidget {
   void setMarks(const std::vector<Mark>& marks);
   const std::vector<Mark>& marks() const { return marks_; }
 
+  /// Flexible bodies are drawn with their elastic line, the nodes joined in order and moved by
+  /// the frame's modal coordinates times this scale (1: true size).
+  void setDeformationScale(double scale);
+  double deformationScale() const { return deformationScale_; }
+  /// Animates mode `mode` of flexible body `flex` (SuspensionModel::flexibleBodies; -1 stops):
+  /// q_mode = a sin(phase), one cycle in 1.5 s, a such that the largest displacement of a node is
+  /// 5 % of the body's size, whatever the deformation scale. A frame shown stops it.
+  void animateMode(int flex, int mode);
+  bool animating() const { return animFlex_ >= 0; }
+  /// The animation's phase [rad] (tests, stills).
+  void setModePhase(double phase);
+  /// What the animation shows: body, mode, frequency and the largest displacement drawn.
+  QString modeCaption() const { return modeCaption_; }
+  /// The text in the view's upper left corner: the mode animated, or the deformation scale of
+  /// the flexible bodies ("" without flexible bodies).
+  QString caption() const;
+  /// Flexible body `flex`'s elastic line as drawn now, in its body frame (about its centre of mass).
+  std::vector<Vec3> elasticLine(int flex) const;
+
  private:
   void applyPoses();
   VtkWidget* vtk_;
@@ -80,6 +101,20 @@ class View3D : public QWidget {
     vtkPolyData* poly;
   };
   std::vector<Helix> helices_;             ///< springs drawn as helices
+  struct ElasticLine {
+    int flex;
+    vtkPoints* points;
+    vtkPolyData* poly;
+  };
+  std::vector<ElasticLine> elasticLines_;  ///< per flexible body
+  void updateElasticLines();
+  double deformationScale_ = 1.0;
+  int animFlex_ = -1, animMode_ = 0;
+  double animAmplitude_ = 0.0, animPhase_ = 0.0;
+  QString modeCaption_;
+  vtkTextActor* captionActor_ = nullptr;
+  void updateCaption();
+  QTimer* animTimer_ = nullptr;
   std::vector<vtkActor*> ghostActors_;    ///< the design pose (owned by the renderer)
   vtkRenderer* triad_ = nullptr;            ///< corner renderer of the axes (owned by the window)
   std::pair<vtkRenderer*, vtkRenderer*> triadLink_;  ///< (main, triad) for the camera sync
