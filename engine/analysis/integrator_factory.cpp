@@ -6,7 +6,6 @@
 #include <stdexcept>
 
 #include "engine/integrators/bdf2.h"
-#include "engine/integrators/cvode_integrator.h"
 #include "engine/integrators/generalized_alpha.h"
 #include "engine/integrators/lsrt2.h"
 #include "engine/integrators/rosenbrock_w.h"
@@ -60,7 +59,7 @@ std::unique_ptr<Integrator> makeIntegrator(const SuspensionModel& model, const I
   }
   if (o.method == "cvode") {
     if (!(o.relativeTolerance > 0.0)) throw std::invalid_argument("the relative tolerance must be positive");
-    return std::make_unique<CvodeIntegrator>(model, o, loadCase);
+    return makeCvodeIntegrator(model, o, loadCase);
   }
   if (const WTableau* tableau = findWTableau(o.method)) {
     if (o.threads != 1)

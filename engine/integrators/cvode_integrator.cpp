@@ -400,6 +400,11 @@ void CvodeIntegrator::step(State& state, const InputSignals& inputs, Workspace&)
   state.t = target;
 }
 
+std::unique_ptr<Integrator> makeCvodeIntegrator(const SuspensionModel& model, const IntegratorOptions& options,
+                                                const LoadCaseRow& loadCase) {
+  return std::make_unique<CvodeIntegrator>(model, options, loadCase);
+}
+
 std::string CvodeIntegrator::describe() const {
   char buf[200];
   ek::csnprintf(buf, sizeof buf, "CVODE BDF (Newton, %s direct solver), rtol = %.0e, output every %g s",

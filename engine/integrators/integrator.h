@@ -72,4 +72,10 @@ class Integrator {
   virtual void resetLinearization() {}
 };
 
+/// SUNDIALS CVODE on the model (cvode_integrator.h), for callers that do not include the SUNDIALS
+/// headers. Defined in cvode_integrator.cpp; a build without SUNDIALS (the source FMU,
+/// docs/fmi.md) defines it as an error instead (fmu/without_sparse_libraries.cpp).
+std::unique_ptr<Integrator> makeCvodeIntegrator(const SuspensionModel& model, const IntegratorOptions& options,
+                                                const LoadCaseRow& loadCase);
+
 }  // namespace ek

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "engine/core/error.h"
+#include "engine/solvers/solver_factory.h"
 
 namespace ek {
 
@@ -65,6 +66,8 @@ void KluSolver::factorize(const std::vector<Mat6>& blocks) {
   if (!klu_->numeric)
     throw SimulationError("KLU: the coefficient matrix A is singular (status " + std::to_string(klu_->common.status) + ")");
 }
+
+std::unique_ptr<LinearSolver> makeKluSolver(const SuspensionModel& model) { return std::make_unique<KluSolver>(model); }
 
 void KluSolver::solve(const VecX& b, VecX& x) {
   x = b;
