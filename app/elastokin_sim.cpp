@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <filesystem>
 #include <future>
 #include <sstream>
 #include <string>
@@ -135,7 +136,8 @@ constexpr const char* kUsage =
     "                        the importer leaves unconnected, its initial state is used),\n"
     "                        --integrator lsrt2|ros34pw2, --dt, --lin-every, and\n"
     "                        --fmu-parameter PATH (repeatable: a table cell tunable at\n"
-    "                        instantiation, e.g. \"bushings/9/x.stiffness [N/m]\")\n"
+    "                        instantiation, e.g. \"bushings/9/x.stiffness [N/m]\"); --sources adds\n"
+    "                        the sources a C++20 compiler builds the FMU from (real-time targets)\n"
     "  --write-inputs FILE   write the load case's input signals at every step (--dt, --start,\n"
     "                        --duration) as CSV named as the FMU's inputs (an importer's input\n"
     "                        file), then exit\n"
@@ -761,6 +763,7 @@ int main(int argc, char** argv) {
   int fmiVersion = 3;
   bool haveIntegrator = false;
   std::vector<std::string> fmuParameters;
+  bool fmuSources = false;
   ek::RunOptions opt;
   bool quiet = false, list = false, stiffness = false, realtime = false, haveDt = false, haveLin = false, haveRate = false;
   int realtimeCpu = -1;
@@ -831,6 +834,8 @@ int main(int argc, char** argv) {
       fmiVersion = v == "2" ? 2 : 3;
     } else if (a == "--write-inputs") {
       if (!value(inputsPath) || inputsPath.empty()) return usageError("--write-inputs needs a file name");
+    } else if (a == "--sources") {
+      fmuSources = true;
     } else if (a == "--fmu-parameter") {
       if (!value(v) || v.empty()) return usageError("--fmu-parameter needs a table cell path");
       fmuParameters.push_back(v);
@@ -983,6 +988,7 @@ int main(int argc, char** argv) {
   if (importPath.empty() && feDeck.empty() && haveImportTarget) return usageError("--onto needs --import");
   if (haveHydroOption && importPath.empty()) return usageError("--branches and --amplitude need --import FILE.hbu");
   if (!exportSpec.empty() && exportPath.empty()) return usageError("--export-property needs --to FILE");
+  if (fmuSources && fmuPath.empty()) return usageError("--sources needs --export-fmu FILE.fmu");
   if (exportSpec.empty() && (!exportPath.empty() || !exportUnits.empty()))
     return usageError("--to and --units need --export-property");
   if (!exportSpec.empty() && !importPath.empty()) return usageError("--export-property and --import are separate runs");
@@ -1014,13 +1020,25 @@ int main(int argc, char** argv) {
       if (haveDt) fo.step = opt.dt;
       if (haveLin) fo.linearizeEvery = opt.linearizeEvery;
       fo.parameters = fmuParameters;
-      const ek::fmu::FmuExport fmu = ek::fmu::makeFmu(project, fo, ek::fmu::fmuBinaries());
+      fo.sources = fmuSources;
+      const ek::fmu::FmuExport fmu =
+          ek::fmu::makeFmu(project, fo, ek::fmu::fmuBinaries(), fo.sources ? ek::fmu::fmuSources() : ek::fmu::FmuSources{});
       ek::fmu::writeFmu(fmu, fmuPath);
       ek::cprintf("%s -> %s (FMI %d co-simulation, %s at %g s%s)\n", projectPath.c_str(), fmuPath.c_str(), fo.fmiVersion,
                   fmu.config.integrator.c_str(), fmu.config.step,
                   loadCase.empty() ? "" : (", load case " + loadCase).c_str());
       ek::cprintf("  %d inputs, %d outputs, %d parameters; instantiation token %s\n", fmu.variables.nInputs,
                   fmu.variables.nOutputs, fmu.variables.nParameters, fmu.config.token.c_str());
+      if (fo.sources) {
+        int files = 0, units = 0;
+        for (const auto& [name, bytes] : fmu.files) {
+          if (name.rfind("sources/", 0) != 0) continue;
+          ++files;
+          if (std::filesystem::path(name).extension() == ".cpp") ++units;
+        }
+        ek::cprintf("  sources: %d files, %d translation units (any C++20 compiler, no other library: sources/README.txt)\n",
+                    files, units);
+      }
       return kDone;
 #else
       (void)fmiVersion, (void)haveIntegrator;

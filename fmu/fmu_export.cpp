@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <random>
 #include <set>
+#include <sstream>
 
 #include "engine/core/error.h"
 #include "engine/core/output_file.h"
@@ -149,7 +150,8 @@ std::string logCategories() {
 
 }  // namespace
 
-std::string modelDescription(const FmuConfig& c, const FmuVariables& v, const std::string& description) {
+std::string modelDescription(const FmuConfig& c, const FmuVariables& v, const std::string& description,
+                             const std::vector<std::string>& sourceFiles) {
   std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   const std::string stop = shortestText(c.stopTime > c.startTime ? c.stopTime : c.startTime + 10.0);
   const std::string step = shortestText(c.step);
@@ -191,7 +193,14 @@ std::string modelDescription(const FmuConfig& c, const FmuVariables& v, const st
          " variableNamingConvention=\"flat\" numberOfEventIndicators=\"0\">\n";
   out += "  <CoSimulation modelIdentifier=\"" + std::string(kModelIdentifier) +
          "\" canHandleVariableCommunicationStepSize=\"true\" canInterpolateInputs=\"false\" maxOutputDerivativeOrder=\"0\""
-         " canGetAndSetFMUstate=\"true\" canSerializeFMUstate=\"true\" canNotUseMemoryManagementFunctions=\"true\"/>\n";
+         " canGetAndSetFMUstate=\"true\" canSerializeFMUstate=\"true\" canNotUseMemoryManagementFunctions=\"true\"";
+  if (sourceFiles.empty()) {
+    out += "/>\n";
+  } else {
+    out += ">\n    <SourceFiles>\n";
+    for (const std::string& f : sourceFiles) out += "      <File" + attr("name", f) + "/>\n";
+    out += "    </SourceFiles>\n  </CoSimulation>\n";
+  }
   out += unitDefinitions(v);
   out += logCategories();
   out += "  <DefaultExperiment" + attr("startTime", shortestText(c.startTime)) + attr("stopTime", stop) +
@@ -223,14 +232,29 @@ std::string modelDescription(const FmuConfig& c, const FmuVariables& v, const st
   return out;
 }
 
-FmuBinaries fmuBinaries() {
+namespace {
+
+/// Where a file the build made is: in the build tree (`built`, empty if this program was not
+/// built with it), then beside the installed program (`installed`, relative to its prefix).
+std::vector<std::string> builtOrInstalled(const char* built, const fs::path& installed) {
   std::vector<std::string> places;
-#ifdef ELASTOKIN_FMU_BINARY
-  places.push_back(ELASTOKIN_FMU_BINARY);
-#endif
+  if (built && *built) places.push_back(built);
   std::error_code ec;
   const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) places.push_back((exe.parent_path() / ".." / "lib" / "elastokin" / "elastokin.so").lexically_normal().string());
+  if (!ec) places.push_back((exe.parent_path() / ".." / installed).lexically_normal().string());
+  return places;
+}
+
+}  // namespace
+
+FmuBinaries fmuBinaries() {
+#ifdef ELASTOKIN_FMU_BINARY
+  const char* built = ELASTOKIN_FMU_BINARY;
+#else
+  const char* built = nullptr;
+#endif
+  const std::vector<std::string> places = builtOrInstalled(built, "lib/elastokin/elastokin.so");
+  std::error_code ec;
   for (const std::string& p : places) {
     if (!fs::is_regular_file(p, ec)) continue;
     FmuBinaries b;
@@ -248,7 +272,100 @@ FmuBinaries fmuBinaries() {
                 "): build Elastokin with -DELASTOKIN_FMU=ON");
 }
 
-FmuExport makeFmu(const Project& input, const FmuExportOptions& o, const FmuBinaries& binaries) {
+FmuSources fmuSources() {
+#ifdef ELASTOKIN_FMU_SOURCES_MANIFEST
+  const char* built = ELASTOKIN_FMU_SOURCES_MANIFEST;
+#else
+  const char* built = nullptr;
+#endif
+  const std::vector<std::string> places = builtOrInstalled(built, "share/elastokin/fmu-sources/sources.manifest");
+  std::error_code ec;
+  for (const std::string& p : places) {
+    if (!fs::is_regular_file(p, ec)) continue;
+    std::string text;
+    try {
+      text = readTextFile(p, 16u << 20, "source FMU manifest");
+    } catch (const ModelError& e) {
+      throw IoError(e.what());
+    }
+    FmuSources s;
+    int line = 0;
+    std::istringstream rows(text);
+    for (std::string row; std::getline(rows, row);) {
+      ++line;
+      if (row.empty()) continue;
+      std::vector<std::string> f;
+      std::istringstream fields(row);
+      for (std::string field; std::getline(fields, field, '\t');) f.push_back(field);
+      if (f.size() != 4 || (f[0] != "unit" && f[0] != "header" && f[0] != "licence"))
+        throw IoError(p + ", line " + std::to_string(line) + ": not 'kind<TAB>path<TAB>licence<TAB>file'");
+      // An installed list names its files relative to itself.
+      const std::string from = fs::path(f[3]).is_absolute() ? f[3] : (fs::path(p).parent_path() / f[3]).string();
+      s.files.push_back({f[0], f[1], f[2], from});
+    }
+    if (std::none_of(s.files.begin(), s.files.end(), [](const FmuSources::File& f) { return f.kind == "unit"; }))
+      throw IoError(p + ": lists no source file");
+    return s;
+  }
+  throw IoError("the source FMU's file list is not built (looked in " +
+                (places.empty() ? std::string("nowhere") : places.front()) + "): build Elastokin with -DELASTOKIN_FMU=ON");
+}
+
+std::string buildDescription(const FmuSources& sources) {
+  std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<fmiBuildDescription fmiVersion=\"3.0\">\n";
+  out += "  <BuildConfiguration modelIdentifier=\"" + std::string(kModelIdentifier) +
+         "\" description=\"The FMU's shared library from these sources alone: any C++20 compiler, sources/ the "
+         "include directory, no other library (README.txt)\">\n";
+  out += "    <SourceFileSet language=\"C++20\">\n";
+  for (const FmuSources::File& f : sources.files)
+    if (f.kind == "unit") out += "      <SourceFile" + attr("name", f.path) + "/>\n";
+  out += "      <IncludeDirectory name=\".\"/>\n    </SourceFileSet>\n  </BuildConfiguration>\n</fmiBuildDescription>\n";
+  return out;
+}
+
+namespace {
+
+/// sources/README.txt: how to build, and which licence each file carries.
+std::string sourcesReadme(const FmuSources& sources, int fmiVersion) {
+  std::map<std::string, int> perLicence;
+  for (const FmuSources::File& f : sources.files)
+    if (f.kind != "licence") ++perLicence[f.licence];
+  std::string out =
+      "Elastokin FMU: the sources of its shared library\n"
+      "=================================================\n\n"
+      "Everything a C++20 compiler needs to build binaries/<platform>/" + std::string(kModelIdentifier) + ".so\n"
+      "(.dll on Windows) for a target that does not run the shipped Linux x86-64 binaries, such as a\n"
+      "real-time system that builds FMUs from their sources. No library other than these files and the\n"
+      "compiler's own C and C++ runtime is needed: the engine's fixed-step part (LSRT2 and ROS34PW2 on\n"
+      "the topology solver), the FMI 3.0 and 2.0 entry points, and the header-only libraries Eigen,\n"
+      "Spectra and nlohmann/json.\n"
+      "The model itself is not compiled in: the library reads resources/project.json at instantiation.\n\n"
+      "The translation units are listed in " +
+      std::string(fmiVersion == 3 ? "buildDescription.xml (FMI 3.0)" : "modelDescription.xml, <SourceFiles> (FMI 2.0)") +
+      "; every one is compiled with\nthis folder as the include directory and linked into one shared library, "
+      "for example:\n\n"
+      "  cd sources\n"
+      "  g++ -std=c++20 -O2 -ffp-contract=off -fPIC -fvisibility=hidden -shared -I. $(units) -o ../binaries/x86_64-linux/" +
+      std::string(kModelIdentifier) + ".so\n"
+      "  clang++ -std=c++20 -O2 -ffp-contract=off -fPIC -fvisibility=hidden -shared -I. $(units) -o ../binaries/x86_64-linux/" +
+      std::string(kModelIdentifier) + ".so\n\n"
+      "-fvisibility=hidden: only the FMI functions are exported, as from the shipped binaries.\n"
+      "-ffp-contract=off: no a*b+c fused into one rounding where the compiler's inlining happens to\n"
+      "allow it, so that every compiler gives the same results.\n\n"
+      "Tested with GCC 12 and Clang 14 at -O2 on Linux x86-64: with -march=x86-64-v3 both give the\n"
+      "same results bit for bit, and the shipped x86-64-v3 binary's to round-off; without -march\n"
+      "(SSE2) Eigen sums in another order, again a round-off difference (docs/fmi.md, \"Source FMUs\").\n\n"
+      "Licences (texts in documentation/licenses/):\n";
+  for (const auto& [licence, n] : perLicence) out += "  " + licence + ": " + std::to_string(n) + (n == 1 ? " file\n" : " files\n");
+  out += "\nFile by file:\n";
+  for (const FmuSources::File& f : sources.files)
+    if (f.kind != "licence") out += "  " + f.licence + "  " + f.path + "\n";
+  return out;
+}
+
+}  // namespace
+
+FmuExport makeFmu(const Project& input, const FmuExportOptions& o, const FmuBinaries& binaries, const FmuSources& sources) {
   if (o.fmiVersion != 2 && o.fmiVersion != 3) throw std::invalid_argument("the FMI version must be 2 or 3");
   Project project = input;
   check(project).throwIfErrors();
@@ -303,7 +420,22 @@ FmuExport makeFmu(const Project& input, const FmuExportOptions& o, const FmuBina
   const std::string description = "Elastokin suspension model '" + project.name + "' (" + std::to_string(model->nFreeBodies()) +
                                   " bodies, " + std::to_string(model->nDof()) + " DOF), " + c.integrator + " at " +
                                   shortestText(c.step) + " s" + (c.loadCase.empty() ? "" : ", load case " + c.loadCase);
-  out.files["modelDescription.xml"] = modelDescription(c, out.variables, description);
+  std::vector<std::string> units;
+  if (o.sources) {
+    if (sources.files.empty()) throw IoError("the source FMU's file list is empty: build Elastokin with -DELASTOKIN_FMU=ON");
+    try {
+      for (const FmuSources::File& f : sources.files) {
+        const std::string where = f.kind == "licence" ? "documentation/licenses/" : "sources/";
+        out.files[where + f.path] = readTextFile(f.from, 64u << 20, "FMU source file");
+        if (f.kind == "unit") units.push_back(f.path);
+      }
+    } catch (const ModelError& e) {
+      throw IoError(e.what());
+    }
+    out.files["sources/README.txt"] = sourcesReadme(sources, c.fmiVersion);
+    if (c.fmiVersion == 3) out.files["sources/buildDescription.xml"] = buildDescription(sources);
+  }
+  out.files["modelDescription.xml"] = modelDescription(c, out.variables, description, c.fmiVersion == 2 ? units : std::vector<std::string>{});
   try {
     // The platform folder of FMI 3 ("x86_64-linux") and of FMI 2 ("linux64").
     const std::string platform = c.fmiVersion == 3 ? "x86_64-linux" : "linux64";

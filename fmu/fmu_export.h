@@ -24,6 +24,7 @@ struct FmuExportOptions {
   int linearizeEvery = -1;          ///< negative: the project's
   std::vector<std::string> parameters;  ///< table cell paths tunable at instantiation
   std::string modelName;            ///< default: the project's name
+  bool sources = false;             ///< also the sources a C++20 compiler builds the FMU's library from
 };
 
 struct FmuExport {
@@ -39,10 +40,26 @@ struct FmuBinaries {
   std::vector<std::string> builds;
 };
 
-/// Everything the FMU holds, in memory (the binaries read from `binaries`).
+/// The files of a source FMU (docs/fmi.md, "Source FMUs") as the build listed them
+/// (fmu/source_manifest.py): the translation units, the headers they include (the project's,
+/// Eigen's and nlohmann/json's), and the licence texts, each with its licence.
+struct FmuSources {
+  struct File {
+    std::string kind;     ///< "unit" (compiled), "header" or "licence" (a licence text)
+    std::string path;     ///< in sources/ (a licence text: in documentation/licenses/)
+    std::string licence;  ///< SPDX identifier
+    std::string from;     ///< where this program reads it
+  };
+  std::vector<File> files;
+};
+
+/// Everything the FMU holds, in memory (the binaries read from `binaries`; with options.sources,
+/// the sources read from `sources`, with sources/buildDescription.xml (FMI 3) or the
+/// <SourceFiles> list (FMI 2) and the licences under documentation/licenses/).
 /// @throws ModelError (a project that is not a valid model, an unknown load case or parameter,
-///   options out of range), IoError (a binary or a signal table cannot be read).
-FmuExport makeFmu(const Project& project, const FmuExportOptions& options, const FmuBinaries& binaries);
+///   options out of range), IoError (a binary, a source file or a signal table cannot be read).
+FmuExport makeFmu(const Project& project, const FmuExportOptions& options, const FmuBinaries& binaries,
+                  const FmuSources& sources = {});
 
 /// The FMU as a zip file at `path`, written through OutputFile. @throws IoError.
 void writeFmu(const FmuExport& fmu, const std::string& path);
@@ -54,10 +71,21 @@ std::string zipArchive(const FmuExport& fmu);
 void writeFmuFolder(const FmuExport& fmu, const std::string& dir);
 
 /// modelDescription.xml for FMI 3.0 or 2.0.
-std::string modelDescription(const FmuConfig& config, const FmuVariables& variables, const std::string& description);
+/// FMI 2 lists a source FMU's translation units in it (`sourceFiles`, paths in sources/).
+std::string modelDescription(const FmuConfig& config, const FmuVariables& variables, const std::string& description,
+                             const std::vector<std::string>& sourceFiles = {});
 
 /// The FMU's binaries as built with this program (the build tree, or beside the installed program
 /// in ../lib/elastokin/). @throws IoError when the loader or every build is missing.
 FmuBinaries fmuBinaries();
+
+/// The source FMU's file list as built with this program (the build tree's fmu/sources.manifest, or
+/// ../share/elastokin/fmu-sources/ beside the installed program). @throws IoError when it is
+/// missing or names a file that cannot be found.
+FmuSources fmuSources();
+
+/// sources/buildDescription.xml of an FMI 3 source FMU: one C++20 source file set, sources/ the
+/// include directory.
+std::string buildDescription(const FmuSources& sources);
 
 }  // namespace ek::fmu

@@ -15,7 +15,7 @@ packages=(
   clang libclang-rt-14-dev
   locales
   pybind11-dev python3-pybind11 python3-numpy python3-dev python3-scipy python3-matplotlib
-  libxml2-dev zlib1g-dev libminizip-dev
+  libxml2-dev libxml2-utils zlib1g-dev libminizip-dev
   calculix-ccx libspectra-dev
 )
 

@@ -2070,7 +2070,29 @@ class TestWorkbench : public QObject {
                                      platform + "elastokin.so", platform + "elastokin-x86-64-v3.so"})
         QVERIFY2(zip.contains(name), name.constData());
       QVERIFY(w.statusBar()->currentMessage().startsWith(QString("Wrote dw%1.fmu").arg(version)));
+      QVERIFY(!zip.contains("sources/README.txt"));
     }
+    // With the sources (real-time targets): the engine's units, Eigen, the licences, and the build
+    // description (FMI 3) or the model description's list (FMI 2).
+    d->sourcesCheck()->setChecked(true);
+    for (int version : {3, 2}) {
+      d->versionChoice()->setCurrentIndex(version == 3 ? 0 : 1);
+      const QString path = kArtefacts + QString("/dw%1-sources.fmu").arg(version);
+      QFile::remove(path);
+      QCOMPARE(d->exportTo(path), QString());
+      QVERIFY2(d->summary().contains("with sources"), qPrintable(d->summary()));
+      QFile f(path);
+      QVERIFY(f.open(QIODevice::ReadOnly));
+      const QByteArray zip = f.readAll();
+      for (const QByteArray& name : {QByteArray("sources/engine/integrators/lsrt2.cpp"), QByteArray("sources/fmu/fmi3_functions.cpp"),
+                                     QByteArray("sources/Eigen/Core"), QByteArray("sources/README.txt"),
+                                     QByteArray("documentation/licenses/MPL-2.0.txt"),
+                                     QByteArray("documentation/licenses/GPL-3.0-or-later.txt")})
+        QVERIFY2(zip.contains(name), name.constData());
+      QCOMPARE(zip.contains("sources/buildDescription.xml"), version == 3);
+      QVERIFY(!zip.contains("sources/engine/solvers/klu_solver.cpp"));
+    }
+    d->sourcesCheck()->setChecked(false);
     // A place it cannot be written: the writer's message, nothing else changed.
     QVERIFY(d->exportTo("/proc/no/such/folder/x.fmu").contains("/proc/no/such/folder"));
     QVERIFY(d->summary().startsWith("Not exported"));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/panels/fmu_export_dialog.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
@@ -71,6 +72,10 @@ FmuExportDialog::FmuExportDialog(QWidget* parent) : QDialog(parent) {
                                      "(or a cell's context menu: Add as FMU parameter)"));
   parameters_->setMaximumHeight(90);
   form->addRow(tr("Tunable parameters:"), parameters_);
+  sources_ = new QCheckBox(tr("Include the sources (for real-time targets that build FMUs themselves)"), this);
+  sources_->setToolTip(tr("Adds sources/ with buildDescription.xml (FMI 3) or the source file list (FMI 2): any C++20 "
+                          "compiler builds the FMU's library from them, no other library needed (docs/fmi.md)"));
+  form->addRow(tr("Sources:"), sources_);
   auto* pathRow = new QHBoxLayout;
   path_ = new QLineEdit(this);
   auto* browse = new QPushButton(tr("Browse..."), this);
@@ -214,17 +219,19 @@ QString FmuExportDialog::exportTo(const QString& path) {
   o.step = step_->value() * 1e-3;
   o.linearizeEvery = linEvery_->value();
   for (const QString& p : parameterPaths()) o.parameters.push_back(p.toStdString());
+  o.sources = sources_->isChecked();
   QString error;
   try {
-    const fmu::FmuExport fmu = fmu::makeFmu(project_, o, fmu::fmuBinaries());
+    const fmu::FmuExport fmu = fmu::makeFmu(project_, o, fmu::fmuBinaries(), o.sources ? fmu::fmuSources() : fmu::FmuSources{});
     fmu::writeFmu(fmu, path.toStdString());
-    const QString text = tr("Wrote %1 (%2 MB): FMI %3, %4, %5, %6.")
+    const QString text = tr("Wrote %1 (%2 MB): FMI %3, %4, %5, %6%7.")
                              .arg(QFileInfo(path).fileName())
                              .arg(QFileInfo(path).size() / 1048576.0, 0, 'f', 1)
                              .arg(o.fmiVersion == 3 ? "3.0" : "2.0")
                              .arg(count(fmu.variables.nInputs, tr("input"), tr("inputs")))
                              .arg(count(fmu.variables.nOutputs, tr("output"), tr("outputs")))
-                             .arg(count(fmu.variables.nParameters, tr("parameter"), tr("parameters")));
+                             .arg(count(fmu.variables.nParameters, tr("parameter"), tr("parameters")))
+                             .arg(o.sources ? tr(", with sources") : QString());
     summary_->setStyleSheet(QString());
     summary_->setText(text);
     emit exported(path, text);

@@ -13,6 +13,7 @@
 
 #include "engine/model/project.h"
 
+class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
@@ -43,6 +44,7 @@ class FmuExportDialog : public QDialog {
   QDoubleSpinBox* stepBox() const { return step_; }
   QSpinBox* linearizeEveryBox() const { return linEvery_; }
   QPlainTextEdit* parametersEdit() const { return parameters_; }
+  QCheckBox* sourcesCheck() const { return sources_; }
   QTableWidget* variablesTable() const { return variables_; }
   QLineEdit* pathEdit() const { return path_; }
   QPushButton* exportButton() const { return export_; }
@@ -62,6 +64,7 @@ class FmuExportDialog : public QDialog {
   QDoubleSpinBox* step_;
   QSpinBox* linEvery_;
   QPlainTextEdit* parameters_;
+  QCheckBox* sources_;
   QTableWidget* variables_;
   QLabel* summary_;
   QLineEdit* path_;
