@@ -16,6 +16,8 @@ using Mat3 = Eigen::Matrix3d;
 using Mat6 = Eigen::Matrix<double, 6, 6>;
 using VecX = Eigen::VectorXd;
 using MatX = Eigen::MatrixXd;
+using Mat3X = Eigen::Matrix<double, 3, Eigen::Dynamic>;
+using Mat6X = Eigen::Matrix<double, 6, Eigen::Dynamic>;
 
 /// A typed index into one table of the compiled model, so a marker index cannot index bodies.
 template <class Tag>

@@ -20,8 +20,8 @@ FlexibleWorkspace::FlexibleWorkspace(int modes)
       dMa(MatX::Zero(3 + modes, modes)),
       a(VecX::Zero(3 + modes)),
       h(VecX::Zero(3 + modes)),
-      tq(MatX::Zero(3, modes)),
-      yq(MatX::Zero(3, modes)) {}
+      tq(Mat3X::Zero(3, modes)),
+      yq(Mat3X::Zero(3, modes)) {}
 
 void evaluateInertia(const fe::ModalBody& body, const VecX& q, const VecX& qd, FlexibleWorkspace& ws) {
   const int n = ws.n;
@@ -126,20 +126,20 @@ void engineRows(const fe::ModalBody& body, const VecX& rhs, const MatX& drhs, in
   }
   // dh = M0 M^-1 drhs, column block by column block of the Schur form.
   ws.t = drhs.topRows<3>();
-  ws.t.noalias() -= ws.C * drhs.bottomRows(n);
-  ws.y.noalias() = ws.schurInverse * ws.t;
-  ws.dh.topRows<3>().noalias() = ws.m0SchurInverse * ws.t;
+  ws.t.noalias() -= ws.C.lazyProduct(drhs.bottomRows(n));
+  ws.y.noalias() = ws.schurInverse.lazyProduct(ws.t);
+  ws.dh.topRows<3>().noalias() = ws.m0SchurInverse.lazyProduct(ws.t);
   ws.dh.bottomRows(n) = drhs.bottomRows(n);
-  ws.dh.bottomRows(n).noalias() -= ws.C.transpose() * ws.y;
+  ws.dh.bottomRows(n).noalias() -= ws.C.transpose().lazyProduct(ws.y);
   if (qColumn < 0) return;
   // - M0 M^-1 d(M a)/dq on the columns of q.
   massTimesPartial(body, ws.a, ws);
   ws.tq = ws.dMa.topRows<3>();
-  ws.tq.noalias() -= ws.C * ws.dMa.bottomRows(n);
+  ws.tq.noalias() -= ws.C.lazyProduct(ws.dMa.bottomRows(n));
   ws.yq.noalias() = ws.schurInverse * ws.tq;
   ws.dh.block(0, qColumn, 3, n).noalias() -= ws.m0SchurInverse * ws.tq;
   ws.dh.block(3, qColumn, n, n) -= ws.dMa.bottomRows(n);
-  ws.dh.block(3, qColumn, n, n).noalias() += ws.C.transpose() * ws.yq;
+  ws.dh.block(3, qColumn, n, n).noalias() += ws.C.transpose().lazyProduct(ws.yq);
 }
 
 double rotationalAndElasticEnergy(const fe::ModalBody& body, const Vec3& w, const VecX& q, const VecX& qd,

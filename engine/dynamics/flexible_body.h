@@ -47,8 +47,8 @@ struct FlexibleWorkspace {
   VecX a;                            ///< accelerations (w', q'') = M(q)^-1 rhs
   VecX h;                            ///< M0 a: the rows the engine integrates with M0 = diag(J0, I)
   MatX dh;                           ///< M0 M(q)^-1 (d rhs - d(M a)) per column of the caller's
-  MatX t, y;                         ///< 3 x columns: (I -C) d rhs and S^-1 of it
-  MatX tq, yq;                       ///< 3 x n: the same for d(M a)/dq
+  Mat3X t, y;                        ///< 3 x columns: (I -C) d rhs and S^-1 of it
+  Mat3X tq, yq;                      ///< 3 x n: the same for d(M a)/dq
 };
 
 /// J(q), C(q), their rates and dJ/dq_k at (q, q').

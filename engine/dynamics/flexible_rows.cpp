@@ -101,16 +101,11 @@ void markerJacobian(const SuspensionModel& model, const Workspace& ws, int marke
   const fe::PointShape& s = mm.shape;
   // R T and R Jl R_s (3 x n) and their rates' partials.
   const Mat3 RJl = b.R * fm.jl, RdJl = b.R * so3::leftJacobianTimesPartial(fm.phi, fm.phiDot);
-  for (int k = 0; k < n; ++k) {
-    const Vec3 RT = b.R * Vec3(s.translation.col(k));
-    const Vec3 RJR = RJl * Vec3(s.rotation.col(k));
-    J.block<3, 1>(0, 6 + k) = RT;
-    J.block<3, 1>(3, 6 + k) = RJR;
-    J.block<3, 1>(6, 6 + k) = b.w_W.cross(RT);
-    J.block<3, 1>(9, 6 + k) = RdJl * Vec3(s.rotation.col(k));
-    J.block<3, 1>(6, nc + 6 + k) = RT;
-    J.block<3, 1>(9, nc + 6 + k) = RJR;
-  }
+  J.block(0, 6, 3, n).noalias() = b.R.lazyProduct(s.translation);
+  J.block(3, 6, 3, n).noalias() = RJl.lazyProduct(s.rotation);
+  J.block(6, 6, 3, n).noalias() = skew(b.w_W).lazyProduct(J.block(0, 6, 3, n));
+  J.block(9, 6, 3, n).noalias() = RdJl.lazyProduct(s.rotation);
+  J.block(6, nc + 6, 6, n) = J.block(0, 6, 6, n);
 }
 
 /// Adds y (rows of body c's coordinates) to the rows' values, and dy (rows x both levels of body
@@ -123,52 +118,70 @@ void scatterRows(const SuspensionModel& model, Workspace& ws, int c, int x, cons
     for (int k0 = 0; k0 < nx; k0 += 6) {
       const int nk = std::min(6, nx - k0);
       const int s = model.pattern.find(rs, slotOf(model, x, k0));
-      ws.Jw_r[s].topLeftCorner(nr, nk) += dy.block(r0, k0, nr, nk);
-      ws.Jw_v[s].topLeftCorner(nr, nk) += dy.block(r0, nx + k0, nr, nk);
+      if (nr == 6 && nk == 6) {  // a whole block: the fixed-size sum
+        ws.Jw_r[s] += dy.block<6, 6>(r0, k0);
+        ws.Jw_v[s] += dy.block<6, 6>(r0, nx + k0);
+      } else {
+        ws.Jw_r[s].topLeftCorner(nr, nk) += dy.block(r0, k0, nr, nk);
+        ws.Jw_v[s].topLeftCorner(nr, nk) += dy.block(r0, nx + k0, nr, nk);
+      }
     }
   }
 }
 
-/// The rows of body c (its coordinates' generalized forces in the world-wrench form: F, torque
-/// about the centre of mass, modal forces) of a force G and torque Gamma (global) acting at marker
-/// m of c: y = Y (G; Gamma), and with `explicitRows` the partials of y w.r.t. c's own coordinates
-/// at fixed (G, Gamma) (the lever arm and the mode shapes turn and deform).
-void sideRows(const SuspensionModel& model, const Workspace& ws, int marker, const Vec3& G, const Vec3& Gamma,
-              MatX& Y, VecX* y, MatX* explicitRows) {
+/// Adds to the rows of body c (its coordinates' generalized forces in the world-wrench form: F,
+/// torque about the centre of mass, modal forces) those of a force G and torque Gamma (global)
+/// acting at marker m of c: y = Y (G; Gamma) with Y = (I 0; [rho]x I; T^T R^T, R_s^T Jl^T R^T),
+/// the transpose of the marker's position-level motion Jacobian (virtual work).
+void addSideValues(const SuspensionModel& model, Workspace& ws, int marker, const Vec3& G, const Vec3& Gamma) {
   const MarkerKinematics& mk = ws.markers[marker];
-  const BodyKinematics& b = ws.bodies[mk.body];
-  const int nc = coordinates(model, mk.body), n = nc - 6;
-  Y.topLeftCorner(nc, 6).setZero();
-  Y.block<3, 3>(0, 0).setIdentity();
-  Y.block<3, 3>(3, 0) = skew(mk.rho);
-  Y.block<3, 3>(3, 3).setIdentity();
+  const int c = mk.body;
+  const int frame = slotOf(model, c, 0);
+  ws.wrench[frame].head<3>() += G;
+  ws.wrench[frame].tail<3>() += mk.rho.cross(G) + Gamma;
   const ModelMarker& mm = model.markers[marker];
-  const FlexibleMarkerState* fm = mm.flexible >= 0 ? &ws.flexibleMarkers[marker] : nullptr;
-  if (fm) {
-    Y.block(6, 0, n, 3).noalias() = mm.shape.translation.transpose() * b.R.transpose();
-    const Mat3 RJl = b.R * fm->jl;
-    Y.block(6, 3, n, 3).noalias() = mm.shape.rotation.transpose() * RJl.transpose();
-  }
-  if (y) {
-    y->head(nc).noalias() = Y.topLeftCorner(nc, 3) * G;
-    y->head(nc).noalias() += Y.block(0, 3, nc, 3) * Gamma;
-  }
-  if (!explicitRows) return;
-  MatX& E = *explicitRows;
-  E.topLeftCorner(nc, 2 * nc).setZero();
-  E.block<3, 3>(3, 3) = skew(G) * skew(mk.rho);  // d(rho x G) = -[G]x d rho, d rho = -[rho]x d theta + R T dq
-  if (!fm) return;
-  const Vec3 gammaB = b.R.transpose() * Gamma;
+  if (mm.flexible < 0) return;
+  const FlexibleMarkerState& fm = ws.flexibleMarkers[marker];
+  const Mat3& R = ws.bodies[c].R;
+  const Vec3 GB = R.transpose() * G, tauB = fm.jl.transpose() * (R.transpose() * Gamma);
+  VecX& y = ws.flexValues;
+  const int n = static_cast<int>(mm.shape.translation.cols());
+  y.head(n).noalias() = mm.shape.translation.transpose() * GB;
+  y.head(n).noalias() += mm.shape.rotation.transpose() * tauB;
+  for (int k = 0; k < n; ++k) ws.wrench[slotOf(model, c, 6 + k)][k % 6] += y[k];
+}
+
+/// rows (nc x cols) = Y X for the side at marker m of body c, Y as in addSideValues(), whose
+/// modal rows are the marker Jacobian's modal columns transposed (Jc: markerJacobian()).
+void sideTimes(const Vec3& rho, const MatX& Jc, int nc, const Mat6X& X, int cols, MatX& rows) {
+  rows.topLeftCorner(3, cols) = X.topLeftCorner(3, cols);
+  rows.block(3, 0, 3, cols).noalias() = skew(rho) * X.topLeftCorner(3, cols);
+  rows.block(3, 0, 3, cols) += X.bottomLeftCorner(3, cols);
+  const int n = nc - 6;
+  if (n > 0) rows.block(6, 0, n, cols).noalias() = Jc.block(0, 6, 6, n).transpose().lazyProduct(X.leftCols(cols));
+}
+
+/// Adds to rows (nc x both levels of c's coordinates) the partials of Y (G; Gamma) by c's own
+/// coordinates at fixed (G, Gamma): the lever arm turns, the node moves and its section turns.
+void addSideExplicit(const SuspensionModel& model, Workspace& ws, int marker, const Vec3& G, const Vec3& Gamma,
+                     const MatX& Jc, MatX& rows) {
+  const MarkerKinematics& mk = ws.markers[marker];
+  // d(rho x G) = -[G]x d rho, d rho = -[rho]x d theta + R T dq.
+  rows.block<3, 3>(3, 3) += skew(G) * skew(mk.rho);
+  const ModelMarker& mm = model.markers[marker];
+  if (mm.flexible < 0) return;
+  const FlexibleMarkerState& fm = ws.flexibleMarkers[marker];
+  const Mat3& R = ws.bodies[mk.body].R;
+  const int n = static_cast<int>(mm.shape.translation.cols());
+  const auto RT = Jc.block(0, 6, 3, n), RJR = Jc.block(3, 6, 3, n);  // R T and R Jl R_s
+  rows.block(3, 6, 3, n).noalias() -= skew(G) * RT;
   // d(R^T x)/d theta = R^T [x]x.
-  E.block(6, 3, n, 3).noalias() = mm.shape.translation.transpose() * (b.R.transpose() * skew(G));
-  E.block(6, 3, n, 3).noalias() += mm.shape.rotation.transpose() * (fm->jl.transpose() * (b.R.transpose() * skew(Gamma)));
-  // d(Jl^T z)/d phi = d(Jl(-phi) z)/d phi = -leftJacobianTimesPartial(-phi, z).
-  const Mat3 dJz = -so3::leftJacobianTimesPartial(-fm->phi, gammaB);
-  for (int k = 0; k < n; ++k) {
-    const Vec3 RT = b.R * Vec3(mm.shape.translation.col(k));
-    E.block<3, 1>(3, 6 + k) = -G.cross(RT);
-    E.block(6, 6 + k, n, 1).noalias() = mm.shape.rotation.transpose() * (dJz * Vec3(mm.shape.rotation.col(k)));
-  }
+  rows.block(6, 3, n, 3).noalias() += RT.transpose() * skew(G);
+  rows.block(6, 3, n, 3).noalias() += RJR.transpose() * skew(Gamma);
+  // d(Jl^T z)/d phi = d(Jl(-phi) z)/d phi = -leftJacobianTimesPartial(-phi, z), z = R^T Gamma.
+  const Mat3 dJz = -so3::leftJacobianTimesPartial(-fm.phi, Vec3(R.transpose() * Gamma));
+  ws.flexShapeScratch.leftCols(n).noalias() = dJz * mm.shape.rotation;
+  rows.block(6, 6, n, n).noalias() += mm.shape.rotation.transpose() * ws.flexShapeScratch.leftCols(n);
 }
 
 }  // namespace
@@ -227,6 +240,11 @@ namespace {
 /// One element with a side on a flexible body: its wrench (F, tau) at p_I on the body of marker
 /// I, the reaction at p_I on the body of J (applied at p_J with the moment of the offset), into
 /// the rows of the free sides; with `partials`, chained through both markers' motions.
+///
+/// The chain: W_m (6 x 12), the partials of (F, tau) by marker m's motion (p, theta, v, w), times
+/// m's motion Jacobian J_m gives P_m = W_m J_m (6 x both levels of m's body's coordinates), once
+/// per marker; side I's rows are Y_I P_m, side J's Y_J (-T_d P_m +- [F]x dp_m) with T_d = (I 0;
+/// [d]x I) (the reaction -F, -tau - d x F); on the side's own body add the explicit partials.
 void addElement(const SuspensionModel& model, Workspace& ws, MarkerIndex iIndex, MarkerIndex jIndex,
                 const ElementWrench& w, bool partials) {
   const int I = iIndex.value, J = jIndex.value;
@@ -234,69 +252,78 @@ void addElement(const SuspensionModel& model, Workspace& ws, MarkerIndex iIndex,
   const MarkerKinematics& mj = ws.markers[J];
   const bool aMoves = mi.state >= 0, bMoves = mj.state >= 0;
   const Vec3 d = mi.p - mj.p;
+  const Vec3 reactionTorque = -w.tau - d.cross(w.F);
+  if (aMoves) addSideValues(model, ws, I, w.F, w.tau);
+  if (bMoves) addSideValues(model, ws, J, -w.F, reactionTorque);
+  if (!partials) return;
   // The marker-level partials of (F, tau) w.r.t. (p, theta, v, w) of I and of J, recovered from
   // the side partials through the maps the laws used (force_elements.cpp, bodyPartials()).
   Mat6x12 WI = Mat6x12::Zero(), WJ = Mat6x12::Zero();
-  if (partials) {
-    const Mat3& Ra = ws.bodies[mi.body].R;
-    const Mat3& Rb = ws.bodies[mj.body].R;
-    Mat3 TwI = Mat3::Zero(), TthI = Mat3::Zero(), TthJ = Mat3::Zero(), FwJ = Mat3::Zero(), FthJ = Mat3::Zero();
-    if (w.torque) TwI = aMoves ? Mat3(w.TwA * Ra.transpose()) : Mat3(-w.TwB * Rb.transpose());
-    if (aMoves && w.torque) TthI = w.TthA + TwI * skew(mi.w);
-    if (bMoves) {
-      FwJ = w.FwB * Rb.transpose() - w.Fv * skew(mj.rho);
-      FthJ = w.FthB - w.Fp * skew(mj.rho) - w.Fv * skew(Vec3(mj.w.cross(mj.rho))) + FwJ * skew(mj.w);
-      if (w.torque) TthJ = w.TthB - TwI * skew(mj.w);
-    }
-    WI.block<3, 3>(0, 0) = w.Fp;
-    WI.block<3, 3>(0, 6) = w.Fv;
-    WI.block<3, 3>(3, 3) = TthI;
-    WI.block<3, 3>(3, 9) = TwI;
-    WJ.block<3, 3>(0, 0) = -w.Fp;
-    WJ.block<3, 3>(0, 3) = FthJ;
-    WJ.block<3, 3>(0, 6) = -w.Fv;
-    WJ.block<3, 3>(0, 9) = FwJ;
-    WJ.block<3, 3>(3, 3) = TthJ;
-    WJ.block<3, 3>(3, 9) = -TwI;
+  const Mat3& Ra = ws.bodies[mi.body].R;
+  const Mat3& Rb = ws.bodies[mj.body].R;
+  Mat3 TwI = Mat3::Zero(), TthI = Mat3::Zero(), TthJ = Mat3::Zero(), FwJ = Mat3::Zero(), FthJ = Mat3::Zero();
+  if (w.torque) TwI = aMoves ? Mat3(w.TwA * Ra.transpose()) : Mat3(-w.TwB * Rb.transpose());
+  if (aMoves && w.torque) TthI = w.TthA + TwI * skew(mi.w);
+  if (bMoves) {
+    FwJ = w.FwB * Rb.transpose() - w.Fv * skew(mj.rho);
+    FthJ = w.FthB - w.Fp * skew(mj.rho) - w.Fv * skew(Vec3(mj.w.cross(mj.rho))) + FwJ * skew(mj.w);
+    if (w.torque) TthJ = w.TthB - TwI * skew(mj.w);
   }
-  MatX& Y = ws.flexScratchA;
-  MatX& rows = ws.flexScratchB;
+  WI.block<3, 3>(0, 0) = w.Fp;
+  WI.block<3, 3>(0, 6) = w.Fv;
+  WI.block<3, 3>(3, 3) = TthI;
+  WI.block<3, 3>(3, 9) = TwI;
+  WJ.block<3, 3>(0, 0) = -w.Fp;
+  WJ.block<3, 3>(0, 3) = FthJ;
+  WJ.block<3, 3>(0, 6) = -w.Fv;
+  WJ.block<3, 3>(0, 9) = FwJ;
+  WJ.block<3, 3>(3, 3) = TthJ;
+  WJ.block<3, 3>(3, 9) = -TwI;
+  // P_m = W_m J_m; a marker's position rows (0-5) vanish in the velocity-level columns.
+  const int markers[2] = {I, J};
+  const bool moves[2] = {aMoves, bMoves};
+  const Mat6x12* W[2] = {&WI, &WJ};
+  for (int m = 0; m < 2; ++m) {
+    if (!moves[m]) continue;
+    const int nx = coordinates(model, ws.markers[markers[m]].body);
+    const MatX& Jm = ws.flexJacobians[ws.flexJacobianOf[markers[m]]];
+    ws.flexMotion[m].leftCols(nx).noalias() = W[m]->lazyProduct(Jm.topLeftCorner(12, nx));
+    ws.flexMotion[m].middleCols(nx, nx).noalias() = W[m]->rightCols<6>().lazyProduct(Jm.block(6, nx, 6, nx));
+  }
+  MatX& rows = ws.flexRows;
+  const Mat3 Fx = skew(w.F);
   for (int side = 0; side < 2; ++side) {
-    const MarkerKinematics& mc = side == 0 ? mi : mj;
-    if (mc.state < 0) continue;
-    const int c = mc.body, marker = side == 0 ? I : J;
-    // The applied force and torque at the side's marker and their marker-level partials.
-    Vec3 G = w.F, Gamma = w.tau;
-    Mat6x12 GI = WI, GJ = WJ;
-    if (side == 1) {
-      G = -w.F;
-      Gamma = -w.tau - d.cross(w.F);
-      GI = -WI;
-      GJ = -WJ;
-      if (partials) {
-        GI.bottomRows<3>() -= skew(d) * WI.topRows<3>();
-        GJ.bottomRows<3>() -= skew(d) * WJ.topRows<3>();
-        GI.block<3, 3>(3, 0) += skew(w.F);
-        GJ.block<3, 3>(3, 0) -= skew(w.F);
+    if (!moves[side]) continue;
+    const int marker = markers[side];
+    const MarkerKinematics& mc = ws.markers[marker];
+    const int c = mc.body, nc = coordinates(model, c);
+    const MatX& Jc = ws.flexJacobians[ws.flexJacobianOf[marker]];
+    bool explicitAdded = false;
+    for (int m = 0; m < 2; ++m) {
+      if (!moves[m]) continue;
+      const int x = ws.markers[markers[m]].body, nx = coordinates(model, x);
+      const Mat6X* X = &ws.flexMotion[m];
+      if (side == 1) {
+        Mat6X& T = ws.flexReaction;
+        const Mat6X& P = ws.flexMotion[m];
+        T.topLeftCorner(3, 2 * nx) = -P.topLeftCorner(3, 2 * nx);
+        T.bottomLeftCorner(3, 2 * nx).noalias() = -skew(d) * P.topLeftCorner(3, 2 * nx);
+        T.bottomLeftCorner(3, 2 * nx) -= P.bottomLeftCorner(3, 2 * nx);
+        // d(-d x F) by the position of marker m: +[F]x dp_I, -[F]x dp_J.
+        const MatX& Jm = ws.flexJacobians[ws.flexJacobianOf[markers[m]]];
+        if (m == 0)
+          T.bottomLeftCorner(3, nx).noalias() += Fx * Jm.topLeftCorner(3, nx);
+        else
+          T.bottomLeftCorner(3, nx).noalias() -= Fx * Jm.topLeftCorner(3, nx);
+        X = &T;
       }
-    }
-    const int nc = coordinates(model, c);
-    VecX& values = ws.flexValues;
-    sideRows(model, ws, marker, G, Gamma, Y, &values, nullptr);
-    for (int r = 0; r < nc; ++r) ws.wrench[slotOf(model, c, r)][r % 6] += values[r];
-    if (!partials) continue;
-    for (int other = 0; other < 2; ++other) {
-      const MarkerKinematics& mx = other == 0 ? mi : mj;
-      if (mx.state < 0) continue;
-      const int x = mx.body, nx = coordinates(model, x);
-      const MatX& Jm = ws.flexJacobians[ws.flexJacobianOf[other == 0 ? I : J]];
-      const Mat6x12& Gm = other == 0 ? GI : GJ;
-      // Y (G_m J_m): the 6-row product first, then the side's rows.
-      ws.flexYG.topLeftCorner(6, 2 * nx).noalias() = Gm * Jm.topLeftCorner(12, 2 * nx);
-      rows.topLeftCorner(nc, 2 * nx).noalias() = Y.topLeftCorner(nc, 6) * ws.flexYG.topLeftCorner(6, 2 * nx);
-      if (x == c) {
-        sideRows(model, ws, marker, G, Gamma, Y, nullptr, &ws.flexExplicit);
-        rows.topLeftCorner(nc, 2 * nx) += ws.flexExplicit.topLeftCorner(nc, 2 * nx);
+      sideTimes(mc.rho, Jc, nc, *X, 2 * nx, rows);
+      if (x == c && !explicitAdded) {
+        if (side == 0)
+          addSideExplicit(model, ws, marker, w.F, w.tau, Jc, rows);
+        else
+          addSideExplicit(model, ws, marker, -w.F, reactionTorque, Jc, rows);
+        explicitAdded = true;
       }
       scatterRows(model, ws, c, x, rows, nc);
     }

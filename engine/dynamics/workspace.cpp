@@ -75,8 +75,10 @@ Workspace::Workspace(const SuspensionModel& m)
     flexible.emplace_back(f, m.pattern);
     largest = std::max(largest, f.modes());
   }
-  flexScratchA.setZero(6 + largest, 12 + 2 * largest);
-  flexScratchB.setZero(6 + largest, 12 + 2 * largest);
+  for (Mat6X& m : flexMotion) m.setZero(6, 12 + 2 * largest);
+  flexReaction.setZero(6, 12 + 2 * largest);
+  flexRows.setZero(6 + largest, 12 + 2 * largest);
+  flexShapeScratch.setZero(3, largest);
   flexJacobianOf.assign(m.hasFlexibleBodies() ? m.markers.size() : 0, -1);
   auto jacobianFor = [&](MarkerIndex k) {
     if (flexJacobianOf[k.value] >= 0) return;
@@ -92,8 +94,6 @@ Workspace::Workspace(const SuspensionModel& m)
     jacobianFor(m.p2ps[e].i);
     jacobianFor(m.p2ps[e].j);
   }
-  flexYG.setZero(6, 12 + 2 * largest);
-  flexExplicit.setZero(6 + largest, 12 + 2 * largest);
   flexValues.setZero(6 + largest);
 }
 

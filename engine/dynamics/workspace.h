@@ -4,6 +4,7 @@
 /// State (t, r, v) and Workspace: every intermediate of the linearization, sized once from a
 /// SuspensionModel, grouped by the stage that fills it. Nothing here allocates after construction.
 
+#include <array>
 #include <vector>
 
 #include "engine/core/types.h"
@@ -199,9 +200,14 @@ struct Workspace {
   /// (-1: none).
   std::vector<MatX> flexJacobians;
   std::vector<int> flexJacobianMarkers, flexJacobianOf;
-  /// Scratch of the flexible element pass (sized for the largest body).
-  MatX flexScratchA, flexScratchB, flexYG, flexExplicit;
+  /// Scratch of the flexible element pass (sized for the largest body): per marker of an element
+  /// the partials of its wrench by the marker's body's coordinates, the reaction's, one side's
+  /// rows, the modal forces of one side, the rotation shapes turned.
+  std::array<Mat6X, 2> flexMotion;
+  Mat6X flexReaction;
+  MatX flexRows;
   VecX flexValues;
+  Mat3X flexShapeScratch;
 };
 
 }  // namespace ek
