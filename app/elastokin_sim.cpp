@@ -1022,7 +1022,7 @@ int main(int argc, char** argv) {
       fo.parameters = fmuParameters;
       fo.sources = fmuSources;
       const ek::fmu::FmuExport fmu =
-          ek::fmu::makeFmu(project, fo, ek::fmu::fmuBinaries(), fo.sources ? ek::fmu::fmuSources() : ek::fmu::FmuSources{});
+          ek::fmu::makeFmu(project, fo, ek::fmu::fmuBinaries(), ek::fmu::fmuSources(fo));
       ek::fmu::writeFmu(fmu, fmuPath);
       ek::cprintf("%s -> %s (FMI %d co-simulation, %s at %g s%s)\n", projectPath.c_str(), fmuPath.c_str(), fo.fmiVersion,
                   fmu.config.integrator.c_str(), fmu.config.step,

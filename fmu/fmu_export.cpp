@@ -311,6 +311,8 @@ FmuSources fmuSources() {
                 (places.empty() ? std::string("nowhere") : places.front()) + "): build Elastokin with -DELASTOKIN_FMU=ON");
 }
 
+FmuSources fmuSources(const FmuExportOptions& options) { return options.sources ? fmuSources() : FmuSources{}; }
+
 std::string buildDescription(const FmuSources& sources) {
   std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<fmiBuildDescription fmiVersion=\"3.0\">\n";
   out += "  <BuildConfiguration modelIdentifier=\"" + std::string(kModelIdentifier) +

@@ -42,7 +42,7 @@ struct FmuBinaries {
 
 /// The files of a source FMU (docs/fmi.md, "Source FMUs") as the build listed them
 /// (fmu/source_manifest.py): the translation units, the headers they include (the project's,
-/// Eigen's and nlohmann/json's), and the licence texts, each with its licence.
+/// Eigen's, Spectra's and nlohmann/json's), and the licence texts, each with its licence.
 struct FmuSources {
   struct File {
     std::string kind;     ///< "unit" (compiled), "header" or "licence" (a licence text)
@@ -80,9 +80,12 @@ std::string modelDescription(const FmuConfig& config, const FmuVariables& variab
 FmuBinaries fmuBinaries();
 
 /// The source FMU's file list as built with this program (the build tree's fmu/sources.manifest, or
-/// ../share/elastokin/fmu-sources/ beside the installed program). @throws IoError when it is
-/// missing or names a file that cannot be found.
+/// ../share/elastokin/fmu-sources/ beside the installed program). @throws IoError when the list
+/// is missing, a row is malformed or it lists no translation unit (a listed file that cannot be
+/// read is makeFmu()'s IoError).
 FmuSources fmuSources();
+/// fmuSources() when `options.sources` asks for them, else none (a binary-only FMU).
+FmuSources fmuSources(const FmuExportOptions& options);
 
 /// sources/buildDescription.xml of an FMI 3 source FMU: one C++20 source file set, sources/ the
 /// include directory.

@@ -222,7 +222,7 @@ QString FmuExportDialog::exportTo(const QString& path) {
   o.sources = sources_->isChecked();
   QString error;
   try {
-    const fmu::FmuExport fmu = fmu::makeFmu(project_, o, fmu::fmuBinaries(), o.sources ? fmu::fmuSources() : fmu::FmuSources{});
+    const fmu::FmuExport fmu = fmu::makeFmu(project_, o, fmu::fmuBinaries(), fmu::fmuSources(o));
     fmu::writeFmu(fmu, path.toStdString());
     const QString text = tr("Wrote %1 (%2 MB): FMI %3, %4, %5, %6%7.")
                              .arg(QFileInfo(path).fileName())
