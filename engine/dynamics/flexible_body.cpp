@@ -21,7 +21,9 @@ FlexibleWorkspace::FlexibleWorkspace(int modes)
       a(VecX::Zero(3 + modes)),
       h(VecX::Zero(3 + modes)),
       tq(Mat3X::Zero(3, modes)),
-      yq(Mat3X::Zero(3, modes)) {}
+      yq(Mat3X::Zero(3, modes)),
+      g(VecX::Zero(3 + modes)),
+      hg(VecX::Zero(3 + modes)) {}
 
 void evaluateInertia(const fe::ModalBody& body, const VecX& q, const VecX& qd, FlexibleWorkspace& ws) {
   const int n = ws.n;
@@ -140,6 +142,16 @@ void engineRows(const fe::ModalBody& body, const VecX& rhs, const MatX& drhs, in
   ws.dh.block(0, qColumn, 3, n).noalias() -= ws.m0SchurInverse * ws.tq;
   ws.dh.block(3, qColumn, n, n) -= ws.dMa.bottomRows(n);
   ws.dh.block(3, qColumn, n, n).noalias() += ws.C.transpose().lazyProduct(ws.yq);
+}
+
+void engineSolve(FlexibleWorkspace& ws) {
+  const int n = ws.n;
+  Vec3 t = ws.g.head<3>();
+  t.noalias() -= ws.C * ws.g.tail(n);
+  const Vec3 y = ws.schurInverse * t;
+  ws.hg.head<3>() = ws.m0SchurInverse * t;
+  ws.hg.tail(n) = ws.g.tail(n);
+  ws.hg.tail(n).noalias() -= ws.C.transpose() * y;
 }
 
 double rotationalAndElasticEnergy(const fe::ModalBody& body, const Vec3& w, const VecX& q, const VecX& qd,

@@ -49,6 +49,7 @@ struct FlexibleWorkspace {
   MatX dh;                           ///< M0 M(q)^-1 (d rhs - d(M a)) per column of the caller's
   Mat3X t, y;                        ///< 3 x columns: (I -C) d rhs and S^-1 of it
   Mat3X tq, yq;                      ///< 3 x n: the same for d(M a)/dq
+  VecX g, hg;                        ///< (3 + n): a column of d rhs/du and M0 M(q)^-1 of it
 };
 
 /// J(q), C(q), their rates and dJ/dq_k at (q, q').
@@ -76,6 +77,10 @@ void engineValues(const fe::ModalBody& body, const VecX& rhs, FlexibleWorkspace&
 /// Schur complement of its identity block: 6 n + 9 multiply-adds per column instead of (3 + n)^2.
 /// @pre inertialForces() at the same point.
 void engineRows(const fe::ModalBody& body, const VecX& rhs, const MatX& drhs, int qColumn, FlexibleWorkspace& ws);
+
+/// ws.hg = M0 M(q)^-1 ws.g, the rows' change with a load that adds g to rhs (the inputs' columns).
+/// @pre engineValues() or engineRows() at this state.
+void engineSolve(FlexibleWorkspace& ws);
 
 /// The kinetic energy of rotation and deformation w^T J w / 2 + w^T C q' + |q'|^2 / 2 and the
 /// strain energy q^T Lambda q / 2. @pre evaluateInertia() at q.

@@ -129,26 +129,32 @@ void scatterRows(const SuspensionModel& model, Workspace& ws, int c, int x, cons
   }
 }
 
-/// Adds to the rows of body c (its coordinates' generalized forces in the world-wrench form: F,
-/// torque about the centre of mass, modal forces) those of a force G and torque Gamma (global)
-/// acting at marker m of c: y = Y (G; Gamma) with Y = (I 0; [rho]x I; T^T R^T, R_s^T Jl^T R^T),
-/// the transpose of the marker's position-level motion Jacobian (virtual work).
-void addSideValues(const SuspensionModel& model, Workspace& ws, int marker, const Vec3& G, const Vec3& Gamma) {
+/// The rows of body c (its coordinates' generalized forces in the world-wrench form) of a force G
+/// and torque Gamma (global) acting at marker m of c: y = Y (G; Gamma) with Y = (I 0; [rho]x I;
+/// T^T R^T, R_s^T Jl^T R^T), the transpose of the marker's position-level motion Jacobian (virtual
+/// work). Returns the frame's (F, torque about the centre of mass); the modal forces go to `modal`.
+Vec6 sideWrench(const SuspensionModel& model, const Workspace& ws, int marker, const Vec3& G, const Vec3& Gamma,
+                VecX& modal) {
   const MarkerKinematics& mk = ws.markers[marker];
-  const int c = mk.body;
-  const int frame = slotOf(model, c, 0);
-  ws.wrench[frame].head<3>() += G;
-  ws.wrench[frame].tail<3>() += mk.rho.cross(G) + Gamma;
+  Vec6 frame;
+  frame << G, mk.rho.cross(G) + Gamma;
   const ModelMarker& mm = model.markers[marker];
-  if (mm.flexible < 0) return;
+  if (mm.flexible < 0) return frame;
   const FlexibleMarkerState& fm = ws.flexibleMarkers[marker];
-  const Mat3& R = ws.bodies[c].R;
+  const Mat3& R = ws.bodies[mk.body].R;
   const Vec3 GB = R.transpose() * G, tauB = fm.jl.transpose() * (R.transpose() * Gamma);
-  VecX& y = ws.flexValues;
   const int n = static_cast<int>(mm.shape.translation.cols());
-  y.head(n).noalias() = mm.shape.translation.transpose() * GB;
-  y.head(n).noalias() += mm.shape.rotation.transpose() * tauB;
-  for (int k = 0; k < n; ++k) ws.wrench[slotOf(model, c, 6 + k)][k % 6] += y[k];
+  modal.head(n).noalias() = mm.shape.translation.transpose() * GB;
+  modal.head(n).noalias() += mm.shape.rotation.transpose() * tauB;
+  return frame;
+}
+
+/// Adds sideWrench() to the rows of the marker's body.
+void addSideValues(const SuspensionModel& model, Workspace& ws, int marker, const Vec3& G, const Vec3& Gamma) {
+  const int c = ws.markers[marker].body;
+  ws.wrench[slotOf(model, c, 0)] += sideWrench(model, ws, marker, G, Gamma, ws.flexValues);
+  const int n = coordinates(model, c) - 6;
+  for (int k = 0; k < n; ++k) ws.wrench[slotOf(model, c, 6 + k)][k % 6] += ws.flexValues[k];
 }
 
 /// rows (nc x cols) = Y X for the side at marker m of body c, Y as in addSideValues(), whose
@@ -330,6 +336,49 @@ void addElement(const SuspensionModel& model, Workspace& ws, MarkerIndex iIndex,
   }
 }
 
+/// The force and torque inputs at markers on flexible bodies, body forces as addBodyForcesRow()
+/// adds them on rigid bodies: their wrench and modal forces into the rows, their columns of J_u in
+/// the generalized form (the frame's torque in body axes; flexibleBodyRows() maps them through
+/// M0 M(q)^-1), and with `partials` their partials by the body's coordinates (the node moves and
+/// turns; a direction in the marker's axes turns with it: d(u d) = -[u d]x dtheta_M).
+void addFlexibleLoads(const SuspensionModel& model, Workspace& ws, bool partials) {
+  const InputPattern& ip = model.inputPattern;
+  const Vec3 zero = Vec3::Zero();
+  for (int k : ws.flexibleLoads) {
+    const ModelInput& in = model.inputs[k];
+    const int marker = in.marker.value;
+    const MarkerKinematics& mk = ws.markers[marker];
+    const int c = mk.body, nc = coordinates(model, c), n = nc - 6, frame = slotOf(model, c, 0);
+    const bool force = in.kind == InputKind::Force;
+    const Vec3 dir = in.frame == InputFrame::Global ? in.direction : Vec3(mk.R * in.direction);
+    VecX& modal = ws.flexValues;
+    const Vec6 unit = sideWrench(model, ws, marker, force ? dir : zero, force ? zero : dir, modal);
+    const double u = ws.u[k];
+    ws.wrench[frame] += u * unit;
+    for (int j = 0; j < n; ++j) ws.wrench[slotOf(model, c, 6 + j)][j % 6] += u * modal[j];
+    if (!partials) continue;
+    ws.Ju[ip.find(frame, k)] << unit.head<3>(), ws.bodies[c].R.transpose() * unit.tail<3>();
+    for (int j0 = 0; j0 < n; j0 += 6) {
+      Vec6& column = ws.Ju[ip.find(slotOf(model, c, 6 + j0), k)];
+      column.setZero();
+      column.head(std::min(6, n - j0)) = modal.segment(j0, std::min(6, n - j0));
+    }
+    const Vec3 value = u * dir;
+    const MatX& Jc = ws.flexJacobians[ws.flexJacobianOf[marker]];
+    MatX& rows = ws.flexRows;
+    if (in.frame == InputFrame::Marker) {
+      Mat6X& P = ws.flexMotion[0];
+      P.leftCols(2 * nc).setZero();
+      P.block(force ? 0 : 3, 0, 3, nc).noalias() = -skew(value) * Jc.block(3, 0, 3, nc);
+      sideTimes(mk.rho, Jc, nc, P, 2 * nc, rows);
+    } else {
+      rows.topLeftCorner(nc, 2 * nc).setZero();
+    }
+    addSideExplicit(model, ws, marker, force ? value : zero, force ? zero : value, Jc, rows);
+    scatterRows(model, ws, c, c, rows, nc);
+  }
+}
+
 }  // namespace
 
 void addFlexibleElementForces(const SuspensionModel& model, Workspace& ws, bool partials) {
@@ -344,6 +393,8 @@ void addFlexibleElementForces(const SuspensionModel& model, Workspace& ws, bool 
 
 void flexibleBodyRows(const SuspensionModel& model, Workspace& ws, bool partials) {
   const BlockPattern& bp = model.pattern;
+  const InputPattern& ip = model.inputPattern;
+  addFlexibleLoads(model, ws, partials);
   for (std::size_t fi = 0; fi < model.flexibleBodies.size(); ++fi) {
     const ModelFlexibleBody& f = model.flexibleBodies[fi];
     const int n = f.modes();
@@ -400,6 +451,16 @@ void flexibleBodyRows(const SuspensionModel& model, Workspace& ws, bool partials
         ws.Jw_r[sk].row(k % 6) = fw.dh.block<1, 6>(3 + k, 6 * j);
         ws.Jw_v[sk].row(k % 6) = fw.dh.block<1, 6>(3 + k, 6 * (nc + j));
       }
+    }
+    // The loads' columns of J_u (generalized: rhs changes by g per unit u) through M0 M(q)^-1; their
+    // translation rows are m v' = F as for a rigid body.
+    for (int s = ip.rowStart[l0]; s < ip.rowStart[l0 + 1]; ++s) {
+      const int k = ip.input[s];
+      fw.g.head<3>() = ws.Ju[s].tail<3>();
+      for (int j = 0; j < n; ++j) fw.g[3 + j] = ws.Ju[ip.find(modalSlot(j), k)][j % 6];
+      engineSolve(fw);
+      ws.Ju[s].tail<3>() = fw.hg.head<3>();
+      for (int j = 0; j < n; ++j) ws.Ju[ip.find(modalSlot(j), k)][j % 6] = fw.hg[3 + j];
     }
     ws.Jw_v[bp.diag[l0]].bottomRightCorner<3, 3>() += b.R * (skew(w) * J0 - skew(J0w));
     ws.Jw_r[bp.diag[l0]].bottomRightCorner<3, 3>() -= skew(Wrot);

@@ -152,6 +152,7 @@ void addBodyForcesRow(const SuspensionModel& model, int l, Workspace& ws, bool p
       ws.Judot[s] << ws.Jw_udot[s].head<3>(), Rt * ws.Jw_udot[s].tail<3>();
       continue;
     }
+    if (model.markers[in.marker.value].flexible >= 0) continue;  // flexibleBodyRows() adds it
     const MarkerKinematics& mk = ws.markers[in.marker.value];
     const Vec3 dir = in.frame == InputFrame::Global ? in.direction : Vec3(mk.R * in.direction);
     const double u = ws.u[k];

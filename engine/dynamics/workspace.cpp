@@ -94,6 +94,11 @@ Workspace::Workspace(const SuspensionModel& m)
     jacobianFor(m.p2ps[e].i);
     jacobianFor(m.p2ps[e].j);
   }
+  for (int k = 0; k < m.nInputs(); ++k)
+    if (!m.inputs[k].motion() && m.markers[m.inputs[k].marker.value].flexible >= 0) {
+      flexibleLoads.push_back(k);
+      jacobianFor(m.inputs[k].marker);
+    }
   flexValues.setZero(6 + largest);
 }
 

@@ -195,6 +195,7 @@ struct Workspace {
   std::vector<FlexibleBodyState> flexible;
   std::vector<FlexibleMarkerState> flexibleMarkers;
   std::vector<int> flexibleBushings, flexibleP2Ps;
+  std::vector<int> flexibleLoads;  ///< force and torque inputs at a marker on a flexible body
   /// The motion Jacobians of the markers of those elements (12 x both levels of the marker's
   /// body's coordinates), computed once per linearization; flexJacobianOf[marker] indexes them
   /// (-1: none).

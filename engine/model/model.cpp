@@ -332,7 +332,8 @@ std::shared_ptr<const SuspensionModel> SuspensionModel::build(const Project& p) 
     m->inputs.push_back(mi);
   }
   {
-    // The rows of J_u: a load's body; the free bodies that elements join to a driven body.
+    // The rows of J_u: a load's body (a flexible body's frame and modal slots: the load's modal
+    // forces, and M(q)^-1 couples them); the free bodies that elements join to a driven body.
     std::vector<std::set<int>> inputsOfRow(n);
     auto bodyOf = [&](MarkerIndex mk) { return m->markers[mk.value].body.value; };
     auto drivenTo = [&](int k, MarkerIndex i, MarkerIndex j) {
@@ -343,8 +344,11 @@ std::shared_ptr<const SuspensionModel> SuspensionModel::build(const Project& p) 
     for (int k = 0; k < m->nInputs(); ++k) {
       const ModelInput& in = m->inputs[k];
       if (!in.motion()) {
-        const int st = m->bodies[in.body.value].state;
-        if (st >= 0) inputsOfRow[st].insert(k);
+        const ModelBody& body = m->bodies[in.body.value];
+        if (body.flexible >= 0)
+          for (int st : m->flexibleBodies[body.flexible].stateSlots()) inputsOfRow[st].insert(k);
+        else if (body.state >= 0)
+          inputsOfRow[body.state].insert(k);
         continue;
       }
       for (const auto& b : m->bushings) drivenTo(k, b.i, b.j);

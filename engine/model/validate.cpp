@@ -259,7 +259,7 @@ void checkReducedBody(const Project& p, const Checker& c, const FlexibleBodyRow&
 
 /// Flexible bodies: a free body each, a beam that can be assembled, a marker to carry the body,
 /// and only the elements that ride on its nodes so far (bushings without Maxwell branches, P2P
-/// elements); loads and wheels on a flexible body are not supported yet (docs/flexible-bodies.md).
+/// elements); wheels on a flexible body are not supported yet (docs/flexible-bodies.md).
 void checkFlexibleBodies(const Project& p, const Checker& c, const std::map<int, std::size_t>& bodies,
                          const std::map<int, std::size_t>& markers) {
   const std::string t = "flexible bodies";
@@ -336,10 +336,6 @@ void checkFlexibleBodies(const Project& p, const Checker& c, const std::map<int,
   };
   for (const auto& b : p.bushings) checkJoint("bushings", b);
   for (const auto& e : p.p2ps) checkJoint("p2p elements", e);
-  for (const auto& in : p.inputs)
-    if (onFlexible(in.marker))
-      c.error(c.at("inputs", in, "marker"), "marker " + std::to_string(in.marker) +
-                                                " is on a flexible body: inputs on flexible bodies are not supported yet");
   for (const auto& w : p.wheels) {
     if (onFlexible(w.marker))
       c.error(c.at("wheels", w, "marker"), "marker " + std::to_string(w.marker) + " is on a flexible body: a wheel must be rigid");

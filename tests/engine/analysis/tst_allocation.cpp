@@ -118,6 +118,23 @@ class TestAllocation : public QObject {
     Project p = test::flexibleBar(8, true);
     test::addFreeLoadCase(p, 0.1);
     p.outputs = {{"bar end z", OutputQuantity::MarkerPosition, 13, "z"}, {"mount", OutputQuantity::BushingForce, 1, "z"}};
+    // Loads on the bar too, a force in the marker's axes and a global torque, driven by sines.
+    for (int k = 0; k < 2; ++k) {
+      InputRow in;
+      in.id = 1 + k;
+      in.name = k == 0 ? "push" : "twist";
+      in.marker = k == 0 ? 14 : 13;
+      in.kind = k == 0 ? InputKind::Force : InputKind::Torque;
+      in.frame = k == 0 ? InputFrame::Marker : InputFrame::Global;
+      in.direction = k == 0 ? Vec3(0.0, 0.6, 0.8) : Vec3(0.0, 1.0, 0.0);
+      p.inputs.push_back(in);
+      LoadCaseRow::Drive drive;
+      drive.input = in.id;
+      drive.signal.type = SignalType::Sine;
+      drive.signal.amplitude = k == 0 ? 50.0 : 5.0;
+      drive.signal.frequency = 20.0;
+      p.loadCases.back().drives.push_back(drive);
+    }
     RunOptions o;
     o.integrator = integrator.toStdString();
     o.linearizeEvery = linEvery;

@@ -31,10 +31,35 @@ State movedState(const SuspensionModel& m, double scale) {
   return s;
 }
 
-VecX hAt(const SuspensionModel& m, const State& s) {
+VecX hAt(const SuspensionModel& m, const State& s, const VecX& u) {
   Workspace ws(m);
-  linearize(m, s, VecX::Zero(m.nInputs()), ws);
+  linearize(m, s, u, ws);
   return ws.h;
+}
+VecX hAt(const SuspensionModel& m, const State& s) { return hAt(m, s, VecX::Zero(m.nInputs())); }
+
+/// The bar with loads: forces and torques at its nodes and at a marker off a node, along global
+/// and along turned marker axes, and a force on the rigid arm; u their values.
+Project loadedBar(VecX& u) {
+  Project p = test::flexibleBar(8);
+  auto load = [&](int id, int marker, InputKind kind, InputFrame frame, Vec3 direction) {
+    InputRow in;
+    in.id = id;
+    in.name = "load " + std::to_string(id);
+    in.marker = marker;
+    in.kind = kind;
+    in.frame = frame;
+    in.direction = direction;
+    p.inputs.push_back(in);
+  };
+  load(1, 12, InputKind::Force, InputFrame::Global, Vec3(0.2, -0.3, 1.0));
+  load(2, 14, InputKind::Force, InputFrame::Marker, Vec3(0.0, 0.6, -0.8));
+  load(3, 10, InputKind::Torque, InputFrame::Marker, Vec3(1.0, 0.0, 0.0));
+  load(4, 13, InputKind::Torque, InputFrame::Global, Vec3(0.3, 1.0, -0.2));
+  load(5, 21, InputKind::Force, InputFrame::Marker, Vec3(0.0, 0.0, 1.0));
+  u.resize(5);
+  u << 150.0, -80.0, 12.0, -7.0, 30.0;
+  return p;
 }
 
 }  // namespace
@@ -143,6 +168,38 @@ class TestFlexibleRows : public QObject {
     QVERIFY2(eR <= 1e-6, qPrintable(QString("J_r error %1").arg(eR)));
     QVERIFY2(eV <= 1e-6, qPrintable(QString("J_v error %1").arg(eV)));
     QVERIFY(!ws.h.tail(6 * m->flexibleBodies[0].modalSlots).isZero(0.0));
+  }
+
+  // Force and torque inputs on the bar: J_r, J_v and J_u against central differences (the loads'
+  // modal forces and their columns through M0 M(q)^-1), and the values-only pass equal to the
+  // full pass with them.
+  void loadsOnAFlexibleBody() {
+    VecX u;
+    const auto m = SuspensionModel::build(loadedBar(u));
+    const State s = movedState(*m, 1.0);
+    Workspace ws(*m);
+    linearize(*m, s, u, ws);
+    QVERIFY((ws.h - hAt(*m, s)).norm() > 100.0);  // the loads act
+    const MatX Jr = blockToDense(m->pattern, ws.Jr);
+    const MatX Jv = blockToDense(m->pattern, ws.Jv);
+    const MatX fdR = test::centralDifference([&](const VecX& r) { return hAt(*m, State{0.0, r, s.v}, u); }, s.r, 1e-7);
+    const MatX fdV = test::centralDifference([&](const VecX& v) { return hAt(*m, State{0.0, s.r, v}, u); }, s.v, 1e-4);
+    const MatX fdU = test::centralDifference([&](const VecX& x) { return hAt(*m, s, x); }, u, 1e-2);
+    const MatX Ju = inputMatrix(*m, ws.Ju);
+    const double eR = test::blockRelativeError(Jr, fdR, 3, 3);
+    const double eV = test::blockRelativeError(Jv, fdV, 3, 3);
+    const double eU = (Ju - fdU).norm() / fdU.norm();
+    qInfo("loads on the bar: relative errors J_r %.2e, J_v %.2e, J_u %.2e", eR, eV, eU);
+    QVERIFY2(eR <= 1e-6, qPrintable(QString("J_r error %1").arg(eR)));
+    QVERIFY2(eV <= 1e-6, qPrintable(QString("J_v error %1").arg(eV)));
+    QVERIFY2(eU <= 1e-8, qPrintable(QString("J_u error %1").arg(eU)));
+    // Every load reaches the modal rows (a load at a node bends the bar).
+    const ModelFlexibleBody& f = m->flexibleBodies[0];
+    for (int k = 0; k < 4; ++k) QVERIFY(!Ju.col(k).segment(6 * f.firstModalSlot, f.modes()).isZero(1e-9));
+    VecX h = VecX::Constant(m->nDof(), std::nan("")), rDot = h;
+    Workspace values(*m);
+    evaluateRhs(*m, s, u, VecX::Zero(u.size()), values, h, rDot);
+    QVERIFY(h == ws.h);
   }
 
   // The values-only pass gives the full pass's h and wrenches bit for bit.
