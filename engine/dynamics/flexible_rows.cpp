@@ -269,8 +269,8 @@ void addElement(const SuspensionModel& model, Workspace& ws, MarkerIndex iIndex,
   const Mat3& Rb = ws.bodies[mj.body].R;
   Mat3 TwI = Mat3::Zero(), TthI = Mat3::Zero(), TthJ = Mat3::Zero(), FwJ = Mat3::Zero(), FthJ = Mat3::Zero();
   if (w.torque) TwI = aMoves ? Mat3(w.TwA * Ra.transpose()) : Mat3(-w.TwB * Rb.transpose());
-  if (aMoves && w.torque) TthI = w.TthA + TwI * skew(mi.w);
-  if (bMoves) {
+  if (mi.moves && w.torque) TthI = w.TthA + TwI * skew(mi.w);
+  if (mj.moves) {  // free or driven
     FwJ = w.FwB * Rb.transpose() - w.Fv * skew(mj.rho);
     FthJ = w.FthB - w.Fp * skew(mj.rho) - w.Fv * skew(Vec3(mj.w.cross(mj.rho))) + FwJ * skew(mj.w);
     if (w.torque) TthJ = w.TthB - TwI * skew(mj.w);
@@ -334,6 +334,35 @@ void addElement(const SuspensionModel& model, Workspace& ws, MarkerIndex iIndex,
       scatterRows(model, ws, c, x, rows, nc);
     }
   }
+  // A side on a rig body that motion inputs move: the columns of its inputs (J_u, J_udot) in the
+  // rows of the moving side, P = W_m (J_m dpose/du), chained as above.
+  for (int m = 0; m < 2; ++m) {
+    const MarkerKinematics& md = ws.markers[markers[m]];
+    if (moves[m] || !md.moves) continue;
+    const MatX& Jm = ws.flexJacobians[ws.flexJacobianOf[markers[m]]];
+    const int side = 1 - m, marker = markers[side];
+    if (!moves[side]) continue;
+    const MarkerKinematics& mc = ws.markers[marker];
+    const int c = mc.body, nc = coordinates(model, c);
+    const MatX& Jc = ws.flexJacobians[ws.flexJacobianOf[marker]];
+    for (int k : model.bodies[md.body].drives)
+      for (int rate = 0; rate < 2; ++rate) {
+        const Vec12 motion = Jm.topLeftCorner<12, 12>() * (rate ? ws.drives[k].dPose_dudot : ws.drives[k].dPose_du);
+        Vec6 X = *W[m] * motion;
+        if (side == 1) {  // the reaction -F, -tau - d x F; d = p_I - p_J moves with p_I (m = 0) or p_J
+          const Vec3 dF = X.head<3>();
+          X.head<3>() = -dF;
+          X.tail<3>() = -X.tail<3>() - d.cross(dF) + (m == 0 ? 1.0 : -1.0) * w.F.cross(motion.head<3>());
+        }
+        VecX& y = ws.flexValues;
+        y.head<3>() = X.head<3>();
+        y.segment<3>(3) = mc.rho.cross(X.head<3>()) + X.tail<3>();
+        if (nc > 6) y.segment(6, nc - 6).noalias() = Jc.block(0, 6, 6, nc - 6).transpose() * X;
+        std::vector<Vec6>& columns = rate ? ws.Jw_udot : ws.Jw_u;
+        for (int r0 = 0; r0 < nc; r0 += 6)
+          columns[model.inputPattern.find(slotOf(model, c, r0), k)].head(std::min(6, nc - r0)) += y.segment(r0, std::min(6, nc - r0));
+      }
+  }
 }
 
 /// The force and torque inputs at markers on flexible bodies, body forces as addBodyForcesRow()
@@ -384,7 +413,7 @@ void addFlexibleLoads(const SuspensionModel& model, Workspace& ws, bool partials
 void addFlexibleElementForces(const SuspensionModel& model, Workspace& ws, bool partials) {
   if (partials)  // each marker's motion Jacobian once: an element uses it for both of its sides
     for (std::size_t k = 0; k < ws.flexJacobianMarkers.size(); ++k)
-      if (ws.markers[ws.flexJacobianMarkers[k]].state >= 0)
+      if (ws.markers[ws.flexJacobianMarkers[k]].moves)  // free, or driven by motion inputs
         markerJacobian(model, ws, ws.flexJacobianMarkers[k], ws.flexJacobians[k]);
   for (int e : ws.flexibleBushings)
     addElement(model, ws, model.bushings[e].i, model.bushings[e].j, ws.bushings[e].wrench, partials);
@@ -452,16 +481,18 @@ void flexibleBodyRows(const SuspensionModel& model, Workspace& ws, bool partials
         ws.Jw_v[sk].row(k % 6) = fw.dh.block<1, 6>(3 + k, 6 * (nc + j));
       }
     }
-    // The loads' columns of J_u (generalized: rhs changes by g per unit u) through M0 M(q)^-1; their
-    // translation rows are m v' = F as for a rigid body.
-    for (int s = ip.rowStart[l0]; s < ip.rowStart[l0 + 1]; ++s) {
-      const int k = ip.input[s];
-      fw.g.head<3>() = ws.Ju[s].tail<3>();
-      for (int j = 0; j < n; ++j) fw.g[3 + j] = ws.Ju[ip.find(modalSlot(j), k)][j % 6];
-      engineSolve(fw);
-      ws.Ju[s].tail<3>() = fw.hg.head<3>();
-      for (int j = 0; j < n; ++j) ws.Ju[ip.find(modalSlot(j), k)][j % 6] = fw.hg[3 + j];
-    }
+    // The inputs' columns of J_u and J_udot (generalized: rhs changes by g per unit u or u') through
+    // M0 M(q)^-1; their translation rows are m v' = F as for a rigid body.
+    for (int s = ip.rowStart[l0]; s < ip.rowStart[l0 + 1]; ++s)
+      for (std::vector<Vec6>* columns : {&ws.Ju, &ws.Judot}) {
+        const int k = ip.input[s];
+        std::vector<Vec6>& J = *columns;
+        fw.g.head<3>() = J[s].tail<3>();
+        for (int j = 0; j < n; ++j) fw.g[3 + j] = J[ip.find(modalSlot(j), k)][j % 6];
+        engineSolve(fw);
+        J[s].tail<3>() = fw.hg.head<3>();
+        for (int j = 0; j < n; ++j) J[ip.find(modalSlot(j), k)][j % 6] = fw.hg[3 + j];
+      }
     ws.Jw_v[bp.diag[l0]].bottomRightCorner<3, 3>() += b.R * (skew(w) * J0 - skew(J0w));
     ws.Jw_r[bp.diag[l0]].bottomRightCorner<3, 3>() -= skew(Wrot);
     for (int k = 0; k < f.modalSlots; ++k) {

@@ -336,19 +336,22 @@ std::shared_ptr<const SuspensionModel> SuspensionModel::build(const Project& p) 
     // forces, and M(q)^-1 couples them); the free bodies that elements join to a driven body.
     std::vector<std::set<int>> inputsOfRow(n);
     auto bodyOf = [&](MarkerIndex mk) { return m->markers[mk.value].body.value; };
+    auto addRows = [&](int k, int body) {  // a flexible body's every slot: M(q)^-1 couples them
+      const ModelBody& b = m->bodies[body];
+      if (b.flexible >= 0)
+        for (int st : m->flexibleBodies[b.flexible].stateSlots()) inputsOfRow[st].insert(k);
+      else if (b.state >= 0)
+        inputsOfRow[b.state].insert(k);
+    };
     auto drivenTo = [&](int k, MarkerIndex i, MarkerIndex j) {
       const int bi = bodyOf(i), bj = bodyOf(j);
-      if (bi == m->inputs[k].body.value && m->bodies[bj].state >= 0) inputsOfRow[m->bodies[bj].state].insert(k);
-      if (bj == m->inputs[k].body.value && m->bodies[bi].state >= 0) inputsOfRow[m->bodies[bi].state].insert(k);
+      if (bi == m->inputs[k].body.value) addRows(k, bj);
+      if (bj == m->inputs[k].body.value) addRows(k, bi);
     };
     for (int k = 0; k < m->nInputs(); ++k) {
       const ModelInput& in = m->inputs[k];
       if (!in.motion()) {
-        const ModelBody& body = m->bodies[in.body.value];
-        if (body.flexible >= 0)
-          for (int st : m->flexibleBodies[body.flexible].stateSlots()) inputsOfRow[st].insert(k);
-        else if (body.state >= 0)
-          inputsOfRow[body.state].insert(k);
+        addRows(k, in.body.value);
         continue;
       }
       for (const auto& b : m->bushings) drivenTo(k, b.i, b.j);

@@ -325,17 +325,6 @@ void checkFlexibleBodies(const Project& p, const Checker& c, const std::map<int,
                 "Maxwell branches on a flexible body are not supported yet; join it with an elastic bushing");
         break;
       }
-  std::set<int> driven;  // bodies moved by motion inputs
-  for (const auto& in : p.inputs)
-    if (isMotion(in.kind) && markers.count(in.marker)) driven.insert(p.markers[markers.at(in.marker)].body);
-  auto onDriven = [&](int markerId) { return markers.count(markerId) && driven.count(p.markers[markers.at(markerId)].body); };
-  auto checkJoint = [&](const std::string& table, const auto& row) {
-    if ((onFlexible(row.markerI) && onDriven(row.markerJ)) || (onFlexible(row.markerJ) && onDriven(row.markerI)))
-      c.error(c.at(table, row, "marker_j"), "joins a flexible body to a body moved by a motion input: not supported "
-                                            "yet; join the flexible body to free or fixed bodies");
-  };
-  for (const auto& b : p.bushings) checkJoint("bushings", b);
-  for (const auto& e : p.p2ps) checkJoint("p2p elements", e);
   for (const auto& w : p.wheels) {
     if (onFlexible(w.marker))
       c.error(c.at("wheels", w, "marker"), "marker " + std::to_string(w.marker) + " is on a flexible body: a wheel must be rigid");

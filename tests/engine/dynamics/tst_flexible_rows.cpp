@@ -202,6 +202,69 @@ class TestFlexibleRows : public QObject {
     QVERIFY(h == ws.h);
   }
 
+  // A rig body moved by motion inputs (a translation and a rotation) joined to the bar by a
+  // bushing: J_r, J_v, J_u and J_udot against central differences.
+  void drivenBodyJoinedToAFlexibleBody() {
+    Project p = test::flexibleBar(8);
+    BodyRow rig;
+    rig.id = 3;
+    rig.name = "rig";
+    rig.fixed = true;
+    p.bodies.push_back(rig);
+    const Vec3 at = p.markers[5].position + Vec3(0.0, 0.0, -0.05);  // below the left mount
+    p.markers.push_back(MarkerRow{30, "rig pad", 3, at, Vec3(0.1, 0.0, 0.2)});
+    BushingRow b = p.bushings[0];
+    b.id = 5;
+    b.name = "rig to bar";
+    b.markerI = 12;
+    b.markerJ = 30;
+    p.bushings.push_back(b);
+    BushingRow c = b;  // and the other way round
+    c.id = 6;
+    c.name = "bar to rig";
+    c.markerI = 30;
+    c.markerJ = 13;
+    p.bushings.push_back(c);
+    InputRow lift;
+    lift.id = 1;
+    lift.name = "lift";
+    lift.marker = 30;
+    lift.kind = InputKind::Translation;
+    lift.direction = Vec3(0.1, 0.0, 1.0);
+    InputRow turn = lift;
+    turn.id = 2;
+    turn.name = "turn";
+    turn.kind = InputKind::Rotation;
+    turn.frame = InputFrame::Marker;
+    turn.direction = Vec3::UnitX();
+    p.inputs = {lift, turn};
+    const auto m = SuspensionModel::build(p);
+    const State s = movedState(*m, 1.0);
+    const VecX u = Eigen::Vector2d(4e-3, 0.02), uDot = Eigen::Vector2d(0.3, -1.5);
+    auto h = [&](const State& x, const VecX& a, const VecX& aDot) {
+      Workspace w(*m);
+      linearize(*m, x, a, aDot, w);
+      return VecX(w.h);
+    };
+    Workspace ws(*m);
+    linearize(*m, s, u, uDot, ws);
+    const MatX fdR = test::centralDifference([&](const VecX& r) { return h(State{0.0, r, s.v}, u, uDot); }, s.r, 1e-7);
+    const MatX fdV = test::centralDifference([&](const VecX& v) { return h(State{0.0, s.r, v}, u, uDot); }, s.v, 1e-4);
+    const MatX fdU = test::centralDifference([&](const VecX& x) { return h(s, x, uDot); }, u, 1e-7);
+    const MatX fdUd = test::centralDifference([&](const VecX& x) { return h(s, u, x); }, uDot, 1e-4);
+    const double eR = test::blockRelativeError(blockToDense(m->pattern, ws.Jr), fdR, 3, 3);
+    const double eV = test::blockRelativeError(blockToDense(m->pattern, ws.Jv), fdV, 3, 3);
+    const MatX Ju = inputMatrix(*m, ws.Ju), Jud = inputMatrix(*m, ws.Judot);
+    const double eU = (Ju - fdU).norm() / fdU.norm(), eUd = (Jud - fdUd).norm() / fdUd.norm();
+    qInfo("rig body on the bar: relative errors J_r %.2e, J_v %.2e, J_u %.2e, J_udot %.2e", eR, eV, eU, eUd);
+    QVERIFY2(eR <= 1e-6, qPrintable(QString("J_r error %1").arg(eR)));
+    QVERIFY2(eV <= 1e-6, qPrintable(QString("J_v error %1").arg(eV)));
+    QVERIFY2(eU <= 1e-6, qPrintable(QString("J_u error %1").arg(eU)));
+    QVERIFY2(eUd <= 1e-6, qPrintable(QString("J_udot error %1").arg(eUd)));
+    const ModelFlexibleBody& f = m->flexibleBodies[0];
+    for (int k = 0; k < 2; ++k) QVERIFY(!Ju.col(k).segment(6 * f.firstModalSlot, f.modes()).isZero(1e-6));
+  }
+
   // The values-only pass gives the full pass's h and wrenches bit for bit.
   void valuesOnlyPassEqualsTheFullPass() {
     const auto m = SuspensionModel::build(test::flexibleBar(8, true));
