@@ -122,6 +122,29 @@ Project flexibleBar(int modes, bool gravity) {
   return p;
 }
 
+void addDrivenRig(Project& p, const Vec3& lift, const Vec3& padOrientation) {
+  BodyRow rig;
+  rig.id = 3;
+  rig.name = "rig";
+  rig.fixed = true;
+  p.bodies.push_back(rig);
+  const auto mount = std::find_if(p.markers.begin(), p.markers.end(), [](const MarkerRow& m) { return m.id == 1; });
+  p.markers.push_back(MarkerRow{30, "rig pad", 3, mount->position + Vec3(0.0, 0.0, -0.05), padOrientation});
+  BushingRow b = p.bushings.front();
+  b.id = 5;
+  b.name = "rig to bar";
+  b.markerI = 12;
+  b.markerJ = 30;
+  p.bushings.push_back(b);
+  InputRow in;
+  in.id = 1;
+  in.name = "lift";
+  in.marker = 30;
+  in.kind = InputKind::Translation;
+  in.direction = lift;
+  p.inputs.push_back(in);
+}
+
 Project freeOscillator() {
   Project p = singleBushing(2.0, Vec3(0.01, 0.01, 0.01), 2e5, 50.0);
   p.gravity.setZero();

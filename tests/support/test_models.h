@@ -38,18 +38,22 @@ Project randomProject(unsigned seed, int nFree, int nBushings, int nP2P, bool wi
 /// stiffness is a curve scales them with its slope.
 void addMaxwellBranches(Project& p, unsigned seed);
 
+/// A flexible anti-roll-bar-like beam body (tube, bent ends, `modes` fixed-interface modes) on
+/// two bushings to the ground, one end on a P2P link to the ground, the other on a P2P link
+/// and an offset bushing to a rigid arm that a bushing holds to the ground; markers turned
+/// against their bodies, the bar's frame turned against the ground, no gravity unless asked.
+Project flexibleBar(int modes, bool gravity = false);
+/// To flexibleBar(): a rig body (id 3, fixed) with a pad (marker 30, turned by `padOrientation`)
+/// 5 cm below the left ground mount, joined to the bar's left end (marker 12) by a copy of the
+/// left mount bushing (id 5), and input 1, a translation of the rig along `lift`.
+void addDrivenRig(Project& p, const Vec3& lift, const Vec3& padOrientation);
+
 /// One wheel corner (docs/analyses.md's test fixture): ground (id 0), a carrier (id 1, wheel
 /// mount) on a bushing to the ground, a wheel (id 2) on a bearing bushing (free about the axle)
 /// to the carrier, and wheel 1 (radius 0.3 m, centre at (0, side 0.78, 0.3) m, marker 10)
 /// posed with the given toe and camber [rad] (ISO 8855 signs), with a steering axis from
 /// (-0.03, side 0.65, 0.55) m (marker 20) to (0.01, side 0.72, 0.15) m (marker 21) on the
 /// carrier. `side` is +1 (left) or -1 (right).
-/// A flexible anti-roll-bar-like beam body (tube, bent ends, `modes` fixed-interface modes) on
-/// two bushings to the ground, one end on a P2P link to the ground, the other on a P2P link
-/// and an offset bushing to a rigid arm that a bushing holds to the ground; markers turned
-/// against their bodies, the bar's frame turned against the ground, no gravity unless asked.
-Project flexibleBar(int modes, bool gravity = false);
-
 Project wheelCorner(double side, double toe, double camber);
 
 }  // namespace ek::test

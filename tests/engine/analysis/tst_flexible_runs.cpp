@@ -321,25 +321,7 @@ class TestFlexibleRuns : public QObject {
   // column costs the order), as close as it follows it on the bar's rigid twin.
   void drivenRigShakesTheBar() {
     Project p = barRun(6, 0.1);
-    BodyRow rig;
-    rig.id = 3;
-    rig.name = "rig";
-    rig.fixed = true;
-    p.bodies.push_back(rig);
-    p.markers.push_back(MarkerRow{30, "rig pad", 3, p.markers[5].position + Vec3(0.0, 0.0, -0.05), Vec3::Zero()});
-    BushingRow b = p.bushings[0];
-    b.id = 5;
-    b.name = "rig to bar";
-    b.markerI = 12;
-    b.markerJ = 30;
-    p.bushings.push_back(b);
-    InputRow lift;
-    lift.id = 1;
-    lift.name = "lift";
-    lift.marker = 30;
-    lift.kind = InputKind::Translation;
-    lift.direction = Vec3::UnitZ();
-    p.inputs = {lift};
+    test::addDrivenRig(p, Vec3::UnitZ(), Vec3::Zero());
     LoadCaseRow::Drive drive;
     drive.input = 1;
     drive.signal.type = SignalType::Sine;

@@ -206,38 +206,20 @@ class TestFlexibleRows : public QObject {
   // bushing: J_r, J_v, J_u and J_udot against central differences.
   void drivenBodyJoinedToAFlexibleBody() {
     Project p = test::flexibleBar(8);
-    BodyRow rig;
-    rig.id = 3;
-    rig.name = "rig";
-    rig.fixed = true;
-    p.bodies.push_back(rig);
-    const Vec3 at = p.markers[5].position + Vec3(0.0, 0.0, -0.05);  // below the left mount
-    p.markers.push_back(MarkerRow{30, "rig pad", 3, at, Vec3(0.1, 0.0, 0.2)});
-    BushingRow b = p.bushings[0];
-    b.id = 5;
-    b.name = "rig to bar";
-    b.markerI = 12;
-    b.markerJ = 30;
-    p.bushings.push_back(b);
-    BushingRow c = b;  // and the other way round
+    test::addDrivenRig(p, Vec3(0.1, 0.0, 1.0), Vec3(0.1, 0.0, 0.2));
+    BushingRow c = p.bushings.back();  // and one the other way round
     c.id = 6;
     c.name = "bar to rig";
     c.markerI = 30;
     c.markerJ = 13;
     p.bushings.push_back(c);
-    InputRow lift;
-    lift.id = 1;
-    lift.name = "lift";
-    lift.marker = 30;
-    lift.kind = InputKind::Translation;
-    lift.direction = Vec3(0.1, 0.0, 1.0);
-    InputRow turn = lift;
+    InputRow turn = p.inputs.back();
     turn.id = 2;
     turn.name = "turn";
     turn.kind = InputKind::Rotation;
     turn.frame = InputFrame::Marker;
     turn.direction = Vec3::UnitX();
-    p.inputs = {lift, turn};
+    p.inputs.push_back(turn);
     const auto m = SuspensionModel::build(p);
     const State s = movedState(*m, 1.0);
     const VecX u = Eigen::Vector2d(4e-3, 0.02), uDot = Eigen::Vector2d(0.3, -1.5);
