@@ -100,21 +100,32 @@ void massTimesPartial(const fe::ModalBody& body, const VecX& a, FlexibleWorkspac
   }
 }
 
-void engineValues(const fe::ModalBody& body, const VecX& rhs, FlexibleWorkspace& ws) {
+namespace {
+
+/// h = M0 M(q)^-1 x and, when `a` is given, a = M(q)^-1 x, through the Schur complement:
+/// M(q)^-1 (x1; x2) = (S^-1 t; x2 - C^T S^-1 t) with t = x1 - C x2. @pre ws.schurInverse and
+/// ws.m0SchurInverse at this state.
+void schurSolve(const FlexibleWorkspace& ws, const VecX& x, VecX& h, VecX* a) {
   const int n = ws.n;
-  // M(q)^-1 (x1; x2) = (S^-1 t; x2 - C^T S^-1 t) with t = x1 - C x2.
+  Vec3 t = x.head<3>();
+  t.noalias() -= ws.C * x.tail(n);
+  const Vec3 y = ws.schurInverse * t;
+  h.head<3>() = ws.m0SchurInverse * t;
+  h.tail(n) = x.tail(n);
+  h.tail(n).noalias() -= ws.C.transpose() * y;
+  if (a == nullptr) return;
+  a->head<3>() = y;
+  a->tail(n) = h.tail(n);
+}
+
+}  // namespace
+
+void engineValues(const fe::ModalBody& body, const VecX& rhs, FlexibleWorkspace& ws) {
   Mat3 S = ws.J;
   S.noalias() -= ws.C * ws.C.transpose();
   ws.schurInverse = S.inverse();  // symmetric positive definite: the frame's inertia, modes free
   ws.m0SchurInverse.noalias() = body.inertia * ws.schurInverse;
-  Vec3 t = rhs.head<3>();
-  t.noalias() -= ws.C * rhs.tail(n);
-  const Vec3 y = ws.schurInverse * t;
-  ws.a.head<3>() = y;
-  ws.a.tail(n) = rhs.tail(n);
-  ws.a.tail(n).noalias() -= ws.C.transpose() * y;
-  ws.h.head<3>() = ws.m0SchurInverse * t;
-  ws.h.tail(n) = ws.a.tail(n);
+  schurSolve(ws, rhs, ws.h, &ws.a);
 }
 
 void engineRows(const fe::ModalBody& body, const VecX& rhs, const MatX& drhs, int qColumn, FlexibleWorkspace& ws) {
@@ -144,15 +155,7 @@ void engineRows(const fe::ModalBody& body, const VecX& rhs, const MatX& drhs, in
   ws.dh.block(3, qColumn, n, n).noalias() += ws.C.transpose().lazyProduct(ws.yq);
 }
 
-void engineSolve(FlexibleWorkspace& ws) {
-  const int n = ws.n;
-  Vec3 t = ws.g.head<3>();
-  t.noalias() -= ws.C * ws.g.tail(n);
-  const Vec3 y = ws.schurInverse * t;
-  ws.hg.head<3>() = ws.m0SchurInverse * t;
-  ws.hg.tail(n) = ws.g.tail(n);
-  ws.hg.tail(n).noalias() -= ws.C.transpose() * y;
-}
+void engineSolve(FlexibleWorkspace& ws) { schurSolve(ws, ws.g, ws.hg, nullptr); }
 
 double rotationalAndElasticEnergy(const fe::ModalBody& body, const Vec3& w, const VecX& q, const VecX& qd,
                                   const FlexibleWorkspace& ws) {
