@@ -42,8 +42,11 @@ void calcFlexibleElements(const SuspensionModel& model, Workspace& ws);
 void addFlexibleElementForces(const SuspensionModel& model, Workspace& ws, bool partials);
 
 /// Each flexible body's rows in the world-wrench form above, from what the elements and the
-/// body forces added: rhs = (R^T tau; Q) + f(w, q, q'), h~ = M0 M(q)^-1 rhs and (with `partials`)
-/// its partials. @pre calcSurfaceForces() and the body forces.
+/// body forces added: first the force and torque inputs at markers on flexible bodies
+/// (ws.flexibleLoads: their values, their partials by the body's coordinates and their J_u
+/// columns), then rhs = (R^T tau; Q) + f(w, q, q'), h~ = M0 M(q)^-1 rhs and (with `partials`) its
+/// partials, the body's J_u and J_udot columns mapped through M0 M(q)^-1 as well.
+/// @pre calcSurfaceForces() and the body forces.
 void flexibleBodyRows(const SuspensionModel& model, Workspace& ws, bool partials);
 
 namespace so3 {
