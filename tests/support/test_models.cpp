@@ -9,9 +9,6 @@
 #include "support/runs.h"
 
 namespace ek::test {
-namespace {
-
-/// The fixed body 0, "ground".
 BodyRow groundRow() {
   BodyRow ground;
   ground.id = 0;
@@ -19,8 +16,6 @@ BodyRow groundRow() {
   ground.fixed = true;
   return ground;
 }
-
-}  // namespace
 
 Project singleBushing(double mass, const Vec3& inertia, double k, double kr, const Vec3& at) {
   Project p;

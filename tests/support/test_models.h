@@ -8,6 +8,9 @@
 
 namespace ek::test {
 
+/// The fixed body 0, "ground".
+BodyRow groundRow();
+
 /// One free body (id 1) on a bushing (id 1) to the ground (id 0); marker 1 on the ground and
 /// marker 2 on the body, both at `at`; linear stiffness k (all translational), kr (rotational).
 Project singleBushing(double mass, const Vec3& inertia, double k, double kr, const Vec3& at = Vec3::Zero());

@@ -71,14 +71,10 @@ Project loadedCantilever() {
   Project p;
   p.name = "cantilever";
   p.gravity.setZero();
-  BodyRow ground;
-  ground.id = 0;
-  ground.name = "ground";
-  ground.fixed = true;
   BodyRow beam;
   beam.id = 1;
   beam.name = "beam";
-  p.bodies = {ground, beam};
+  p.bodies = {test::groundRow(), beam};
   FlexibleBodyRow f;
   f.id = 1;
   f.name = "tube";
