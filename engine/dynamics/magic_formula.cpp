@@ -12,9 +12,15 @@ namespace {
 using Ad = Eigen::AutoDiffScalar<Eigen::Matrix<double, kMfInputs, 1>>;
 
 double value(double x) { return x; }
-double value(const Ad& x) { return x.value(); }
+template <class D>
+double value(const Eigen::AutoDiffScalar<D>& x) {
+  return x.value();
+}
 double atanOf(double x) { return std::atan(x); }
-Ad atanOf(const Ad& x) { return atan2(x, Ad(1.0)); }
+template <class D>
+Eigen::AutoDiffScalar<D> atanOf(const Eigen::AutoDiffScalar<D>& x) {
+  return atan2(x, Eigen::AutoDiffScalar<D>(1.0));
+}
 template <class T>
 double sgn(const T& x) {
   return value(x) > 0.0 ? 1.0 : (value(x) < 0.0 ? -1.0 : 0.0);
@@ -37,6 +43,37 @@ template <class T>
 T shape(const T& b, const T& c, const T& e, const T& x) {
   const T bx = b * x;
   return T(c * atanOf(T(bx - e * (bx - atanOf(bx)))));
+}
+
+/// The slip stiffnesses of the pure-slip formulas at load fz (>= 0) and inclination gammaIn:
+/// Kxk (4.E15) and Kya (4.E25; PAC2002: PKY1 Fz0 sin(2 atan(Fz / (PKY2 Fz0)))).
+template <class T>
+struct SlipStiffness {
+  T kxk, kya;
+};
+
+template <class T>
+SlipStiffness<T> slipStiffness(const TyreProperty& p, const T& fz, const T& gammaIn) {
+  const auto c = [&p](Mf k) { return p[k]; };
+  const bool pac = p.version == MfVersion::Pac2002;
+  const double fz0 = c(Mf::LFZO) * p.nominalLoad;
+  const T dfz = (fz - fz0) / fz0;
+  const double dpi = p.nominalPressure > 0.0 ? (p.inflationPressure - p.nominalPressure) / p.nominalPressure : 0.0;
+  using std::exp, std::sin;
+  const T kxk = fz * (c(Mf::PKX1) + c(Mf::PKX2) * dfz) * exp(c(Mf::PKX3) * dfz) *
+                (1.0 + c(Mf::PPX1) * dpi + c(Mf::PPX2) * dpi * dpi) * c(Mf::LKX);
+  T kya;
+  if (pac) {
+    const T gy = gammaIn * c(Mf::LGAY);
+    kya = c(Mf::PKY1) * fz0 * sin(2.0 * atanOf(T(fz / (c(Mf::PKY2) * fz0)))) * (1.0 - c(Mf::PKY3) * absOf(gy)) *
+          c(Mf::LKY);
+  } else {
+    const T gy = sin(gammaIn);
+    kya = c(Mf::PKY1) * fz0 * (1.0 + c(Mf::PPY1) * dpi) * (1.0 - c(Mf::PKY3) * absOf(gy)) *
+          sin(c(Mf::PKY4) * atanOf(T(fz / ((c(Mf::PKY2) + c(Mf::PKY5) * gy * gy) * (1.0 + c(Mf::PPY2) * dpi) * fz0)))) *
+          c(Mf::LKY);
+  }
+  return {kxk, kya};
 }
 
 template <class T>
@@ -73,25 +110,21 @@ Evaluation<T> evaluate(const TyreProperty& p, const T& kappa, const T& alphaIn, 
                 (1.0 - c(Mf::PDX3) * gx * gx) * lmux;
   const T dx = mux * fz;
   const T ex = atMostOne(T((c(Mf::PEX1) + c(Mf::PEX2) * dfz + c(Mf::PEX3) * dfz * dfz) * (1.0 - c(Mf::PEX4) * sgn(kx)) * c(Mf::LEX)));
-  const T kxk = fz * (c(Mf::PKX1) + c(Mf::PKX2) * dfz) * exp(c(Mf::PKX3) * dfz) *
-                (1.0 + c(Mf::PPX1) * dpi + c(Mf::PPX2) * dpi * dpi) * c(Mf::LKX);
+  const SlipStiffness<T> stiffness = slipStiffness(p, fz, gammaIn);
+  const T& kxk = stiffness.kxk;
   const T bx = kxk / (cx * dx + kEps * sgn(value(dx) == 0.0 ? 1.0 : value(dx)));
   const T svx = fz * (c(Mf::PVX1) + c(Mf::PVX2) * dfz) * c(Mf::LVX) * (pac ? lmux : lmuxPrime);
   const T fx0 = dx * sin(shape(bx, T(cx), ex, kx)) + svx;
 
   // Lateral force, pure slip (4.E19-E30).
   const T gy = pac ? T(gammaIn * c(Mf::LGAY)) : gammaStar;
-  T kya, shy, svy, svyg;
+  const T& kya = stiffness.kya;
+  T shy, svy, svyg;
   if (pac) {
-    kya = c(Mf::PKY1) * fz0 * sin(2.0 * atanOf(T(fz / (c(Mf::PKY2) * fz0)))) * (1.0 - c(Mf::PKY3) * absOf(gy)) *
-          c(Mf::LKY);
     shy = (c(Mf::PHY1) + c(Mf::PHY2) * dfz) * c(Mf::LHY) + c(Mf::PHY3) * gy;
     svyg = fz * (c(Mf::PVY3) + c(Mf::PVY4) * dfz) * gy * lmuy;
     svy = fz * (c(Mf::PVY1) + c(Mf::PVY2) * dfz) * c(Mf::LVY) * lmuy + svyg;
   } else {
-    kya = c(Mf::PKY1) * fz0 * (1.0 + c(Mf::PPY1) * dpi) * (1.0 - c(Mf::PKY3) * absOf(gy)) *
-          sin(c(Mf::PKY4) * atanOf(T(fz / ((c(Mf::PKY2) + c(Mf::PKY5) * gy * gy) * (1.0 + c(Mf::PPY2) * dpi) * fz0)))) *
-          c(Mf::LKY);
     const T kyg0 = fz * (c(Mf::PKY6) + c(Mf::PKY7) * dfz) * (1.0 + c(Mf::PPY5) * dpi) * c(Mf::LKYC);
     svyg = fz * (c(Mf::PVY3) + c(Mf::PVY4) * dfz) * gy * c(Mf::LKYC) * lmuyPrime;
     const T kyaP = kya + kEps * sgn(value(kya) == 0.0 ? 1.0 : value(kya));
@@ -255,6 +288,50 @@ MfForces magicFormula(const TyreProperty& tyre, const MfState& s, bool mirrored,
       partials[o][i] = out[o]->derivatives().size() ? sign[o] * out[o]->derivatives()[i] : 0.0;
   }
   return f;
+}
+
+namespace {
+
+constexpr double kSigmaFloor = 1e-4;  ///< [m] added to the relaxation lengths: no division by zero unloaded
+
+template <class T>
+std::array<T, 4> transient(const TyreProperty& p, const T& fzIn, const T& gamma) {
+  const auto c = [&p](Mf k) { return p[k]; };
+  const T fz = value(fzIn) > 0.0 ? fzIn : T(0.0);
+  const double fz0 = c(Mf::LFZO) * p.nominalLoad, r0 = p.unloadedRadius;
+  const T dfz = (fz - fz0) / fz0;
+  const SlipStiffness<T> k = slipStiffness(p, fz, gamma);
+  using std::exp, std::sin;
+  T sigmaKappa, sigmaAlpha;
+  if (c(Mf::PTX1) != 0.0)
+    sigmaKappa = fz * (c(Mf::PTX1) + c(Mf::PTX2) * dfz) * exp(T(-c(Mf::PTX3) * dfz)) * (r0 / fz0) * c(Mf::LSGKP);
+  else
+    sigmaKappa = k.kxk / p.longitudinalStiffness;
+  if (c(Mf::PTY1) != 0.0) {
+    const T gy = p.version == MfVersion::Pac2002 ? T(gamma * c(Mf::LGAY)) : T(sin(gamma));
+    sigmaAlpha = c(Mf::PTY1) * sin(T(2.0 * atanOf(T(fz / (c(Mf::PTY2) * fz0))))) * (1.0 - c(Mf::PKY3) * absOf(gy)) *
+                 r0 * c(Mf::LFZO) * c(Mf::LSGAL);
+  } else {
+    sigmaAlpha = k.kya / p.lateralStiffness;
+  }
+  return {T(sigmaKappa + kSigmaFloor), T(sigmaAlpha + kSigmaFloor), k.kxk, k.kya};
+}
+
+}  // namespace
+
+MfTransient transientProperties(const TyreProperty& tyre, double fz, double gamma) {
+  const auto t = transient<double>(tyre, fz, gamma);
+  return {t[0], t[1], t[2], t[3], {}};
+}
+
+MfTransient transientProperties(const TyreProperty& tyre, double fz, double gamma, bool withPartials) {
+  if (!withPartials) return transientProperties(tyre, fz, gamma);
+  using A2 = Eigen::AutoDiffScalar<Eigen::Vector2d>;
+  const auto t = transient<A2>(tyre, A2(fz, 2, 0), A2(gamma, 2, 1));
+  MfTransient r{t[0].value(), t[1].value(), t[2].value(), t[3].value(), {}};
+  for (int o = 0; o < 4; ++o)
+    for (int i = 0; i < 2; ++i) r.partials[o][i] = t[o].derivatives().size() ? t[o].derivatives()[i] : 0.0;
+  return r;
 }
 
 double longitudinalSlipStiffness(const TyreProperty& tyre, double fz) {

@@ -25,7 +25,7 @@ enum MfOutput : int { kMfFx, kMfFy, kMfMz, kMfMx, kMfMy, kMfOutputs };
 
 struct MfState {
   double kappa = 0.0;  ///< longitudinal slip, -Vsx / |Vx|
-  double alpha = 0.0;  ///< slip angle [rad], tan(alpha) = -Vsy / |Vx|
+  double alpha = 0.0;  ///< slip angle [rad], tan(alpha) = Vsy / Vx (ISO, the .tir files' sign: PKY1 < 0)
   double gamma = 0.0;  ///< inclination (camber) angle [rad]
   double fz = 0.0;     ///< vertical load [N] (no force below 0)
   double vx = 0.0;     ///< forward speed of the wheel centre [m/s]
@@ -39,6 +39,21 @@ using MfPartials = std::array<std::array<double, kMfInputs>, kMfOutputs>;  ///< 
 MfForces magicFormula(const TyreProperty& tyre, const MfState& s, bool mirrored = false);
 /// The same with the partial derivatives of every output by every input.
 MfForces magicFormula(const TyreProperty& tyre, const MfState& s, bool mirrored, MfPartials& partials);
+
+/// What the first-order transient slip of a tyre needs at load fz and inclination gamma (docs/tyres.md):
+/// the relaxation lengths of longitudinal and lateral slip, from PTX1-3 and PTY1-2 when the file
+/// gives PTX1 / PTY1 (MF-Tyre 5.2's formulas, PAC2002 and MF 6.x alike), otherwise the slip
+/// stiffness over the carcass stiffness of [STRUCTURAL] (LONGITUDINAL_STIFFNESS,
+/// LATERAL_STIFFNESS); both plus 0.1 mm so that an unloaded tyre divides by no zero. Also the
+/// pure-slip stiffnesses Kxk and Kya (the formulas' own), and with `withPartials` each of the four
+/// by fz and gamma.
+struct MfTransient {
+  double sigmaKappa = 0.0, sigmaAlpha = 0.0;  ///< [m]
+  double kxk = 0.0, kya = 0.0;                ///< [N], [N/rad]
+  std::array<std::array<double, 2>, 4> partials{};  ///< [sigmaKappa, sigmaAlpha, kxk, kya][fz, gamma]
+};
+MfTransient transientProperties(const TyreProperty& tyre, double fz, double gamma);
+MfTransient transientProperties(const TyreProperty& tyre, double fz, double gamma, bool withPartials);
 
 /// The slip stiffnesses at zero slip of the pure-slip formulas: dFx0/dkappa = Kxk [N],
 /// dFy0/dalpha = Kya [N/rad] (MF: B C D), at load fz and camber gamma.

@@ -263,6 +263,8 @@ TyreProperty parseTyreProperty(const std::string& text, const std::string& path)
   t.fReff = value("VERTICAL", "FREFF", 0.0, false);
   t.bottomOffset = value("VERTICAL", "BOTTOM_OFFST", 0.0, false);
   t.bottomStiffness = value("VERTICAL", "BOTTOM_STIFF", 0.0, false);
+  t.longitudinalStiffness = value("STRUCTURAL", "LONGITUDINAL_STIFFNESS", 0.0, false);
+  t.lateralStiffness = value("STRUCTURAL", "LATERAL_STIFFNESS", 0.0, false);
   for (const char* positive : {"UNLOADED_RADIUS", "FNOMIN", "VERTICAL_STIFFNESS"})
     for (const char* block : {"DIMENSION", "VERTICAL"})
       if (const int line = lineOf(block, positive); line && !(value(block, positive, 0, false) > 0.0))
@@ -288,6 +290,16 @@ TyreProperty parseTyreProperty(const std::string& text, const std::string& path)
     need("LONGITUDINAL_COEFFICIENTS", {"RBX1", "RCX1"});
     need("LATERAL_COEFFICIENTS", {"RBY1", "RCY1"});
   }
+  // The relaxation lengths of the transient slip (a wheel always runs with them: they carry it
+  // through standstill): PTX1 / PTY1, or the carcass stiffness they follow from.
+  auto relaxation = [&](const char* block, const char* coefficient, const char* stiffness) {
+    if (lineOf(block, coefficient) && value(block, coefficient, 0.0, false) != 0.0) return;
+    if (value("STRUCTURAL", stiffness, 0.0, false) > 0.0) return;
+    diag.error({path}, std::string("[") + block + "] needs " + coefficient + " or [STRUCTURAL] needs a positive " +
+                           stiffness + " (the relaxation length)");
+  };
+  if (forces == 1 || forces >= 3) relaxation("LONGITUDINAL_COEFFICIENTS", "PTX1", "LONGITUDINAL_STIFFNESS");
+  if (forces >= 2) relaxation("LATERAL_COEFFICIENTS", "PTY1", "LATERAL_STIFFNESS");
 
   if (const TeimBlock* b = file.block("SHAPE"); b && b->table && !b->table->bad) {
     if (b->table->labels.size() != 2) diag.error(at(b->table->line), "[SHAPE] needs two columns {radial width}");

@@ -98,6 +98,7 @@ struct TyreProperty {
   double qRe0 = 1.0, qV1 = 0.0, qV2 = 0.0, qFz2 = 0.0, qFcx = 0.0, qFcy = 0.0, pFz1 = 0.0;  ///< vertical
   double bReff = 0.0, dReff = 0.0, fReff = 0.0;          ///< effective rolling radius
   double bottomOffset = 0.0, bottomStiffness = 0.0;      ///< [m], [N/m]
+  double longitudinalStiffness = 0.0, lateralStiffness = 0.0;  ///< [STRUCTURAL] carcass [N/m], 0 when absent
   /// Relaxation lengths' coefficients (PTX1..3, PTY1..2) are in `coefficient`.
   std::vector<std::pair<double, double>> deflectionLoad;  ///< (deflection [m], vertical force [N])
   std::vector<std::pair<double, double>> shape;           ///< (radial, width), dimensionless
