@@ -10,6 +10,7 @@
 #include "engine/dynamics/flexible_rows.h"
 #include "engine/dynamics/force_elements.h"
 #include "engine/dynamics/kinematics.h"
+#include "engine/dynamics/tyre_rows.h"
 #include "engine/dynamics/wheels.h"
 
 namespace ek {
@@ -241,6 +242,7 @@ void evaluateElements(const SuspensionModel& model, const State& state, const Ve
   calcBodyKinematics(model, state, ws);
   calcMarkerKinematics(model, ws);
   if (model.hasFlexibleBodies()) calcFlexibleKinematics(model, state, ws);
+  if (model.hasTyres()) calcTyreKinematics(model, ws);
   if (pass.partials && pass.blocks == RowBlocks::AddToRows) clearSurfaceForces(model, ws);
   calcBushings(model, ws, pass);
   calcP2Ps(model, ws, pass);
@@ -255,6 +257,7 @@ void runStages(const SuspensionModel& model, const State& state, const VecX& u, 
   // The element kernels add their blocks to the cleared rows (no copy through the elements).
   evaluateElements(model, state, u, uDot, ws, ElementPass{true, RowBlocks::AddToRows, options.branchStageGain});
   calcSurfaceForces(model, ws, ElementPass{true, RowBlocks::AddToRows, options.branchStageGain});
+  if (model.hasTyres()) addTyreForces(model, ws, true);
   calcBodyForces(model, ws, options.wheelLoads);
   if (model.hasFlexibleBodies()) flexibleBodyRows(model, ws, true);
   for (int l = 0; l < model.nFreeBodies(); ++l) assembleRow(model, l, ws, options.jacobians);
@@ -280,6 +283,7 @@ void evaluateRhs(const SuspensionModel& model, const State& state, const VecX& u
   // The pipeline of linearize() without any partial: the same sums in the same order.
   evaluateElements(model, state, u, uDot, ws, kValuesOnly);
   calcSurfaceForces(model, ws, kValuesOnly);
+  if (model.hasTyres()) addTyreForces(model, ws, false);
   if (model.hasFlexibleBodies()) {  // the flexible rows need every row's body forces first
     for (int l = 0, m = model.nFreeBodies(); l < m; ++l) addBodyForcesRow(model, l, ws, false);
     flexibleBodyRows(model, ws, false);

@@ -17,9 +17,12 @@ double value(const Eigen::AutoDiffScalar<D>& x) {
   return x.value();
 }
 double atanOf(double x) { return std::atan(x); }
+/// atan with its derivative 1 / (1 + x^2), keeping the fixed-size derivative type (Eigen's atan2
+/// of AutoDiffScalar returns a dynamic-size one, which allocates).
 template <class D>
 Eigen::AutoDiffScalar<D> atanOf(const Eigen::AutoDiffScalar<D>& x) {
-  return atan2(x, Eigen::AutoDiffScalar<D>(1.0));
+  const double v = x.value();
+  return Eigen::AutoDiffScalar<D>(std::atan(v), x.derivatives() / (1.0 + v * v));
 }
 template <class T>
 double sgn(const T& x) {

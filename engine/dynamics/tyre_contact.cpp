@@ -19,7 +19,7 @@ constexpr double kStiffnessGuard = 1.0;   ///< [N] added to |Kxk|, |Kya| where t
 double valueOf(double x) { return x; }
 double valueOf(const Ad& x) { return x.value(); }
 double atanOf(double x) { return std::atan(x); }
-Ad atanOf(const Ad& x) { return atan2(x, Ad(1.0)); }
+Ad atanOf(const Ad& x) { return Ad(std::atan(x.value()), x.derivatives() / (1.0 + x.value() * x.value())); }  // no atan2: it allocates
 
 template <class T>
 V3<T> cross(const V3<T>& a, const V3<T>& b) {
@@ -190,15 +190,19 @@ void tyreContact(const TyreProperty& tyre, const TyreRoad& road, const TyreConta
     tyre_contact_detail::evaluate<double>(tyre, road, options, x, out.result, out);
     return;
   }
+  // The values from the scalar pass, so that they equal the values-only pass bit for bit
+  // whatever order the automatic differentiation's operations take.
+  std::array<double, kTyreVariables> values;
+  std::copy(in, in + kTyreVariables, values.begin());
   std::array<tyre_contact_detail::Ad, kTyreVariables> x;
   for (int i = 0; i < kTyreVariables; ++i) x[i] = tyre_contact_detail::Ad(in[i], kTyreVariables, i);
   std::array<tyre_contact_detail::Ad, kTyreResults> r;
   tyre_contact_detail::evaluate<tyre_contact_detail::Ad>(tyre, road, options, x, r, out);
   for (int o = 0; o < kTyreResults; ++o) {
-    out.result[o] = r[o].value();
     if (r[o].derivatives().size()) out.partials.row(o) = r[o].derivatives().transpose();
     else out.partials.row(o).setZero();
   }
+  tyre_contact_detail::evaluate<double>(tyre, road, options, values, out.result, out);
 }
 
 }  // namespace ek

@@ -70,6 +70,7 @@ Workspace::Workspace(const SuspensionModel& m)
     (onFlexible(m.p2ps[e].i, m.p2ps[e].j) ? flexibleP2Ps : rigid).push_back(e);
   p2pOrder = batchOrder(m, rigid, false);
   flexibleMarkers.resize(m.hasFlexibleBodies() ? m.markers.size() : 0);
+  tyres.resize(m.hasTyres() ? m.wheels.size() : 0);
   int largest = 0;
   for (const auto& f : m.flexibleBodies) {
     flexible.emplace_back(f, m.pattern);

@@ -9,6 +9,7 @@
 
 #include "engine/core/types.h"
 #include "engine/dynamics/flexible_body.h"
+#include "engine/dynamics/tyre_contact.h"
 #include "engine/model/model.h"
 
 namespace ek {
@@ -192,6 +193,8 @@ struct Workspace {
   std::vector<Mat3> N;             ///< rotational blocks of d(K v)/dr per free body
   // Flexible bodies (dynamics/flexible_rows.h): per body, per marker (nMarkers, used on flexible
   // ones), and the force elements with a side on a flexible body, which the lane kernels leave out.
+  /// The Magic Formula tyres' contacts, per wheel (sized when the model has tyres).
+  std::vector<TyreContact> tyres;
   std::vector<FlexibleBodyState> flexible;
   std::vector<FlexibleMarkerState> flexibleMarkers;
   std::vector<int> flexibleBushings, flexibleP2Ps;

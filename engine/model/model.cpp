@@ -4,6 +4,7 @@
 #include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <map>
 #include <set>
 
@@ -194,6 +195,43 @@ std::shared_ptr<const SuspensionModel> SuspensionModel::build(const Project& p) 
     m->markers.push_back(mm);
   }
 
+  // Tyres: a state slot per wheel with a .tir file (docs/tyres.md), after the bodies' slots.
+  std::vector<int> tyreSlotOfRow(p.wheels.size(), -1);
+  std::vector<std::shared_ptr<const TyreProperty>> tyreOfRow(p.wheels.size());
+  for (std::size_t k = 0; k < p.wheels.size(); ++k) {
+    const WheelRow& w = p.wheels[k];
+    if (w.tyre.empty()) continue;
+    const Location at{p.sourcePath, "wheels", "id " + std::to_string(w.id), "tyre"};
+    std::filesystem::path file(w.tyre);
+    if (file.is_relative() && !p.sourcePath.empty()) file = std::filesystem::path(p.sourcePath).parent_path() / file;
+    try {
+      tyreOfRow[k] = std::make_shared<const TyreProperty>(readTyreProperty(file.string()));
+    } catch (const ModelError&) {
+      throw;  // names the file and its lines
+    } catch (const std::exception& e) {
+      throw ModelError(at, e.what());
+    }
+    const ModelBody& hub = m->bodies[m->markers[m->markerById(w.marker).value].body.value];
+    if (hub.state < 0 || hub.flexible >= 0)
+      throw ModelError(at, "a tyre needs its wheel on a free rigid body; '" + hub.name + "' is " +
+                               (hub.state < 0 ? "fixed" : "flexible"));
+    if (!(w.spinInertia > 0.0) && !(tyreOfRow[k]->iyy > 0.0))
+      throw ModelError({p.sourcePath, "wheels", "id " + std::to_string(w.id), "spin inertia [kg m^2]"},
+                       "is 0 and the tyre file gives no IYY: the spinning wheel needs one");
+    ModelBody slot;
+    slot.id = w.id;
+    slot.name = w.name + " tyre";
+    slot.modal = true;
+    slot.tyre = static_cast<int>(k);
+    slot.state = m->nFree_++;
+    slot.mass = 1.0;
+    slot.inertia = Mat3::Identity();
+    tyreSlotOfRow[k] = slot.state;
+    m->freeBodies.push_back(static_cast<int>(m->bodies.size()));
+    m->bodies.push_back(slot);
+    m->hasTyres_ = true;
+  }
+
   // Block pattern from the topology: diagonal blocks plus one pair per coupled free bodies. A
   // flexible body's slots (frame and modes) couple with each other and share their columns.
   const int n = m->nFree_;
@@ -217,6 +255,13 @@ std::shared_ptr<const SuspensionModel> SuspensionModel::build(const Project& p) 
   };
   for (const auto& b : p.bushings) couple(b.markerI, b.markerJ);
   for (const auto& e : p.p2ps) couple(e.markerI, e.markerJ);
+  // A tyre's slot and its hub.
+  for (std::size_t k = 0; k < p.wheels.size(); ++k)
+    if (tyreSlotOfRow[k] >= 0) {
+      const int a = stateOf(p.wheels[k].marker), t = tyreSlotOfRow[k];
+      cols[a].insert(t);
+      cols[t].insert(a);
+    }
   // A wheel load's brake torque acts on the carrier and depends on the wheel's pose.
   for (const auto& w : p.wheels) {
     const int a = stateOf(w.marker), b = m->bodies[m->bodyById(w.carrier).value].state;
@@ -398,6 +443,29 @@ std::shared_ptr<const SuspensionModel> SuspensionModel::build(const Project& p) 
     const int a = m->bodies[mw.body.value].state, b = m->bodies[mw.carrier.value].state;
     mw.slotWheel = bp.diag[a];
     if (b >= 0 && b != a) mw.slotCarrier = bp.find(b, a);
+    const std::size_t row = m->wheels.size();
+    if (const auto& tyre = tyreOfRow[row]) {
+      mw.tyre = tyre;
+      mw.tyreSlot = tyreSlotOfRow[row];
+      const bool measuredLeft = tyre->side == TyreSide::Left;
+      mw.tyreMirrored = tyre->mirrored() != (tyre->side != TyreSide::Symmetric && measuredLeft != (mw.side > 0.0));
+      mw.spinInertia = w.spinInertia > 0.0 ? w.spinInertia : tyre->iyy;
+      mw.lowSpeedDamping = w.lowSpeedDamping;
+      mw.roadHeight = w.roadHeight;
+      mw.tyreBlockHub = bp.find(a, mw.tyreSlot);
+      mw.tyreBlockSlot = bp.find(mw.tyreSlot, a);
+      // The wheel starts rolling with its hub: Omega = V_x / loaded radius.
+      const ModelMarker& mk = m->markers[mw.marker.value];
+      const ModelBody& hub = m->bodies[mw.body.value];
+      const Vec3 y = mw.axisSign * mw.side * (hub.R0 * mk.R_BM).col(0);
+      const Vec3 arm = hub.R0 * (mk.s - hub.com);
+      const Vec3 centre = hub.p0 + arm, velocity = hub.v0 + (hub.R0 * hub.w0).cross(arm);
+      Vec3 forward = y.cross(Vec3::UnitZ());
+      const Vec3 radial = forward.normalized().cross(y);
+      const double loaded = std::clamp((centre.z() - mw.roadHeight) / radial.z(), 0.5 * tyre->unloadedRadius,
+                                       tyre->unloadedRadius);
+      m->bodies[m->freeBodies[mw.tyreSlot]].v0 = Vec3(velocity.dot(forward.normalized()) / loaded, 0.0, 0.0);
+    }
     m->wheels.push_back(mw);
   }
   return m;

@@ -15,6 +15,7 @@
 #include "engine/fe/floating_frame.h"
 #include "engine/model/curve.h"
 #include "engine/model/project.h"
+#include "engine/model/tyre_property.h"
 #include "engine/model/validate.h"
 
 namespace ek {
@@ -48,8 +49,9 @@ struct ModelBody {
   int flexible = -1;
   /// A slot of modal coordinates (not a body of the project): six modal coordinates of flexible
   /// body `flexible` in r, their rates in v, unit modal mass (mass 1, inertia I), no gravity,
-  /// r' = v. Appended after the project's bodies.
+  /// r' = v. Appended after the project's bodies. A tyre's slot (`tyre` >= 0) is one as well.
   bool modal = false;
+  int tyre = -1;  ///< a tyre's state slot: the index into SuspensionModel::wheels, -1 otherwise
 };
 
 struct ModelMarker {
@@ -170,6 +172,13 @@ struct ModelWheel {
   Mat3 R_CM0 = Mat3::Identity();  ///< the centre marker's orientation relative to the carrier as modelled
   int slotWheel = -1;    ///< diagonal block of the wheel body
   int slotCarrier = -1;  ///< block (carrier row, wheel column); -1 if the carrier is fixed or the wheel
+  // A Magic Formula tyre (WheelRow::tyre): its state slot holds the spin angle and the integrals
+  // of the deflections in r, the spin rate Omega and the deflections u, v in v (docs/tyres.md).
+  std::shared_ptr<const TyreProperty> tyre;  ///< null: no tyre
+  int tyreSlot = -1;          ///< the tyre's state slot
+  bool tyreMirrored = false;  ///< the file's tyre runs on the other side than it was measured on
+  double spinInertia = 0.0, lowSpeedDamping = 0.0, roadHeight = 0.0;
+  int tyreBlockHub = -1, tyreBlockSlot = -1;  ///< blocks (hub row, slot column), (slot row, hub column)
   bool hasSteeringAxis() const { return steerUpper.value >= 0; }
   /// The K&C analyses report caster, kingpin inclination, scrub and trail (markers or screw axis).
   bool hasKcSteeringAxis() const { return hasSteeringAxis() || steeringInput >= 0; }
@@ -225,6 +234,7 @@ class SuspensionModel {
   std::vector<ModelMarker> markers;
   std::vector<ModelFlexibleBody> flexibleBodies;
   bool hasFlexibleBodies() const { return !flexibleBodies.empty(); }
+  bool hasTyres() const { return hasTyres_; }
   std::vector<ModelBushing> bushings;
   std::vector<ModelBranchDirection> branchDirections;  ///< the viscoelastic bushing directions
   int nElementStates() const { return nElementStates_; }  ///< Maxwell branch deflections
@@ -255,6 +265,7 @@ class SuspensionModel {
   static void compileFlexibleBodies(const Project& p, SuspensionModel& m, std::map<int, int>& nodeOfMarker);
   Project project_;
   int nFree_ = 0;
+  bool hasTyres_ = false;
   int nElementStates_ = 0;
 };
 

@@ -202,6 +202,13 @@ struct WheelRow {
   /// rack's translation or rotation); the K&C analyses then take the steering axis as the
   /// carrier's instantaneous screw axis under that input, wheel heights held (docs/analyses.md).
   std::optional<int> steeringInput;
+  /// A Magic Formula tyre on the road (docs/tyres.md): its .tir file (relative to the project's
+  /// folder); empty: no tyre (the wheel is only a K&C reference). The wheel then spins as a state
+  /// of its own and carries two contact deflections.
+  std::string tyre;
+  double spinInertia = 0.0;      ///< of the spinning parts about the axis [kg m^2]; 0: the file's IYY
+  double lowSpeedDamping = 0.0;  ///< k_low0 of the tyre below VXLOW [N s/m]
+  double roadHeight = 0.0;       ///< the road plane z = roadHeight under the wheel [m]
   bool operator==(const WheelRow&) const = default;
 };
 

@@ -393,6 +393,10 @@ WheelRow readWheel(ObjectReader& r) {
       w.steeringAxis = std::array<int, 2>{r.toInteger(a[0], "steering axis"), r.toInteger(a[1], "steering axis")};
   }
   if (r.has("steering input")) w.steeringInput = r.integer("steering input");
+  if (r.has("tyre")) w.tyre = r.string("tyre");
+  if (r.has("spin inertia [kg m^2]")) w.spinInertia = r.number("spin inertia [kg m^2]");
+  if (r.has("low-speed damping [N s/m]")) w.lowSpeedDamping = r.number("low-speed damping [N s/m]");
+  if (r.has("road height [m]")) w.roadHeight = r.number("road height [m]");
   return w;
 }
 
@@ -402,6 +406,12 @@ Json writeWheel(const WheelRow& w) {
          {"radius [m]", w.radius}, {"side", w.side == WheelSide::Left ? "left" : "right"}};
   if (w.steeringAxis) r["steering axis"] = Json::array({(*w.steeringAxis)[0], (*w.steeringAxis)[1]});
   if (w.steeringInput) r["steering input"] = *w.steeringInput;
+  if (!w.tyre.empty()) {
+    r["tyre"] = w.tyre;
+    r["spin inertia [kg m^2]"] = w.spinInertia;
+    r["low-speed damping [N s/m]"] = w.lowSpeedDamping;
+    r["road height [m]"] = w.roadHeight;
+  }
   return r;
 }
 

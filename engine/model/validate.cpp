@@ -154,7 +154,12 @@ void checkFinite(const Project& p, const Checker& c) {
     for (const auto& pt : cv.points)
       if (!std::isfinite(pt[0]) || !std::isfinite(pt[1])) c.error(c.at("curves", cv, "points"), "value is not finite");
   for (const auto& in : p.inputs) vecAt(in.direction, c.at("inputs", in, "direction"));
-  for (const auto& w : p.wheels) numAt(w.radius, c.at("wheels", w, "radius [m]"));
+  for (const auto& w : p.wheels) {
+    numAt(w.radius, c.at("wheels", w, "radius [m]"));
+    numAt(w.spinInertia, c.at("wheels", w, "spin inertia [kg m^2]"));
+    numAt(w.lowSpeedDamping, c.at("wheels", w, "low-speed damping [N s/m]"));
+    numAt(w.roadHeight, c.at("wheels", w, "road height [m]"));
+  }
   if (p.vehicle) {
     numAt(p.vehicle->wheelbase, c.atNamed("", "", "vehicle.wheelbase [m]"));
     numAt(p.vehicle->cgHeight, c.atNamed("", "", "vehicle.cg height [m]"));
@@ -385,6 +390,15 @@ void checkWheels(const Project& p, const Checker& c, const std::map<int, std::si
                   "the axle (vehicle y); as modelled it is (" + num(axis.x()) + ", " + num(axis.y()) + ", " +
                   num(axis.z()) + ")");
       }
+    }
+    if (!w.tyre.empty()) {
+      if (w.spinInertia < 0.0) c.error(c.at("wheels", w, "spin inertia [kg m^2]"), "must not be negative");
+      if (w.lowSpeedDamping < 0.0) c.error(c.at("wheels", w, "low-speed damping [N s/m]"), "must not be negative");
+      for (const auto& lc : p.loadCases)
+        if (lc.initialState == InitialState::Equilibrium)
+          c.error(c.atNamed("load cases", lc.name, "initial state"),
+                  "starts from the static equilibrium, which is not solved with Magic Formula tyres yet (wheel " +
+                      std::to_string(w.id) + " has one): start it 'as modelled'");
     }
     if (!bodies.count(w.carrier))
       c.error(c.at("wheels", w, "carrier"), "body " + std::to_string(w.carrier) + " does not exist");

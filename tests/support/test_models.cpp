@@ -394,4 +394,51 @@ void addMaxwellBranches(Project& p, unsigned seed) {
   }
 }
 
+Project tyreCarriage(double slipAngle) {
+  Project p;
+  p.name = "tyre carriage";
+  BodyRow hub;
+  hub.id = 1;
+  hub.name = "carriage";
+  hub.mass = kCarriageMass;
+  hub.inertia = {20.0, 20.0, 20.0, 0, 0, 0};
+  const double r0 = 0.3135, deflection = 0.015 + (kCarriageMass * 9.81 - 3300.0) / 1200.0 * 0.005;
+  hub.position = Vec3(0.0, 0.0, r0 - deflection);
+  hub.orientation = Vec3(slipAngle, 0.0, 0.0);  // Cardan z-y'-x'': yawed
+  hub.velocity = Vec3(kCarriageSpeed, 0.0, 0.0);
+  p.bodies = {groundRow(), hub};
+  // The wheel centre marker's x axis is the spin axis, pointing outboard (left): +y of the hub.
+  // The guide runs along global x; its marker on the carriage undoes the carriage's yaw.
+  p.markers = {MarkerRow{1, "ground guide", 0, hub.position, Vec3::Zero()},
+               MarkerRow{2, "carriage guide", 1, Vec3::Zero(), Vec3(-slipAngle, 0.0, 0.0)},
+               MarkerRow{3, "wheel centre", 1, Vec3::Zero(), Vec3(M_PI / 2, 0.0, 0.0)}};
+  BushingRow guide;
+  guide.id = 1;
+  guide.name = "guide";
+  guide.markerI = 2;
+  guide.markerJ = 1;
+  // In the guide's axes (global): stiff across, free along and vertically; every
+  // rotation held. The forward freedom lets the tyre's Fx slow the carriage.
+  guide.directions[1].stiffness.coefficient = 5e6;
+  guide.directions[1].damping.coefficient = 2e4;
+  for (int d = 3; d < 6; ++d) {
+    guide.directions[d].stiffness.coefficient = 1e6;
+    guide.directions[d].damping.coefficient = 2e3;
+  }
+  p.bushings = {guide};
+  WheelRow w;
+  w.id = 1;
+  w.name = "wheel";
+  w.marker = 3;
+  w.carrier = 1;
+  w.radius = r0;
+  w.side = WheelSide::Left;
+  w.tyre = std::string(ELASTOKIN_SOURCE_DIR) + "/tests/data/tyres/car_205_60R15_mf61_si.tir";
+  w.lowSpeedDamping = 0.0;
+  p.wheels = {w};
+  addFreeLoadCase(p, 1.0);
+  p.loadCases[0].initialState = InitialState::AsModelled;
+  return p;
+}
+
 }  // namespace ek::test

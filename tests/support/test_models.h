@@ -59,4 +59,14 @@ void addDrivenRig(Project& p, const Vec3& lift, const Vec3& padOrientation);
 /// carrier. `side` is +1 (left) or -1 (right).
 Project wheelCorner(double side, double toe, double camber);
 
+/// The carriage of tyreCarriage(): its mass with the wheel [kg] and its starting speed [m/s].
+inline constexpr double kCarriageMass = 400.0, kCarriageSpeed = 10.0;
+
+/// A tyre test carriage (the hub, body 1) on a bushing to the ground that holds its heading,
+/// free along x and vertically, with a left wheel whose heading is turned by `slipAngle` (yaw
+/// about z) and its tyre from tests/data/tyres; starting at kCarriageSpeed along x, 17.6 mm
+/// deflected (its weight on the file's deflection-load curve), rolling freely. Load case "free"
+/// of 1 s, as modelled.
+Project tyreCarriage(double slipAngle);
+
 }  // namespace ek::test

@@ -106,6 +106,24 @@ class TestAllocation : public QObject {
   // A model with a flexible body (26 modes in 5 slots): its kinematics, elements and rows use
   // the workspace's storage only, with every method (at 0.1 ms, where generalized-alpha's two
   // Newton iterations carry the bar's 11 kHz modes; tst_flexible_runs).
+  // A Magic Formula tyre: its contact, slot rows and partials on the stack and in the Workspace.
+  void tyreStepDoesNotAllocate_data() {
+    QTest::addColumn<QString>("integrator");
+    for (const char* i : {"lsrt2", "ros34pw2", "bdf2", "galpha", "cvode"}) QTest::newRow(i) << i;
+  }
+  void tyreStepDoesNotAllocate() {
+    QFETCH(QString, integrator);
+    Project p = test::tyreCarriage(0.03);
+    p.outputs = {{"carriage x", OutputQuantity::MarkerPosition, 2, "x"}};
+    RunOptions o;
+    o.integrator = integrator.toStdString();
+    o.dt = 1e-3;
+    o.duration = 0.1;
+    Simulation sim(SuspensionModel::build(p), "free", o);
+    QCOMPARE(allocationsAfterWarmUp(sim), 0LL);
+    QVERIFY(sim.stepsDone() > 90);
+  }
+
   void flexibleBodyStepDoesNotAllocate_data() {
     QTest::addColumn<QString>("integrator");
     QTest::addColumn<int>("linEvery");

@@ -241,7 +241,7 @@ class TestTyreContact : public QObject {
       const TyreContact c = contactOf(cs.s, cs.o, true);
       // The values of the partials' pass equal the values-only pass bit for bit.
       const TyreContact plain = contactOf(cs.s, cs.o, false);
-      for (int k = 0; k < kTyreResults; ++k) QCOMPARE(c.result[k], plain.result[k]);
+      for (int k = 0; k < kTyreResults; ++k) QVERIFY(c.result[k] == plain.result[k]);
       double* x[kTyreVariables];
       TyreContactState q = cs.s;
       for (int i = 0; i < 3; ++i) {

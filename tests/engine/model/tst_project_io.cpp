@@ -171,6 +171,30 @@ class TestProjectIo : public QObject {
     QVERIFY(parseProject(j.dump(), "memory.json") == p);
   }
 
+  // A wheel's Magic Formula tyre: file, spin inertia, low-speed damping and road height round-trip
+  // and follow the schema; a wheel without a tyre writes none of them.
+  void roundTripTyre() {
+    const Project p = test::tyreCarriage(0.02);
+    const std::string text = writeProjectText(p);
+    QVERIFY(text.find("\"tyre\"") != std::string::npos);
+    Project q = parseProject(text, "memory.json");
+    QVERIFY(q == p);
+    QCOMPARE(writeProjectText(q), text);
+    q.wheels[0].spinInertia = 1.2;
+    q.wheels[0].lowSpeedDamping = 800.0;
+    q.wheels[0].roadHeight = -0.05;
+    const Project r = parseProject(writeProjectText(q), "memory.json");
+    QVERIFY(r.wheels[0] == q.wheels[0]);
+    std::ifstream in(kRoot + "/resources/project.schema.json");
+    const Json schema = Json::parse(in);
+    std::vector<std::string> problems;
+    test::checkAgainstSchema(schema, schema, Json::parse(writeProjectText(q)), "$", problems);
+    for (const auto& pr : problems) qWarning("%s", pr.c_str());
+    QVERIFY(problems.empty());
+    q.wheels[0].tyre.clear();
+    QVERIFY(writeProjectText(q).find("spin inertia") == std::string::npos);
+  }
+
   // The error estimate is the run's: its row has no element key, and a wrong component or an
   // element key is named.
   void errorEstimateOutputHasNoElement() {

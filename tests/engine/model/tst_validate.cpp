@@ -181,6 +181,23 @@ class TestValidate : public QObject {
     QVERIFY2(wheels.contains("row id 2 ('v'), field 'steering input': input 9 does not exist"), qPrintable(wheels));
   }
 
+  // A wheel with a Magic Formula tyre: no negative spin inertia or damping, and load cases that
+  // start as modelled (the static equilibrium with tyres is not solved yet), all in one pass.
+  void tyreWheels() {
+    Project p = test::tyreCarriage(0.0);
+    QVERIFY(errorsOf(writeProjectText(p)).empty());
+    p.wheels[0].spinInertia = -1.0;
+    p.wheels[0].lowSpeedDamping = -5.0;
+    p.loadCases[0].initialState = InitialState::Equilibrium;
+    const QString all = joined(errorsOf(writeProjectText(p)));
+    QVERIFY2(all.contains("row id 1 ('wheel'), field 'spin inertia [kg m^2]': must not be negative"), qPrintable(all));
+    QVERIFY2(all.contains("row id 1 ('wheel'), field 'low-speed damping [N s/m]': must not be negative"), qPrintable(all));
+    QVERIFY2(all.contains("'free', field 'initial state': starts from the static equilibrium, which is not solved with "
+                          "Magic Formula tyres yet (wheel 1 has one): start it 'as modelled'"),
+             qPrintable(all));
+    QCOMPARE(int(errorsOf(writeProjectText(p)).size()), 3);
+  }
+
   // A repeated key is an error naming both places, not "the last one wins".
   // Flexible bodies: every problem of the table and of what rides on the body, in one pass.
   void flexibleBodies() {

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/dynamics/tyre_rows.h"
+
+#include "engine/dynamics/tyre_contact.h"
+
+namespace ek {
+
+void calcTyreKinematics(const SuspensionModel& model, Workspace& ws) {
+  for (const ModelWheel& w : model.wheels) {
+    if (w.tyreSlot < 0) continue;
+    BodyKinematics& b = ws.bodies[model.freeBodies[w.tyreSlot]];
+    b.R.setIdentity();
+    b.Tinv.setIdentity();
+    b.RT.setIdentity();
+    b.w_W = b.w_B;
+    b.N.setZero();
+  }
+}
+
+void addTyreForces(const SuspensionModel& model, Workspace& ws, bool partials) {
+  using Mat15x6 = Eigen::Matrix<double, kTyreVariables, 6>;
+  for (std::size_t k = 0; k < model.wheels.size(); ++k) {
+    const ModelWheel& w = model.wheels[k];
+    if (!w.tyre) continue;
+    const MarkerKinematics& mk = ws.markers[w.marker.value];
+    const int hub = mk.state, slot = w.tyreSlot;
+    const BodyKinematics& hb = ws.bodies[w.body.value];
+    const BodyKinematics& sb = ws.bodies[model.freeBodies[slot]];
+    TyreContactState cs;
+    cs.centre = mk.p;
+    cs.axis = w.axisSign * w.side * mk.R.col(0);
+    cs.velocity = mk.v;
+    cs.angularVelocity = mk.w;
+    cs.spin = sb.v[0];
+    cs.deflectionX = sb.v[1];
+    cs.deflectionY = sb.v[2];
+    TyreContact& c = ws.tyres[k];
+    tyreContact(*w.tyre, TyreRoad{w.roadHeight}, TyreContactOptions{w.tyreMirrored, w.lowSpeedDamping}, cs, partials, c);
+    const Vec3 force(c.result[kTyreForce], c.result[kTyreForce + 1], c.result[kTyreForce + 2]);
+    const Vec3 torque(c.result[kTyreTorque], c.result[kTyreTorque + 1], c.result[kTyreTorque + 2]);
+    const Vec3& y = cs.axis;
+    const Vec3 wy = mk.w.cross(y);
+    const double inertia = w.spinInertia, spin = cs.spin;
+    const Vec3& rho = mk.rho;
+    ws.wrench[hub].head<3>() += force;
+    ws.wrench[hub].tail<3>() += torque + rho.cross(force) - inertia * spin * wy;
+    ws.wrench[slot].head<3>() +=
+        Vec3(c.result[kTyreSpinTorque] / inertia, c.result[kTyreDeflectionRateX], c.result[kTyreDeflectionRateY]);
+    if (!partials) continue;
+
+    // The contact's variables by the hub's (p, theta), (v, w_B) and the slot's v.
+    Mat15x6 xr = Mat15x6::Zero(), xv = Mat15x6::Zero();
+    xr.block<3, 3>(kTyreCentre, 0).setIdentity();
+    xr.block<3, 3>(kTyreCentre, 3) = -skew(rho);
+    xr.block<3, 3>(kTyreAxis, 3) = -skew(y);
+    xr.block<3, 3>(kTyreVelocity, 3) = skew(rho.cross(mk.w));
+    xr.block<3, 3>(kTyreAngularVelocity, 3) = -skew(mk.w);
+    xv.block<3, 3>(kTyreVelocity, 0).setIdentity();
+    xv.block<3, 3>(kTyreVelocity, 3) = -skew(rho) * hb.R;
+    xv.block<3, 3>(kTyreAngularVelocity, 3) = hb.R;
+    const auto& p = c.partials;
+    // Rows of the hub: (F, M + rho x F + G); of the slot: (tau_y / I, u', v').
+    Eigen::Matrix<double, 6, kTyreVariables> hubRows;
+    hubRows.topRows<3>() = p.middleRows<3>(kTyreForce);
+    hubRows.bottomRows<3>() = p.middleRows<3>(kTyreTorque) + skew(rho) * p.middleRows<3>(kTyreForce);
+    Eigen::Matrix<double, 3, kTyreVariables> slotRows;
+    slotRows.row(0) = p.row(kTyreSpinTorque) / inertia;
+    slotRows.row(1) = p.row(kTyreDeflectionRateX);
+    slotRows.row(2) = p.row(kTyreDeflectionRateY);
+    const BlockPattern& bp = model.pattern;
+    Mat6& hubR = ws.Jw_r[bp.diag[hub]];
+    Mat6& hubV = ws.Jw_v[bp.diag[hub]];
+    hubR.noalias() += hubRows * xr;
+    hubR.block<3, 3>(3, 3) += skew(force) * skew(rho) + inertia * spin * skew(wy);
+    hubV.noalias() += hubRows * xv;
+    hubV.block<3, 3>(3, 3) += inertia * spin * skew(y) * hb.R;
+    Mat6& hubSlot = ws.Jw_v[w.tyreBlockHub];
+    hubSlot.leftCols<3>() += hubRows.middleCols<3>(kTyreSpin);
+    hubSlot.block<3, 1>(3, 0) -= inertia * wy;
+    ws.Jw_r[w.tyreBlockSlot].topRows<3>().noalias() += slotRows * xr;
+    ws.Jw_v[w.tyreBlockSlot].topRows<3>().noalias() += slotRows * xv;
+    ws.Jw_v[bp.diag[slot]].block<3, 3>(0, 0) += slotRows.middleCols<3>(kTyreSpin);
+  }
+}
+
+}  // namespace ek

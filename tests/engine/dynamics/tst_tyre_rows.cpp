@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// A Magic Formula tyre in the engine: a wheel with a .tir file gets a state slot (spin, two
+// deflections); J_r and J_v of a rolling, steered, cambered wheel against central differences of
+// h; the values-only pass equal to the full pass; and a carriage rolling at 10 m/s with its wheel
+// turned by a slip angle: after the transient the tyre's lateral force is the Magic Formula's at
+// the kinematic slip angle and the carriage's weight, the wheel rolls freely, and LSRT2 at 1 ms
+// agrees with CVODE.
+#include <QtTest>
+
+#include <cmath>
+
+#include "engine/dynamics/linearize.h"
+#include "engine/dynamics/magic_formula.h"
+#include "engine/model/model.h"
+#include "support/fd.h"
+#include "support/runs.h"
+#include "support/test_models.h"
+
+using namespace ek;
+
+namespace {
+
+constexpr double kMass = test::kCarriageMass;
+constexpr double kSpeed = test::kCarriageSpeed;
+constexpr double kSlipAngle = 0.03;  // the wheel's heading against the motion [rad]
+
+Project carriage(double slipAngle) { return test::tyreCarriage(slipAngle); }
+
+VecX hAt(const SuspensionModel& m, const State& s) {
+  Workspace ws(m);
+  VecX h(m.nDof()), rDot(m.nDof());
+  evaluateRhs(m, s, VecX::Zero(0), VecX::Zero(0), ws, h, rDot);
+  return h;
+}
+
+}  // namespace
+
+class TestTyreRows : public QObject {
+  Q_OBJECT
+ private slots:
+  void aWheelWithATyreGetsASlot() {
+    const auto m = SuspensionModel::build(carriage(kSlipAngle));
+    QCOMPARE(m->nFreeBodies(), 2);
+    QVERIFY(m->hasTyres());
+    const ModelWheel& w = m->wheels[0];
+    QCOMPARE(w.tyreSlot, 1);
+    QVERIFY(!w.tyreMirrored);                  // measured on the left, runs on the left
+    QCOMPARE(w.spinInertia, w.tyre->iyy);      // from the file
+    VecX r, v;
+    m->initialState(r, v);
+    QVERIFY(v[6] > kSpeed / 0.3135 && v[6] < kSpeed / 0.29);  // rolling with its hub
+    // A right wheel with the left-measured tyre runs mirrored; a missing file is named.
+    Project right = carriage(kSlipAngle);
+    right.wheels[0].side = WheelSide::Right;
+    right.markers[2].orientation = Vec3(-M_PI / 2, 0.0, 0.0);
+    QVERIFY(SuspensionModel::build(right)->wheels[0].tyreMirrored);
+    Project missing = carriage(kSlipAngle);
+    missing.wheels[0].tyre = "/nonexistent/tyre.tir";
+    try {
+      SuspensionModel::build(missing);
+      QFAIL("a missing tyre file was accepted");
+    } catch (const std::exception& e) {
+      QVERIFY2(QString(e.what()).contains("tyre"), e.what());
+    }
+  }
+
+  // J_r and J_v at a state where the hub rolls, yaws, pitches and moves in every direction, the
+  // wheel spins faster than it rolls and both deflections are non-zero.
+  void jacobians() {
+    Project p = carriage(kSlipAngle);
+    p.bodies[1].orientation = Vec3(0.1, 0.04, -0.05);
+    p.bodies[1].angularVelocity = Vec3(0.3, -0.2, 0.5);
+    p.bodies[1].velocity = Vec3(kSpeed, 0.4, -0.1);
+    p.wheels[0].lowSpeedDamping = 1500.0;
+    const auto m = SuspensionModel::build(p);
+    State s;
+    m->initialState(s.r, s.v);
+    s.v.segment<3>(6) = Vec3(s.v[6] * 1.04, 0.003, -0.004);
+    s.r.segment<3>(6) = Vec3(0.7, 0.01, -0.02);
+    Workspace ws(*m);
+    linearize(*m, s, VecX::Zero(0), ws);
+    const MatX fdR = test::centralDifference([&](const VecX& r) { return hAt(*m, State{0.0, r, s.v}); }, s.r, 1e-7);
+    // h is smooth but not quadratic in v (the slip): Richardson's extrapolation of two central
+    // differences, exact to the fourth order, at steps far above round-off.
+    auto hOfV = [&](const VecX& v) { return hAt(*m, State{0.0, s.r, v}); };
+    const MatX fdV = (4.0 * test::centralDifference(hOfV, s.v, 5e-5) - test::centralDifference(hOfV, s.v, 1e-4)) / 3.0;
+    const double eR = test::blockRelativeError(blockToDense(m->pattern, ws.Jr), fdR, 3, 3);
+    const double eV = test::blockRelativeError(blockToDense(m->pattern, ws.Jv), fdV, 3, 3);
+    qInfo("tyre on a moving hub: relative errors J_r %.2e, J_v %.2e (Fz %.1f N, kappa %.4f, alpha %.4f)", eR, eV,
+          ws.tyres[0].fz, ws.tyres[0].kappa, ws.tyres[0].alpha);
+    QVERIFY2(eR <= 1e-6, qPrintable(QString("J_r error %1").arg(eR)));
+    QVERIFY2(eV <= 1e-6, qPrintable(QString("J_v error %1").arg(eV)));
+    // The values-only pass equals the full pass bit for bit.
+    const VecX h = hAt(*m, s);
+    QVERIFY(h == ws.h);
+    QVERIFY(std::abs(ws.tyres[0].kappa) > 1e-3 && std::abs(ws.tyres[0].alpha) > 1e-3);
+  }
+
+  // The carriage rolls 1 s with its wheel turned by 0.03 rad: after ~17 relaxation lengths the
+  // slip angle is the kinematic one, the lateral force is the Magic Formula's at the carriage's
+  // weight, the wheel rolls freely (its torque balance: Fx R_l = My), and LSRT2 at 1 ms agrees
+  // with CVODE.
+  void slipAngleOnACarriage() {
+    const Project p = carriage(kSlipAngle);
+    const auto sim = test::runProject(p, "free", 1e-3);
+    const SuspensionModel& m = sim->model();
+    const State& s = sim->state();
+    Workspace ws(m);
+    linearize(m, s, VecX::Zero(0), ws);
+    const TyreContact& c = ws.tyres[0];
+    // The hub's velocity in the wheel's W axes, the heading the carriage's yaw (0.03 rad less
+    // what the aligning torque turns the guide): tan(alpha) = V_y / V_x.
+    const double heading = s.r[3];
+    const double vy = s.v[1] * std::cos(heading) - s.v[0] * std::sin(heading);
+    const double vx = s.v[0] * std::cos(heading) + s.v[1] * std::sin(heading);
+    qInfo("after 1 s: speed %.4f m/s, Fz %.2f N (weight %.2f), alpha %.6f (kinematic %.6f), kappa %.2e", vx, c.fz,
+          kMass * 9.81, c.alpha, std::atan(vy / vx), c.kappa);
+    QVERIFY(std::abs(c.fz - kMass * 9.81) < 1e-3 * kMass * 9.81);
+    QVERIFY(std::abs(c.alpha - std::atan(vy / vx)) < 1e-6 * kSlipAngle);
+    QVERIFY(std::abs(c.alpha + kSlipAngle) < 0.1 * kSlipAngle);  // the wheel heads left of its motion
+    const MfForces mf = magicFormula(*m.wheels[0].tyre, {c.kappa, c.alpha, c.gamma, c.fz, c.vx});
+    const double loaded = s.r[2] - c.point.z();  // upright wheel: centre height above the contact
+    qInfo("Fy %.3f N (Magic Formula %.3f), Fx %.3f N, My / R_l %.3f N", c.forces[kMfFy], mf[kMfFy], c.forces[kMfFx],
+          c.forces[kMfMy] / loaded);
+    QVERIFY(std::abs(c.forces[kMfFy] - mf[kMfFy]) < 1e-9 * std::abs(mf[kMfFy]));
+    // The wheel rolls with the carriage: its spin slows as the carriage does (Omega' = V_x' / R_e),
+    // and what turns it is the rolling resistance less the longitudinal force's moment.
+    const double spinRate = ws.h[6], deceleration = ws.h[0] / kMass;
+    const double inertia = m.wheels[0].spinInertia;
+    // The torque on the wheel by hand: the contact's force and moment in the W axes of the hub's
+    // axis (its +y), about the centre, along the axis.
+    const Vec3 y = ws.bodies[m.wheels[0].body.value].R.col(1);
+    const Vec3 xW = y.cross(Vec3::UnitZ()).normalized(), yW = Vec3::UnitZ().cross(xW);
+    const Vec3 force = c.forces[kMfFx] * xW + c.forces[kMfFy] * yW + c.fz * Vec3::UnitZ();
+    const Vec3 moment = c.forces[kMfMx] * xW + c.forces[kMfMy] * yW + c.forces[kMfMz] * Vec3::UnitZ();
+    const double torque = ((c.point - s.r.head<3>()).cross(force) + moment).dot(y);
+    qInfo("Omega' %.5f rad/s^2, V_x' / R_e %.5f; I Omega' %.6f N m, the contact's torque by hand %.6f N m", spinRate,
+          deceleration * std::cos(heading) / c.effectiveRadius, inertia * spinRate, torque);
+    QVERIFY(std::abs(spinRate - deceleration * std::cos(heading) / c.effectiveRadius) < 0.01 * std::abs(spinRate));
+    QVERIFY(std::abs(inertia * spinRate - torque) < 1e-9 * c.fz);
+    QVERIFY(c.forces[kMfFy] > 500.0);  // pushes the wheel to the left
+    RunOptions o;
+    o.dt = 1e-3;
+    o.integrator = "cvode";
+    const auto ref = test::runProject(p, "free", o);
+    const double dy = (s.r - ref->state().r).head<3>().norm(), dv = (s.v - ref->state().v).norm();
+    qInfo("LSRT2 1 ms against CVODE: carriage position %.2e m, velocities %.2e", dy, dv);
+    QVERIFY(dy < 1e-4);
+  }
+};
+
+QTEST_APPLESS_MAIN(TestTyreRows)
+#include "tst_tyre_rows.moc"
