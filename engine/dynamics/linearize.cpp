@@ -247,6 +247,7 @@ void evaluateElements(const SuspensionModel& model, const State& state, const Ve
   calcBushings(model, ws, pass);
   calcP2Ps(model, ws, pass);
   if (model.hasFlexibleBodies()) calcFlexibleElements(model, ws);
+  if (model.hasTyres()) calcTyreContacts(model, ws, pass.partials);
 }
 
 namespace {

@@ -27,6 +27,11 @@ int componentIndex(OutputQuantity q, const std::string& c) {
       if (c == kWheelComponents[k]) return k;
     return 0;
   }
+  if (q == OutputQuantity::Tyre) {
+    for (int k = 0; k < static_cast<int>(kTyreComponents.size()); ++k)
+      if (c == kTyreComponents[k]) return k;
+    return 0;
+  }
   if (q == OutputQuantity::ErrorEstimate) {
     for (int k = 0; k < static_cast<int>(kErrorEstimateComponents.size()); ++k)
       if (c == kErrorEstimateComponents[k]) return k;
@@ -58,6 +63,10 @@ std::string unitOf(OutputQuantity q, int comp, InputKind kind) {
       return units[comp];
     }
     case OutputQuantity::ModalCoordinate: return "m kg^0.5";  // the rate's unit: resolveChannels
+    case OutputQuantity::Tyre: {
+      static const char* units[] = {"N", "N", "N", "N m", "N m", "N m", "-", "rad", "rad", "m/s", "rad/s", "m"};
+      return units[comp];
+    }
   }
   return "";
 }
@@ -98,6 +107,7 @@ std::vector<Channel> resolveChannels(const SuspensionModel& model, const std::ve
         kind = model.inputs[c.index].kind;
         break;
       case OutputQuantity::Wheel:
+      case OutputQuantity::Tyre:
         c.index = model.wheelById(o.element);
         c.wheel = &model.wheels[c.index];
         break;
@@ -225,6 +235,21 @@ std::string describeChannel(const SuspensionModel& model, const Channel& c) {
       return "wheel " + std::to_string(w.id) + " '" + w.name + "': " + what[std::clamp(c.component, 0, kWheelChannels - 1)] +
              " (ISO 8855)";
     }
+    case OutputQuantity::Tyre: {
+      static const char* what[] = {
+          "longitudinal force Fx at the contact point, along the wheel's heading on the road (ISO W x)",
+          "lateral force Fy at the contact point (ISO W y, to the left of the heading)",
+          "vertical load Fz, the road's push on the tyre",
+          "overturning moment Mx (ISO W x)", "rolling resistance moment My (ISO W y)", "aligning torque Mz (ISO W z)",
+          "slip ratio kappa the Magic Formula sees (from the longitudinal deflection; -V_sx / |V_x| when steady)",
+          "slip angle alpha the Magic Formula sees (from the lateral deflection; tan(alpha) = V_sy / V_x when steady)",
+          "inclination angle gamma against the road normal (ISO: positive with the wheel top to the right)",
+          "forward speed V_x of the contact point along the heading", "spin rate Omega of the wheel about its axis",
+          "effective rolling radius R_e"};
+      const ModelWheel& w = model.wheels[c.index];
+      return "wheel " + std::to_string(w.id) + " '" + w.name + "', tyre: " +
+             what[std::clamp(c.component, 0, static_cast<int>(kTyreComponents.size()) - 1)];
+    }
     case OutputQuantity::ErrorEstimate:
       return std::string("the integrator's local error estimate of the step that ended here: the largest over the "
                          "coordinates of kind ") + kErrorEstimateComponents[std::clamp(c.component, 0, 3)];
@@ -264,6 +289,13 @@ double channelValue(const Channel& c, const Workspace& ws, const std::vector<Vec
     }
     case OutputQuantity::ModalCoordinate:
       return c.rate ? ws.flexible[c.index].qd[c.component] : ws.flexible[c.index].q[c.component];
+    case OutputQuantity::Tyre: {
+      const TyreContact& t = ws.tyres[c.index];  // kTyreComponents' order
+      const double values[] = {t.forces[kMfFx], t.forces[kMfFy], t.fz,      t.forces[kMfMx], t.forces[kMfMy],
+                               t.forces[kMfMz], t.kappa,         t.alpha,   t.gamma,         t.vx,
+                               t.spin,          t.effectiveRadius};
+      return values[c.component];
+    }
   }
   return 0.0;
 }

@@ -162,6 +162,7 @@ void evaluate(const TyreProperty& tyre, const TyreRoad& road, const TyreContactO
   info.gamma = valueOf(gamma);
   info.vx = valueOf(vx);
   info.effectiveRadius = valueOf(re);
+  info.spin = valueOf(spin);
   for (int o = 0; o < kMfOutputs; ++o) info.forces[o] = valueOf(f[o]);
 }
 

@@ -90,7 +90,7 @@ struct TyreContact {
   Eigen::Matrix<double, kTyreResults, kTyreVariables> partials;
   // For the outputs (values only).
   Vec3 point = Vec3::Zero();      ///< P
-  double fz = 0.0, kappa = 0.0, alpha = 0.0, gamma = 0.0, vx = 0.0, effectiveRadius = 0.0;
+  double fz = 0.0, kappa = 0.0, alpha = 0.0, gamma = 0.0, vx = 0.0, effectiveRadius = 0.0, spin = 0.0;
   MfForces forces{};              ///< Fx, Fy, Mz, Mx, My in the W axes
 };
 

@@ -17,6 +17,32 @@ void calcTyreKinematics(const SuspensionModel& model, Workspace& ws) {
   }
 }
 
+namespace {
+
+/// The wheel's axis to the vehicle's left.
+Vec3 leftAxis(const ModelWheel& w, const MarkerKinematics& mk) { return w.axisSign * w.side * mk.R.col(0); }
+
+}  // namespace
+
+void calcTyreContacts(const SuspensionModel& model, Workspace& ws, bool partials) {
+  for (std::size_t k = 0; k < model.wheels.size(); ++k) {
+    const ModelWheel& w = model.wheels[k];
+    if (!w.tyre) continue;
+    const MarkerKinematics& mk = ws.markers[w.marker.value];
+    const BodyKinematics& sb = ws.bodies[model.freeBodies[w.tyreSlot]];
+    TyreContactState cs;
+    cs.centre = mk.p;
+    cs.axis = leftAxis(w, mk);
+    cs.velocity = mk.v;
+    cs.angularVelocity = mk.w;
+    cs.spin = sb.v[0];
+    cs.deflectionX = sb.v[1];
+    cs.deflectionY = sb.v[2];
+    tyreContact(*w.tyre, TyreRoad{w.roadHeight}, TyreContactOptions{w.tyreMirrored, w.lowSpeedDamping}, cs, partials,
+                ws.tyres[k]);
+  }
+}
+
 void addTyreForces(const SuspensionModel& model, Workspace& ws, bool partials) {
   using Mat15x6 = Eigen::Matrix<double, kTyreVariables, 6>;
   for (std::size_t k = 0; k < model.wheels.size(); ++k) {
@@ -25,22 +51,12 @@ void addTyreForces(const SuspensionModel& model, Workspace& ws, bool partials) {
     const MarkerKinematics& mk = ws.markers[w.marker.value];
     const int hub = mk.state, slot = w.tyreSlot;
     const BodyKinematics& hb = ws.bodies[w.body.value];
-    const BodyKinematics& sb = ws.bodies[model.freeBodies[slot]];
-    TyreContactState cs;
-    cs.centre = mk.p;
-    cs.axis = w.axisSign * w.side * mk.R.col(0);
-    cs.velocity = mk.v;
-    cs.angularVelocity = mk.w;
-    cs.spin = sb.v[0];
-    cs.deflectionX = sb.v[1];
-    cs.deflectionY = sb.v[2];
-    TyreContact& c = ws.tyres[k];
-    tyreContact(*w.tyre, TyreRoad{w.roadHeight}, TyreContactOptions{w.tyreMirrored, w.lowSpeedDamping}, cs, partials, c);
+    const TyreContact& c = ws.tyres[k];
     const Vec3 force(c.result[kTyreForce], c.result[kTyreForce + 1], c.result[kTyreForce + 2]);
     const Vec3 torque(c.result[kTyreTorque], c.result[kTyreTorque + 1], c.result[kTyreTorque + 2]);
-    const Vec3& y = cs.axis;
+    const Vec3 y = leftAxis(w, mk);
     const Vec3 wy = mk.w.cross(y);
-    const double inertia = w.spinInertia, spin = cs.spin;
+    const double inertia = w.spinInertia, spin = c.spin;
     const Vec3& rho = mk.rho;
     ws.wrench[hub].head<3>() += force;
     ws.wrench[hub].tail<3>() += torque + rho.cross(force) - inertia * spin * wy;

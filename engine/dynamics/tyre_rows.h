@@ -19,8 +19,13 @@ namespace ek {
 /// @pre calcBodyKinematics() ran.
 void calcTyreKinematics(const SuspensionModel& model, Workspace& ws);
 
+/// Each tyre's contact (tyreContact(), with `partials` its partial derivatives) into ws.tyres:
+/// the tyres' force law, run with the force elements. @pre calcMarkerKinematics() and
+/// calcTyreKinematics().
+void calcTyreContacts(const SuspensionModel& model, Workspace& ws, bool partials);
+
 /// The tyres' wrenches added to their hubs' rows and their slots' rows (ws.wrench), with
-/// `partials` also into ws.Jw_r and ws.Jw_v. @pre calcMarkerKinematics() and calcTyreKinematics().
+/// `partials` also into ws.Jw_r and ws.Jw_v. @pre calcTyreContacts() with the same `partials`.
 void addTyreForces(const SuspensionModel& model, Workspace& ws, bool partials);
 
 }  // namespace ek

@@ -289,8 +289,10 @@ enum class OutputQuantity {
   ModalCoordinate,     ///< an elastic mode of a flexible body (element: its body): component "q3" the
                        ///< coordinate of mode 3 (by rising frequency), "qd3" its rate; the modes are
                        ///< mass-normalized: [m kg^0.5], [m kg^0.5/s]
+  Tyre,                ///< a Magic Formula tyre's force, moment, slip or spin (kTyreComponents; element: its
+                       ///< wheel), forces and moments in the tyre's ISO W axes at the contact point
 };
-inline constexpr OutputQuantity kLastOutputQuantity = OutputQuantity::ModalCoordinate;
+inline constexpr OutputQuantity kLastOutputQuantity = OutputQuantity::Tyre;
 
 /// The component of a modal coordinate output: "q" or "qd" followed by the mode's number from 1.
 /// Returns false for any other text.
@@ -331,6 +333,13 @@ inline bool parseBranchComponent(const std::string& c, int& direction, int& bran
 inline constexpr std::array<const char*, 13> kWheelComponents{
     "toe",      "camber",   "spin",     "centre x", "centre y", "centre z", "contact x",
     "contact y", "contact z", "caster", "kingpin inclination", "scrub radius", "trail"};
+
+/// Components of the tyre quantity, in this order: Fx, Fy, Fz, Mx, My, Mz at the contact point
+/// (ISO W axes) [N, N m], the slip ratio kappa [-], slip angle alpha and inclination gamma [rad] the
+/// formula sees, the contact's forward speed V_x [m/s], the wheel's spin rate [rad/s] and its
+/// effective rolling radius [m] (docs/tyres.md).
+inline constexpr std::array<const char*, 12> kTyreComponents{
+    "fx", "fy", "fz", "mx", "my", "mz", "slip ratio", "slip angle", "inclination", "speed", "spin rate", "rolling radius"};
 
 struct OutputRow {
   std::string name;

@@ -42,6 +42,7 @@ constexpr QuantityName kQuantities[] = {
     {OutputQuantity::Wheel, "wheel", "wheel"},
     {OutputQuantity::ErrorEstimate, "error estimate", nullptr},
     {OutputQuantity::ModalCoordinate, "modal coordinate", "body"},
+    {OutputQuantity::Tyre, "tyre", "wheel"},
 };
 
 struct SignalName {

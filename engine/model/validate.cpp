@@ -99,6 +99,8 @@ bool componentValid(OutputQuantity q, const std::string& comp) {
       bool rate = false;
       return parseModalComponent(comp, mode, rate);
     }
+    case OutputQuantity::Tyre:
+      return std::find(kTyreComponents.begin(), kTyreComponents.end(), comp) != kTyreComponents.end();
   }
   return false;
 }
@@ -653,7 +655,8 @@ Diagnostics check(const Project& p) {
       case OutputQuantity::P2PForce:
       case OutputQuantity::P2PLength: ids = &p2ps; key = "p2p"; break;
       case OutputQuantity::Input: ids = &inputs; key = "input"; break;
-      case OutputQuantity::Wheel: ids = &wheels; key = "wheel"; break;
+      case OutputQuantity::Wheel:
+      case OutputQuantity::Tyre: ids = &wheels; key = "wheel"; break;
       case OutputQuantity::ErrorEstimate: break;  // of the run, no element
     }
     if (ids && !ids->count(o.element))
@@ -670,6 +673,9 @@ Diagnostics check(const Project& p) {
                        : o.quantity == OutputQuantity::ModalCoordinate
                              ? " (q or qd and the mode's number from 1: q1, qd3, ...)"
                              : ""));
+    } else if (o.quantity == OutputQuantity::Tyre && wheels.count(o.element) &&
+               p.wheels[wheels.at(o.element)].tyre.empty()) {
+      c.error(c.atNamed("outputs", o.name, key), "wheel " + std::to_string(o.element) + " has no tyre");
     } else if (o.quantity == OutputQuantity::ModalCoordinate && bodies.count(o.element) &&
                std::none_of(p.flexibleBodies.begin(), p.flexibleBodies.end(),
                             [&](const FlexibleBodyRow& f) { return f.body == o.element; })) {

@@ -164,7 +164,8 @@ Project mirrorLeftToRight(const Project& in, int* added) {
       case OutputQuantity::P2PForce:
       case OutputQuantity::P2PLength: ids = &p2p; break;
       case OutputQuantity::Input: ids = &input; break;
-      case OutputQuantity::Wheel: ids = &wheel; break;
+      case OutputQuantity::Wheel:
+      case OutputQuantity::Tyre: ids = &wheel; break;
       case OutputQuantity::ErrorEstimate: break;  // of the run: nothing to mirror
     }
     if (!ids || !ids->count(o.element)) continue;

@@ -604,6 +604,9 @@ QStringList outputMeasures() {
       case OutputQuantity::ModalCoordinate:  // the first six modes; more are typed
         for (int k = 1; k <= 6; ++k) components << QString("q%1").arg(k) << QString("qd%1").arg(k);
         break;
+      case OutputQuantity::Tyre:
+        for (const char* t : kTyreComponents) components << t;
+        break;
     }
     if (components.isEmpty()) out << name;
     for (const QString& c : components) out << name + " " + c;

@@ -101,7 +101,8 @@ class TestTyreRows : public QObject {
   // weight, the wheel rolls freely (its torque balance: Fx R_l = My), and LSRT2 at 1 ms agrees
   // with CVODE.
   void slipAngleOnACarriage() {
-    const Project p = carriage(kSlipAngle);
+    Project p = carriage(kSlipAngle);
+    for (const char* c : kTyreComponents) p.outputs.push_back({std::string("tyre ") + c, OutputQuantity::Tyre, 1, c});
     const auto sim = test::runProject(p, "free", 1e-3);
     const SuspensionModel& m = sim->model();
     const State& s = sim->state();
@@ -143,6 +144,17 @@ class TestTyreRows : public QObject {
     o.dt = 1e-3;
     o.integrator = "cvode";
     const auto ref = test::runProject(p, "free", o);
+    // The tyre's output channels at the last sample are the contact's values at the end state.
+    const Recorder& rec = sim->results();
+    const double expected[] = {c.forces[kMfFx], c.forces[kMfFy], c.fz, c.forces[kMfMx], c.forces[kMfMy], c.forces[kMfMz],
+                               c.kappa, c.alpha, c.gamma, c.vx, s.v[6], c.effectiveRadius};
+    for (int k = 0; k < static_cast<int>(kTyreComponents.size()); ++k) {
+      const double got = rec.value(rec.size() - 1, static_cast<std::size_t>(k));
+      QVERIFY2(std::abs(got - expected[k]) <= 1e-9 * (1.0 + std::abs(expected[k])),
+               qPrintable(QString("%1: %2 against %3").arg(kTyreComponents[k]).arg(got).arg(expected[k])));
+    }
+    QCOMPARE(QString::fromStdString(rec.channels()[1].unit), QString("N"));
+    QCOMPARE(QString::fromStdString(rec.channels()[7].unit), QString("rad"));
     const double dy = (s.r - ref->state().r).head<3>().norm(), dv = (s.v - ref->state().v).norm();
     qInfo("LSRT2 1 ms against CVODE: carriage position %.2e m, velocities %.2e", dy, dv);
     QVERIFY(dy < 1e-4);

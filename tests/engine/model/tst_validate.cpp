@@ -196,6 +196,16 @@ class TestValidate : public QObject {
                           "Magic Formula tyres yet (wheel 1 has one): start it 'as modelled'"),
              qPrintable(all));
     QCOMPARE(int(errorsOf(writeProjectText(p)).size()), 3);
+    // Tyre outputs: a known component of a wheel that has a tyre.
+    Project q = test::tyreCarriage(0.0);
+    q.outputs = {{"fy", OutputQuantity::Tyre, 1, "fy"}, {"bad", OutputQuantity::Tyre, 1, "toe"}};
+    q.wheels.push_back(q.wheels[0]);
+    q.wheels[1].id = 2;
+    q.wheels[1].tyre.clear();
+    q.outputs.push_back({"none", OutputQuantity::Tyre, 2, "fz"});
+    const QString outs = joined(errorsOf(writeProjectText(q)));
+    QVERIFY2(outs.contains("'bad', field 'component': component \"toe\" does not fit quantity \"tyre\""), qPrintable(outs));
+    QVERIFY2(outs.contains("'none', field 'wheel': wheel 2 has no tyre"), qPrintable(outs));
   }
 
   // A repeated key is an error naming both places, not "the last one wins".
