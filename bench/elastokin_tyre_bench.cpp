@@ -5,12 +5,12 @@
 //   elastokin-tyre-bench [--calls N] [--repeat N]
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <string>
 #include <vector>
 
+#include "engine/core/text.h"
 #include "engine/dynamics/tyre_contact.h"
 #include "engine/model/tyre_property.h"
 
@@ -25,12 +25,11 @@ double threadSeconds() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  int calls = 20000, repeat = 9;
-  for (int k = 1; k + 1 < argc; k += 2) {
-    if (std::strcmp(argv[k], "--calls") == 0) calls = std::max(1, std::atoi(argv[k + 1]));
-    else if (std::strcmp(argv[k], "--repeat") == 0) repeat = std::max(1, std::atoi(argv[k + 1]));
-    else {
-      std::fprintf(stderr, "usage: elastokin-tyre-bench [--calls N] [--repeat N]\n");
+  long long calls = 20000, repeat = 9;
+  for (int k = 1; k < argc; k += 2) {
+    const bool known = k + 1 < argc && (std::strcmp(argv[k], "--calls") == 0 || std::strcmp(argv[k], "--repeat") == 0);
+    if (!known || !ek::parseInteger(argv[k + 1], std::strcmp(argv[k], "--calls") == 0 ? calls : repeat, 1, 100000000)) {
+      ek::cfprintf(stderr, "usage: elastokin-tyre-bench [--calls N] [--repeat N] (N from 1)\n");
       return 2;
     }
   }
@@ -47,17 +46,17 @@ int main(int argc, char** argv) {
   double sink = 0.0;
   for (int partials = 0; partials < 2; ++partials) {
     std::vector<double> perCall;
-    for (int r = 0; r < repeat; ++r) {
+    for (long long r = 0; r < repeat; ++r) {
       const double t0 = threadSeconds();
-      for (int k = 0; k < calls; ++k) {
-        s.spin = 68.0 + 1e-6 * k;
+      for (long long k = 0; k < calls; ++k) {
+        s.spin = 68.0 + 1e-6 * static_cast<double>(k);
         tyreContact(tyre, TyreRoad{}, TyreContactOptions{}, s, partials == 1, c);
         sink += c.result[kTyreForce + 1];
       }
-      perCall.push_back(1e6 * (threadSeconds() - t0) / calls);
+      perCall.push_back(1e6 * (threadSeconds() - t0) / static_cast<double>(calls));
     }
     std::sort(perCall.begin(), perCall.end());
-    std::printf("tyre contact, %-14s median %.3f us CPU per call (%d batches of %d calls; min %.3f, max %.3f)\n",
+    ek::cprintf("tyre contact, %-14s median %.3f us CPU per call (%lld batches of %lld calls; min %.3f, max %.3f)\n",
                 partials ? "with partials:" : "values only:", perCall[perCall.size() / 2], repeat, calls, perCall.front(),
                 perCall.back());
   }
