@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "engine/dynamics/force_elements.h"
+#include "engine/dynamics/kinematics.h"
 
 namespace ek {
 
@@ -206,11 +207,7 @@ void calcFlexibleKinematics(const SuspensionModel& model, const State& state, Wo
       b.angles = state.r.segment<3>(6 * slot + 3);
       b.v = state.v.segment<3>(6 * slot);
       b.w_B = state.v.segment<3>(6 * slot + 3);
-      b.R.setIdentity();
-      b.Tinv.setIdentity();
-      b.RT.setIdentity();
-      b.w_W = b.w_B;
-      b.N.setZero();
+      setUnitMaps(b);
     }
     const BodyKinematics& b = ws.bodies[f.body];
     for (int marker : f.markers) {

@@ -51,6 +51,14 @@ void calcDrivenBodyKinematics(const SuspensionModel& model, Workspace& ws) {
   }
 }
 
+void setUnitMaps(BodyKinematics& b) {
+  b.R.setIdentity();
+  b.Tinv.setIdentity();
+  b.RT.setIdentity();
+  b.w_W = b.w_B;
+  b.N.setZero();
+}
+
 namespace {
 
 // BodyKinematics holds p, angles, v, w_B, R, Tinv, RT, w_W, N as 51 consecutive doubles.

@@ -22,6 +22,9 @@ void setElementStates(const SuspensionModel& model, const State& state, Workspac
 void calcFreeBodyKinematics(const SuspensionModel& model, const State& state, const int* slots, int n, Workspace& ws);
 /// Every driven body, as calcBodyKinematics() does after the free ones.
 void calcDrivenBodyKinematics(const SuspensionModel& model, Workspace& ws);
+/// A slot whose coordinates are not a pose (a flexible body's modes, a tyre's spin and
+/// deflections): R, T^-1 and R T the identity, w_W = w_B, N = 0.
+void setUnitMaps(BodyKinematics& b);
 
 /// Body kinematics => p_WM, R_WM, v_WM, w_WM of every marker on a moving (free or driven) body;
 /// markers on fixed bodies keep what the Workspace set.

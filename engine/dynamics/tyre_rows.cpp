@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/dynamics/tyre_rows.h"
 
+#include "engine/dynamics/kinematics.h"
 #include "engine/dynamics/tyre_contact.h"
 
 namespace ek {
@@ -8,12 +9,7 @@ namespace ek {
 void calcTyreKinematics(const SuspensionModel& model, Workspace& ws) {
   for (const ModelWheel& w : model.wheels) {
     if (w.tyreSlot < 0) continue;
-    BodyKinematics& b = ws.bodies[model.freeBodies[w.tyreSlot]];
-    b.R.setIdentity();
-    b.Tinv.setIdentity();
-    b.RT.setIdentity();
-    b.w_W = b.w_B;
-    b.N.setZero();
+    setUnitMaps(ws.bodies[model.freeBodies[w.tyreSlot]]);
   }
 }
 
