@@ -147,6 +147,7 @@ void addBodyForcesRow(const SuspensionModel& model, int l, Workspace& ws, bool p
   for (int s = ip.rowStart[l]; s < ip.rowStart[l + 1]; ++s) {
     const int k = ip.input[s];
     const ModelInput& in = model.inputs[k];
+    if (in.spinTorque) continue;  // addTyreForces() applies it and writes its slots
     if (in.motion()) {
       if (!partials) continue;
       ws.Ju[s] << ws.Jw_u[s].head<3>(), Rt * ws.Jw_u[s].tail<3>();

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/dynamics/tyre_rows.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include "engine/dynamics/kinematics.h"
 #include "engine/dynamics/tyre_contact.h"
 
@@ -17,6 +20,32 @@ namespace {
 
 /// The wheel's axis to the vehicle's left.
 Vec3 leftAxis(const ModelWheel& w, const MarkerKinematics& mk) { return w.axisSign * w.side * mk.R.col(0); }
+
+constexpr double kBrakeSpinScale = 0.5;  ///< Omega_0 [rad/s] of the brake's -T tanh(Omega / Omega_0)
+
+/// A drive or brake torque on the spin: tau = a u on the spin, -tau y on the reaction body
+/// (docs/tyres.md). Drive: a = 1; brake: a = -tanh(Omega / Omega_0) and u below 0 taken as 0.
+void addSpinTorque(const SuspensionModel& model, const ModelWheel& w, const ModelWheel::SpinTorque& t, bool brake,
+                   const Vec3& y, double spin, Workspace& ws, bool partials) {
+  if (t.input < 0) return;
+  const double u = brake ? std::max(ws.u[t.input], 0.0) : ws.u[t.input];
+  const double th = brake ? std::tanh(spin / kBrakeSpinScale) : 0.0;
+  const double a = brake ? -th : 1.0;                                          // d tau / du
+  const double aSpin = brake ? -(1.0 - th * th) / kBrakeSpinScale : 0.0;       // d a / d Omega
+  const double duOn = brake && ws.u[t.input] < 0.0 ? 0.0 : 1.0;                // d u / d u_input
+  const double inertia = w.spinInertia;
+  ws.wrench[w.tyreSlot][0] += a * u / inertia;
+  if (t.reaction >= 0) ws.wrench[t.reaction].tail<3>() -= a * u * y;
+  if (!partials) return;
+  const InputPattern& ip = model.inputPattern;
+  ws.Ju[ip.find(w.tyreSlot, t.input)][0] += duOn * a / inertia;
+  ws.Jw_v[model.pattern.diag[w.tyreSlot]](0, 0) += aSpin * u / inertia;
+  if (t.reaction < 0) return;
+  const Mat3 Rt = ws.bodies[model.freeBodies[t.reaction]].R.transpose();
+  ws.Ju[ip.find(t.reaction, t.input)].tail<3>() -= duOn * a * (Rt * y);
+  ws.Jw_r[t.blockHub].block<3, 3>(3, 3) += a * u * skew(y);  // d y / d theta_hub = -[y]x
+  ws.Jw_v[t.blockSlot].block<3, 1>(3, 0) -= aSpin * u * y;
+}
 
 }  // namespace
 
@@ -41,6 +70,12 @@ void calcTyreContacts(const SuspensionModel& model, Workspace& ws, bool partials
 
 void addTyreForces(const SuspensionModel& model, Workspace& ws, bool partials) {
   using Mat15x6 = Eigen::Matrix<double, kTyreVariables, 6>;
+  if (partials)  // a drive or brake input's columns: only addSpinTorque() writes them
+    for (const ModelWheel& w : model.wheels)
+      for (const ModelWheel::SpinTorque* t : {&w.drive, &w.brake})
+        if (t->input >= 0)
+          for (int q = model.inputPattern.colStart[t->input]; q < model.inputPattern.colStart[t->input + 1]; ++q)
+            ws.Ju[model.inputPattern.colSlots[q]].setZero();
   for (std::size_t k = 0; k < model.wheels.size(); ++k) {
     const ModelWheel& w = model.wheels[k];
     if (!w.tyre) continue;
@@ -58,6 +93,8 @@ void addTyreForces(const SuspensionModel& model, Workspace& ws, bool partials) {
     ws.wrench[hub].tail<3>() += torque + rho.cross(force) - inertia * spin * wy;
     ws.wrench[slot].head<3>() +=
         Vec3(c.result[kTyreSpinTorque] / inertia, c.result[kTyreDeflectionRateX], c.result[kTyreDeflectionRateY]);
+    addSpinTorque(model, w, w.drive, false, y, spin, ws, partials);
+    addSpinTorque(model, w, w.brake, true, y, spin, ws, partials);
     if (!partials) continue;
 
     // The contact's variables by the hub's (p, theta), (v, w_B) and the slot's v.

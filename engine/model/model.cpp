@@ -218,6 +218,16 @@ std::shared_ptr<const SuspensionModel> SuspensionModel::build(const Project& p) 
     if (!(w.spinInertia > 0.0) && !(tyreOfRow[k]->iyy > 0.0))
       throw ModelError({p.sourcePath, "wheels", "id " + std::to_string(w.id), "spin inertia [kg m^2]"},
                        "is 0 and the tyre file gives no IYY: the spinning wheel needs one");
+    for (const auto& [input, key] : {std::pair{w.driveInput, "drive input"}, std::pair{w.brakeInput, "brake input"}}) {
+      if (!input) continue;
+      const int id = *input;  // a structured binding is not captured (C++17)
+      const auto in = std::find_if(p.inputs.begin(), p.inputs.end(), [id](const InputRow& r) { return r.id == id; });
+      const ModelBody& reaction = m->bodies[m->markers[m->markerById(in->marker).value].body.value];
+      if (reaction.flexible >= 0)
+        throw ModelError({p.sourcePath, "wheels", "id " + std::to_string(w.id), key},
+                         "input " + std::to_string(*input) + " reacts on flexible body '" + reaction.name +
+                             "', which a wheel's torque cannot yet: put its marker on a rigid body");
+    }
     ModelBody slot;
     slot.id = w.id;
     slot.name = w.name + " tyre";
@@ -261,6 +271,24 @@ std::shared_ptr<const SuspensionModel> SuspensionModel::build(const Project& p) 
       const int a = stateOf(p.wheels[k].marker), t = tyreSlotOfRow[k];
       cols[a].insert(t);
       cols[t].insert(a);
+    }
+  // A drive or brake torque's reaction body with the hub (the wheel's axis) and the slot (the
+  // brake's spin rate).
+  auto inputRow = [&](int id) {
+    return std::find_if(p.inputs.begin(), p.inputs.end(), [&](const InputRow& r) { return r.id == id; });
+  };
+  auto spinTorqueInputs = [&](std::size_t k) {
+    std::vector<int> ids;
+    if (tyreSlotOfRow[k] < 0) return ids;
+    for (const auto& input : {p.wheels[k].driveInput, p.wheels[k].brakeInput})
+      if (input) ids.push_back(*input);
+    return ids;
+  };
+  for (std::size_t k = 0; k < p.wheels.size(); ++k)
+    for (int id : spinTorqueInputs(k)) {
+      const int r = stateOf(inputRow(id)->marker);
+      if (r < 0) continue;
+      for (int c : {stateOf(p.wheels[k].marker), tyreSlotOfRow[k]}) cols[r].insert(c), cols[c].insert(r);
     }
   // A wheel load's brake torque acts on the carrier and depends on the wheel's pose.
   for (const auto& w : p.wheels) {
@@ -362,6 +390,8 @@ std::shared_ptr<const SuspensionModel> SuspensionModel::build(const Project& p) 
     const int st = m->bodies[m->markers[mi.marker.value].body.value].state;
     mi.slot = st >= 0 ? bp.diag[st] : -1;
     mi.body = m->markers[mi.marker.value].body;
+    for (std::size_t k = 0; k < p.wheels.size(); ++k)
+      for (int id : spinTorqueInputs(k)) mi.spinTorque |= id == in.id;
     if (mi.motion()) {
       ModelBody& body = m->bodies[mi.body.value];
       const ModelMarker& mk = m->markers[mi.marker.value];
@@ -395,6 +425,7 @@ std::shared_ptr<const SuspensionModel> SuspensionModel::build(const Project& p) 
     };
     for (int k = 0; k < m->nInputs(); ++k) {
       const ModelInput& in = m->inputs[k];
+      if (in.spinTorque) continue;  // the rows of its wheels' slots and of its reaction, below
       if (!in.motion()) {
         addRows(k, in.body.value);
         continue;
@@ -402,6 +433,12 @@ std::shared_ptr<const SuspensionModel> SuspensionModel::build(const Project& p) 
       for (const auto& b : m->bushings) drivenTo(k, b.i, b.j);
       for (const auto& e : m->p2ps) drivenTo(k, e.i, e.j);
     }
+    for (std::size_t w = 0; w < p.wheels.size(); ++w)
+      for (int id : spinTorqueInputs(w)) {
+        const int k = m->inputById(id);
+        inputsOfRow[tyreSlotOfRow[w]].insert(k);
+        addRows(k, m->inputs[k].body.value);
+      }
     InputPattern& ip = m->inputPattern;
     ip.rowStart.assign(1, 0);
     for (int l = 0; l < n; ++l) {
@@ -454,6 +491,14 @@ std::shared_ptr<const SuspensionModel> SuspensionModel::build(const Project& p) 
       mw.roadHeight = w.roadHeight;
       mw.tyreBlockHub = bp.find(a, mw.tyreSlot);
       mw.tyreBlockSlot = bp.find(mw.tyreSlot, a);
+      for (auto [input, torque] : {std::pair{w.driveInput, &mw.drive}, std::pair{w.brakeInput, &mw.brake}}) {
+        if (!input) continue;
+        torque->input = m->inputById(*input);
+        torque->reaction = m->bodies[m->inputs[torque->input].body.value].state;
+        if (torque->reaction < 0) continue;
+        torque->blockHub = bp.find(torque->reaction, a);
+        torque->blockSlot = bp.find(torque->reaction, mw.tyreSlot);
+      }
       // The wheel starts rolling with its hub: Omega = V_x / loaded radius.
       const ModelMarker& mk = m->markers[mw.marker.value];
       const ModelBody& hub = m->bodies[mw.body.value];

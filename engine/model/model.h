@@ -154,6 +154,9 @@ struct ModelInput {
   /// as modelled, the point the axis passes through before any translation of the body.
   Vec3 axis = Vec3::UnitX();
   Vec3 centre = Vec3::Zero();
+  /// Drives or brakes a wheel's spin (ModelWheel::drive, brake): the wheel applies it and its
+  /// reaction, not the input's own load at the marker.
+  bool spinTorque = false;
   bool motion() const { return isMotion(kind); }
 };
 
@@ -179,6 +182,15 @@ struct ModelWheel {
   bool tyreMirrored = false;  ///< the file's tyre runs on the other side than it was measured on
   double spinInertia = 0.0, lowSpeedDamping = 0.0, roadHeight = 0.0;
   int tyreBlockHub = -1, tyreBlockSlot = -1;  ///< blocks (hub row, slot column), (slot row, hub column)
+  /// A torque on the spin (WheelRow::driveInput, brakeInput) and its reaction about the wheel's
+  /// axis on the body of the input's marker.
+  struct SpinTorque {
+    int input = -1;      ///< -1: none
+    int reaction = -1;   ///< the reaction body's state slot, -1 if fixed
+    int blockHub = -1;   ///< block (reaction row, hub column)
+    int blockSlot = -1;  ///< block (reaction row, tyre slot column)
+  };
+  SpinTorque drive, brake;
   bool hasSteeringAxis() const { return steerUpper.value >= 0; }
   /// The K&C analyses report caster, kingpin inclination, scrub and trail (markers or screw axis).
   bool hasKcSteeringAxis() const { return hasSteeringAxis() || steeringInput >= 0; }

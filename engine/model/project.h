@@ -209,6 +209,11 @@ struct WheelRow {
   double spinInertia = 0.0;      ///< of the spinning parts about the axis [kg m^2]; 0: the file's IYY
   double lowSpeedDamping = 0.0;  ///< k_low0 of the tyre below VXLOW [N s/m]
   double roadHeight = 0.0;       ///< the road plane z = roadHeight under the wheel [m]
+  /// With a tyre: torque inputs that drive and brake the wheel's spin (docs/tyres.md). Each
+  /// reacts on the body of its input's marker (drive: the differential's or the vehicle's body,
+  /// or the hub for a wheel motor; brake: the carrier, or the differential for inboard brakes).
+  std::optional<int> driveInput;  ///< u [N m], positive drives forwards
+  std::optional<int> brakeInput;  ///< u >= 0 [N m], the brake's torque capacity
   bool operator==(const WheelRow&) const = default;
 };
 

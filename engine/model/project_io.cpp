@@ -398,6 +398,8 @@ WheelRow readWheel(ObjectReader& r) {
   if (r.has("spin inertia [kg m^2]")) w.spinInertia = r.number("spin inertia [kg m^2]");
   if (r.has("low-speed damping [N s/m]")) w.lowSpeedDamping = r.number("low-speed damping [N s/m]");
   if (r.has("road height [m]")) w.roadHeight = r.number("road height [m]");
+  if (r.has("drive input")) w.driveInput = r.integer("drive input");
+  if (r.has("brake input")) w.brakeInput = r.integer("brake input");
   return w;
 }
 
@@ -413,6 +415,8 @@ Json writeWheel(const WheelRow& w) {
     r["low-speed damping [N s/m]"] = w.lowSpeedDamping;
     r["road height [m]"] = w.roadHeight;
   }
+  if (w.driveInput) r["drive input"] = *w.driveInput;
+  if (w.brakeInput) r["brake input"] = *w.brakeInput;
   return r;
 }
 

@@ -361,6 +361,7 @@ MarkerPose poseAsModelled(const BodyRow& body, const MarkerRow& m) {
 void checkWheels(const Project& p, const Checker& c, const std::map<int, std::size_t>& bodies,
                  const std::map<int, std::size_t>& markers, const std::map<int, std::size_t>& inputs) {
   std::map<int, int> wheelOfBody;
+  std::map<int, std::pair<int, std::string>> roleOfInput;  // a drive or brake input: its first wheel and role
   for (const auto& w : p.wheels) {
     if (w.steeringInput && !inputs.count(*w.steeringInput))
       c.error(c.at("wheels", w, "steering input"), "input " + std::to_string(*w.steeringInput) + " does not exist");
@@ -392,6 +393,22 @@ void checkWheels(const Project& p, const Checker& c, const std::map<int, std::si
                   "the axle (vehicle y); as modelled it is (" + num(axis.x()) + ", " + num(axis.y()) + ", " +
                   num(axis.z()) + ")");
       }
+    }
+    for (const auto& [input, key] : {std::pair{w.driveInput, "drive input"}, std::pair{w.brakeInput, "brake input"}}) {
+      if (!input) continue;
+      if (w.tyre.empty())
+        c.error(c.at("wheels", w, key), "the wheel has no tyre: only a tyre's spinning wheel takes a drive or brake torque");
+      if (!inputs.count(*input))
+        c.error(c.at("wheels", w, key), "input " + std::to_string(*input) + " does not exist");
+      else if (p.inputs[inputs.at(*input)].kind != InputKind::Torque)
+        c.error(c.at("wheels", w, key), "input " + std::to_string(*input) + " is a " +
+                                            inputKindName(p.inputs[inputs.at(*input)].kind) +
+                                            "; a wheel's drive and brake take a torque input");
+      const auto [it, first] = roleOfInput.emplace(*input, std::pair{w.id, std::string(key)});
+      if (!first && it->second.second != key)
+        c.error(c.at("wheels", w, key), "input " + std::to_string(*input) + " is the " + it->second.second +
+                                            " of wheel " + std::to_string(it->second.first) +
+                                            " already; one input cannot both drive and brake");
     }
     if (!w.tyre.empty()) {
       if (w.spinInertia < 0.0) c.error(c.at("wheels", w, "spin inertia [kg m^2]"), "must not be negative");

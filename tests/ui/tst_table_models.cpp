@@ -677,6 +677,14 @@ class TestTableModels : public QObject {
     QVERIFY(worst < 1e-9);
     QVERIFY(std::abs(r.value(r.size() - 1, 0) - r.value(0, 0)) > 1e-4);  // it did move (force step at 5 s)
 
+    // A wheel's drive and brake inputs follow their mirrored inputs.
+    QVERIFY(!before.wheels.empty() && !before.inputs.empty());
+    Project driven = before;
+    driven.wheels[0].driveInput = driven.inputs[0].id;
+    const Project dm = mirrorLeftToRight(driven, nullptr);
+    QCOMPARE(*dm.wheels.back().driveInput, dm.inputs[before.inputs.size()].id);
+    QVERIFY(!dm.wheels.back().brakeInput);
+
     // In the document: one undo step; an already symmetric project has nothing to mirror.
     QCOMPARE(applyMirror(doc_.get()), QString());
     QCOMPARE(doc_->project().bodies.size(), m.bodies.size());

@@ -134,6 +134,10 @@ Project mirrorLeftToRight(const Project& in, int* added) {
     m.marker = marker[w.marker];
     m.carrier = body.count(w.carrier) ? body[w.carrier] : w.carrier;
     if (w.steeringInput && input.count(*w.steeringInput)) m.steeringInput = input[*w.steeringInput];
+    // A drive or brake input on the left's own side is mirrored with it; one on the centre line
+    // (a differential's) stays shared.
+    if (w.driveInput && input.count(*w.driveInput)) m.driveInput = input[*w.driveInput];
+    if (w.brakeInput && input.count(*w.brakeInput)) m.brakeInput = input[*w.brakeInput];
     if (w.steeringAxis) m.steeringAxis = std::array<int, 2>{mapMarker((*w.steeringAxis)[0]), mapMarker((*w.steeringAxis)[1])};
     wheel[w.id] = m.id;
     p.wheels.push_back(m);

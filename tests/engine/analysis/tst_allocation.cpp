@@ -115,6 +115,16 @@ class TestAllocation : public QObject {
     QFETCH(QString, integrator);
     Project p = test::tyreCarriage(0.03);
     p.outputs = {{"carriage x", OutputQuantity::MarkerPosition, 2, "x"}};
+    // Driven and braked (both reacting on the carriage), the torques sines.
+    p.inputs = {InputRow{1, "drive", 3, InputKind::Torque}, InputRow{2, "brake", 3, InputKind::Torque}};
+    p.wheels[0].driveInput = 1;
+    p.wheels[0].brakeInput = 2;
+    SignalRow drive, brake;
+    drive.type = brake.type = SignalType::Sine;
+    drive.amplitude = 100.0;
+    brake.value = brake.amplitude = 300.0;
+    drive.frequency = brake.frequency = 5.0;
+    p.loadCases[0].drives = {{1, drive}, {2, brake}};
     RunOptions o;
     o.integrator = integrator.toStdString();
     o.dt = 1e-3;

@@ -206,6 +206,26 @@ class TestValidate : public QObject {
     const QString outs = joined(errorsOf(writeProjectText(q)));
     QVERIFY2(outs.contains("'bad', field 'component': component \"toe\" does not fit quantity \"tyre\""), qPrintable(outs));
     QVERIFY2(outs.contains("'none', field 'wheel': wheel 2 has no tyre"), qPrintable(outs));
+    // Drive and brake inputs: torque inputs that exist, on wheels with tyres, one role per input.
+    Project d = test::tyreCarriage(0.0);
+    d.inputs = {InputRow{1, "drive", 3, InputKind::Torque}, InputRow{2, "push", 3, InputKind::Force}};
+    d.wheels[0].driveInput = 1;
+    d.wheels[0].brakeInput = 2;
+    QCOMPARE(parseProject(writeProjectText(d), "again.json").wheels, d.wheels);
+    d.wheels.push_back(d.wheels[0]);
+    d.wheels[1].id = 2;
+    d.wheels[1].tyre.clear();
+    d.wheels[1].driveInput = 7;
+    d.wheels[1].brakeInput = 1;
+    const QString torques = joined(errorsOf(writeProjectText(d)));
+    QVERIFY2(torques.contains("row id 1 ('wheel'), field 'brake input': input 2 is a force; a wheel's drive and brake "
+                              "take a torque input"),
+             qPrintable(torques));
+    QVERIFY2(torques.contains("row id 2 ('wheel'), field 'drive input': the wheel has no tyre"), qPrintable(torques));
+    QVERIFY2(torques.contains("row id 2 ('wheel'), field 'drive input': input 7 does not exist"), qPrintable(torques));
+    QVERIFY2(torques.contains("row id 2 ('wheel'), field 'brake input': input 1 is the drive input of wheel 1 "
+                              "already; one input cannot both drive and brake"),
+             qPrintable(torques));
   }
 
   // A repeated key is an error naming both places, not "the last one wins".
