@@ -29,7 +29,8 @@ const BodyRow* freeBody(const Project& project, int bodyId, Diagnostics& d) {
 
 /// The project with body `bodyId` made flexible by `reduced` (its row of the table replaced or
 /// added; the body row's mass, centre of mass and inertia set to zero: they come from the body).
-FeImport makeReduced(const Project& project, int bodyId, ReducedBodyRow reduced, double dampingRatio) {
+FeImport makeReduced(const Project& project, int bodyId, ReducedBodyRow reduced, double dampingRatio,
+                     std::vector<double> dampingRatios = {}) {
   FeImport out;
   out.project = project;
   out.mass = reduced.modal.mass;
@@ -62,6 +63,7 @@ FeImport makeReduced(const Project& project, int bodyId, ReducedBodyRow reduced,
   f.body = bodyId;
   f.maxFrequency = kept.maxFrequency;
   f.dampingRatio = dampingRatio;
+  f.dampingRatios = std::move(dampingRatios);
   f.reduced = std::move(reduced);
   out.flexibleRow = f.id;
   return out;
@@ -191,20 +193,25 @@ FeImport importSidBody(const Project& project, int bodyId, const std::string& pa
   }
   m.dofs.size = static_cast<int>(m.shapes.rows());
   double ratio = options.dampingRatio;
+  std::vector<double> ratios;  // per mode, when De gives the modes different ones
   if (read.dampingRatios.size() > 0) {
     ratio = read.dampingRatios[0];
     for (int k = 1; k < read.dampingRatios.size(); ++k)
       if (std::abs(read.dampingRatios[k] - ratio) > 1e-6 * std::max(std::abs(ratio), 1e-9))
-        d.error(Location(path), "De gives the modes different damping ratios (" + significant(ratio, 6) + " for mode 1, " +
-                                    significant(read.dampingRatios[k], 6) + " for mode " + std::to_string(k + 1) +
-                                    "); a flexible body has one damping ratio for all its modes");
+        ratios.assign(read.dampingRatios.begin(), read.dampingRatios.end());
+    if (!ratios.empty() && static_cast<int>(ratios.size()) != all.modes())
+      d.error(Location(path), "De gives " + std::to_string(ratios.size()) + " damping ratios for the body's " +
+                                  std::to_string(all.modes()) + " elastic modes");
+    for (double z : read.dampingRatios)
+      if (!(z >= 0.0 && z < 1.0))
+        d.error(Location(path), "De gives a mode the damping ratio " + significant(z, 6) + ", outside [0, 1)");
   } else {
     read.notes.push_back("the file has no De: damping ratio " + significant(ratio, 4) + " for every mode");
   }
   d.throwIfErrors();
   reduced.source = std::filesystem::path(path).filename().string() + ", units " + significant(options.units.length, 6) +
                    " m, " + significant(options.units.mass, 6) + " kg";
-  FeImport out = makeReduced(project, bodyId, std::move(reduced), ratio);
+  FeImport out = makeReduced(project, bodyId, std::move(reduced), ratio, std::move(ratios));
   out.nodes = static_cast<int>(all.nodes.size());
   out.dofs = 6 * out.nodes;
   out.notes = std::move(read.notes);

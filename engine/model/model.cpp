@@ -83,6 +83,12 @@ void SuspensionModel::compileFlexibleBodies(const Project& p, SuspensionModel& m
                          std::string("the beams cannot be reduced: ") + e.what());
       }
     }
+    if (!row.dampingRatios.empty() && static_cast<int>(row.dampingRatios.size()) != f.modal.modes())
+      throw ModelError({p.sourcePath, "flexible bodies", "id " + std::to_string(row.id), "damping ratios"},
+                       "gives " + std::to_string(row.dampingRatios.size()) + " ratios for the body's " +
+                           std::to_string(f.modal.modes()) +
+                           " elastic modes: give one per mode, by rising frequency (a frequency cut drops the "
+                           "ratios of the modes above it)");
     if (row.maxFrequency > 0.0 && f.modal.modes() > 0) {
       int keep = 0;
       while (keep < f.modal.modes() && f.modal.frequencies[keep] <= row.maxFrequency) ++keep;
@@ -92,8 +98,13 @@ void SuspensionModel::compileFlexibleBodies(const Project& p, SuspensionModel& m
       fe::truncateModes(f.modal, keep);
     }
     const int n = f.modes();
+    // c_k = 2 zeta_k omega_k + alpha + beta omega_k^2 (unit modal mass: omega_k^2 = K_kk).
     f.damping.resize(n);
-    for (int k = 0; k < n; ++k) f.damping[k] = 2.0 * row.dampingRatio * std::sqrt(f.modal.stiffness[k]);
+    for (int k = 0; k < n; ++k) {
+      const double zeta = row.dampingRatios.empty() ? row.dampingRatio : row.dampingRatios[static_cast<std::size_t>(k)];
+      const double stiffness = f.modal.stiffness[k];
+      f.damping[k] = 2.0 * zeta * std::sqrt(stiffness) + row.massDamping + row.stiffnessDamping * stiffness;
+    }
     ModelBody& body = m.bodies[bi.value];
     const int index = static_cast<int>(m.flexibleBodies.size());
     body.flexible = index;

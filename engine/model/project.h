@@ -76,7 +76,13 @@ struct FlexibleBodyRow {
   int modes = 6;                    ///< fixed-interface normal modes kept
   /// Hz, > 0: the elastic modes of the reduced body above it are left out (0: all kept)
   double maxFrequency = 0.0;
-  double dampingRatio = 0.01;       ///< modal damping ratio of every elastic mode
+  /// Modal damping (docs/flexible-bodies.md): c_k = 2 zeta_k omega_k + alpha + beta omega_k^2 of
+  /// elastic mode k, zeta_k from `dampingRatios` if given, else `dampingRatio`; alpha and beta the
+  /// proportional damping C = alpha M + beta K.
+  double dampingRatio = 0.01;         ///< modal damping ratio of every elastic mode
+  std::vector<double> dampingRatios;  ///< per elastic mode by rising frequency; replaces dampingRatio
+  double massDamping = 0.0;           ///< alpha [1/s]
+  double stiffnessDamping = 0.0;      ///< beta [s]
   /// Set: the body comes reduced from an FE model and the beam fields above are not used.
   std::optional<ReducedBodyRow> reduced;
   bool operator==(const FlexibleBodyRow& o) const {
@@ -89,7 +95,8 @@ struct FlexibleBodyRow {
     return id == o.id && name == o.name && body == o.body && points == o.points &&
            elementsPerSegment == o.elementsPerSegment && up == o.up && sec(section) == sec(o.section) &&
            mat(material) == mat(o.material) && modes == o.modes && maxFrequency == o.maxFrequency &&
-           dampingRatio == o.dampingRatio && reduced == o.reduced;
+           dampingRatio == o.dampingRatio && dampingRatios == o.dampingRatios && massDamping == o.massDamping &&
+           stiffnessDamping == o.stiffnessDamping && reduced == o.reduced;
   }
 };
 

@@ -175,6 +175,25 @@ Json writeReducedBody(const ReducedBodyRow& b) {
               {"E", writeRows(E)}};
 }
 
+/// A flexible body's modal damping: one ratio or one per mode, and proportional damping.
+void readModalDamping(ObjectReader& r, FlexibleBodyRow& f) {
+  f.dampingRatio = r.number("damping ratio", f.dampingRatio);
+  if (r.has("damping ratios")) {
+    const Json& a = r.raw("damping ratios");
+    if (!a.is_array()) r.fail("damping ratios", "expected an array of numbers, one per mode, found " + ObjectReader::describe(a));
+    else
+      for (const Json& x : a) f.dampingRatios.push_back(r.toNumber(x, "damping ratios"));
+  }
+  f.massDamping = r.number("mass-proportional damping [1/s]", f.massDamping);
+  f.stiffnessDamping = r.number("stiffness-proportional damping [s]", f.stiffnessDamping);
+}
+
+void writeModalDamping(const FlexibleBodyRow& f, Json& j) {
+  if (!f.dampingRatios.empty()) j["damping ratios"] = f.dampingRatios;
+  if (f.massDamping != 0.0) j["mass-proportional damping [1/s]"] = f.massDamping;
+  if (f.stiffnessDamping != 0.0) j["stiffness-proportional damping [s]"] = f.stiffnessDamping;
+}
+
 /// A flexible body's row (docs/project-format.md, "flexible bodies").
 FlexibleBodyRow readFlexibleBody(ObjectReader& r) {
   FlexibleBodyRow f;
@@ -185,7 +204,7 @@ FlexibleBodyRow readFlexibleBody(ObjectReader& r) {
     ObjectReader red(r.raw("reduced body"), r.at("reduced body"), r.diagnostics());
     f.reduced = readReducedBody(red);
     f.maxFrequency = r.number("max frequency [Hz]", f.maxFrequency);
-    f.dampingRatio = r.number("damping ratio", f.dampingRatio);
+    readModalDamping(r, f);
     return f;
   }
   const Json& pts = r.raw("points [m]");
@@ -222,7 +241,7 @@ FlexibleBodyRow readFlexibleBody(ObjectReader& r) {
   }
   f.modes = r.has("modes") ? r.integer("modes") : f.modes;
   f.maxFrequency = r.number("max frequency [Hz]", f.maxFrequency);
-  f.dampingRatio = r.number("damping ratio", f.dampingRatio);
+  readModalDamping(r, f);
   return f;
 }
 
@@ -772,6 +791,7 @@ std::string writeProjectText(const Project& p) {
         flexibleBodies.push_back(Json{{"id", f.id}, {"name", f.name}, {"body", f.body},
                                       {"reduced body", writeReducedBody(*f.reduced)}, {"damping ratio", f.dampingRatio}});
         if (f.maxFrequency > 0.0) flexibleBodies.back()["max frequency [Hz]"] = f.maxFrequency;
+        writeModalDamping(f, flexibleBodies.back());
         continue;
       }
       Json points = Json::array();
@@ -786,6 +806,7 @@ std::string writeProjectText(const Project& p) {
                             {"density [kg/m^3]", f.material.density}}},
           {"modes", f.modes}, {"damping ratio", f.dampingRatio}});
       if (f.maxFrequency > 0.0) flexibleBodies.back()["max frequency [Hz]"] = f.maxFrequency;
+      writeModalDamping(f, flexibleBodies.back());
     }
     j["flexible bodies"] = flexibleBodies;
   }

@@ -316,6 +316,13 @@ void checkFlexibleBodies(const Project& p, const Checker& c, const std::map<int,
       c.error(c.at(t, f, "max frequency [Hz]"), "must not be negative (0: every mode kept), is " + num(f.maxFrequency));
     if (!(std::isfinite(f.dampingRatio) && f.dampingRatio >= 0.0 && f.dampingRatio < 1.0))
       c.error(c.at(t, f, "damping ratio"), "must be in [0, 1), is " + num(f.dampingRatio));
+    for (std::size_t k = 0; k < f.dampingRatios.size(); ++k)
+      if (!(std::isfinite(f.dampingRatios[k]) && f.dampingRatios[k] >= 0.0 && f.dampingRatios[k] < 1.0))
+        c.error(c.at(t, f, "damping ratios"),
+                "mode " + std::to_string(k + 1) + ": must be in [0, 1), is " + num(f.dampingRatios[k]));
+    for (const auto& [v, key] : {std::pair{f.massDamping, "mass-proportional damping [1/s]"},
+                                 std::pair{f.stiffnessDamping, "stiffness-proportional damping [s]"}})
+      if (!(std::isfinite(v) && v >= 0.0)) c.error(c.at(t, f, key), "must not be negative, is " + num(v));
     if (std::none_of(p.markers.begin(), p.markers.end(), [&](const MarkerRow& m) { return m.body == f.body; }))
       c.error(c.at(t, f, "body"), "body " + std::to_string(f.body) +
                                       " has no marker: a flexible body is reduced onto the nodes its markers ride on");

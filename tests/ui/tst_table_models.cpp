@@ -335,9 +335,18 @@ class TestTableModels : public QObject {
     QVERIFY2(model->lastError().contains("point 2: expected three numbers"), qPrintable(model->lastError()));
     QVERIFY(model->setData(model->index(0, modes), 4, Qt::EditRole));
     QCOMPARE(doc_->project().flexibleBodies[0].modes, 4);
-    doc_->undoStack()->undo();
-    doc_->undoStack()->undo();
-    doc_->undoStack()->undo();
+    // Per-mode damping ratios as one cell, and proportional damping.
+    const int ratios = columnOf(*model, "damping ratios"), beta = columnOf(*model, "stiffness-proportional damping [s]");
+    QVERIFY(ratios >= 0 && beta >= 0);
+    QCOMPARE(model->data(model->index(0, ratios)).toString(), QString());
+    QVERIFY(model->setData(model->index(0, ratios), "0.01 0.02  0.05 0.1", Qt::EditRole));
+    QCOMPARE(doc_->project().flexibleBodies[0].dampingRatios, (std::vector<double>{0.01, 0.02, 0.05, 0.1}));
+    QCOMPARE(model->data(model->index(0, ratios)).toString(), QString("0.01 0.02 0.05 0.1"));
+    QVERIFY(!model->setData(model->index(0, ratios), "0.01 x", Qt::EditRole));
+    QVERIFY2(model->lastError().contains("mode 2: expected a number, found 'x'"), qPrintable(model->lastError()));
+    QVERIFY(model->setData(model->index(0, beta), 1e-4, Qt::EditRole));
+    QCOMPARE(doc_->project().flexibleBodies[0].stiffnessDamping, 1e-4);
+    for (int k = 0; k < 5; ++k) doc_->undoStack()->undo();
     QVERIFY(doc_->project().flexibleBodies[0] == before);
     Project reduced = doc_->project();
     reduced.flexibleBodies[0].reduced = ReducedBodyRow{};

@@ -1036,6 +1036,24 @@ QString parsePoints(const QString& text, std::vector<Vec3>& out) {
   return {};
 }
 
+/// Per-mode damping ratios as one cell "0.01 0.02 ..." (empty: the one ratio for all modes).
+QString ratiosText(const std::vector<double>& ratios) {
+  QStringList l;
+  for (double z : ratios) l << QString::fromStdString(shortestText(z));
+  return l.join(' ');
+}
+QString parseRatios(const QString& text, std::vector<double>& out) {
+  std::vector<double> ratios;
+  for (const QString& item : text.simplified().split(' ', Qt::SkipEmptyParts)) {
+    double z = 0.0;
+    if (!parseDecimal(item.toStdString(), z))
+      return QStringLiteral("mode %1: expected a number, found '%2'").arg(ratios.size() + 1).arg(item);
+    ratios.push_back(z);
+  }
+  out = std::move(ratios);
+  return {};
+}
+
 /// A beam column of the flexible bodies: refused on a body reduced from an FE model (it has no beams).
 Column<FlexibleBodyRow> beamCol(Column<FlexibleBodyRow> c) {
   auto set = c.set;
@@ -1078,6 +1096,12 @@ std::unique_ptr<TableModel> flexibleBodies(ProjectDocument* d) {
   c.push_back(beamCol(intCol<F>("modes", "modes", &F::modes)));
   c.push_back(numCol<F>("max frequency [Hz]", "max frequency [Hz]", [](F& r) -> double& { return r.maxFrequency; }));
   c.push_back(numCol<F>("damping ratio", "damping ratio", [](F& r) -> double& { return r.dampingRatio; }));
+  c.push_back({"damping ratios", "damping ratios", [](const F& r) { return QVariant(ratiosText(r.dampingRatios)); },
+               [](F& r, const QVariant& v) { return parseRatios(v.toString(), r.dampingRatios); }});
+  c.push_back(numCol<F>("mass-proportional damping [1/s]", "mass-proportional damping [1/s]",
+                        [](F& r) -> double& { return r.massDamping; }));
+  c.push_back(numCol<F>("stiffness-proportional damping [s]", "stiffness-proportional damping [s]",
+                        [](F& r) -> double& { return r.stiffnessDamping; }));
   return std::make_unique<RowTableModel<F>>(d, Table::FlexibleBodies, &Project::flexibleBodies, c, [](const Project& p) {
     // A new row: a 1 m steel tube (30 x 3 mm) along x on the first free body not yet flexible.
     F f;

@@ -219,13 +219,23 @@ class TestFeImport : public QObject {
 
 
  private slots:
-  // The anti-roll bar of double_wishbone_flexible_bar.json (beams, 26 modes) written as a SID file
-  // by the command line and read back onto its body: the same run, to round-off.
+  // The anti-roll bar of double_wishbone_flexible_bar.json (beams, 26 modes), given a damping
+  // ratio per mode and proportional damping, written as a SID file by the command line and read
+  // back onto its body: De carries each mode's damping, the import keeps the ratios per mode, and
+  // the run is the same to round-off.
   void sidRoundTrip() {
     const QString sim = qEnvironmentVariable("ELASTOKIN_SIM");
     if (sim.isEmpty()) QSKIP("ELASTOKIN_SIM (the elastokin-sim binary) is set by ctest");
     QTemporaryDir dir;
-    const QString project = QString(ELASTOKIN_SOURCE_DIR) + "/projects/double_wishbone_flexible_bar.json";
+    const QString project = dir.filePath("damped_bar.json");
+    {
+      Project damped = readProject(std::string(ELASTOKIN_SOURCE_DIR) + "/projects/double_wishbone_flexible_bar.json");
+      FlexibleBodyRow& bar = damped.flexibleBodies.at(0);
+      for (int k = 0; k < 26; ++k) bar.dampingRatios.push_back(0.01 + 0.002 * k);
+      bar.massDamping = 0.5;
+      bar.stiffnessDamping = 2e-6;
+      writeProject(damped, project.toStdString());
+    }
     auto run = [&](const QStringList& args) {
       QProcess p;
       p.start(sim, args);
@@ -243,6 +253,23 @@ class TestFeImport : public QObject {
     QVERIFY(imported.second.contains("marker 93 on node 13"));
     const Project beams = readProject(project.toStdString()), sid = readProject(dir.filePath("imported.json").toStdString());
     QVERIFY(sid.flexibleBodies.at(0).reduced.has_value());
+    // Each mode's ratio from De: zeta_k + alpha / (2 omega_k) + beta omega_k / 2.
+    {
+      const auto m = SuspensionModel::build(beams);
+      const ModelFlexibleBody& f = m->flexibleBodies.at(0);
+      const std::vector<double>& got = sid.flexibleBodies.at(0).dampingRatios;
+      QCOMPARE(int(got.size()), f.modes());
+      double worst = 0.0;
+      for (int k = 0; k < f.modes(); ++k) {
+        const double omega = std::sqrt(f.modal.stiffness[k]);
+        const double expected = 0.01 + 0.002 * k + 0.5 / (2.0 * omega) + 2e-6 * omega / 2.0;
+        worst = std::max(worst, std::abs(got[static_cast<std::size_t>(k)] / expected - 1.0));
+        QVERIFY(std::abs(f.damping[k] / (2.0 * expected * omega) - 1.0) < 1e-14);
+      }
+      qInfo("per-mode damping ratios read back from De: largest relative difference %.2e (mode 1 %.5f, mode 26 %.5f)",
+            worst, got.front(), got.back());
+      QVERIFY(worst < 1e-12);
+    }
     QCOMPARE(sid.flexibleBodies.at(0).reduced->interfaceMarkers.size(), std::size_t(4));
     RunOptions o;
     o.duration = 2.0;

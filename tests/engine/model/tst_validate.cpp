@@ -237,6 +237,8 @@ class TestValidate : public QObject {
     f.material.density = -1.0;
     f.modes = -2;
     f.dampingRatio = 1.5;
+    f.dampingRatios = {0.01, 1.2};
+    f.stiffnessDamping = -1e-5;
     f.maxFrequency = -100.0;
     f.points.push_back(f.points.back());
     p.bodies[1].mass = 2.0;
@@ -262,6 +264,8 @@ class TestValidate : public QObject {
           "row id 1 ('bar beams'), field 'material.density [kg/m^3]': must be positive, is -1",
           "row id 1 ('bar beams'), field 'modes': must be 0 to 200, is -2",
           "row id 1 ('bar beams'), field 'damping ratio': must be in [0, 1), is 1.5",
+          "row id 1 ('bar beams'), field 'damping ratios': mode 2: must be in [0, 1), is 1.2",
+          "row id 1 ('bar beams'), field 'stiffness-proportional damping [s]': must not be negative, is -1e-05",
           "row id 1 ('bar beams'), field 'max frequency [Hz]': must not be negative (0: every mode kept), is -100",
           "row id 1 ('bar beams'), field 'points [m]': points 4 and 5 coincide",
           "row id 2 ('no such body'), field 'body': body 7 does not exist",
@@ -270,8 +274,23 @@ class TestValidate : public QObject {
       QVERIFY2(all.contains(expected), qPrintable("missing: " + QString(expected) + "\nin:\n" + all));
     // A load on a flexible body's marker is valid (its modal forces: docs/flexible-bodies.md).
     QVERIFY2(!all.contains("'push'"), qPrintable(all));
-    // And the valid bar builds.
-    QVERIFY(SuspensionModel::build(test::flexibleBar(4))->hasFlexibleBodies());
+    // And the valid bar builds; with a ratio per mode, as many ratios as modes.
+    const int modes = SuspensionModel::build(test::flexibleBar(4))->flexibleBodies.at(0).modes();
+    Project counted = test::flexibleBar(4);
+    counted.flexibleBodies[0].dampingRatios.assign(static_cast<std::size_t>(modes - 1), 0.02);
+    QVERIFY_THROWS_EXCEPTION(ModelError, SuspensionModel::build(counted));
+    try {
+      SuspensionModel::build(counted);
+    } catch (const ModelError& e) {
+      const QString expected = QString("field 'damping ratios': gives %1 ratios for the body's %2 elastic modes")
+                                   .arg(modes - 1)
+                                   .arg(modes);
+      QVERIFY2(QString(e.what()).contains(expected), e.what());
+    }
+    counted.flexibleBodies[0].dampingRatios.push_back(0.04);
+    const auto built = SuspensionModel::build(counted);
+    const ModelFlexibleBody& fb = built->flexibleBodies.at(0);
+    QVERIFY(std::abs(fb.damping[modes - 1] - 0.08 * std::sqrt(fb.modal.stiffness[modes - 1])) <= 1e-15 * fb.damping[modes - 1]);
   }
 
   void duplicateKeysAreErrors() {
