@@ -417,6 +417,23 @@ FmuExport makeFmu(const Project& input, const FmuExportOptions& o, const FmuBina
         }
         d.signal.file = it->second;
       }
+  // Each wheel's tyre property file goes to resources/tyres/, the wheel refers to it there.
+  k = 0;
+  for (auto& w : project.wheels) {
+    if (w.tyre.empty()) continue;
+    const std::string from = (base / w.tyre).lexically_normal().string();
+    auto it = copied.find(from);
+    if (it == copied.end()) {
+      const std::string name = "tyres/" + std::to_string(++k) + "-" + fs::path(from).filename().string();
+      try {
+        out.files["resources/" + name] = readTextFile(from, 16u << 20, "tyre property file of wheel " + std::to_string(w.id));
+      } catch (const ModelError& e) {
+        throw IoError(e.what());
+      }
+      it = copied.emplace(from, name).first;
+    }
+    w.tyre = it->second;
+  }
   out.files["resources/" + std::string(kProjectFile)] = writeProjectText(project);
   out.files["resources/" + std::string(kConfigFile)] = writeConfig(c);
   const std::string description = "Elastokin suspension model '" + project.name + "' (" + std::to_string(model->nFreeBodies()) +

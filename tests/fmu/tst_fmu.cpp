@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "engine/analysis/simulation.h"
+#include "engine/core/text_file.h"
 #include "engine/model/project_io.h"
 #include "engine/model/table_path.h"
 #include "fmu/fmi2_api.h"
@@ -33,6 +34,8 @@
 #include "fmu/fmu_description.h"
 #include "fmu/fmu_export.h"
 #include "support/count_allocations.h"
+#include "support/runs.h"
+#include "support/test_models.h"
 
 using namespace ek;
 
@@ -181,6 +184,56 @@ class TestFmu : public QObject {
                qPrintable(QString::fromStdString(sim.results().channels()[c].name)));
     }
     f_.freeInstance(in);
+  }
+
+  // A wheel's tyre property file travels inside the FMU (resources/tyres/, the project inside
+  // refers to it there), and the FMU rolls the driven carriage as the runner does.
+  void tyreFilesTravelInTheFmu() {
+    Project p = test::tyreCarriage(0.03);
+    p.inputs = {InputRow{1, "drive torque", 3, InputKind::Torque}};
+    p.wheels[0].driveInput = 1;
+    SignalRow drive;
+    drive.value = 150.0;
+    p.loadCases[0].drives = {{1, drive}};
+    p.loadCases[0].duration = 0.2;
+    p.outputs = {{"carriage speed", OutputQuantity::MarkerVelocity, 2, "x"}, {"fx", OutputQuantity::Tyre, 1, "fx"},
+                 {"fy", OutputQuantity::Tyre, 1, "fy"}, {"spin", OutputQuantity::Tyre, 1, "spin rate"}};
+    fmu::FmuExportOptions o;
+    o.loadCase = "free";
+    const fmu::FmuExport e = fmu::makeFmu(p, o, fmu::fmuBinaries());
+    const std::string inside = "tyres/1-car_205_60R15_mf61_si.tir";
+    QVERIFY(e.files.count("resources/" + inside));
+    QCOMPARE(e.files.at("resources/" + inside), readTextFile(p.wheels[0].tyre, 1u << 20));
+    QCOMPARE(parseProject(e.files.at("resources/project.json"), "project.json").wheels[0].tyre, inside);
+    const std::string folder = dir_.filePath("tyres").toStdString();
+    fmu::writeFmuFolder(e, folder);
+    fmi3Instance in = f_.instantiate("tyres", e.config.token.c_str(), (folder + "/resources/").c_str(), false, true, false,
+                                     false, nullptr, 0, nullptr, log3, nullptr);
+    QVERIFY(in);
+    QCOMPARE(f_.enterInit(in, false, 0.0, 0.0, true, 0.2), fmi3OK);
+    QCOMPARE(f_.exitInit(in), fmi3OK);
+    bool event = false, terminate = false, early = false;
+    double last = 0.0;
+    for (int k = 0; k < 200; ++k) QCOMPARE(f_.doStep(in, k * 1e-3, 1e-3, true, &event, &terminate, &early, &last), fmi3OK);
+    std::vector<fmi3ValueReference> refs;
+    for (int k = 0; k < e.variables.nOutputs; ++k) refs.push_back(static_cast<fmi3ValueReference>(e.variables.firstOutput + k));
+    std::vector<double> got(refs.size());
+    QCOMPARE(f_.getFloat64(in, refs.data(), refs.size(), got.data(), got.size()), fmi3OK);
+    f_.freeInstance(in);
+    const auto sim = test::runProject(p, "free", 1e-3);
+    const Recorder& r = sim->results();
+    // The project's channels among the FMU's outputs, by name.
+    int compared = 0;
+    for (std::size_t c = 0; c < r.channels().size(); ++c)
+      for (std::size_t k = 0; k < e.variables.channels.size(); ++k)
+        if (e.variables.channels[k].name == r.channels()[c].name) {
+          const double engine = r.value(r.size() - 1, c);
+          qInfo("%s: FMU %.12g, runner %.12g", r.channels()[c].name.c_str(), got[k], engine);
+          QVERIFY2(std::abs(got[k] - engine) <= 1e-11 * std::max(1.0, std::abs(engine)), r.channels()[c].name.c_str());
+          if (r.channels()[c].name == "fx") QVERIFY(engine > 100.0);  // the drive torque pushes
+          ++compared;
+        }
+    QCOMPARE(compared, 4);
   }
 
   void communicationIntervalsGiveTheSameResults() {
