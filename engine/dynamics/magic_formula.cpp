@@ -79,6 +79,57 @@ SlipStiffness<T> slipStiffness(const TyreProperty& p, const T& fz, const T& gamm
   return {kxk, kya};
 }
 
+/// A pure-slip curve D sin(C atan(B x - E (B x - atan(B x)))), x the slip plus its shift.
+template <class T>
+struct SlipCurve {
+  T b, c, d, e;
+};
+
+/// The pure longitudinal curve's B, C, D, E (4.E10-E16) at load fz (>= 0) and inclination
+/// gammaIn, with the slip stiffness kxk; `slipSign` the sign of the shifted slip (E's PEX4 term).
+template <class T>
+SlipCurve<T> longitudinalCurve(const TyreProperty& p, const T& fz, const T& gammaIn, const T& kxk, double slipSign) {
+  const auto c = [&p](Mf k) { return p[k]; };
+  const bool pac = p.version == MfVersion::Pac2002;
+  const double fz0 = c(Mf::LFZO) * p.nominalLoad;
+  const T dfz = (fz - fz0) / fz0;
+  const double dpi = p.nominalPressure > 0.0 ? (p.inflationPressure - p.nominalPressure) / p.nominalPressure : 0.0;
+  using std::sin;
+  const T gx = pac ? T(gammaIn * c(Mf::LGAX)) : T(sin(gammaIn));
+  const double cx = c(Mf::PCX1) * c(Mf::LCX);
+  const T mux = (c(Mf::PDX1) + c(Mf::PDX2) * dfz) * (1.0 + c(Mf::PPX3) * dpi + c(Mf::PPX4) * dpi * dpi) *
+                (1.0 - c(Mf::PDX3) * gx * gx) * c(Mf::LMUX);
+  const T dx = mux * fz;
+  const T ex = atMostOne(
+      T((c(Mf::PEX1) + c(Mf::PEX2) * dfz + c(Mf::PEX3) * dfz * dfz) * (1.0 - c(Mf::PEX4) * slipSign) * c(Mf::LEX)));
+  const T bx = kxk / (cx * dx + kEps * sgn(value(dx) == 0.0 ? 1.0 : value(dx)));
+  return {bx, T(cx), dx, ex};
+}
+
+/// The pure lateral curve's B, C, D, E (4.E20-E26; PAC2002's E without PEY5) at load fz (>= 0)
+/// and inclination gammaIn, with the cornering stiffness kya; `slipSign` the sign of the shifted
+/// slip (E's PEY3, PEY4 terms).
+template <class T>
+SlipCurve<T> lateralCurve(const TyreProperty& p, const T& fz, const T& gammaIn, const T& kya, double slipSign) {
+  const auto c = [&p](Mf k) { return p[k]; };
+  const bool pac = p.version == MfVersion::Pac2002;
+  const double fz0 = c(Mf::LFZO) * p.nominalLoad;
+  const T dfz = (fz - fz0) / fz0;
+  const double dpi = p.nominalPressure > 0.0 ? (p.inflationPressure - p.nominalPressure) / p.nominalPressure : 0.0;
+  using std::sin;
+  const T gy = pac ? T(gammaIn * c(Mf::LGAY)) : T(sin(gammaIn));
+  const double cy = c(Mf::PCY1) * c(Mf::LCY);
+  const T muy = (c(Mf::PDY1) + c(Mf::PDY2) * dfz) * (1.0 + c(Mf::PPY3) * dpi + c(Mf::PPY4) * dpi * dpi) *
+                (1.0 - c(Mf::PDY3) * gy * gy) * c(Mf::LMUY);
+  const T dy = muy * fz;
+  const T ey = atMostOne(
+      T(pac ? T((c(Mf::PEY1) + c(Mf::PEY2) * dfz) * (1.0 - (c(Mf::PEY3) + c(Mf::PEY4) * gy) * slipSign) * c(Mf::LEY))
+            : T((c(Mf::PEY1) + c(Mf::PEY2) * dfz) *
+                (1.0 + c(Mf::PEY5) * gy * gy - (c(Mf::PEY3) + c(Mf::PEY4) * gy) * slipSign) * c(Mf::LEY))));
+  const T by = kya / (cy * dy + kEps * sgn(value(dy) == 0.0 ? 1.0 : value(dy)));
+  return {by, T(cy), dy, ey};
+}
+
 template <class T>
 struct Evaluation {
   T fx, fy, mz, mx, my;
@@ -105,19 +156,13 @@ Evaluation<T> evaluate(const TyreProperty& p, const T& kappa, const T& alphaIn, 
   const double lmuxPrime = amu * lmux / (1.0 + (amu - 1.0) * lmux), lmuyPrime = amu * lmuy / (1.0 + (amu - 1.0) * lmuy);
 
   // Longitudinal force, pure slip (4.E9-E18).
-  const T gx = pac ? T(gammaIn * c(Mf::LGAX)) : gammaStar;
   const T shx = (c(Mf::PHX1) + c(Mf::PHX2) * dfz) * c(Mf::LHX);
   const T kx = kappa + shx;
-  const double cx = c(Mf::PCX1) * c(Mf::LCX);
-  const T mux = (c(Mf::PDX1) + c(Mf::PDX2) * dfz) * (1.0 + c(Mf::PPX3) * dpi + c(Mf::PPX4) * dpi * dpi) *
-                (1.0 - c(Mf::PDX3) * gx * gx) * lmux;
-  const T dx = mux * fz;
-  const T ex = atMostOne(T((c(Mf::PEX1) + c(Mf::PEX2) * dfz + c(Mf::PEX3) * dfz * dfz) * (1.0 - c(Mf::PEX4) * sgn(kx)) * c(Mf::LEX)));
   const SlipStiffness<T> stiffness = slipStiffness(p, fz, gammaIn);
   const T& kxk = stiffness.kxk;
-  const T bx = kxk / (cx * dx + kEps * sgn(value(dx) == 0.0 ? 1.0 : value(dx)));
+  const SlipCurve<T> curveX = longitudinalCurve(p, fz, gammaIn, kxk, sgn(kx));
   const T svx = fz * (c(Mf::PVX1) + c(Mf::PVX2) * dfz) * c(Mf::LVX) * (pac ? lmux : lmuxPrime);
-  const T fx0 = dx * sin(shape(bx, T(cx), ex, kx)) + svx;
+  const T fx0 = curveX.d * sin(shape(curveX.b, curveX.c, curveX.e, kx)) + svx;
 
   // Lateral force, pure slip (4.E19-E30).
   const T gy = pac ? T(gammaIn * c(Mf::LGAY)) : gammaStar;
@@ -136,16 +181,10 @@ Evaluation<T> evaluate(const TyreProperty& p, const T& kappa, const T& alphaIn, 
   }
   const T kyaPrime = kya + kEps * sgn(value(kya) == 0.0 ? 1.0 : value(kya));
   const T ay = alphaStar + shy;
+  const SlipCurve<T> curveY = lateralCurve(p, fz, gammaIn, kya, sgn(ay));
   const double cy = c(Mf::PCY1) * c(Mf::LCY);
-  const T muy = (c(Mf::PDY1) + c(Mf::PDY2) * dfz) * (1.0 + c(Mf::PPY3) * dpi + c(Mf::PPY4) * dpi * dpi) *
-                (1.0 - c(Mf::PDY3) * gy * gy) * lmuy;
-  const T dy = muy * fz;
-  const T ey = atMostOne(T(pac ? T((c(Mf::PEY1) + c(Mf::PEY2) * dfz) * (1.0 - (c(Mf::PEY3) + c(Mf::PEY4) * gy) * sgn(ay)) * c(Mf::LEY))
-             : T((c(Mf::PEY1) + c(Mf::PEY2) * dfz) *
-                 (1.0 + c(Mf::PEY5) * gy * gy - (c(Mf::PEY3) + c(Mf::PEY4) * gy) * sgn(ay)) * c(Mf::LEY))));
-  const T by = kya / (cy * dy + kEps * sgn(value(dy) == 0.0 ? 1.0 : value(dy)));
-  const T cyT = T(cy);
-  const T fy0 = dy * sin(shape(by, cyT, ey, ay)) + svy;
+  const T& by = curveY.b;
+  const T fy0 = curveY.d * sin(shape(by, curveY.c, curveY.e, ay)) + svy;
 
   // Combined slip (4.E50-E67): weighting functions G.
   const T bxa = pac ? T(c(Mf::RBX1) * cos(atanOf(T(c(Mf::RBX2) * kappa))) * c(Mf::LXAL))
@@ -163,7 +202,7 @@ Evaluation<T> evaluate(const TyreProperty& p, const T& kappa, const T& alphaIn, 
   const T cyk = T(c(Mf::RCY1));
   const T eyk = atMostOne(T(c(Mf::REY1) + c(Mf::REY2) * dfz));
   const T shyk = c(Mf::RHY1) + c(Mf::RHY2) * dfz;
-  const T dvyk = muy * fz * (c(Mf::RVY1) + c(Mf::RVY2) * dfz + c(Mf::RVY3) * gammaStar) *
+  const T dvyk = curveY.d * (c(Mf::RVY1) + c(Mf::RVY2) * dfz + c(Mf::RVY3) * gammaStar) *
                  cos(atanOf(T(c(Mf::RVY4) * alphaStar)));
   const T svyk = dvyk * sin(c(Mf::RVY5) * atanOf(T(c(Mf::RVY6) * kappa))) * c(Mf::LVYKA);
   const bool combinedY = c(Mf::RBY1) != 0.0;
@@ -218,11 +257,8 @@ Evaluation<T> evaluate(const TyreProperty& p, const T& kappa, const T& alphaIn, 
       svy0 = fz * (c(Mf::PVY1) + c(Mf::PVY2) * dfz) * c(Mf::LVY) * lmuyPrime;
     }
     const T ay0 = alphaStar + shy0;
-    const T muy0 = (c(Mf::PDY1) + c(Mf::PDY2) * dfz) * (1.0 + c(Mf::PPY3) * dpi + c(Mf::PPY4) * dpi * dpi) * lmuy;
-    const T dy0 = muy0 * fz;
-    const T ey0 = atMostOne(T((c(Mf::PEY1) + c(Mf::PEY2) * dfz) * (1.0 - c(Mf::PEY3) * sgn(ay0)) * c(Mf::LEY)));
-    const T by0 = kya0 / (cy * dy0 + kEps * sgn(value(dy0) == 0.0 ? 1.0 : value(dy0)));
-    fyPrime = gyk * (dy0 * sin(shape(by0, T(cy), ey0, ay0)) + svy0);
+    const SlipCurve<T> curve0 = lateralCurve(p, fz, T(0.0), kya0, sgn(ay0));
+    fyPrime = gyk * (curve0.d * sin(shape(curve0.b, curve0.c, curve0.e, ay0)) + svy0);
   }
   const T t = dt * cos(shape(bt, ct, et, ateq)) * cosAlpha;
   const T mzr = dr * cos(atanOf(T(br * areq)));
@@ -296,9 +332,23 @@ MfForces magicFormula(const TyreProperty& tyre, const MfState& s, bool mirrored,
 namespace {
 
 constexpr double kSigmaFloor = 1e-4;  ///< [m] added to the relaxation lengths: no division by zero unloaded
+constexpr double kSecantFloor = 1e-3;  ///< the secant ratio's least value (reached only by a curve with C >= 2)
+
+/// The pure-slip curve's secant slope at slip x over its slope at zero (its shifts left out):
+/// sin(C atan(B x - E (B x - atan(B x)))) / (B C x); below |B x| = 1e-4 its series
+/// 1 - ((1 + E) / 3 + C^2 / 6) (B x)^2, exact to the double's rounding there.
+template <class T>
+T secantRatio(const SlipCurve<T>& k, const T& x) {
+  using std::sin;
+  const T z = k.b * x;
+  if (std::abs(value(z)) < 1e-4 || value(k.c) == 0.0) return T(1.0 - ((1.0 + k.e) / 3.0 + k.c * k.c / 6.0) * z * z);
+  const T r = sin(shape(k.b, k.c, k.e, x)) / (k.c * z);
+  return value(r) < kSecantFloor ? T(kSecantFloor) : r;
+}
 
 template <class T>
-std::array<T, 4> transient(const TyreProperty& p, const T& fzIn, const T& gamma) {
+std::array<T, 4> transient(const TyreProperty& p, const T& fzIn, const T& gamma, const T& kappaRim, const T& tanAlphaRim,
+                           bool mirrored) {
   const auto c = [&p](Mf k) { return p[k]; };
   const T fz = value(fzIn) > 0.0 ? fzIn : T(0.0);
   const double fz0 = c(Mf::LFZO) * p.nominalLoad, r0 = p.unloadedRadius;
@@ -317,23 +367,32 @@ std::array<T, 4> transient(const TyreProperty& p, const T& fzIn, const T& gamma)
   } else {
     sigmaAlpha = k.kya / p.lateralStiffness;
   }
-  return {T(sigmaKappa + kSigmaFloor), T(sigmaAlpha + kSigmaFloor), k.kxk, k.kya};
+  // The secant relaxation lengths at the rim's slip (docs/tyres.md): the carcass spring's
+  // stiffness Kxk / sigma_kappa0 stays, the slip stiffness becomes the curve's secant one. A
+  // mirrored tyre's curve is the file's at -alpha, -gamma.
+  const double m = mirrored ? -1.0 : 1.0;
+  const T gammaFile = T(m * gamma), alphaFile = T(m * tanAlphaRim);
+  const T ratioX = secantRatio(longitudinalCurve(p, fz, gammaFile, k.kxk, sgn(kappaRim)), kappaRim);
+  const T ratioY = secantRatio(lateralCurve(p, fz, gammaFile, k.kya, sgn(alphaFile)), alphaFile);
+  return {T((sigmaKappa + kSigmaFloor) * ratioX), T((sigmaAlpha + kSigmaFloor) * ratioY), k.kxk, k.kya};
 }
 
 }  // namespace
 
-MfTransient transientProperties(const TyreProperty& tyre, double fz, double gamma) {
-  const auto t = transient<double>(tyre, fz, gamma);
+MfTransient transientProperties(const TyreProperty& tyre, double fz, double gamma, const MfRimSlip& slip) {
+  const auto t = transient<double>(tyre, fz, gamma, slip.kappa, slip.tanAlpha, slip.mirrored);
   return {t[0], t[1], t[2], t[3], {}};
 }
 
-MfTransient transientProperties(const TyreProperty& tyre, double fz, double gamma, bool withPartials) {
-  if (!withPartials) return transientProperties(tyre, fz, gamma);
-  using A2 = Eigen::AutoDiffScalar<Eigen::Vector2d>;
-  const auto t = transient<A2>(tyre, A2(fz, 2, 0), A2(gamma, 2, 1));
+MfTransient transientProperties(const TyreProperty& tyre, double fz, double gamma, const MfRimSlip& slip,
+                                bool withPartials) {
+  if (!withPartials) return transientProperties(tyre, fz, gamma, slip);
+  using A4 = Eigen::AutoDiffScalar<Eigen::Vector4d>;
+  const auto t = transient<A4>(tyre, A4(fz, 4, 0), A4(gamma, 4, 1), A4(slip.kappa, 4, 2), A4(slip.tanAlpha, 4, 3),
+                               slip.mirrored);
   MfTransient r{t[0].value(), t[1].value(), t[2].value(), t[3].value(), {}};
   for (int o = 0; o < 4; ++o)
-    for (int i = 0; i < 2; ++i) r.partials[o][i] = t[o].derivatives().size() ? t[o].derivatives()[i] : 0.0;
+    for (int i = 0; i < 4; ++i) r.partials[o][i] = t[o].derivatives().size() ? t[o].derivatives()[i] : 0.0;
   return r;
 }
 

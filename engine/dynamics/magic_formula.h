@@ -40,20 +40,33 @@ MfForces magicFormula(const TyreProperty& tyre, const MfState& s, bool mirrored 
 /// The same with the partial derivatives of every output by every input.
 MfForces magicFormula(const TyreProperty& tyre, const MfState& s, bool mirrored, MfPartials& partials);
 
+/// The rim's slip the relaxation lengths are taken at: kappa_r = -V_sx / sqrt(V_x^2 + (VXLOW / 10)^2),
+/// tan(alpha_r) = V_sy / sqrt(V_x^2 + (VXLOW / 10)^2) (alpha* of the formula, positive for a tyre sliding
+/// to the left while rolling forwards), and whether the tyre is mirrored.
+struct MfRimSlip {
+  double kappa = 0.0, tanAlpha = 0.0;
+  bool mirrored = false;
+};
+
 /// What the first-order transient slip of a tyre needs at load fz and inclination gamma (docs/tyres.md):
-/// the relaxation lengths of longitudinal and lateral slip, from PTX1-3 and PTY1-2 when the file
-/// gives PTX1 / PTY1 (MF-Tyre 5.2's formulas, PAC2002 and MF 6.x alike), otherwise the slip
+/// the relaxation lengths of longitudinal and lateral slip and the pure-slip stiffnesses Kxk and
+/// Kya (the formulas' own). At zero slip the lengths are the file's: from PTX1-3 and PTY1-2 when
+/// it gives PTX1 / PTY1 (MF-Tyre 5.2's formulas, PAC2002 and MF 6.x alike), otherwise the slip
 /// stiffness over the carcass stiffness of [STRUCTURAL] (LONGITUDINAL_STIFFNESS,
-/// LATERAL_STIFFNESS); both plus 0.1 mm so that an unloaded tyre divides by no zero. Also the
-/// pure-slip stiffnesses Kxk and Kya (the formulas' own), and with `withPartials` each of the four
-/// by fz and gamma.
+/// LATERAL_STIFFNESS); both plus 0.1 mm so that an unloaded tyre divides by no zero. At the rim's
+/// slip they are the secant ones, sigma0 times the pure-slip curve's secant slope over its slope at
+/// zero: the carcass spring Kxk / sigma_kappa0 (Kya / sigma_alpha0) keeps its stiffness while the
+/// slip's stiffness falls beyond the peak. With `withPartials` each of the four by fz, gamma,
+/// kappa_r and tan(alpha_r).
 struct MfTransient {
   double sigmaKappa = 0.0, sigmaAlpha = 0.0;  ///< [m]
   double kxk = 0.0, kya = 0.0;                ///< [N], [N/rad]
-  std::array<std::array<double, 2>, 4> partials{};  ///< [sigmaKappa, sigmaAlpha, kxk, kya][fz, gamma]
+  /// [sigmaKappa, sigmaAlpha, kxk, kya][fz, gamma, kappa_r, tan(alpha_r)]
+  std::array<std::array<double, 4>, 4> partials{};
 };
-MfTransient transientProperties(const TyreProperty& tyre, double fz, double gamma);
-MfTransient transientProperties(const TyreProperty& tyre, double fz, double gamma, bool withPartials);
+MfTransient transientProperties(const TyreProperty& tyre, double fz, double gamma, const MfRimSlip& slip = {});
+MfTransient transientProperties(const TyreProperty& tyre, double fz, double gamma, const MfRimSlip& slip,
+                                bool withPartials);
 
 /// The slip stiffnesses at zero slip of the pure-slip formulas: dFx0/dkappa = Kxk [N],
 /// dFy0/dalpha = Kya [N/rad] (MF: B C D), at load fz and camber gamma.

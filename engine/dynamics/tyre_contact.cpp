@@ -34,6 +34,19 @@ T absOf(const T& x) {
   return valueOf(x) < 0.0 ? T(-x) : x;
 }
 
+constexpr double kUnloading = 0.01;  ///< the ramp of loading() in deflection over R0 per unit rim slip
+
+/// 1 while the deflection d (u or -v_y) has the sign the rim's slip s drives it to (or is 0), 0
+/// once it has the other sign by more than kUnloading R0 |s|, the C1 smoothstep between.
+template <class T>
+T loading(const T& d, const T& s, double r0) {
+  if (valueOf(s) == 0.0) return T(0.0);
+  const T t = 1.0 + d / (kUnloading * r0 * s);
+  if (valueOf(t) >= 1.0) return T(1.0);
+  if (valueOf(t) <= 0.0) return T(0.0);
+  return T(t * t * (3.0 - 2.0 * t));
+}
+
 /// The deflection-load curve, linear between its points and beyond the last, zero below the first.
 template <class T>
 T curveLoad(const std::vector<std::pair<double, double>>& curve, const T& rho) {
@@ -66,17 +79,25 @@ std::array<Ad, kMfOutputs> formula(const TyreProperty& tyre, const Ad& kappa, co
   return out;
 }
 
-/// sigma_kappa, sigma_alpha, Kxk, Kya.
-std::array<double, 4> transient(const TyreProperty& tyre, double fz, double gamma) {
-  const MfTransient t = transientProperties(tyre, fz, gamma);
+/// sigma_kappa, sigma_alpha (the secant ones at the rim's slip), Kxk, Kya.
+std::array<double, 4> transient(const TyreProperty& tyre, double fz, double gamma, double kappaRim, double tanAlphaRim,
+                                bool mirrored) {
+  const MfTransient t = transientProperties(tyre, fz, gamma, {kappaRim, tanAlphaRim, mirrored});
   return {t.sigmaKappa, t.sigmaAlpha, t.kxk, t.kya};
 }
-std::array<Ad, 4> transient(const TyreProperty& tyre, const Ad& fz, const Ad& gamma) {
-  const MfTransient t = transientProperties(tyre, fz.value(), gamma.value(), true);
+std::array<Ad, 4> transient(const TyreProperty& tyre, const Ad& fz, const Ad& gamma, const Ad& kappaRim,
+                            const Ad& tanAlphaRim, bool mirrored) {
+  const MfTransient t =
+      transientProperties(tyre, fz.value(), gamma.value(), {kappaRim.value(), tanAlphaRim.value(), mirrored}, true);
   const double v[4] = {t.sigmaKappa, t.sigmaAlpha, t.kxk, t.kya};
+  const Ad* in[4] = {&fz, &gamma, &kappaRim, &tanAlphaRim};
   std::array<Ad, 4> out;
-  for (int o = 0; o < 4; ++o)
-    out[o] = Ad(v[o], t.partials[o][0] * fz.derivatives() + t.partials[o][1] * gamma.derivatives());
+  for (int o = 0; o < 4; ++o) {
+    Ad::DerType g = Ad::DerType::Zero();
+    for (int i = 0; i < 4; ++i)
+      if (t.partials[o][i] != 0.0) g += t.partials[o][i] * in[i]->derivatives();
+    out[o] = Ad(v[o], g);
+  }
   return out;
 }
 
@@ -122,7 +143,14 @@ void evaluate(const TyreProperty& tyre, const TyreRoad& road, const TyreContactO
   const T rhoD = rho * cz / fz0;
   const T re = rOmega - (fz0 / cz) * (tyre.dReff * atanOf(T(tyre.bReff * rhoD)) + tyre.fReff * rhoD);
   const T vsx = vx - re * spin, vsy = vyc;
-  const std::array<T, 4> tr = transient(tyre, fz, gamma);
+  const double rimFloor = 0.1 * tyre.vxlow;
+  const T rimSpeed = T(sqrt(T(vx * vx + rimFloor * rimFloor)));
+  // The secant lengths hold while the rim's slip drives the deflection its own way; once the
+  // deflection has the other sign (a stopped carriage rocking back on its locked wheel's carcass)
+  // the patch sticks and the file's length holds.
+  const T kappaRim = -vsx / rimSpeed, alphaRim = vsy / rimSpeed;
+  const std::array<T, 4> tr = transient(tyre, fz, gamma, T(kappaRim * loading(u, kappaRim, r0)),
+                                        T(alphaRim * loading(T(-vy), alphaRim, r0)), options.mirrored);
   const T &sigmaKappa = tr[0], &sigmaAlpha = tr[1], &kxk = tr[2], &kya = tr[3];
   const double speed = std::abs(valueOf(vx));
   const T kLow = speed < tyre.vxlow ? T(0.5 * options.lowSpeedDamping * (1.0 + cos(T(M_PI * vx / tyre.vxlow))))
@@ -162,6 +190,8 @@ void evaluate(const TyreProperty& tyre, const TyreRoad& road, const TyreContactO
   info.gamma = valueOf(gamma);
   info.vx = valueOf(vx);
   info.effectiveRadius = valueOf(re);
+  info.sigmaKappa = valueOf(sigmaKappa);
+  info.sigmaAlpha = valueOf(sigmaAlpha);
   info.spin = valueOf(spin);
   for (int o = 0; o < kMfOutputs; ++o) info.forces[o] = valueOf(f[o]);
 }

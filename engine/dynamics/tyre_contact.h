@@ -26,6 +26,9 @@
 ///   u' = -V_sx - |V_x| u / sigma_kappa,   v_y' = -V_sy - |V_x| v_y / sigma_alpha,
 ///   kappa = u / sigma_kappa - k_low V_sx / Kxk,
 ///   tan(alpha) sgn(V_x) = -v_y / sigma_alpha - k_low V_sy / Kya,
+/// the relaxation lengths the secant ones at the rim's slip kappa_r = -V_sx / sqrt(V_x^2 + (VXLOW / 10)^2),
+/// tan(alpha_r) = V_sy / sqrt(V_x^2 + (VXLOW / 10)^2) (transientProperties(): a massless contact patch on
+/// the carcass spring, so a locked wheel's deflection is Fx over the carcass stiffness),
 /// with the low-speed damping k_low = k_low0 (1 + cos(pi V_x / VXLOW)) / 2 for |V_x| < VXLOW, 0
 /// above (a force -k_low V_s against sliding): no division by the speed, so standstill has no
 /// singularity (the deflections are then springs of stiffness Kxk / sigma_kappa, |Kya| / sigma_alpha).
@@ -91,6 +94,7 @@ struct TyreContact {
   // For the outputs (values only).
   Vec3 point = Vec3::Zero();      ///< P
   double fz = 0.0, kappa = 0.0, alpha = 0.0, gamma = 0.0, vx = 0.0, effectiveRadius = 0.0, spin = 0.0;
+  double sigmaKappa = 0.0, sigmaAlpha = 0.0;  ///< the relaxation lengths in effect (secant, at the rim's slip)
   MfForces forces{};              ///< Fx, Fy, Mz, Mx, My in the W axes
 };
 

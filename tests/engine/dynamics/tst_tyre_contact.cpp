@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // A Magic Formula tyre on the road: the vertical load and the contact geometry by hand; in steady
 // rolling the transient states rest and the forces are the Magic Formula's at the rolling slip;
-// a slip-angle step relaxes over the file's relaxation length; standstill has no singularity and
+// a slip-angle step relaxes over the file's relaxation length, shortened at large slip to the
+// secant one; standstill has no singularity and
 // the low-speed damping is the force it says; SI and mm/kN/deg files agree; every partial
 // derivative equals central differences.
 #include <QtTest>
@@ -92,13 +93,17 @@ class TestTyreContact : public QObject {
         c = contactOf(s);
       }
       s.velocity.y() = tanAlpha * std::abs(vx);
-      const MfTransient tr = transientProperties(t, c.fz, c.gamma);
-      s.deflectionX = tr.sigmaKappa * kappa;
-      s.deflectionY = -tr.sigmaAlpha * tanAlpha;
+      // The relaxation lengths at this slip (the secant ones; the deflections do not change them).
       c = contactOf(s);
+      const double sigmaKappa = c.sigmaKappa, sigmaAlpha = c.sigmaAlpha;
+      s.deflectionX = sigmaKappa * kappa;
+      s.deflectionY = -sigmaAlpha * tanAlpha;
+      c = contactOf(s);
+      QCOMPARE(c.sigmaKappa, sigmaKappa);
+      QCOMPARE(c.sigmaAlpha, sigmaAlpha);
       const double kappaRolling = -(vx - c.effectiveRadius * s.spin) / std::abs(vx);  // R_e moves with the spin
       QVERIFY(std::abs(kappaRolling - kappa) < 1e-6);
-      s.deflectionX = tr.sigmaKappa * kappaRolling;
+      s.deflectionX = sigmaKappa * kappaRolling;
       c = contactOf(s);
       QVERIFY(std::abs(c.result[kTyreDeflectionRateX]) < 1e-12);
       QVERIFY(std::abs(c.result[kTyreDeflectionRateY]) < 1e-12);
@@ -120,37 +125,54 @@ class TestTyreContact : public QObject {
     }
   }
 
+  // A wheel at 10 m/s suddenly sliding sideways: the slip angle follows 1 - exp(-distance /
+  // sigma), sigma the file's relaxation length (PTY1, PTY2, MF-Tyre 5.2) times the lateral curve's
+  // secant slope over its slope at zero at the rim's slip, both by hand. At tan(alpha) = 0.0005 that
+  // is the file's length to 1e-4; at 0.03 a few per cent shorter; at 0.3, beyond the peak, less
+  // than half of it (the carcass spring keeps its stiffness while the slip's stiffness falls).
   void relaxationOfASlipAngleStep() {
-    // 10 m/s, the wheel suddenly sliding sideways at tan(alpha) = 0.03: the slip angle follows
-    // 1 - exp(-distance / sigma_alpha), sigma_alpha by hand from PTY1, PTY2 (MF-Tyre 5.2).
     const TyreProperty& t = tyre();
-    const double vx = 10.0, tanAlpha = 0.03, rho = 0.02;
-    TyreContactState s = rolling(rho, vx, tanAlpha * vx, 0.0);
-    TyreContact c = contactOf(s);
-    s.spin = vx / c.effectiveRadius;
-    c = contactOf(s);
-    const double fz0 = t.nominalLoad * t[Mf::LFZO];
-    const double sigma = t[Mf::PTY1] * std::sin(2.0 * std::atan(c.fz / (t[Mf::PTY2] * fz0))) * t.unloadedRadius *
-                             t[Mf::LFZO] * t[Mf::LSGAL] + 1e-4;
-    QVERIFY(std::abs(transientProperties(t, c.fz, 0.0).sigmaAlpha - sigma) < 1e-14);
-    const double dt = 1e-4;
-    double worst = 0.0;
-    for (int k = 1; k <= 1000; ++k) {  // classical Runge-Kutta on v_y
-      auto rate = [&](double v) {
-        TyreContactState q = s;
-        q.deflectionY = v;
-        return contactOf(q).result[kTyreDeflectionRateY];
-      };
-      const double v = s.deflectionY;
-      const double k1 = rate(v), k2 = rate(v + dt / 2 * k1), k3 = rate(v + dt / 2 * k2), k4 = rate(v + dt * k3);
-      s.deflectionY = v + dt / 6 * (k1 + 2 * k2 + 2 * k3 + k4);
-      const double expected = tanAlpha * (1.0 - std::exp(-vx * k * dt / sigma));
-      const double got = std::tan(contactOf(s).alpha);
-      worst = std::max(worst, std::abs(got - expected));
+    for (const double tanAlpha : {0.0005, 0.03, 0.3}) {
+      const double vx = 10.0, rho = 0.02;
+      TyreContactState s = rolling(rho, vx, tanAlpha * vx, 0.0);
+      TyreContact c = contactOf(s);
+      s.spin = vx / c.effectiveRadius;
+      c = contactOf(s);
+      const double fz0 = t.nominalLoad * t[Mf::LFZO], dfz = (c.fz - fz0) / fz0;
+      const double sigma0 = t[Mf::PTY1] * std::sin(2.0 * std::atan(c.fz / (t[Mf::PTY2] * fz0))) * t.unloadedRadius *
+                                t[Mf::LFZO] * t[Mf::LSGAL] + 1e-4;
+      QVERIFY(std::abs(transientProperties(t, c.fz, 0.0).sigmaAlpha - sigma0) < 1e-14);
+      // The pure lateral curve at zero camber and nominal pressure (4.E21-E26): B = Kya / (C D).
+      const double kya = t[Mf::PKY1] * fz0 * std::sin(t[Mf::PKY4] * std::atan(c.fz / (t[Mf::PKY2] * fz0))) * t[Mf::LKY];
+      const double cy = t[Mf::PCY1] * t[Mf::LCY], dy = (t[Mf::PDY1] + t[Mf::PDY2] * dfz) * t[Mf::LMUY] * c.fz;
+      const double by = kya / (cy * dy);
+      const double rim = tanAlpha * vx / std::sqrt(vx * vx + 0.01 * t.vxlow * t.vxlow);
+      const double ey = (t[Mf::PEY1] + t[Mf::PEY2] * dfz) * (1.0 - t[Mf::PEY3] * (rim > 0.0 ? 1.0 : -1.0)) * t[Mf::LEY];
+      const double z = by * rim;
+      const double sigma = sigma0 * std::sin(cy * std::atan(z - ey * (z - std::atan(z)))) / (cy * z);
+      QVERIFY(std::abs(c.sigmaAlpha - sigma) < 1e-9 * sigma);
+      const double dt = 1e-4 * sigma / sigma0;  // 1 m of travel, 1000 steps over the shortened length
+      double worst = 0.0;
+      for (int k = 1; k <= 1000; ++k) {  // classical Runge-Kutta on v_y
+        auto rate = [&](double v) {
+          TyreContactState q = s;
+          q.deflectionY = v;
+          return contactOf(q).result[kTyreDeflectionRateY];
+        };
+        const double v = s.deflectionY;
+        const double k1 = rate(v), k2 = rate(v + dt / 2 * k1), k3 = rate(v + dt / 2 * k2), k4 = rate(v + dt * k3);
+        s.deflectionY = v + dt / 6 * (k1 + 2 * k2 + 2 * k3 + k4);
+        const double expected = tanAlpha * (1.0 - std::exp(-vx * k * dt / sigma));
+        const double got = std::tan(contactOf(s).alpha);
+        worst = std::max(worst, std::abs(got - expected));
+      }
+      qInfo("tan(alpha) %.3f at Fz %.1f N: sigma_alpha %.4f m (file's %.4f m, secant over slope %.4f); over %.2f m "
+            "against 1 - exp(-x / sigma): %.2e",
+            tanAlpha, c.fz, sigma, sigma0, sigma / sigma0, vx * 1000 * dt, worst);
+      QVERIFY(worst < 1e-9 * tanAlpha);
+      if (tanAlpha < 0.01) QVERIFY(std::abs(sigma / sigma0 - 1.0) < 1e-4);
+      if (tanAlpha > 0.1) QVERIFY(sigma < 0.5 * sigma0);
     }
-    qInfo("sigma_alpha %.4f m at Fz %.1f N; tan(alpha) over 1 m against 1 - exp(-x / sigma): %.2e of %.2f", sigma,
-          c.fz, worst, tanAlpha);
-    QVERIFY(worst < 1e-9 * tanAlpha);
   }
 
   void standstillHasNoSingularity() {
@@ -210,6 +232,7 @@ class TestTyreContact : public QObject {
       const char* name;
       TyreContactState s;
       TyreContactOptions o;
+      double step = 1e-6;  ///< relative difference step
     };
     std::vector<Case> cases;
     {
@@ -223,6 +246,18 @@ class TestTyreContact : public QObject {
       TyreContactOptions mirrored;
       mirrored.mirrored = true;
       cases.push_back({"the same mirrored", s, mirrored});
+      TyreContactState locked = rolling(0.021, 10.0, 1.5, 0.0);  // beyond both peaks: the secant lengths
+      locked.axis = Vec3(0.03, 1.0, 0.02).normalized();  // off zero camber, where |gamma| kinks
+      locked.deflectionX = -0.01;
+      locked.deflectionY = -0.004;
+      cases.push_back({"locked and sliding", locked, {}});
+      cases.push_back({"the same mirrored", locked, mirrored});
+      // Deflections against the rim's slip, half-way down the secant's ramp (docs/tyres.md).
+      TyreContactState unloading = locked;
+      unloading.velocity = Vec3(2.0, 0.4, 0.0);
+      unloading.deflectionX = 0.5 * 0.01 * tyre().unloadedRadius * 2.0 / std::hypot(2.0, 0.1);
+      unloading.deflectionY = 0.5 * 0.01 * tyre().unloadedRadius * 0.4 / std::hypot(2.0, 0.1);
+      cases.push_back({"unloading against the slip", unloading, {}, 1e-8});  // the ramp is steep: a finer step
     }
     {
       TyreContactState s = rolling(0.018, 0.6, -0.05, 0.5 / 0.305);
@@ -255,7 +290,7 @@ class TestTyreContact : public QObject {
       x[kTyreDeflectionY] = &q.deflectionY;
       double worst = 0.0;
       for (int i = 0; i < kTyreVariables; ++i) {
-        const double x0 = *x[i], h = 1e-6 * std::max(1.0, std::abs(x0));
+        const double x0 = *x[i], h = cs.step * std::max(1.0, std::abs(x0));
         *x[i] = x0 + h;
         const TyreContact p = contactOf(q, cs.o);
         *x[i] = x0 - h;
