@@ -279,14 +279,18 @@ Evaluation<T> evaluate(const TyreProperty& p, const T& kappa, const T& alphaIn, 
   }
   const double v0 = p.longvl > 0.0 ? p.longvl : 16.7;
   const T vr = vx / v0;
+  // The rolling resistance fades below VXLOW, sin(pi V_x / (2 VXLOW)) for sgn(V_x) (smooth at
+  // VXLOW): a wheel at rest carries no My, which sgn(V_x) would give it at either sign.
+  const double vLow = p.vxlow > 0.0 ? p.vxlow : 1.0;
+  const T rolling = std::abs(value(vx)) < vLow ? T(sin(T(0.5 * M_PI * vx / vLow))) : T(sv);
   T my;
   if (pac) {
-    my = -sv * r0 * fz * (c(Mf::QSY1) + c(Mf::QSY2) * fx / fz0 + c(Mf::QSY3) * absOf(vr) + c(Mf::QSY4) * vr * vr * vr * vr) *
+    my = -rolling * r0 * fz * (c(Mf::QSY1) + c(Mf::QSY2) * fx / fz0 + c(Mf::QSY3) * absOf(vr) + c(Mf::QSY4) * vr * vr * vr * vr) *
          c(Mf::LMY);
   } else {
     const double pr = p.nominalPressure > 0.0 ? p.inflationPressure / p.nominalPressure : 1.0;
     const T loadTerm = value(fz) > 0.0 ? T(pow(T(fz / fz0), c(Mf::QSY7))) : T(0.0);
-    my = -sv * r0 * fz0 * c(Mf::LMY) *
+    my = -rolling * r0 * fz0 * c(Mf::LMY) *
          (c(Mf::QSY1) + c(Mf::QSY2) * fx / fz0 + c(Mf::QSY3) * absOf(vr) + c(Mf::QSY4) * vr * vr * vr * vr +
           (c(Mf::QSY5) + c(Mf::QSY6) * fz / fz0) * gammaIn * gammaIn) *
          loadTerm * std::pow(pr, c(Mf::QSY8));

@@ -152,6 +152,22 @@ class TestMagicFormula : public QObject {
     }
   }
 
+  /// The rolling resistance moment fades below VXLOW (docs/tyres.md): 0 at rest, odd in V_x,
+  /// continuous with its slope at VXLOW, and its partial by V_x the formula's there.
+  void rollingResistanceFadesAtRest() {
+    const TyreProperty t = readTyreProperty(kTyres + "car_205_60R15_mf61_si.tir");
+    const double fz = 4000.0, low = t.vxlow;
+    auto my = [&](double vx) { return magicFormula(t, {0.01, 0.02, 0.0, fz, vx})[kMfMy]; };
+    QCOMPARE(my(0.0), 0.0);
+    const double h = 1e-7, below = (my(low - h) - my(low - 3 * h)) / (2 * h), above = (my(low + 3 * h) - my(low + h)) / (2 * h);
+    qInfo("My at rest %.3g N m, at 0.5 VXLOW %.4f N m, at VXLOW %.4f N m; slope just below and above VXLOW %.5f, %.5f",
+          my(0.0), my(0.5 * low), my(low), below, above);
+    QVERIFY(std::abs(my(0.5 * low) + my(-0.5 * low)) < 1e-12 * std::abs(my(low)));
+    QVERIFY(std::abs(my(0.5 * low)) < std::abs(my(low)) && my(0.5 * low) * my(low) > 0.0);
+    QVERIFY(std::abs(my(low - 1e-12) - my(low + 1e-12)) < 1e-9 * std::abs(my(low)));
+    QVERIFY(std::abs(below - above) < 1e-4 * std::abs(my(low)));
+  }
+
   /// Every partial derivative against central differences (steps 1e-6 of the input's scale).
   void partialsMatchDifferences() {
     const TyreProperty t = readTyreProperty(kTyres + "car_205_60R15_mf61_si.tir");
