@@ -11,6 +11,7 @@
 #include "engine/core/error.h"
 #include "engine/core/text.h"
 #include "engine/dynamics/linearize.h"
+#include "engine/dynamics/tyre_rows.h"
 #include "engine/dynamics/wheels.h"
 #include "engine/solvers/linear_solver.h"
 
@@ -19,11 +20,14 @@ namespace {
 
 /// Evaluates h at r (v = 0) under the wheel loads into ws; false if it is not finite or an element
 /// cannot be evaluated.
-bool evaluate(const SuspensionModel& model, const VecX& r, const VecX& u, const VecX& wheelLoads, State& trial,
-              Workspace& ws) {
+/// With tyres, their contact patches stay where `patches` has them (docs/tyres.md, "At rest").
+bool evaluate(const SuspensionModel& model, const VecX& r, const VecX& u, const VecX& wheelLoads,
+              const std::vector<TyrePatch>& patches, State& trial, Workspace& ws) {
   trial.r = r;
   try {
+    if (!patches.empty()) setRestDeflections(model, patches, trial, ws);
     linearize(model, trial, u, ws, &wheelLoads);
+    if (!patches.empty()) addRestDeflectionPartials(model, patches, ws);
   } catch (const SimulationError&) {
     return false;
   }
@@ -205,7 +209,15 @@ EquilibriumResult solveEquilibrium(const SuspensionModel& model, const VecX& u, 
   // target is reached along the mechanism's path rather than by one long tangent step.
   constexpr double kReach = 0.005;  // [m]
   constexpr double kHeightTolerance = 1e-9;  // [m]
-  if (!evaluate(model, state.r, u, loads, trial, ws))
+  // Tyres stand where the state as given sets them down; their deflections follow the hubs.
+  std::vector<TyrePatch> patches;
+  if (model.hasTyres()) patches = tyrePatches(model, state, wt);
+  // The accepted state's deflections into state.v (the converged equilibrium's).
+  auto restState = [&](EquilibriumResult result) {
+    if (!patches.empty()) setRestDeflections(model, patches, state, wt);
+    return result;
+  };
+  if (!evaluate(model, state.r, u, loads, patches, trial, ws))
     throw SimulationError("static equilibrium not found: the forces at the start are not finite" + diagnose(model, ws));
   // A tiny mass-proportional term keeps free directions (zero stiffness, e.g. wheel spin) where
   // they are; it is far below the stiffness of any real direction.
@@ -236,7 +248,7 @@ EquilibriumResult solveEquilibrium(const SuspensionModel& model, const VecX& u, 
     if (residual <= floor && residual > 0.5 * bestResidual) ++stalled;
     else stalled = 0;
     bestResidual = std::min(bestResidual, residual);
-    if ((acc < tolerance || stalled >= kStalledSteps) && wheels.gap(ws) < kHeightTolerance) return {it, acc};
+    if ((acc < tolerance || stalled >= kStalledSteps) && wheels.gap(ws) < kHeightTolerance) return restState({it, acc});
     const double hNorm = ws.h.norm();
     const double noise = floor;  // a trial may not raise the residual a thousandfold, but its noise may
     bool stepped = false;
@@ -252,13 +264,13 @@ EquilibriumResult solveEquilibrium(const SuspensionModel& model, const VecX& u, 
         ok = wheels.size() ? dq0.allFinite() && wheels.step(sys, ws, dq0, kReach, dq, dLambda) : dq.allFinite();
       }
       if (ok && sys.largestBodyStep(dq) < 1e-10 && tau * scale > 1e8 && wheels.gap(ws) < kHeightTolerance)
-        return {it, acc};  // round-off floor
+        return restState({it, acc});  // round-off floor
       if (ok && !sys.withinLimits(dq)) ok = false;
       if (ok) {
         sys.advance(state.r, ws, dq, rTrial);
         trialLoads = loads;
         for (int k = 0; k < wheels.size(); ++k) trialLoads[wheels.loadIndex(k)] += dLambda[k];
-        ok = evaluate(model, rTrial, u, trialLoads, trial, wt) && (wt.h.norm() < 1e3 * hNorm + noise || wheels.size() > 0);
+        ok = evaluate(model, rTrial, u, trialLoads, patches, trial, wt) && (wt.h.norm() < 1e3 * hNorm + noise || wheels.size() > 0);
       }
       if (!ok) {
         tau *= 0.25;
@@ -277,7 +289,8 @@ EquilibriumResult solveEquilibrium(const SuspensionModel& model, const VecX& u, 
     tau = std::min(2.0 * tau, 1e30);
   }
   const double acc = maxAcceleration(model, ws);
-  if ((acc < tolerance || stalled >= kStalledSteps) && wheels.gap(ws) < kHeightTolerance) return {maxIterations, acc};
+  if ((acc < tolerance || stalled >= kStalledSteps) && wheels.gap(ws) < kHeightTolerance)
+    return restState({maxIterations, acc});
   std::string heights;
   if (wheels.gap(ws) >= kHeightTolerance)
     heights = "; a held wheel centre is " + significant(wheels.gap(ws)) + " m from its target";

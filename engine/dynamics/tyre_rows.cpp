@@ -132,4 +132,75 @@ void addTyreForces(const SuspensionModel& model, Workspace& ws, bool partials) {
   }
 }
 
+std::vector<TyrePatch> tyrePatches(const SuspensionModel& model, const State& state, Workspace& ws) {
+  calcBodyKinematics(model, state, ws);
+  calcMarkerKinematics(model, ws);
+  calcTyreKinematics(model, ws);
+  calcTyreContacts(model, ws, false);
+  std::vector<TyrePatch> patches(model.wheels.size());
+  for (std::size_t k = 0; k < model.wheels.size(); ++k) {
+    const ModelWheel& w = model.wheels[k];
+    if (!w.tyre) continue;
+    const BodyKinematics& hb = ws.bodies[w.body.value];
+    TyrePatch& p = patches[k];
+    p.point = ws.tyres[k].point;
+    p.forwards = leftAxis(w, ws.markers[w.marker.value]).cross(Vec3::UnitZ()).normalized();
+    p.lateral = Vec3::UnitZ().cross(p.forwards);
+    p.hubPosition = hb.p;
+    p.hubRotation = hb.R;
+    p.spinAngle = state.r[6 * w.tyreSlot];
+    p.effectiveRadius = ws.tyres[k].effectiveRadius;
+  }
+  return patches;
+}
+
+namespace {
+
+/// The hub's arm to its material point that stood on the patch.
+Vec3 patchArm(const TyrePatch& p, const BodyKinematics& hub) {
+  return hub.R * (p.hubRotation.transpose() * (p.point - p.hubPosition));
+}
+
+}  // namespace
+
+void setRestDeflections(const SuspensionModel& model, const std::vector<TyrePatch>& patches, State& state,
+                        Workspace& ws) {
+  calcBodyKinematics(model, state, ws);
+  for (std::size_t k = 0; k < model.wheels.size(); ++k) {
+    const ModelWheel& w = model.wheels[k];
+    if (!w.tyre) continue;
+    const TyrePatch& p = patches[k];
+    const BodyKinematics& hb = ws.bodies[w.body.value];
+    const Vec3 d = hb.p + patchArm(p, hb) - p.point;
+    const int s = 6 * w.tyreSlot;
+    state.v[s] = 0.0;
+    state.v[s + 1] = -d.dot(p.forwards) + p.effectiveRadius * (state.r[s] - p.spinAngle);
+    state.v[s + 2] = -d.dot(p.lateral);
+  }
+}
+
+void addRestDeflectionPartials(const SuspensionModel& model, const std::vector<TyrePatch>& patches, Workspace& ws) {
+  const BlockPattern& bp = model.pattern;
+  for (std::size_t k = 0; k < model.wheels.size(); ++k) {
+    const ModelWheel& w = model.wheels[k];
+    if (!w.tyre) continue;
+    const TyrePatch& p = patches[k];
+    const BodyKinematics& hb = ws.bodies[w.body.value];
+    const int hub = ws.markers[w.marker.value].state, slot = w.tyreSlot;
+    // d(u, v_y) by the hub's (p, Cardan angles): d = p + a - P0, da = -[a]x dtheta (global).
+    const Mat3 armCross = skew(patchArm(p, hb));
+    Eigen::Matrix<double, 2, 6> D;
+    D.block<1, 3>(0, 0) = -p.forwards.transpose();
+    D.block<1, 3>(1, 0) = -p.lateral.transpose();
+    D.block<1, 3>(0, 3) = p.forwards.transpose() * armCross * hb.RT;
+    D.block<1, 3>(1, 3) = p.lateral.transpose() * armCross * hb.RT;
+    // Rows of the hub and of the slot: their J_v columns of the deflections.
+    for (const auto& [rowSlot, rowHub] : {std::pair{w.tyreBlockHub, bp.diag[hub]}, std::pair{bp.diag[slot], w.tyreBlockSlot}}) {
+      const Eigen::Matrix<double, 6, 2> deflections = ws.Jv[rowSlot].middleCols<2>(1);
+      ws.Jr[rowHub].noalias() += deflections * D;
+      ws.Jr[rowSlot].col(0) += p.effectiveRadius * deflections.col(0);
+    }
+  }
+}
+
 }  // namespace ek

@@ -11,6 +11,8 @@
 /// v, w_B) and the slot's v, chained from tyreContact()'s exact ones, into the pattern's blocks
 /// (hub, hub), (hub, slot), (slot, hub), (slot, slot).
 
+#include <vector>
+
 #include "engine/dynamics/workspace.h"
 
 namespace ek {
@@ -27,5 +29,30 @@ void calcTyreContacts(const SuspensionModel& model, Workspace& ws, bool partials
 /// The tyres' wrenches added to their hubs' rows and their slots' rows (ws.wrench), with
 /// `partials` also into ws.Jw_r and ws.Jw_v. @pre calcTyreContacts() with the same `partials`.
 void addTyreForces(const SuspensionModel& model, Workspace& ws, bool partials);
+
+/// Where a tyre's contact patch stays while the suspension settles at rest (the static
+/// equilibrium, docs/tyres.md "At rest"): the contact point and the W axes where the tyre was set
+/// down, the hub body's pose and the wheel's spin angle then, and its effective rolling radius.
+struct TyrePatch {
+  Vec3 point = Vec3::Zero(), forwards = Vec3::UnitX(), lateral = Vec3::UnitY();
+  Vec3 hubPosition = Vec3::Zero();
+  Mat3 hubRotation = Mat3::Identity();
+  double spinAngle = 0.0, effectiveRadius = 0.0;
+};
+
+/// The patches (per wheel; a wheel without a tyre gets a default one) where the tyres stand at
+/// `state`. Runs the kinematics and the contacts' values into ws.
+std::vector<TyrePatch> tyrePatches(const SuspensionModel& model, const State& state, Workspace& ws);
+
+/// At rest: the deflections that keep each patch where `patches` has it, into the tyre slots of
+/// state.v (spin rate 0): u = -d . x_W0 + R_e0 (phi - phi_0), v_y = -d . y_W0, d the displacement
+/// of the hub's material point that was at the patch. Runs the body kinematics into ws.
+void setRestDeflections(const SuspensionModel& model, const std::vector<TyrePatch>& patches, State& state,
+                        Workspace& ws);
+
+/// At rest: adds to ws.Jr the deflections' dependence on the hub's pose and the spin angle (J_v's
+/// deflection columns times their exact partials), so that the static equilibrium's steps see
+/// each tyre as the spring it is at rest. @pre linearize() at a state from setRestDeflections().
+void addRestDeflectionPartials(const SuspensionModel& model, const std::vector<TyrePatch>& patches, Workspace& ws);
 
 }  // namespace ek

@@ -420,11 +420,6 @@ void checkWheels(const Project& p, const Checker& c, const std::map<int, std::si
     if (!w.tyre.empty()) {
       if (w.spinInertia < 0.0) c.error(c.at("wheels", w, "spin inertia [kg m^2]"), "must not be negative");
       if (w.lowSpeedDamping < 0.0) c.error(c.at("wheels", w, "low-speed damping [N s/m]"), "must not be negative");
-      for (const auto& lc : p.loadCases)
-        if (lc.initialState == InitialState::Equilibrium)
-          c.error(c.atNamed("load cases", lc.name, "initial state"),
-                  "starts from the static equilibrium, which is not solved with Magic Formula tyres yet (wheel " +
-                      std::to_string(w.id) + " has one): start it 'as modelled'");
     }
     if (!bodies.count(w.carrier))
       c.error(c.at("wheels", w, "carrier"), "body " + std::to_string(w.carrier) + " does not exist");

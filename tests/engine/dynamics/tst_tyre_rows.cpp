@@ -11,6 +11,7 @@
 
 #include "engine/dynamics/linearize.h"
 #include "engine/dynamics/magic_formula.h"
+#include "engine/dynamics/tyre_rows.h"
 #include "engine/model/model.h"
 #include "support/fd.h"
 #include "support/runs.h"
@@ -242,6 +243,119 @@ class TestTyreRows : public QObject {
     QVERIFY(drift < 2.0 * deflection);  // released without damping it swings to twice the stored deflection
     QVERIFY(lastPeak < 0.2 * firstPeak);
     QVERIFY(std::abs(c->state().v[0]) < 0.01);
+  }
+
+  // At rest the deflections follow the hub and the spin angle (setRestDeflections()); J_r with
+  // their part (addRestDeflectionPartials()) against central differences of h at rest, the hub
+  // shifted, turned and the wheel turned away from where the patch was set down.
+  void restDeflectionPartials() {
+    Project p = carriage(kSlipAngle);
+    p.bodies[1].velocity = Vec3::Zero();
+    const auto m = SuspensionModel::build(p);
+    const int slot = m->wheels[0].tyreSlot;
+    State s;
+    m->initialState(s.r, s.v);
+    s.v.setZero();
+    Workspace ws(*m);
+    const std::vector<TyrePatch> patches = tyrePatches(*m, s, ws);
+    s.r.head<3>() += Vec3(0.004, -0.003, -0.002);
+    s.r.segment<3>(3) += Vec3(0.01, -0.02, 0.015);
+    s.r[6 * slot] += 0.02;
+    auto hAtRest = [&](const VecX& r) {
+      State q = s;
+      q.r = r;
+      Workspace w(*m);
+      setRestDeflections(*m, patches, q, w);
+      return hAt(*m, q);
+    };
+    State q = s;
+    setRestDeflections(*m, patches, q, ws);
+    linearize(*m, q, VecX::Zero(0), ws);
+    addRestDeflectionPartials(*m, patches, ws);
+    const MatX fd = test::centralDifference(hAtRest, s.r, 1e-7);
+    const double e = test::blockRelativeError(blockToDense(m->pattern, ws.Jr), fd, 3, 3);
+    qInfo("at rest, deflections u %.3f mm, v_y %.3f mm from the patch: J_r against central differences %.2e",
+          1e3 * q.v[6 * slot + 1], 1e3 * q.v[6 * slot + 2], e);
+    QVERIFY(std::abs(q.v[6 * slot + 1]) > 1e-3 && std::abs(q.v[6 * slot + 2]) > 1e-3);
+    QVERIFY2(e <= 1e-6, qPrintable(QString("J_r error %1").arg(e)));
+  }
+
+  // The static equilibrium holds the contact patch where the tyre was set down (docs/tyres.md,
+  // "At rest"): the deflections follow the hub's displacement (and the wheel's turn), so at rest
+  // the tyre is a spring of the carcass's stiffness, C_y = |Kya| / sigma_alpha0 sideways and
+  // C_x = Kxk / sigma_kappa0 lengthwise. The carriage at rest, its guide given 20 kN/m along x and
+  // across, set down 5 mm high, pushed sideways by 400 N and driven by 60 N m (reacting on the
+  // carriage): the tyre carries the weight, deflects 400 N / C_y more sideways than without the
+  // push and Fx / C_x lengthwise where Fx R_l = 60 N m; the spin balances; and a run from there
+  // stays where it is.
+  void staticEquilibriumOnTheTyre() {
+    struct Settled {
+      std::unique_ptr<Simulation> sim;
+      State start;
+      TyreContact contact;
+      double slack;  // the carriage's speed and travel after 1 s, the larger
+    };
+    auto settle = [](double push, double drive) {
+      Project p = carriage(0.0);
+      p.bodies[1].velocity = Vec3::Zero();
+      p.bodies[1].position.z() += 0.005;
+      for (int d : {0, 1}) {
+        p.bushings[0].directions[d].stiffness.coefficient = 2e4;
+        p.bushings[0].directions[d].damping.coefficient = 2e3;
+      }
+      p.inputs = {InputRow{1, "push", 2, InputKind::Force, InputFrame::Global, Vec3::UnitY()},
+                  InputRow{2, "drive", 2, InputKind::Torque}};
+      p.wheels[0].driveInput = 2;
+      SignalRow a, b;
+      a.value = push;
+      b.value = drive;
+      p.loadCases[0].drives = {{1, a}, {2, b}};
+      p.loadCases[0].initialState = InitialState::Equilibrium;
+      RunOptions o;
+      o.dt = 1e-3;
+      Settled s{std::make_unique<Simulation>(SuspensionModel::build(p), "free", o), {}, {}, 0.0};
+      s.sim->initialize();
+      s.start = s.sim->state();
+      const SuspensionModel& m = s.sim->model();
+      Workspace ws(m);
+      linearize(m, s.start, (VecX(2) << push, drive).finished(), ws);
+      s.contact = ws.tyres[0];
+      while (s.sim->step()) {
+      }
+      s.slack = std::max((s.sim->state().r - s.start.r).head<3>().norm(), s.sim->state().v.head<3>().norm());
+      return s;
+    };
+    const Settled none = settle(0.0, 0.0), pushed = settle(400.0, 0.0), driven = settle(0.0, 60.0);
+    const SuspensionModel& m = none.sim->model();
+    const int slot = m.wheels[0].tyreSlot;
+    const MfTransient tr = transientProperties(*m.wheels[0].tyre, none.contact.fz, 0.0);
+    const double cx = tr.kxk / tr.sigmaKappa, cy = std::abs(tr.kya) / tr.sigmaAlpha;
+    const double weight = kMass * 9.81;
+    const double shift = pushed.start.r[1] - none.start.r[1], roll = pushed.start.r[5] - none.start.r[5];
+    const double vyShift = pushed.start.v[6 * slot + 2] - none.start.v[6 * slot + 2];
+    const double loaded = driven.start.r[2] - driven.contact.point.z();
+    // The guide's 20 kN/m works beside the tyre sideways; the shifts' forces (Fx, Fy at zero
+    // slip) are in both runs, so the differences are the carcass springs'.
+    const double guide = 2e4, expectedDeflection = (400.0 - guide * shift) / cy;
+    const double fx = driven.contact.forces[kMfFx] - none.contact.forces[kMfFx];
+    const double du = driven.start.v[6 * slot + 1] - none.start.v[6 * slot + 1];
+    qInfo("at rest: Fz %.2f N (weight %.2f); pushed by 400 N: the carriage moves %.4f mm and rolls %.2e rad, v_y "
+          "%.4f mm ((400 N - guide) / C_y = %.4f mm); driven by 60 N m: Fx %.2f N (60 N m / R_l = %.2f N), u %.4f mm "
+          "(Fx / C_x = %.4f mm)",
+          none.contact.fz, weight, 1e3 * shift, roll, 1e3 * vyShift, -1e3 * expectedDeflection, fx, 60.0 / loaded,
+          1e3 * du, 1e3 * fx / cx);
+    qInfo("after 1 s from the equilibrium: moved or moving at most %.2e (m, m/s), %.2e, %.2e", none.slack, pushed.slack,
+          driven.slack);
+    QVERIFY(std::abs(none.contact.fz - weight) < 1e-6 * weight);
+    QVERIFY(std::abs(none.contact.forces[kMfFx]) < 1e-6 * weight);  // no rolling resistance at rest
+    QVERIFY(std::abs(pushed.contact.forces[kMfFy] - none.contact.forces[kMfFy] + 400.0 - guide * shift) < 1e-6 * 400.0);
+    QVERIFY(std::abs(vyShift + expectedDeflection) < 0.01 * expectedDeflection);
+    // The patch stays: v_y is less the shift of the carriage's point on it (its roll turns it).
+    const double rollLoaded = pushed.start.r[2] - pushed.contact.point.z();
+    QVERIFY(std::abs(vyShift + shift + roll * rollLoaded) < 1e-3 * shift);
+    QVERIFY(std::abs(fx - 60.0 / loaded) < 1e-6 * 60.0 / loaded);
+    QVERIFY(std::abs(du - fx / cx) < 0.01 * std::abs(fx / cx));
+    for (const Settled* s : {&none, &pushed, &driven}) QVERIFY(s->slack < 1e-6);
   }
 
   // The carriage rolls 1 s with its wheel turned by 0.03 rad: after ~17 relaxation lengths the
