@@ -55,13 +55,27 @@ struct SlipStiffness {
   T kxk, kya;
 };
 
+/// The formulas' load and pressure increments (4.E1-E2): Fz0' = LFZO Fz0, dfz = (Fz - Fz0') / Fz0',
+/// dpi = (p - p0) / p0 (0 without NOMPRES).
+template <class T>
+struct Increments {
+  double fz0;
+  T dfz;
+  double dpi;
+};
+
+template <class T>
+Increments<T> increments(const TyreProperty& p, const T& fz) {
+  const double fz0 = p[Mf::LFZO] * p.nominalLoad;
+  const double dpi = p.nominalPressure > 0.0 ? (p.inflationPressure - p.nominalPressure) / p.nominalPressure : 0.0;
+  return {fz0, T((fz - fz0) / fz0), dpi};
+}
+
 template <class T>
 SlipStiffness<T> slipStiffness(const TyreProperty& p, const T& fz, const T& gammaIn) {
   const auto c = [&p](Mf k) { return p[k]; };
   const bool pac = p.version == MfVersion::Pac2002;
-  const double fz0 = c(Mf::LFZO) * p.nominalLoad;
-  const T dfz = (fz - fz0) / fz0;
-  const double dpi = p.nominalPressure > 0.0 ? (p.inflationPressure - p.nominalPressure) / p.nominalPressure : 0.0;
+  const auto [fz0, dfz, dpi] = increments(p, fz);
   using std::exp, std::sin;
   const T kxk = fz * (c(Mf::PKX1) + c(Mf::PKX2) * dfz) * exp(c(Mf::PKX3) * dfz) *
                 (1.0 + c(Mf::PPX1) * dpi + c(Mf::PPX2) * dpi * dpi) * c(Mf::LKX);
@@ -85,25 +99,31 @@ struct SlipCurve {
   T b, c, d, e;
 };
 
+/// The peak D = mu Fz of a pure-slip curve (4.E12-E13, 4.E22-E23): mu = (D1 + D2 dfz)
+/// (1 + P3 dpi + P4 dpi^2) (1 - D3 g^2) LMU, with the coefficients `k` = {D1, D2, D3, P3, P4, LMU};
+/// and B = K / (C D) (4.E16, 4.E26) with the formulas' epsilon.
+template <class T>
+SlipCurve<T> peakAndStiffness(const TyreProperty& p, const std::array<Mf, 6>& k, const Increments<T>& in,
+                              const T& fz, const T& g, double c, const T& stiffness) {
+  const T mu = (p[k[0]] + p[k[1]] * in.dfz) * (1.0 + p[k[3]] * in.dpi + p[k[4]] * in.dpi * in.dpi) *
+               (1.0 - p[k[2]] * g * g) * p[k[5]];
+  const T d = mu * fz;
+  return {T(stiffness / (c * d + kEps * sgn(value(d) == 0.0 ? 1.0 : value(d)))), T(c), d, T(0.0)};
+}
+
 /// The pure longitudinal curve's B, C, D, E (4.E10-E16) at load fz (>= 0) and inclination
 /// gammaIn, with the slip stiffness kxk; `slipSign` the sign of the shifted slip (E's PEX4 term).
 template <class T>
 SlipCurve<T> longitudinalCurve(const TyreProperty& p, const T& fz, const T& gammaIn, const T& kxk, double slipSign) {
   const auto c = [&p](Mf k) { return p[k]; };
-  const bool pac = p.version == MfVersion::Pac2002;
-  const double fz0 = c(Mf::LFZO) * p.nominalLoad;
-  const T dfz = (fz - fz0) / fz0;
-  const double dpi = p.nominalPressure > 0.0 ? (p.inflationPressure - p.nominalPressure) / p.nominalPressure : 0.0;
+  const Increments<T> in = increments(p, fz);
   using std::sin;
-  const T gx = pac ? T(gammaIn * c(Mf::LGAX)) : T(sin(gammaIn));
-  const double cx = c(Mf::PCX1) * c(Mf::LCX);
-  const T mux = (c(Mf::PDX1) + c(Mf::PDX2) * dfz) * (1.0 + c(Mf::PPX3) * dpi + c(Mf::PPX4) * dpi * dpi) *
-                (1.0 - c(Mf::PDX3) * gx * gx) * c(Mf::LMUX);
-  const T dx = mux * fz;
-  const T ex = atMostOne(
-      T((c(Mf::PEX1) + c(Mf::PEX2) * dfz + c(Mf::PEX3) * dfz * dfz) * (1.0 - c(Mf::PEX4) * slipSign) * c(Mf::LEX)));
-  const T bx = kxk / (cx * dx + kEps * sgn(value(dx) == 0.0 ? 1.0 : value(dx)));
-  return {bx, T(cx), dx, ex};
+  const T gx = p.version == MfVersion::Pac2002 ? T(gammaIn * c(Mf::LGAX)) : T(sin(gammaIn));
+  SlipCurve<T> curve = peakAndStiffness(p, {Mf::PDX1, Mf::PDX2, Mf::PDX3, Mf::PPX3, Mf::PPX4, Mf::LMUX}, in, fz, gx,
+                                        c(Mf::PCX1) * c(Mf::LCX), kxk);
+  curve.e = atMostOne(
+      T((c(Mf::PEX1) + c(Mf::PEX2) * in.dfz + c(Mf::PEX3) * in.dfz * in.dfz) * (1.0 - c(Mf::PEX4) * slipSign) * c(Mf::LEX)));
+  return curve;
 }
 
 /// The pure lateral curve's B, C, D, E (4.E20-E26; PAC2002's E without PEY5) at load fz (>= 0)
@@ -113,21 +133,16 @@ template <class T>
 SlipCurve<T> lateralCurve(const TyreProperty& p, const T& fz, const T& gammaIn, const T& kya, double slipSign) {
   const auto c = [&p](Mf k) { return p[k]; };
   const bool pac = p.version == MfVersion::Pac2002;
-  const double fz0 = c(Mf::LFZO) * p.nominalLoad;
-  const T dfz = (fz - fz0) / fz0;
-  const double dpi = p.nominalPressure > 0.0 ? (p.inflationPressure - p.nominalPressure) / p.nominalPressure : 0.0;
+  const Increments<T> in = increments(p, fz);
   using std::sin;
   const T gy = pac ? T(gammaIn * c(Mf::LGAY)) : T(sin(gammaIn));
-  const double cy = c(Mf::PCY1) * c(Mf::LCY);
-  const T muy = (c(Mf::PDY1) + c(Mf::PDY2) * dfz) * (1.0 + c(Mf::PPY3) * dpi + c(Mf::PPY4) * dpi * dpi) *
-                (1.0 - c(Mf::PDY3) * gy * gy) * c(Mf::LMUY);
-  const T dy = muy * fz;
-  const T ey = atMostOne(
-      T(pac ? T((c(Mf::PEY1) + c(Mf::PEY2) * dfz) * (1.0 - (c(Mf::PEY3) + c(Mf::PEY4) * gy) * slipSign) * c(Mf::LEY))
-            : T((c(Mf::PEY1) + c(Mf::PEY2) * dfz) *
-                (1.0 + c(Mf::PEY5) * gy * gy - (c(Mf::PEY3) + c(Mf::PEY4) * gy) * slipSign) * c(Mf::LEY))));
-  const T by = kya / (cy * dy + kEps * sgn(value(dy) == 0.0 ? 1.0 : value(dy)));
-  return {by, T(cy), dy, ey};
+  SlipCurve<T> curve = peakAndStiffness(p, {Mf::PDY1, Mf::PDY2, Mf::PDY3, Mf::PPY3, Mf::PPY4, Mf::LMUY}, in, fz, gy,
+                                        c(Mf::PCY1) * c(Mf::LCY), kya);
+  const T asymmetry = (c(Mf::PEY3) + c(Mf::PEY4) * gy) * slipSign;
+  curve.e = atMostOne(T(pac ? T((c(Mf::PEY1) + c(Mf::PEY2) * in.dfz) * (1.0 - asymmetry) * c(Mf::LEY))
+                            : T((c(Mf::PEY1) + c(Mf::PEY2) * in.dfz) * (1.0 + c(Mf::PEY5) * gy * gy - asymmetry) *
+                                c(Mf::LEY))));
+  return curve;
 }
 
 template <class T>
