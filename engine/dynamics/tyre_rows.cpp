@@ -37,12 +37,11 @@ void addSpinTorque(const SuspensionModel& model, const ModelWheel& w, const Mode
   ws.wrench[w.tyreSlot][0] += a * u / inertia;
   if (t.reaction >= 0) ws.wrench[t.reaction].tail<3>() -= a * u * y;
   if (!partials) return;
-  const InputPattern& ip = model.inputPattern;
-  ws.Ju[ip.find(w.tyreSlot, t.input)][0] += duOn * a / inertia;
+  ws.Ju[t.inputSlot][0] += duOn * a / inertia;
   ws.Jw_v[model.pattern.diag[w.tyreSlot]](0, 0) += aSpin * u / inertia;
   if (t.reaction < 0) return;
   const Mat3 Rt = ws.bodies[model.freeBodies[t.reaction]].R.transpose();
-  ws.Ju[ip.find(t.reaction, t.input)].tail<3>() -= duOn * a * (Rt * y);
+  ws.Ju[t.reactionInput].tail<3>() -= duOn * a * (Rt * y);
   ws.Jw_r[t.blockHub].block<3, 3>(3, 3) += a * u * skew(y);  // d y / d theta_hub = -[y]x
   ws.Jw_v[t.blockSlot].block<3, 1>(3, 0) -= aSpin * u * y;
 }
@@ -195,7 +194,8 @@ void addRestDeflectionPartials(const SuspensionModel& model, const std::vector<T
     D.block<1, 3>(0, 3) = p.forwards.transpose() * armCross * hb.RT;
     D.block<1, 3>(1, 3) = p.lateral.transpose() * armCross * hb.RT;
     // Rows of the hub and of the slot: their J_v columns of the deflections.
-    for (const auto& [rowSlot, rowHub] : {std::pair{w.tyreBlockHub, bp.diag[hub]}, std::pair{bp.diag[slot], w.tyreBlockSlot}}) {
+    const std::pair<int, int> rows[2] = {{w.tyreBlockHub, bp.diag[hub]}, {bp.diag[slot], w.tyreBlockSlot}};
+    for (const auto& [rowSlot, rowHub] : rows) {
       const Eigen::Matrix<double, 6, 2> deflections = ws.Jv[rowSlot].middleCols<2>(1);
       ws.Jr[rowHub].noalias() += deflections * D;
       ws.Jr[rowSlot].col(0) += p.effectiveRadius * deflections.col(0);

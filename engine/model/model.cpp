@@ -506,9 +506,11 @@ std::shared_ptr<const SuspensionModel> SuspensionModel::build(const Project& p) 
         if (!input) continue;
         torque->input = m->inputById(*input);
         torque->reaction = m->bodies[m->inputs[torque->input].body.value].state;
+        torque->inputSlot = m->inputPattern.find(mw.tyreSlot, torque->input);
         if (torque->reaction < 0) continue;
         torque->blockHub = bp.find(torque->reaction, a);
         torque->blockSlot = bp.find(torque->reaction, mw.tyreSlot);
+        torque->reactionInput = m->inputPattern.find(torque->reaction, torque->input);
       }
       // The wheel starts rolling with its hub: Omega = V_x / loaded radius.
       const ModelMarker& mk = m->markers[mw.marker.value];

@@ -189,6 +189,8 @@ struct ModelWheel {
     int reaction = -1;   ///< the reaction body's state slot, -1 if fixed
     int blockHub = -1;   ///< block (reaction row, hub column)
     int blockSlot = -1;  ///< block (reaction row, tyre slot column)
+    int inputSlot = -1;     ///< J_u's slot (tyre slot row, input column)
+    int reactionInput = -1; ///< J_u's slot (reaction row, input column), -1 if fixed
   };
   SpinTorque drive, brake;
   bool hasSteeringAxis() const { return steerUpper.value >= 0; }
