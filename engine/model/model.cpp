@@ -207,6 +207,8 @@ std::shared_ptr<const SuspensionModel> SuspensionModel::build(const Project& p) 
   }
 
   // Tyres: a state slot per wheel with a .tir file (docs/tyres.md), after the bodies' slots.
+  std::map<int, const InputRow*> inputRowById;
+  for (const InputRow& r : p.inputs) inputRowById.emplace(r.id, &r);
   std::vector<int> tyreSlotOfRow(p.wheels.size(), -1);
   std::vector<std::shared_ptr<const TyreProperty>> tyreOfRow(p.wheels.size());
   for (std::size_t k = 0; k < p.wheels.size(); ++k) {
@@ -231,9 +233,8 @@ std::shared_ptr<const SuspensionModel> SuspensionModel::build(const Project& p) 
                        "is 0 and the tyre file gives no IYY: the spinning wheel needs one");
     for (const auto& [input, key] : {std::pair{w.driveInput, "drive input"}, std::pair{w.brakeInput, "brake input"}}) {
       if (!input) continue;
-      const int id = *input;  // a structured binding is not captured (C++17)
-      const auto in = std::find_if(p.inputs.begin(), p.inputs.end(), [id](const InputRow& r) { return r.id == id; });
-      const ModelBody& reaction = m->bodies[m->markers[m->markerById(in->marker).value].body.value];
+      const MarkerIndex marker = m->markerById(inputRowById.at(*input)->marker);
+      const ModelBody& reaction = m->bodies[m->markers[marker.value].body.value];
       if (reaction.flexible >= 0)
         throw ModelError({p.sourcePath, "wheels", "id " + std::to_string(w.id), key},
                          "input " + std::to_string(*input) + " reacts on flexible body '" + reaction.name +
@@ -285,19 +286,15 @@ std::shared_ptr<const SuspensionModel> SuspensionModel::build(const Project& p) 
     }
   // A drive or brake torque's reaction body with the hub (the wheel's axis) and the slot (the
   // brake's spin rate).
-  auto inputRow = [&](int id) {
-    return std::find_if(p.inputs.begin(), p.inputs.end(), [&](const InputRow& r) { return r.id == id; });
-  };
-  auto spinTorqueInputs = [&](std::size_t k) {
-    std::vector<int> ids;
-    if (tyreSlotOfRow[k] < 0) return ids;
-    for (const auto& input : {p.wheels[k].driveInput, p.wheels[k].brakeInput})
-      if (input) ids.push_back(*input);
-    return ids;
-  };
+  std::vector<std::vector<int>> spinTorqueInputs(p.wheels.size());  // a tyre's drive and brake inputs
+  std::set<int> spinTorqueIds;
   for (std::size_t k = 0; k < p.wheels.size(); ++k)
-    for (int id : spinTorqueInputs(k)) {
-      const int r = stateOf(inputRow(id)->marker);
+    if (tyreSlotOfRow[k] >= 0)
+      for (const auto& input : {p.wheels[k].driveInput, p.wheels[k].brakeInput})
+        if (input) spinTorqueInputs[k].push_back(*input), spinTorqueIds.insert(*input);
+  for (std::size_t k = 0; k < p.wheels.size(); ++k)
+    for (int id : spinTorqueInputs[k]) {
+      const int r = stateOf(inputRowById.at(id)->marker);
       if (r < 0) continue;
       for (int c : {stateOf(p.wheels[k].marker), tyreSlotOfRow[k]}) cols[r].insert(c), cols[c].insert(r);
     }
@@ -401,8 +398,7 @@ std::shared_ptr<const SuspensionModel> SuspensionModel::build(const Project& p) 
     const int st = m->bodies[m->markers[mi.marker.value].body.value].state;
     mi.slot = st >= 0 ? bp.diag[st] : -1;
     mi.body = m->markers[mi.marker.value].body;
-    for (std::size_t k = 0; k < p.wheels.size(); ++k)
-      for (int id : spinTorqueInputs(k)) mi.spinTorque |= id == in.id;
+    mi.spinTorque = spinTorqueIds.count(in.id) > 0;
     if (mi.motion()) {
       ModelBody& body = m->bodies[mi.body.value];
       const ModelMarker& mk = m->markers[mi.marker.value];
@@ -445,7 +441,7 @@ std::shared_ptr<const SuspensionModel> SuspensionModel::build(const Project& p) 
       for (const auto& e : m->p2ps) drivenTo(k, e.i, e.j);
     }
     for (std::size_t w = 0; w < p.wheels.size(); ++w)
-      for (int id : spinTorqueInputs(w)) {
+      for (int id : spinTorqueInputs[w]) {
         const int k = m->inputById(id);
         inputsOfRow[tyreSlotOfRow[w]].insert(k);
         addRows(k, m->inputs[k].body.value);
