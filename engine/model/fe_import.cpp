@@ -197,8 +197,10 @@ FeImport importSidBody(const Project& project, int bodyId, const std::string& pa
   if (read.dampingRatios.size() > 0) {
     ratio = read.dampingRatios[0];
     for (int k = 1; k < read.dampingRatios.size(); ++k)
-      if (std::abs(read.dampingRatios[k] - ratio) > 1e-6 * std::max(std::abs(ratio), 1e-9))
+      if (std::abs(read.dampingRatios[k] - ratio) > 1e-6 * std::max(std::abs(ratio), 1e-9)) {
         ratios.assign(read.dampingRatios.begin(), read.dampingRatios.end());
+        break;
+      }
     if (!ratios.empty() && static_cast<int>(ratios.size()) != all.modes())
       d.error(Location(path), "De gives " + std::to_string(ratios.size()) + " damping ratios for the body's " +
                                   std::to_string(all.modes()) + " elastic modes");
