@@ -157,9 +157,10 @@ Evaluation<T> evaluate(const TyreProperty& p, const T& kappa, const T& alphaIn, 
   const bool pac = p.version == MfVersion::Pac2002;
   const T fz = value(fzIn) > 0.0 ? fzIn : T(0.0);
   const double r0 = p.unloadedRadius;
-  const double fz0 = c(Mf::LFZO) * p.nominalLoad;  // Fz0'
-  const T dfz = (fz - fz0) / fz0;
-  const double dpi = p.nominalPressure > 0.0 ? (p.inflationPressure - p.nominalPressure) / p.nominalPressure : 0.0;
+  const Increments<T> in = increments(p, fz);
+  const double fz0 = in.fz0;  // Fz0'
+  const T& dfz = in.dfz;
+  const double dpi = in.dpi;
   const double sv = sgn(vx) == 0.0 ? 1.0 : sgn(vx);
   using std::cos, std::exp, std::pow, std::sin, std::sqrt, std::tan;
   const T& alpha = alphaIn;
@@ -370,8 +371,9 @@ std::array<T, 4> transient(const TyreProperty& p, const T& fzIn, const T& gamma,
                            bool mirrored) {
   const auto c = [&p](Mf k) { return p[k]; };
   const T fz = value(fzIn) > 0.0 ? fzIn : T(0.0);
-  const double fz0 = c(Mf::LFZO) * p.nominalLoad, r0 = p.unloadedRadius;
-  const T dfz = (fz - fz0) / fz0;
+  const Increments<T> in = increments(p, fz);
+  const double fz0 = in.fz0, r0 = p.unloadedRadius;
+  const T& dfz = in.dfz;
   const SlipStiffness<T> k = slipStiffness(p, fz, gamma);
   using std::exp, std::sin;
   T sigmaKappa, sigmaAlpha;
