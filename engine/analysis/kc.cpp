@@ -583,6 +583,13 @@ int KcResult::column(const std::string& name) const {
 KcDesign solveDesign(const SuspensionModel& model, double tolerance) {
   if (model.wheels.empty())
     throw std::invalid_argument("the project has no wheels: K&C analyses need the 'wheels' table");
+  // The rig holds each wheel centre on its pad; a tyre's road contact would push beside the pad.
+  for (const ModelWheel& w : model.wheels)
+    if (w.tyre)
+      throw std::invalid_argument("wheel " + std::to_string(w.id) + " '" + w.name +
+                                  "' stands on a Magic Formula tyre: the K&C analyses hold the wheels on the rig's "
+                                  "pads, and the tyre's road contact would act beside them; analyse a copy of the "
+                                  "project whose wheels have no 'tyre'");
   KcDesign d;
   model.initialState(d.state.r, d.state.v);
   d.state.v.setZero();

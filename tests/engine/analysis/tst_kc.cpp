@@ -15,6 +15,7 @@
 #include "engine/dynamics/wheels.h"
 #include "engine/model/project_io.h"
 #include "engine/model/table_path.h"
+#include "support/test_models.h"
 
 using namespace ek;
 
@@ -1058,6 +1059,20 @@ class TestKc : public QObject {
     } catch (const SimulationError& e) {
       qInfo("%s", e.what());
       QVERIFY(QString(e.what()).contains(QRegularExpression("point \\d+ of 15 \\(travel = 0\\.\\d+ m\\)")));
+    }
+  }
+
+  // A wheel on a Magic Formula tyre is refused by name: the rig's pads hold the wheels, and the
+  // tyre's road contact would push beside them (a result that mixes the two is no K&C result).
+  void wheelsOnTyresAreRefused() {
+    const auto model = SuspensionModel::build(test::tyreCarriage(0.0));
+    KcOptions o;
+    o.from = -0.01, o.to = 0.01, o.points = 3;
+    try {
+      runKc(*model, o);
+      QFAIL("a K&C sweep of a wheel on a tyre went through");
+    } catch (const std::invalid_argument& e) {
+      QVERIFY2(QString(e.what()).contains("wheel 1 'wheel' stands on a Magic Formula tyre"), e.what());
     }
   }
 };
