@@ -49,6 +49,8 @@ std::unique_ptr<Integrator> makeIntegrator(const SuspensionModel& model, const I
       throw std::invalid_argument("the parallel step does not carry flexible bodies yet: --threads must be 1");
     if (model.hasTyres())
       throw std::invalid_argument("the parallel step does not carry Magic Formula tyres yet: --threads must be 1");
+    if (!model.steeringRacks.empty())
+      throw std::invalid_argument("the parallel step does not carry steering racks yet: --threads must be 1");
 #if defined(ELASTOKIN_THREADS)
     auto parallel = std::make_unique<ParallelLsrt2>(model, options, o.threads, makeLinearSolver(o.solver, model));
     if (o.threadsAlways) return parallel;

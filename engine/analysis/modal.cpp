@@ -21,6 +21,7 @@ std::string unheldBodies(const SuspensionModel& model) {
   auto mark = [&](MarkerIndex m) { held[model.markers[m.value].body.value] = true; };
   for (const auto& b : model.bushings) mark(b.i), mark(b.j);
   for (const auto& p : model.p2ps) mark(p.i), mark(p.j);
+  for (const auto& r : model.steeringRacks) mark(r.i), mark(r.j);
   std::string names;
   for (int l : model.freeBodies)
     if (!held[l]) names += (names.empty() ? "" : ", ") + std::string("'") + model.bodies[l].name + "'";

@@ -763,6 +763,36 @@ void calcP2Ps(const SuspensionModel& model, Workspace& ws, const ElementPass& pa
   calcP2PList(model, ws, ws.p2pOrder, pass);
 }
 
+void calcSteeringRacks(const SuspensionModel& model, Workspace& ws, bool partials) {
+  for (std::size_t e = 0; e < model.steeringRacks.size(); ++e) {
+    const ModelSteeringRack& r = model.steeringRacks[e];
+    const MarkerKinematics& mi = ws.markers[r.i.value];
+    const MarkerKinematics& mj = ws.markers[r.j.value];
+    const Vec3 z = mj.R.col(2);
+    const Vec3 dW = mi.p - mj.p;
+    const Vec3 vRel = mi.v - mj.v - mj.w.cross(dW);  // the rack's velocity as the housing sees it
+    SteeringRackResult& out = ws.steeringRacks[e];
+    out.travel = dW.dot(z) - r.travel0;
+    out.rate = vRel.dot(z);
+    const double g = out.travel - r.ratio * ws.u[r.input], gRate = out.rate - r.ratio * ws.uDot[r.input];
+    out.force = -(r.stiffness * g + r.damping * gRate) + 0.0;  // + 0.0: a rack at rest reads 0, not -0
+    out.columnTorque = r.ratio * out.force;
+    out.columnTwist = -g / r.ratio;
+    out.wrench.F = out.force * z;
+    out.wrench.tau.setZero();
+    if (!partials) continue;
+    // A bushing's z direction alone (bushingPartials() with K = k z z^T, C = c z z^T, no torque).
+    const Mat3 K = r.stiffness * z * z.transpose(), C = r.damping * z * z.transpose();
+    MarkerPartialsOf<double> m;
+    m.FpI = scalarOf(Mat3(C * skew(mj.w) - K));
+    m.FvI = scalarOf(Mat3(-C));
+    m.FthJ = scalarOf(Mat3(-K * skew(dW) - C * skew(vRel) - skew(out.wrench.F)));
+    m.FwJ = scalarOf(Mat3(-C * skew(dW)));
+    m.TthI = m.TthJ = m.TwI = M3T<double>{};
+    storeScalarPartials(m, scalarOf(out.wrench.F), scalarSides(ws, r.i, r.j), mi.moves, mj.moves, false, out.wrench);
+  }
+}
+
 void calcBushingScalar(const SuspensionModel& model, Workspace& ws, int e, double branchStageGain) {
   const ModelBushing& b = model.bushings[e];
   const MarkerKinematics& mi = ws.markers[b.i.value];

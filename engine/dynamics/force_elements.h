@@ -13,6 +13,10 @@
 ///
 /// P2P: along e = d_W/|d_W|; tension T = preload + S(l - l0) + D(l_dot) - bump + rebound,
 /// force on I is -T e, on J +T e.
+///
+/// Steering rack (SteeringRackRow): along z = R_WJ e_z, travel s = d_W . z - s0 and rate
+/// s' = (v_I - v_J - w_J x d_W) . z; with g = s - ratio u the force on I is F = -(k g + c g') z at
+/// p_I (u the steering-wheel angle): a bushing's z direction whose zero moves with the input.
 
 #include <vector>
 
@@ -87,6 +91,12 @@ void calcBushingList(const SuspensionModel& model, Workspace& ws, const std::vec
 /// The P2P elements of `list`, as calcBushingList() does for bushings.
 void calcP2PList(const SuspensionModel& model, Workspace& ws, const std::vector<int>& list,
                  const ElementPass& pass = {});
+
+/// Marker kinematics and the steering-wheel angles (ws.u, ws.uDot) => each steering rack's travel,
+/// force, column torque and wrench, with `partials` its side partials and row blocks
+/// (RowBlocks::InElements) in ws.steeringRacks. One element at a time (a vehicle has one rack).
+/// @pre calcMarkerKinematics() ran.
+void calcSteeringRacks(const SuspensionModel& model, Workspace& ws, bool partials);
 
 /// Bushing e with the scalar instantiation of the same laws (S = double, force_elements.cpp): its
 /// values, side partials (always), the row blocks of its moving sides (as RowBlocks::InElements)

@@ -47,11 +47,19 @@ void addSlot(Workspace& ws, int s, const ElementWrench::Slot& blocks) {
 /// kernel added it); no partial at all without `partials` (the values-only pass).
 void scatterBlock(const SuspensionModel& model, ElementRef e, RowBlock block, bool addBlocks, bool partials,
                   Workspace& ws) {
-  const bool bushing = e.kind == ElementRef::Bushing;
-  const ElementWrench& w = bushing ? ws.bushings[e.index].wrench : ws.p2ps[e.index].wrench;
-  const MarkerIndex i = bushing ? model.bushings[e.index].i : model.p2ps[e.index].i;
-  const MarkerIndex j = bushing ? model.bushings[e.index].j : model.p2ps[e.index].j;
-  const BlockSlots& blocks = bushing ? model.bushings[e.index].blocks : model.p2ps[e.index].blocks;
+  const ElementWrench* wp = nullptr;
+  const BlockSlots* bp = nullptr;
+  MarkerIndex i, j;
+  auto take = [&](const auto& element, const ElementWrench& wrench) {
+    wp = &wrench, bp = &element.blocks, i = element.i, j = element.j;
+  };
+  switch (e.kind) {
+    case ElementRef::Bushing: take(model.bushings[e.index], ws.bushings[e.index].wrench); break;
+    case ElementRef::P2P: take(model.p2ps[e.index], ws.p2ps[e.index].wrench); break;
+    case ElementRef::SteeringRack: take(model.steeringRacks[e.index], ws.steeringRacks[e.index].wrench); break;
+  }
+  const ElementWrench& w = *wp;
+  const BlockSlots& blocks = *bp;
   const MarkerKinematics& mi = ws.markers[i.value];
   const MarkerKinematics& mj = ws.markers[j.value];
   const int stateA = mi.state, stateB = mj.state;
@@ -85,6 +93,27 @@ void scatterBlock(const SuspensionModel& model, ElementRef e, RowBlock block, bo
       }
       return;
     }
+  }
+}
+
+/// A steering rack's force by the steering-wheel angle and its rate (dF/du = k ratio z, dF/du' =
+/// c ratio z) into the world-wrench columns of its input: on the rack about its centre, the
+/// reaction at p_I on the housing.
+void addSteeringAngleColumns(const SuspensionModel& model, int e, Workspace& ws) {
+  const ModelSteeringRack& r = model.steeringRacks[e];
+  const MarkerKinematics& mi = ws.markers[r.i.value];
+  const MarkerKinematics& mj = ws.markers[r.j.value];
+  const Vec3 z = mj.R.col(2);
+  Vec6 unit;
+  if (r.inputSlotA >= 0) {
+    unit << z, mi.rho.cross(z);
+    ws.Jw_u[r.inputSlotA] += r.stiffness * r.ratio * unit;
+    ws.Jw_udot[r.inputSlotA] += r.damping * r.ratio * unit;
+  }
+  if (r.inputSlotB >= 0) {
+    unit << -z, -(mi.p - ws.bodies[mj.body].p).cross(z);
+    ws.Jw_u[r.inputSlotB] += r.stiffness * r.ratio * unit;
+    ws.Jw_udot[r.inputSlotB] += r.damping * r.ratio * unit;
   }
 }
 
@@ -133,6 +162,11 @@ void calcSurfaceForces(const SuspensionModel& model, Workspace& ws, const Elemen
     if (addBlocks || b == kBlockAA || b == kBlockBB)
       scatterBlock(model, {ElementRef::P2P, e}, b, addBlocks, pass.partials, ws);
   });
+  for (int e = 0, n = static_cast<int>(model.steeringRacks.size()); e < n; ++e) {
+    for (int b = kBlockAA; b <= kBlockBB; ++b)
+      scatterBlock(model, {ElementRef::SteeringRack, e}, static_cast<RowBlock>(b), pass.partials, pass.partials, ws);
+    if (pass.partials) addSteeringAngleColumns(model, e, ws);
+  }
   if (model.hasFlexibleBodies()) addFlexibleElementForces(model, ws, pass.partials);
 }
 
@@ -247,6 +281,7 @@ void evaluateElements(const SuspensionModel& model, const State& state, const Ve
   if (pass.partials && pass.blocks == RowBlocks::AddToRows) clearSurfaceForces(model, ws);
   calcBushings(model, ws, pass);
   calcP2Ps(model, ws, pass);
+  if (!model.steeringRacks.empty()) calcSteeringRacks(model, ws, pass.partials);
   if (model.hasFlexibleBodies()) calcFlexibleElements(model, ws);
   if (model.hasTyres()) calcTyreContacts(model, ws, pass.partials);
 }

@@ -29,7 +29,7 @@ void clearSurfaceForces(const SuspensionModel& model, Workspace& ws);
 
 /// A force element by kind and index, for the work lists of the parallel step.
 struct ElementRef {
-  enum Kind { Bushing, P2P } kind;
+  enum Kind { Bushing, P2P, SteeringRack } kind;
   int index;
 };
 

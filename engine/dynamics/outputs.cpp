@@ -32,6 +32,11 @@ int componentIndex(OutputQuantity q, const std::string& c) {
       if (c == kTyreComponents[k]) return k;
     return 0;
   }
+  if (q == OutputQuantity::SteeringRack) {
+    for (int k = 0; k < static_cast<int>(kSteeringRackComponents.size()); ++k)
+      if (c == kSteeringRackComponents[k]) return k;
+    return 0;
+  }
   if (q == OutputQuantity::ErrorEstimate) {
     for (int k = 0; k < static_cast<int>(kErrorEstimateComponents.size()); ++k)
       if (c == kErrorEstimateComponents[k]) return k;
@@ -65,6 +70,10 @@ std::string unitOf(OutputQuantity q, int comp, InputKind kind) {
     case OutputQuantity::ModalCoordinate: return "m kg^0.5";  // the rate's unit: resolveChannels
     case OutputQuantity::Tyre: {
       static const char* units[] = {"N", "N", "N", "N m", "N m", "N m", "-", "rad", "rad", "m/s", "rad/s", "m"};
+      return units[comp];
+    }
+    case OutputQuantity::SteeringRack: {
+      static const char* units[] = {"m", "N", "N m", "rad"};
       return units[comp];
     }
   }
@@ -111,6 +120,7 @@ std::vector<Channel> resolveChannels(const SuspensionModel& model, const std::ve
         c.index = model.wheelById(o.element);
         c.wheel = &model.wheels[c.index];
         break;
+      case OutputQuantity::SteeringRack: c.index = model.steeringRackById(o.element); break;
       case OutputQuantity::ErrorEstimate: break;
       case OutputQuantity::ModalCoordinate: {
         // The flexible body of the element's body; the mode from the component (validation
@@ -250,6 +260,15 @@ std::string describeChannel(const SuspensionModel& model, const Channel& c) {
       return "wheel " + std::to_string(w.id) + " '" + w.name + "', tyre: " +
              what[std::clamp(c.component, 0, static_cast<int>(kTyreComponents.size()) - 1)];
     }
+    case OutputQuantity::SteeringRack: {
+      static const char* what[] = {
+          "travel of the rack along the housing marker's z axis from its position as modelled",
+          "force on the rack along the housing marker's z axis (the column's pull, positive along +z)",
+          "torque in the steering column, what the driver holds: ratio times the rack's force",
+          "twist of the column: steering-wheel angle minus the angle the rack's travel stands for"};
+      const ModelSteeringRack& r = model.steeringRacks[c.index];
+      return what[std::clamp(c.component, 0, 3)] + std::string(" of ") + pair("steering rack", r.id, r.name, r.i, r.j);
+    }
     case OutputQuantity::ErrorEstimate:
       return std::string("the integrator's local error estimate of the step that ended here: the largest over the "
                          "coordinates of kind ") + kErrorEstimateComponents[std::clamp(c.component, 0, 3)];
@@ -294,6 +313,11 @@ double channelValue(const Channel& c, const Workspace& ws, const std::vector<Vec
       const double values[] = {t.forces[kMfFx], t.forces[kMfFy], t.fz,      t.forces[kMfMx], t.forces[kMfMy],
                                t.forces[kMfMz], t.kappa,         t.alpha,   t.gamma,         t.vx,
                                t.spin,          t.effectiveRadius};
+      return values[c.component];
+    }
+    case OutputQuantity::SteeringRack: {
+      const SteeringRackResult& r = ws.steeringRacks[c.index];  // kSteeringRackComponents' order
+      const double values[] = {r.travel, r.force, r.columnTorque, r.columnTwist};
       return values[c.component];
     }
   }

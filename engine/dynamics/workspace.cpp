@@ -18,6 +18,7 @@ Workspace::Workspace(const SuspensionModel& m)
       branches(m.branchDirections.size()),
       bushings(m.bushings.size()),
       p2ps(m.p2ps.size()),
+      steeringRacks(m.steeringRacks.size()),
       wrench(m.nFreeBodies(), Vec6::Zero()),
       Jw_r(m.pattern.nBlocks(), Mat6::Zero()),
       Jw_v(m.pattern.nBlocks(), Mat6::Zero()),

@@ -97,6 +97,13 @@ struct P2PResult {
   ElementWrench wrench;
 };
 
+/// A steering rack's travel from its position as modelled and its rate [m, m/s], the force on the
+/// rack along the housing's z axis [N], the column's torque [N m] and twist [rad].
+struct SteeringRackResult {
+  double travel = 0.0, rate = 0.0, force = 0.0, columnTorque = 0.0, columnTwist = 0.0;
+  ElementWrench wrench;
+};
+
 using Vec12 = Eigen::Matrix<double, 12, 1>;
 
 /// How a driven body's (p, theta, v, w_B) change with one motion input's value u and rate u_dot
@@ -170,6 +177,7 @@ struct Workspace {
   std::vector<BranchCoupling> branches;  ///< per model.branchDirections, with the partials
   std::vector<BushingResult> bushings;
   std::vector<P2PResult> p2ps;
+  std::vector<SteeringRackResult> steeringRacks;
   /// The markers on moving (free or driven) bodies, ascending: those calcMarkerKinematics() updates.
   std::vector<int> movingMarkers;
   /// The order calcBushings() and calcP2Ps() take the elements in (batchOrder()).

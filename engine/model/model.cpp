@@ -277,6 +277,7 @@ std::shared_ptr<const SuspensionModel> SuspensionModel::build(const Project& p) 
   };
   for (const auto& b : p.bushings) couple(b.markerI, b.markerJ);
   for (const auto& e : p.p2ps) couple(e.markerI, e.markerJ);
+  for (const auto& e : p.steeringRacks) couple(e.markerI, e.markerJ);
   // A tyre's slot and its hub.
   for (std::size_t k = 0; k < p.wheels.size(); ++k)
     if (tyreSlotOfRow[k] >= 0) {
@@ -413,6 +414,30 @@ std::shared_ptr<const SuspensionModel> SuspensionModel::build(const Project& p) 
     }
     m->inputs.push_back(mi);
   }
+  for (const auto& e : p.steeringRacks) {
+    ModelSteeringRack mr;
+    mr.id = e.id;
+    mr.name = e.name;
+    mr.i = m->markerById(e.markerI);
+    mr.j = m->markerById(e.markerJ);
+    mr.input = m->inputById(e.input);
+    mr.ratio = e.ratio;
+    mr.stiffness = e.columnStiffness / (e.ratio * e.ratio);
+    mr.damping = e.columnDamping / (e.ratio * e.ratio);
+    auto pose = [&](MarkerIndex mi, Vec3& at, Mat3& R) {
+      const ModelMarker& mk = m->markers[mi.value];
+      const ModelBody& body = m->bodies[mk.body.value];
+      at = body.p0 + body.R0 * mk.s;
+      R = body.R0 * mk.R_BM;
+    };
+    Vec3 pI, pJ;
+    Mat3 RI, RJ;
+    pose(mr.i, pI, RI);
+    pose(mr.j, pJ, RJ);
+    mr.travel0 = (pI - pJ).dot(RJ.col(2));
+    mr.blocks = blockSlots(e.markerI, e.markerJ);
+    m->steeringRacks.push_back(mr);
+  }
   {
     // The rows of J_u: a load's body (a flexible body's frame and modal slots: the load's modal
     // forces, and M(q)^-1 couples them); the free bodies that elements join to a driven body.
@@ -439,7 +464,11 @@ std::shared_ptr<const SuspensionModel> SuspensionModel::build(const Project& p) 
       }
       for (const auto& b : m->bushings) drivenTo(k, b.i, b.j);
       for (const auto& e : m->p2ps) drivenTo(k, e.i, e.j);
+      for (const auto& e : m->steeringRacks) drivenTo(k, e.i, e.j);
     }
+    // A steering rack's angle pulls on the rack and the housing.
+    for (const auto& e : m->steeringRacks)
+      for (MarkerIndex mk : {e.i, e.j}) addRows(e.input, bodyOf(mk));
     for (std::size_t w = 0; w < p.wheels.size(); ++w)
       for (int id : spinTorqueInputs[w]) {
         const int k = m->inputById(id);
@@ -461,6 +490,11 @@ std::shared_ptr<const SuspensionModel> SuspensionModel::build(const Project& p) 
     ip.colSlots.resize(ip.nSlots());
     std::vector<int> next(ip.colStart.begin(), ip.colStart.end() - 1);
     for (int s = 0; s < ip.nSlots(); ++s) ip.colSlots[next[ip.input[s]]++] = s;
+    for (auto& e : m->steeringRacks) {
+      const int a = m->markers[e.i.value].body.value, b = m->markers[e.j.value].body.value;
+      if (m->bodies[a].state >= 0) e.inputSlotA = ip.find(m->bodies[a].state, e.input);
+      if (m->bodies[b].state >= 0) e.inputSlotB = ip.find(m->bodies[b].state, e.input);
+    }
   }
   for (const auto& w : p.wheels) {
     ModelWheel mw;
@@ -543,6 +577,11 @@ int SuspensionModel::bushingById(int id) const {
 int SuspensionModel::p2pById(int id) const {
   for (std::size_t k = 0; k < p2ps.size(); ++k)
     if (p2ps[k].id == id) return static_cast<int>(k);
+  return -1;
+}
+int SuspensionModel::steeringRackById(int id) const {
+  for (std::size_t k = 0; k < steeringRacks.size(); ++k)
+    if (steeringRacks[k].id == id) return static_cast<int>(k);
   return -1;
 }
 int SuspensionModel::inputById(int id) const {

@@ -140,6 +140,20 @@ struct ModelP2P {
   BlockSlots blocks;
 };
 
+/// A steering rack (SteeringRackRow) as the engine evaluates it (dynamics/force_elements.h).
+struct ModelSteeringRack {
+  int id = 0;
+  std::string name;
+  MarkerIndex i, j;  ///< rack, housing (its z axis is the rack's)
+  int input = -1;    ///< the steering-wheel angle's input
+  double ratio = 0.0;      ///< [m/rad]
+  double stiffness = 0.0;  ///< the column's, at the rack: column stiffness / ratio^2 [N/m]
+  double damping = 0.0;    ///< [N s/m]
+  double travel0 = 0.0;    ///< (p_I - p_J) . z_J as modelled [m]
+  BlockSlots blocks;
+  int inputSlotA = -1, inputSlotB = -1;  ///< J_u's slots (row of I's body, of J's body; -1 if not free)
+};
+
 struct ModelInput {
   int id = 0;
   std::string name;
@@ -253,6 +267,7 @@ class SuspensionModel {
   std::vector<ModelBranchDirection> branchDirections;  ///< the viscoelastic bushing directions
   int nElementStates() const { return nElementStates_; }  ///< Maxwell branch deflections
   std::vector<ModelP2P> p2ps;
+  std::vector<ModelSteeringRack> steeringRacks;
   std::vector<ModelInput> inputs;
   std::vector<ModelWheel> wheels;
   std::vector<Curve> curves;
@@ -264,6 +279,7 @@ class SuspensionModel {
   MarkerIndex markerById(int id) const;
   int bushingById(int id) const;
   int p2pById(int id) const;
+  int steeringRackById(int id) const;
   int inputById(int id) const;
   int wheelById(int id) const;
   const LoadCaseRow* loadCase(const std::string& name) const;

@@ -158,6 +158,25 @@ struct P2PRow {
   bool operator==(const P2PRow&) const = default;
 };
 
+/// A steering rack driven by the steering-wheel angle (docs/steering.md): the rack (marker I's
+/// body) is pulled along marker J's z axis (J on the housing: subframe or vehicle body) towards
+/// the travel the angle gives through the ratio, through the column's torsional compliance.
+/// With g = s - s0 - ratio u (s = (p_I - p_J) . z_J, s0 its value as modelled, u the angle) the
+/// force on the rack is -(k g + c g') z_J at p_I with k = column stiffness / ratio^2 and c =
+/// column damping / ratio^2; the reaction acts on J's body at p_I. The column's torque, which the
+/// driver holds, is ratio times that force.
+struct SteeringRackRow {
+  int id = 0;
+  std::string name;
+  int input = 0;     ///< the steering-wheel angle: a rotation input (it turns the steering wheel's body)
+  int markerI = 0;   ///< on the rack
+  int markerJ = 0;   ///< on the housing; its z axis is the rack's axis
+  double ratio = 0.0;            ///< rack travel per steering-wheel angle [m/rad] (the pinion radius), != 0
+  double columnStiffness = 0.0;  ///< torsional, column and torsion bar in series [N m/rad], > 0
+  double columnDamping = 0.0;    ///< torsional [N m s/rad], >= 0
+  bool operator==(const SteeringRackRow&) const = default;
+};
+
 struct CurveRow {
   int id = 0;
   std::string name;
@@ -303,8 +322,9 @@ enum class OutputQuantity {
                        ///< mass-normalized: [m kg^0.5], [m kg^0.5/s]
   Tyre,                ///< a Magic Formula tyre's force, moment, slip or spin (kTyreComponents; element: its
                        ///< wheel), forces and moments in the tyre's ISO W axes at the contact point
+  SteeringRack,        ///< a steering rack's travel, force or column (kSteeringRackComponents; element: its id)
 };
-inline constexpr OutputQuantity kLastOutputQuantity = OutputQuantity::Tyre;
+inline constexpr OutputQuantity kLastOutputQuantity = OutputQuantity::SteeringRack;
 
 /// The component of a modal coordinate output: "q" or "qd" followed by the mode's number from 1.
 /// Returns false for any other text.
@@ -353,6 +373,13 @@ inline constexpr std::array<const char*, 13> kWheelComponents{
 inline constexpr std::array<const char*, 12> kTyreComponents{
     "fx", "fy", "fz", "mx", "my", "mz", "slip ratio", "slip angle", "inclination", "speed", "spin rate", "rolling radius"};
 
+/// Components of the steering-rack quantity: the rack's travel along the housing's z axis from
+/// its position as modelled [m], the force on the rack along that axis [N], the column's torque
+/// (what the driver holds; positive against a positive angle's turn) [N m] and the column's twist
+/// (steering-wheel angle minus the angle the rack's travel stands for) [rad].
+inline constexpr std::array<const char*, 4> kSteeringRackComponents{"travel", "force", "column torque",
+                                                                    "column twist"};
+
 struct OutputRow {
   std::string name;
   OutputQuantity quantity = OutputQuantity::MarkerPosition;
@@ -395,6 +422,7 @@ struct Project {
   std::vector<FlexibleBodyRow> flexibleBodies;
   std::vector<BushingRow> bushings;
   std::vector<P2PRow> p2ps;
+  std::vector<SteeringRackRow> steeringRacks;
   std::vector<CurveRow> curves;
   std::vector<InputRow> inputs;
   std::vector<WheelRow> wheels;
@@ -407,7 +435,7 @@ struct Project {
     return name == o.name && description == o.description && gravity == o.gravity &&
            simulation == o.simulation && bodies == o.bodies && markers == o.markers &&
            flexibleBodies == o.flexibleBodies &&
-           bushings == o.bushings && p2ps == o.p2ps && curves == o.curves && inputs == o.inputs &&
+           bushings == o.bushings && p2ps == o.p2ps && steeringRacks == o.steeringRacks && curves == o.curves && inputs == o.inputs &&
            wheels == o.wheels && vehicle == o.vehicle && loadCases == o.loadCases && outputs == o.outputs &&
            targets == o.targets;
   }

@@ -43,6 +43,7 @@ constexpr QuantityName kQuantities[] = {
     {OutputQuantity::ErrorEstimate, "error estimate", nullptr},
     {OutputQuantity::ModalCoordinate, "modal coordinate", "body"},
     {OutputQuantity::Tyre, "tyre", "wheel"},
+    {OutputQuantity::SteeringRack, "steering rack", "steering rack"},
 };
 
 struct SignalName {
@@ -346,6 +347,19 @@ P2PRow readP2P(ObjectReader& r) {
   if (r.has("bump stop")) p.bumpStop = readStop(r, "bump stop");
   if (r.has("rebound stop")) p.reboundStop = readStop(r, "rebound stop");
   return p;
+}
+
+SteeringRackRow readSteeringRack(ObjectReader& r) {
+  SteeringRackRow s;
+  s.id = r.integer("id");
+  s.name = r.string("name", "");
+  s.input = r.integer("steering input");
+  s.markerI = r.integer("marker_i");
+  s.markerJ = r.integer("marker_j");
+  s.ratio = r.number("ratio [m/rad]");
+  s.columnStiffness = r.number("column stiffness [N m/rad]");
+  s.columnDamping = r.number("column damping [N m s/rad]", 0.0);
+  return s;
 }
 
 CurveRow readCurve(ObjectReader& r) {
@@ -714,6 +728,7 @@ Project parseProject(const std::string& text, const std::string& path) {
   forEachRow(top, "markers", [&](ObjectReader& r) { pr.markers.push_back(readMarker(r)); });
   forEachRow(top, "bushings", [&](ObjectReader& r) { pr.bushings.push_back(readBushing(r)); });
   forEachRow(top, "p2p elements", [&](ObjectReader& r) { pr.p2ps.push_back(readP2P(r)); });
+  forEachRow(top, "steering racks", [&](ObjectReader& r) { pr.steeringRacks.push_back(readSteeringRack(r)); });
   forEachRow(top, "curves", [&](ObjectReader& r) { pr.curves.push_back(readCurve(r)); });
   forEachRow(top, "inputs", [&](ObjectReader& r) { pr.inputs.push_back(readInput(r)); });
   forEachRow(top, "wheels", [&](ObjectReader& r) { pr.wheels.push_back(readWheel(r)); });
@@ -849,6 +864,15 @@ std::string writeProjectText(const Project& p) {
     p2ps.push_back(r);
   }
   j["p2p elements"] = p2ps;
+  if (!p.steeringRacks.empty()) {  // older projects have no such table: it stays out when empty
+    Json racks = Json::array();
+    for (const auto& e : p.steeringRacks)
+      racks.push_back(Json{{"id", e.id}, {"name", e.name}, {"steering input", e.input}, {"marker_i", e.markerI},
+                           {"marker_j", e.markerJ}, {"ratio [m/rad]", e.ratio},
+                           {"column stiffness [N m/rad]", e.columnStiffness},
+                           {"column damping [N m s/rad]", e.columnDamping}});
+    j["steering racks"] = racks;
+  }
   Json curves = Json::array();
   for (const auto& c : p.curves) {
     Json pts = Json::array();

@@ -101,6 +101,9 @@ bool componentValid(OutputQuantity q, const std::string& comp) {
     }
     case OutputQuantity::Tyre:
       return std::find(kTyreComponents.begin(), kTyreComponents.end(), comp) != kTyreComponents.end();
+    case OutputQuantity::SteeringRack:
+      return std::find(kSteeringRackComponents.begin(), kSteeringRackComponents.end(), comp) !=
+             kSteeringRackComponents.end();
   }
   return false;
 }
@@ -151,6 +154,11 @@ void checkFinite(const Project& p, const Checker& c) {
       numAt((*stop)->clearance, c.at("p2p elements", e, key + ".clearance [m]"));
       numAt((*stop)->law.coefficient, c.at("p2p elements", e, key + ".stiffness [N/m]"));
     }
+  }
+  for (const auto& e : p.steeringRacks) {
+    numAt(e.ratio, c.at("steering racks", e, "ratio [m/rad]"));
+    numAt(e.columnStiffness, c.at("steering racks", e, "column stiffness [N m/rad]"));
+    numAt(e.columnDamping, c.at("steering racks", e, "column damping [N m s/rad]"));
   }
   for (const auto& cv : p.curves)
     for (const auto& pt : cv.points)
@@ -339,6 +347,11 @@ void checkFlexibleBodies(const Project& p, const Checker& c, const std::map<int,
                 "Maxwell branches on a flexible body are not supported yet; join it with an elastic bushing");
         break;
       }
+  for (const auto& e : p.steeringRacks)
+    for (const auto& [id, key] : {std::pair{e.markerI, "marker_i"}, std::pair{e.markerJ, "marker_j"}})
+      if (onFlexible(id))
+        c.error(c.at("steering racks", e, key),
+                "marker " + std::to_string(id) + " is on a flexible body: a steering rack joins rigid bodies (for now)");
   for (const auto& w : p.wheels) {
     if (onFlexible(w.marker))
       c.error(c.at("wheels", w, "marker"), "marker " + std::to_string(w.marker) + " is on a flexible body: a wheel must be rigid");
@@ -477,6 +490,7 @@ Diagnostics check(const Project& p) {
   const auto markers = c.uniqueIds(p.markers, "markers");
   const auto bushings = c.uniqueIds(p.bushings, "bushings");
   const auto p2ps = c.uniqueIds(p.p2ps, "p2p elements");
+  const auto racks = c.uniqueIds(p.steeringRacks, "steering racks");
   const auto curves = c.uniqueIds(p.curves, "curves");
   const auto inputs = c.uniqueIds(p.inputs, "inputs");
   checkBodies(p, c);
@@ -577,6 +591,22 @@ Diagnostics check(const Project& p) {
               "as modelled, markers " + std::to_string(e.markerI) + " and " + std::to_string(e.markerJ) +
                   " coincide: a point-to-point element needs a line of action");
   }
+  for (const auto& e : p.steeringRacks) {
+    const std::string t = "steering racks";
+    checkMarkers(t, e);
+    if (!inputs.count(e.input))
+      c.error(c.at(t, e, "steering input"), "input " + std::to_string(e.input) + " does not exist");
+    else if (p.inputs[inputs.at(e.input)].kind != InputKind::Rotation)
+      c.error(c.at(t, e, "steering input"),
+              "input " + std::to_string(e.input) + " is a " + inputKindName(p.inputs[inputs.at(e.input)].kind) +
+                  " input; the steering-wheel angle is a rotation input (it turns the steering wheel's body)");
+    if (std::isfinite(e.ratio) && e.ratio == 0.0)
+      c.error(c.at(t, e, "ratio [m/rad]"), "must not be zero (the rack's travel per steering-wheel angle)");
+    if (std::isfinite(e.columnStiffness) && !(e.columnStiffness > 0.0))
+      c.error(c.at(t, e, "column stiffness [N m/rad]"), "must be positive");
+    if (std::isfinite(e.columnDamping) && e.columnDamping < 0.0)
+      c.error(c.at(t, e, "column damping [N m s/rad]"), "must not be negative");
+  }
   checkFlexibleBodies(p, c, bodies, markers);
   for (const auto& b : p.bodies)
     if (!b.fixed && !held.count(b.id))
@@ -676,6 +706,7 @@ Diagnostics check(const Project& p) {
       case OutputQuantity::Input: ids = &inputs; key = "input"; break;
       case OutputQuantity::Wheel:
       case OutputQuantity::Tyre: ids = &wheels; key = "wheel"; break;
+      case OutputQuantity::SteeringRack: ids = &racks; key = "steering rack"; break;
       case OutputQuantity::ErrorEstimate: break;  // of the run, no element
     }
     if (ids && !ids->count(o.element))

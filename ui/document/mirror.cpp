@@ -170,6 +170,7 @@ Project mirrorLeftToRight(const Project& in, int* added) {
       case OutputQuantity::Input: ids = &input; break;
       case OutputQuantity::Wheel:
       case OutputQuantity::Tyre: ids = &wheel; break;
+      case OutputQuantity::SteeringRack:  // one rack for both sides
       case OutputQuantity::ErrorEstimate: break;  // of the run: nothing to mirror
     }
     if (!ids || !ids->count(o.element)) continue;

@@ -607,6 +607,9 @@ QStringList outputMeasures() {
       case OutputQuantity::Tyre:
         for (const char* t : kTyreComponents) components << t;
         break;
+      case OutputQuantity::SteeringRack:
+        for (const char* t : kSteeringRackComponents) components << t;
+        break;
     }
     if (components.isEmpty()) out << name;
     for (const QString& c : components) out << name + " " + c;

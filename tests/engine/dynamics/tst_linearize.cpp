@@ -3,6 +3,7 @@
 // J_r, J_v, J_u and N = d(K(r) v)/dr, on random topologies at random non-trivial states.
 #include <QtTest>
 
+#include <array>
 #include <random>
 
 #include "engine/core/rotation.h"
@@ -35,6 +36,31 @@ VecX evalH(const SuspensionModel& m, const State& s, const VecX& u) {
   Workspace ws(m);
   linearize(m, s, u, ws);
   return ws.h;
+}
+
+/// J_u, J_udot, J_r and J_v at (st, u, ud) against central differences of h; their relative
+/// errors in this order.
+std::array<double, 4> partialsAgainstDifferences(const SuspensionModel& m, const State& st, const VecX& u,
+                                                 const VecX& ud) {
+  Workspace ws(m);
+  linearize(m, st, u, ud, ws);
+  auto h = [&](const VecX& uu, const VecX& uud, const State& s) {
+    Workspace w(m);
+    linearize(m, s, uu, uud, w);
+    return VecX(w.h);
+  };
+  // Steps by column: 1e-5 m or rad for motions, 1e-3 N or N m for loads (rounding).
+  MatX fdU = test::centralDifference([&](const VecX& x) { return h(x, ud, st); }, u, 1e-5);
+  const MatX fdLoads = test::centralDifference([&](const VecX& x) { return h(x, ud, st); }, u, 1e-3);
+  for (int k = 0; k < m.nInputs(); ++k)
+    if (!m.inputs[k].motion()) fdU.col(k) = fdLoads.col(k);
+  const MatX fdUd = test::centralDifference([&](const VecX& x) { return h(u, x, st); }, ud, 1e-5);
+  const MatX fdR = test::centralDifference([&](const VecX& r) { return h(u, ud, State{0.0, r, st.v}); }, st.r, 1e-6);
+  const MatX fdV = test::centralDifference([&](const VecX& v) { return h(u, ud, State{0.0, st.r, v}); }, st.v, 1e-5);
+  return {test::blockRelativeError(inputMatrix(m, ws.Ju), fdU, 3, 1),
+          test::blockRelativeError(inputMatrix(m, ws.Judot), fdUd, 3, 1),
+          test::blockRelativeError(blockToDense(m.pattern, ws.Jr), fdR, 3, 3),
+          test::blockRelativeError(blockToDense(m.pattern, ws.Jv), fdV, 3, 3)};
 }
 
 }  // namespace
@@ -222,24 +248,8 @@ class TestLinearize : public QObject {
       }
     Workspace ws(*m);
     linearize(*m, st, u, ud, ws);
-    auto h = [&](const VecX& uu, const VecX& uud, const State& s) {
-      Workspace w(*m);
-      linearize(*m, s, uu, uud, w);
-      return VecX(w.h);
-    };
-    // Steps by column: 1e-5 m or rad for motions, 1e-3 N or N m for loads (rounding).
-    MatX fdU = test::centralDifference([&](const VecX& x) { return h(x, ud, st); }, u, 1e-5);
-    const MatX fdLoads = test::centralDifference([&](const VecX& x) { return h(x, ud, st); }, u, 1e-3);
-    for (int k = 0; k < m->nInputs(); ++k)
-      if (!m->inputs[k].motion()) fdU.col(k) = fdLoads.col(k);
-    const MatX fdUd = test::centralDifference([&](const VecX& x) { return h(u, x, st); }, ud, 1e-5);
-    const MatX fdR = test::centralDifference([&](const VecX& r) { return h(u, ud, State{0.0, r, st.v}); }, st.r, 1e-6);
-    const MatX fdV = test::centralDifference([&](const VecX& v) { return h(u, ud, State{0.0, st.r, v}); }, st.v, 1e-5);
     const MatX Ju = inputMatrix(*m, ws.Ju), Judot = inputMatrix(*m, ws.Judot);
-    const double eU = test::blockRelativeError(Ju, fdU, 3, 1);
-    const double eUd = test::blockRelativeError(Judot, fdUd, 3, 1);
-    const double eR = test::blockRelativeError(blockToDense(m->pattern, ws.Jr), fdR, 3, 3);
-    const double eV = test::blockRelativeError(blockToDense(m->pattern, ws.Jv), fdV, 3, 3);
+    const auto [eU, eUd, eR, eV] = partialsAgainstDifferences(*m, st, u, ud);
     qInfo("driven bodies, relative errors: J_u %.2e, J_udot %.2e, J_r %.2e, J_v %.2e", eU, eUd, eR, eV);
     QVERIFY2(eU <= 1e-6, qPrintable(QString("J_u error %1").arg(eU)));
     QVERIFY2(eUd <= 1e-6, qPrintable(QString("J_udot error %1").arg(eUd)));
@@ -256,6 +266,64 @@ class TestLinearize : public QObject {
     const Vec3 p0 = m->bodies[mk.body.value].p0 + m->bodies[mk.body.value].R0 * mk.s;
     QVERIFY((ws.markers[m->markerById(m201).value].p - p0).norm() < 1e-15);  // on the axis: does not move
     QVERIFY((ws.bodies[mk.body.value].w_W - ud[m->inputById(903)] * rot.axis).norm() < 1e-15);
+  }
+
+  // Steering racks (docs/steering.md): the force pulls the rack towards ratio x angle along the
+  // housing's z axis, through the column's stiffness and damping. J_u, J_udot (the angle and its
+  // rate), J_r and J_v against differences of h, with the housing on ground, on a free body and on
+  // a driven body and the rack on a driven body, at a state where everything moves.
+  void steeringRackPartials() {
+    Project p = test::randomProject(43, 4, 5, 2, true);
+    std::mt19937 rng(8);
+    std::uniform_real_distribution<double> U(-1.0, 1.0);
+    auto rv = [&](double s) { return Vec3(s * U(rng), s * U(rng), s * U(rng)); };
+    int nextMarker = 1000;
+    auto marker = [&](int body) {
+      p.markers.push_back({nextMarker, "s" + std::to_string(nextMarker), body, rv(0.15), rv(0.8)});
+      return nextMarker++;
+    };
+    for (int id : {200, 201}) {
+      BodyRow b;
+      b.id = id;
+      b.name = id == 200 ? "steering wheel" : "driven subframe";
+      b.fixed = true;
+      b.position = rv(0.4);
+      b.orientation = rv(0.5);
+      p.bodies.push_back(b);
+    }
+    p.inputs.push_back({900, "steering wheel angle", marker(200), InputKind::Rotation, InputFrame::Marker, Vec3::UnitZ()});
+    p.inputs.push_back({901, "subframe z", marker(201), InputKind::Translation, InputFrame::Global, Vec3(0.1, 0.2, 1.0)});
+    p.steeringRacks.push_back({700, "housing on ground", 900, marker(1), marker(100), 0.008, 1500.0, 3.0});
+    p.steeringRacks.push_back({701, "housing on a free body", 900, marker(2), marker(3), -0.012, 900.0, 1.5});
+    p.steeringRacks.push_back({702, "housing driven", 900, marker(4), marker(201), 0.01, 2000.0, 2.0});
+    p.steeringRacks.push_back({703, "rack driven", 900, marker(201), marker(2), 0.009, 1200.0, 1.0});
+    const auto m = SuspensionModel::build(p);
+    State st;
+    m->initialState(st.r, st.v);
+    VecX u = VecX::Zero(m->nInputs()), ud = VecX::Zero(m->nInputs());
+    const int angle = m->inputById(900), lift = m->inputById(901);
+    u[angle] = 1.3, ud[angle] = -0.8;  // 75 deg of steering-wheel angle, turning back
+    u[lift] = 0.01, ud[lift] = 0.3;
+    Workspace ws(*m);
+    linearize(*m, st, u, ud, ws);
+    const auto [eU, eUd, eR, eV] = partialsAgainstDifferences(*m, st, u, ud);
+    qInfo("steering racks, relative errors: J_u %.2e, J_udot %.2e, J_r %.2e, J_v %.2e", eU, eUd, eR, eV);
+    QVERIFY2(eU <= 1e-6, qPrintable(QString("J_u error %1").arg(eU)));
+    QVERIFY2(eUd <= 1e-6, qPrintable(QString("J_udot error %1").arg(eUd)));
+    QVERIFY2(eR <= 1e-6 && eV <= 1e-6, qPrintable(QString("J_r %1, J_v %2").arg(eR).arg(eV)));
+    // The angle's columns carry the racks' pull: k ratio and c ratio on each rack's row.
+    const MatX Ju = inputMatrix(*m, ws.Ju), Judot = inputMatrix(*m, ws.Judot);
+    const ModelSteeringRack& r = m->steeringRacks[0];
+    const int row = 6 * m->bodies[m->markers[r.i.value].body.value].state;
+    const Vec3 z = ws.markers[r.j.value].R.col(2);
+    QVERIFY((Ju.col(angle).segment<3>(row) - r.stiffness * r.ratio * z).norm() <= 1e-9 * r.stiffness * r.ratio);
+    QVERIFY((Judot.col(angle).segment<3>(row) - r.damping * r.ratio * z).norm() <= 1e-9 * r.damping * r.ratio);
+    // The force: -(k g + c g') along z, the column's torque ratio times it.
+    const SteeringRackResult& out = ws.steeringRacks[0];
+    const double g = out.travel - r.ratio * u[angle], gRate = out.rate - r.ratio * ud[angle];
+    QCOMPARE(out.force, -(r.stiffness * g + r.damping * gRate));
+    QCOMPARE(out.columnTorque, r.ratio * out.force);
+    QVERIFY(std::abs(out.force) > 10.0);
   }
 
   void kinematicsMatrixDerivative() {

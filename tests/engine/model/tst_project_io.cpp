@@ -63,7 +63,8 @@ void addEverything(Project& p) {
                {"e", OutputQuantity::BodyAngularVelocity, 2, "rz"}, {"f", OutputQuantity::BushingForce, 10, "ry"},
                {"g", OutputQuantity::BushingDeflection, 11, "x"},   {"h", OutputQuantity::P2PForce, 50, ""},
                {"i", OutputQuantity::P2PLength, 51, ""},            {"j", OutputQuantity::Input, 2, ""},
-               {"k", OutputQuantity::ErrorEstimate, 0, "angle"}};
+               {"k", OutputQuantity::ErrorEstimate, 0, "angle"},   {"l", OutputQuantity::SteeringRack, 70, "column torque"}};
+  p.steeringRacks = {{70, "rack", 1, 1, 2, 0.0085, 1432.5, 0.75}, {71, "second", 2, 3, 1, -0.0079, 880.0, 0.0}};
   p.simulation = {5e-4, 2, 500.0};
   p.description = "round trip with \"quotes\", unicode \u00e4\u00f6 and\nnewlines";
 }

@@ -181,6 +181,52 @@ class TestValidate : public QObject {
     QVERIFY2(wheels.contains("row id 2 ('v'), field 'steering input': input 9 does not exist"), qPrintable(wheels));
   }
 
+  // Steering racks: a rotation input that exists, two markers on different bodies, a ratio that
+  // is not zero, a positive column stiffness, no negative damping, and outputs of racks that
+  // exist: every problem named in one pass.
+  void steeringRacks() {
+    auto j = minimalJson();
+    j["bodies"].push_back({{"id", 5}, {"name", "steering wheel"}, {"fixed", true}});
+    j["markers"].push_back({{"id", 9}, {"name", "column"}, {"body", 5}});
+    j["inputs"].push_back(
+        {{"id", 3}, {"name", "steering wheel angle"}, {"marker", 9}, {"kind", "rotation"}, {"direction", {0, 0, 1}}});
+    j["steering racks"] = nlohmann::ordered_json::array();
+    j["steering racks"].push_back({{"id", 1}, {"name", "rack"}, {"steering input", 3}, {"marker_i", 2}, {"marker_j", 1},
+                                   {"ratio [m/rad]", 0.008}, {"column stiffness [N m/rad]", 1500.0}});
+    j["outputs"] = nlohmann::ordered_json::array();
+    j["outputs"].push_back({{"name", "torque"}, {"quantity", "steering rack"}, {"steering rack", 1}, {"component", "column torque"}});
+    QVERIFY2(errorsOf(j.dump()).empty(), qPrintable(joined(errorsOf(j.dump()))));
+    const Project p = parseProject(j.dump(), "test.json");
+    QCOMPARE(p.steeringRacks[0].columnDamping, 0.0);
+    QCOMPARE(parseProject(writeProjectText(p), "again.json").steeringRacks, p.steeringRacks);
+
+    j["steering racks"].push_back({{"id", 2}, {"name", "bad"}, {"steering input", 1}, {"marker_i", 2}, {"marker_j", 2},
+                                   {"ratio [m/rad]", 0.0}, {"column stiffness [N m/rad]", -1.0},
+                                   {"column damping [N m s/rad]", -2.0}});
+    j["steering racks"].push_back({{"id", 3}, {"name", "lost"}, {"steering input", 8}, {"marker_i", 2}, {"marker_j", 77},
+                                   {"ratio [m/rad]", 0.01}, {"column stiffness [N m/rad]", 100.0}});
+    j["outputs"].push_back({{"name", "none"}, {"quantity", "steering rack"}, {"steering rack", 9}, {"component", "force"}});
+    j["outputs"].push_back({{"name", "odd"}, {"quantity", "steering rack"}, {"steering rack", 1}, {"component", "toe"}});
+    const auto errors = errorsOf(j.dump());
+    const QString all = joined(errors);
+    for (const char* expected :
+         {"row id 2 ('bad'), field 'steering input': input 1 is a force input; the steering-wheel angle is a rotation "
+          "input",
+          "row id 2 ('bad'), field 'marker_j': both markers (2, 2) are on body 1",
+          "row id 2 ('bad'), field 'ratio [m/rad]': must not be zero",
+          "row id 2 ('bad'), field 'column stiffness [N m/rad]': must be positive",
+          "row id 2 ('bad'), field 'column damping [N m s/rad]': must not be negative",
+          "row id 3 ('lost'), field 'steering input': input 8 does not exist",
+          "row id 3 ('lost'), field 'marker_j': marker 77 does not exist",
+          "'none', field 'steering rack': steering rack 9 does not exist",
+          "'odd', field 'component': component \"toe\" does not fit quantity \"steering rack\""})
+      QVERIFY2(all.contains(expected), qPrintable(QString(expected) + "\n in:\n" + all));
+    QCOMPARE(int(errors.size()), 9);
+    // A missing ratio is named, not taken as zero.
+    j["steering racks"][0].erase("ratio [m/rad]");
+    QVERIFY(joined(errorsOf(j.dump())).contains("row id 1 ('rack'), field 'ratio [m/rad]': required field is missing"));
+  }
+
   // A wheel with a Magic Formula tyre: no negative spin inertia or damping, both named in one
   // pass; a load case may start from the static equilibrium.
   void tyreWheels() {

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// A steering rack driven by the steering-wheel angle (docs/steering.md) on a rack held by a guide
+// bushing whose axial stiffness stands for what the tie rods feed back: the static travel is the
+// column and the guide in series, the column's torque the ratio times the guide's force, the
+// twist that torque over the column's stiffness; a ramp of the angle is followed with the lag a
+// first-order solution of the rack's equation gives; a negative ratio turns the rack the other way.
+#include <QtTest>
+
+#include <cmath>
+
+#include "engine/analysis/simulation.h"
+#include "engine/dynamics/linearize.h"
+#include "engine/model/model.h"
+
+using namespace ek;
+
+namespace {
+
+constexpr double kColumnStiffness = 1500.0;  // [N m/rad]
+constexpr double kColumnDamping = 0.5;       // [N m s/rad]
+constexpr double kGuide = 2e6;               // the guide's axial stiffness [N/m]
+constexpr double kGuideDamping = 300.0;      // [N s/m]
+constexpr double kRatio = 0.008;             // [m/rad]: 50 mm per turn
+
+/// Ground, a steering wheel (fixed, turned by input 1 about its marker's z axis) and a rack of
+/// 3 kg along global y, guided by a bushing (stiff but along the rack) and pulled by the column.
+Project rackOnGuide(double ratio, const SignalRow& angle, InitialState start) {
+  Project p;
+  p.name = "rack on a guide";
+  p.gravity = Vec3::Zero();
+  BodyRow ground, wheel, rack;
+  ground.id = 1, ground.name = "ground", ground.fixed = true;
+  wheel.id = 2, wheel.name = "steering wheel", wheel.fixed = true, wheel.position = Vec3(0.4, 0.35, 0.8);
+  rack.id = 3, rack.name = "rack", rack.mass = 3.0, rack.inertia = {0.16, 0.001, 0.16, 0.0, 0.0, 0.0};
+  rack.position = Vec3(0.1, 0.0, 0.25);
+  p.bodies = {ground, wheel, rack};
+  const Vec3 alongY(0.0, 0.0, -M_PI / 2.0);  // Cardan angles that turn z onto global +y
+  p.markers = {{10, "housing", 1, Vec3(0.1, 0.0, 0.25), alongY},
+               {11, "rack", 3, Vec3::Zero(), alongY},
+               {20, "column", 2, Vec3::Zero(), Vec3(0.0, -0.4, 0.0)}};
+  BushingRow guide;
+  guide.id = 5, guide.name = "guide", guide.markerI = 11, guide.markerJ = 10;
+  for (int d = 0; d < 6; ++d)
+    guide.directions[d] = {{d < 2 ? 1e8 : d == 2 ? kGuide : 1e6, {}}, {d == 2 ? kGuideDamping : 2e3, {}}, 0.0};
+  p.bushings = {guide};
+  p.inputs = {InputRow{1, "steering wheel angle", 20, InputKind::Rotation, InputFrame::Marker, Vec3::UnitZ()}};
+  p.steeringRacks = {SteeringRackRow{1, "rack", 1, 11, 10, ratio, kColumnStiffness, kColumnDamping}};
+  LoadCaseRow lc;
+  lc.name = "steer";
+  lc.duration = 1.0;
+  lc.initialState = start;
+  lc.drives = {{1, angle}};
+  p.loadCases = {lc};
+  return p;
+}
+
+SteeringRackResult rackAt(const SuspensionModel& m, const State& s, double angle, double rate) {
+  Workspace ws(m);
+  VecX u(1), ud(1);
+  u << angle;
+  ud << rate;
+  linearize(m, s, u, ud, ws);
+  return ws.steeringRacks[0];
+}
+
+}  // namespace
+
+class TestSteering : public QObject {
+  Q_OBJECT
+ private slots:
+  // At rest under a steering-wheel angle u the column (k_r = K_c / ratio^2 at the rack) and the
+  // guide share the travel: s = k_r ratio u / (k_r + k_g); the column holds ratio k_g s, twisted
+  // by that over K_c. Both signs of the ratio.
+  void staticTravelThroughTheColumn() {
+    for (double ratio : {kRatio, -kRatio}) {
+      SignalRow angle;
+      angle.value = 0.5;
+      Simulation sim(SuspensionModel::build(rackOnGuide(ratio, angle, InitialState::Equilibrium)), "steer", RunOptions{});
+      sim.initialize();
+      const SteeringRackResult r = rackAt(sim.model(), sim.state(), 0.5, 0.0);
+      const double kr = kColumnStiffness / (ratio * ratio);
+      const double travel = kr * ratio * 0.5 / (kr + kGuide);
+      qInfo("ratio %+.3f m/rad: travel %.9f mm (expected %.9f), column torque %.6f N m, twist %.6f deg", ratio,
+            1e3 * r.travel, 1e3 * travel, r.columnTorque, r.columnTwist * 180.0 / M_PI);
+      QVERIFY(std::abs(r.travel - travel) <= 1e-10);
+      // The rack moves along global y (the housing's z) by that much.
+      const Vec3 rackAt0 = sim.model().bodies[2].p0;
+      QVERIFY((sim.state().r.head<3>() - rackAt0 - Vec3(0.0, travel, 0.0)).norm() <= 1e-10);
+      QVERIFY(std::abs(r.force - kGuide * travel) <= 1e-6 * kGuide * std::abs(travel));
+      QVERIFY(std::abs(r.columnTorque - ratio * kGuide * travel) <= 1e-6 * std::abs(r.columnTorque));
+      QVERIFY(std::abs(r.columnTwist - r.columnTorque / kColumnStiffness) <= 1e-9);
+      QVERIFY(r.columnTorque > 0.0);  // the driver holds against the turn, whichever way the rack runs
+    }
+  }
+
+  // A ramp of the angle, u = a (t - t0): once the start's transient has died the rack's equation
+  // m s'' = -k_g s - c_g s' - k_r (s - ratio u) - c_r (s' - ratio u') has the solution s = A (t - t0)
+  // + B, A = k_r ratio a / (k_r + k_g), B = -(c_g A + c_r (A - ratio a)) / (k_r + k_g); after the
+  // ramp the rack settles at the static travel.
+  void followsTheSteeringWheel() {
+    SignalRow ramp;
+    ramp.type = SignalType::Ramp, ramp.value = 0.0, ramp.value2 = 1.5, ramp.t0 = 0.1, ramp.t1 = 0.6;
+    Simulation sim(SuspensionModel::build(rackOnGuide(kRatio, ramp, InitialState::AsModelled)), "steer", RunOptions{});
+    sim.initialize();
+    const double a = 1.5 / 0.5, kr = kColumnStiffness / (kRatio * kRatio), cr = kColumnDamping / (kRatio * kRatio);
+    const double A = kr * kRatio * a / (kr + kGuide);
+    const double B = -(kGuideDamping * A + cr * (A - kRatio * a)) / (kr + kGuide);
+    double worst = 0.0;
+    while (sim.step()) {
+      const double t = sim.state().t;
+      if (t > 0.15 && t < 0.55) {
+        const SteeringRackResult r = rackAt(sim.model(), sim.state(), a * (t - 0.1), a);
+        worst = std::max(worst, std::abs(r.travel - (A * (t - 0.1) + B)));
+      }
+    }
+    const SteeringRackResult end = rackAt(sim.model(), sim.state(), 1.5, 0.0);
+    const double settled = kr * kRatio * 1.5 / (kr + kGuide);
+    qInfo("ramp: lag B = %.4e m, largest departure from A t + B %.3e m; end travel %.9f mm (static %.9f)", B, worst,
+          1e3 * end.travel, 1e3 * settled);
+    QVERIFY(std::abs(B) > 1e-7);
+    QVERIFY(worst <= 0.01 * std::abs(B));
+    QVERIFY(std::abs(end.travel - settled) <= 1e-9);
+  }
+};
+
+QTEST_APPLESS_MAIN(TestSteering)
+#include "tst_steering.moc"
