@@ -27,7 +27,8 @@ using namespace ek::ui;
 namespace {
 const QString kRoot = QStringLiteral(ELASTOKIN_SOURCE_DIR);
 const Table kTables[] = {Table::Bodies, Table::Markers,   Table::Bushings, Table::P2Ps,   Table::Curves,
-                         Table::Inputs, Table::LoadCases, Table::Signals,  Table::Outputs, Table::FlexibleBodies};
+                         Table::Inputs, Table::LoadCases, Table::Signals,  Table::Outputs, Table::FlexibleBodies,
+                         Table::SteeringRacks};
 // Table::Hardpoints is a view without row operations: hardpointsInGlobalCoordinates.
 
 int columnOf(const QAbstractItemModel& m, const QString& header) {
@@ -111,6 +112,7 @@ class TestTableModels : public QObject {
           case Table::Outputs: return p.outputs.size();
           case Table::Hardpoints: return 0;  // tested in hardpointsInGlobalCoordinates
           case Table::FlexibleBodies: return p.flexibleBodies.size();
+          case Table::SteeringRacks: return p.steeringRacks.size();
         }
         return 0;
       }());
@@ -358,6 +360,34 @@ class TestTableModels : public QObject {
     QVERIFY2(fe->lastError().contains("reduced from an FE model"), qPrintable(fe->lastError()));
   }
 
+  // The steering racks' table: a new row takes the project's rotation input and a rack of 50 mm
+  // per turn; its cells show and edit the row, the steering input from a list of the inputs.
+  void steeringRacksTable() {
+    Project p = doc_->project();
+    p.inputs.push_back(InputRow{77, "steering wheel angle", p.markers.front().id, InputKind::Rotation,
+                                InputFrame::Marker, Vec3::UnitZ()});
+    doc_->reset(p, QString());
+    auto model = makeTableModel(doc_.get(), Table::SteeringRacks);
+    QCOMPARE(model->rowCount(), 0);
+    QVERIFY(model->addRow());
+    QCOMPARE(model->rowCount(), 1);
+    const SteeringRackRow r = doc_->project().steeringRacks.at(0);
+    QCOMPARE(r.input, 77);
+    QCOMPARE(r.ratio, 0.05 / (2.0 * M_PI));
+    const int input = columnOf(*model, "steering input"), ratio = columnOf(*model, "ratio [m/rad]"),
+              stiffness = columnOf(*model, "column stiffness [N m/rad]");
+    QVERIFY(input >= 0 && ratio >= 0 && stiffness >= 0);
+    QVERIFY2(model->data(model->index(0, input)).toString().startsWith("77"),
+             qPrintable(model->data(model->index(0, input)).toString()));
+    QVERIFY(model->choices(input).contains("77: steering wheel angle"));
+    QVERIFY2(model->setData(model->index(0, stiffness), 900.0, Qt::EditRole), qPrintable(model->lastError()));
+    QCOMPARE(doc_->project().steeringRacks[0].columnStiffness, 900.0);
+    QCOMPARE(model->data(model->index(0, stiffness)).toDouble(), 900.0);
+    QVERIFY(model->headerData(ratio, Qt::Horizontal, Qt::ToolTipRole).toString().contains("pinion radius"));
+    doc_->undoStack()->undo();
+    QCOMPARE(doc_->project().steeringRacks[0].columnStiffness, r.columnStiffness);
+  }
+
   void typedEditorsEditRowsAsAWhole() {
     auto outputs = makeTableModel(doc_.get(), Table::Outputs);
     const int measure = columnOf(*outputs, "quantity and component");
@@ -452,7 +482,8 @@ class TestTableModels : public QObject {
   void headerTooltips() {
     QStringList bare;
     for (Table t : {Table::Bodies, Table::Markers, Table::Bushings, Table::P2Ps, Table::Curves, Table::Inputs,
-                    Table::LoadCases, Table::Signals, Table::Outputs, Table::Hardpoints, Table::FlexibleBodies}) {
+                    Table::LoadCases, Table::Signals, Table::Outputs, Table::Hardpoints, Table::FlexibleBodies,
+                    Table::SteeringRacks}) {
       auto model = makeTableModel(doc_.get(), t);
       for (int c = 0; c < model->columnCount(); ++c) {
         const QString header = model->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString();

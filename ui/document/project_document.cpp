@@ -72,7 +72,7 @@ class ReplaceProjectCommand : public QUndoCommand {
     doc_->projectForCommand() = p;
     doc_->projectForCommand().sourcePath = path;
     for (Table t : {Table::Bodies, Table::Markers, Table::Bushings, Table::P2Ps, Table::Curves, Table::Inputs,
-                    Table::LoadCases, Table::Outputs, Table::FlexibleBodies})
+                    Table::LoadCases, Table::Outputs, Table::FlexibleBodies, Table::SteeringRacks})
       doc_->notifyChanged(t, -1);
   }
   ProjectDocument* doc_;

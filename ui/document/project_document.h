@@ -13,7 +13,9 @@
 
 namespace ek::ui {
 
-enum class Table { Bodies, Markers, Bushings, P2Ps, Curves, Inputs, LoadCases, Signals, Outputs, Hardpoints, FlexibleBodies };
+enum class Table {
+  Bodies, Markers, Bushings, P2Ps, Curves, Inputs, LoadCases, Signals, Outputs, Hardpoints, FlexibleBodies, SteeringRacks
+};
 
 class ProjectDocument : public QObject {
   Q_OBJECT

@@ -28,6 +28,12 @@ QString columnHelp(const QString& header) {
   };
   // The first matching rule explains the column (docs/project-format.md has the details).
   static const Rule rules[] = {
+      // The steering racks' columns: "stiffness" and "damping" mean laws elsewhere.
+      {"column stiffness", "Torsional stiffness of the steering column and torsion bar in series, at the steering wheel."},
+      {"column damping", "Torsional damping of the steering column, at the steering wheel."},
+      {"ratio", "Rack travel per steering-wheel angle (the pinion radius): 50 mm per turn is 0.00796 m/rad. "
+                "Negative: a positive angle moves the rack along -z of marker J."},
+      {"steering input", "The steering-wheel angle: a rotation input (id) that turns the steering wheel's body."},
       // The flexible bodies' columns first: their words recur in other tables' headers.
       {"beam points", "The beam axis through these points, \"x y z; x y z; ...\" in metres in the body frame (at "
                       "least two)."},
@@ -117,6 +123,7 @@ const char* tableName(Table t) {
     case Table::Markers: return "markers";
     case Table::Bushings: return "bushings";
     case Table::P2Ps: return "p2p elements";
+    case Table::SteeringRacks: return "steering racks";
     case Table::Curves: return "curves";
     case Table::Inputs: return "inputs";
     case Table::LoadCases: return "load cases";
@@ -709,6 +716,53 @@ std::unique_ptr<TableModel> bushings(ProjectDocument* d) {
   return model;
 }
 
+std::unique_ptr<TableModel> steeringRacks(ProjectDocument* d) {
+  using R = SteeringRackRow;
+  std::vector<Column<R>> c;
+  c.push_back(intCol<R>("id", "id", &R::id));
+  c.push_back(textCol<R>("name", "name", &R::name));
+  c.push_back(intCol<R>("steering input", "steering input", &R::input));
+  c.back().choices = [](const Project& p) { return idChoices(p.inputs); };
+  c.push_back(intCol<R>("marker i (rack)", "marker_i", &R::markerI));
+  c.back().choices = markerChoices;
+  c.push_back(intCol<R>("marker j (housing, z = axis)", "marker_j", &R::markerJ));
+  c.back().choices = markerChoices;
+  c.push_back(numCol<R>("ratio [m/rad]", "ratio [m/rad]", [](R& r) -> double& { return r.ratio; }));
+  c.push_back(numCol<R>("column stiffness [N m/rad]", "column stiffness [N m/rad]",
+                        [](R& r) -> double& { return r.columnStiffness; }));
+  c.push_back(numCol<R>("column damping [N m s/rad]", "column damping [N m s/rad]",
+                        [](R& r) -> double& { return r.columnDamping; }));
+  return std::make_unique<RowTableModel<R>>(d, Table::SteeringRacks, &Project::steeringRacks, c, [](const Project& p) {
+    R r;
+    r.id = nextId(p.steeringRacks);
+    r.name = "steering rack " + std::to_string(r.id);
+    for (const auto& in : p.inputs)
+      if (in.kind == InputKind::Rotation) {
+        r.input = in.id;
+        break;
+      }
+    // The rack on the first marker of a free body, the housing on the first of another body.
+    auto fixed = [&p](int body) {
+      for (const auto& b : p.bodies)
+        if (b.id == body) return b.fixed;
+      return true;
+    };
+    for (const auto& m : p.markers)
+      if (!fixed(m.body)) {
+        r.markerI = m.id;
+        for (const auto& h : p.markers)
+          if (h.body != m.body) {
+            r.markerJ = h.id;
+            break;
+          }
+        break;
+      }
+    r.ratio = 0.05 / (2.0 * M_PI);   // 50 mm of travel per turn of the steering wheel
+    r.columnStiffness = 2.0 * 180.0 / M_PI * 10.0;  // a stiff column: 20 N m/deg
+    return r;
+  });
+}
+
 std::unique_ptr<TableModel> p2ps(ProjectDocument* d) {
   std::vector<Column<P2PRow>> c;
   c.push_back(intCol<P2PRow>("id", "id", &P2PRow::id));
@@ -1228,6 +1282,7 @@ std::unique_ptr<TableModel> makeTableModel(ProjectDocument* doc, Table table) {
     case Table::Markers: return markers(doc);
     case Table::Bushings: return bushings(doc);
     case Table::P2Ps: return p2ps(doc);
+    case Table::SteeringRacks: return steeringRacks(doc);
     case Table::Curves: return curves(doc);
     case Table::Inputs: return inputs(doc);
     case Table::LoadCases: return loadCases(doc);

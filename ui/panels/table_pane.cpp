@@ -25,7 +25,7 @@ const std::pair<Table, const char*> kTableTabs[] = {
     {Table::Bodies, "Bodies"}, {Table::Markers, "Markers"}, {Table::Bushings, "Bushings"}, {Table::P2Ps, "P2P"},
     {Table::Curves, "Curves"}, {Table::Inputs, "Inputs"},   {Table::LoadCases, "Load cases"},
     {Table::Signals, "Signals"}, {Table::Outputs, "Outputs"}, {Table::Hardpoints, "Hardpoints"},
-    {Table::FlexibleBodies, "Flexible bodies"}};
+    {Table::FlexibleBodies, "Flexible bodies"}, {Table::SteeringRacks, "Steering"}};
 
 /// Keeps a table view where the user was across a reset of its model (an edit rebuilds the
 /// hardpoint list, an undo or redo the table's rows): scroll position and current cell.

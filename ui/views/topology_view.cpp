@@ -62,6 +62,8 @@ void TopologyView::setModel(std::shared_ptr<const SuspensionModel> m) {
   auto bodyOf = [&](MarkerIndex mk) { return m->markers[mk.value].body.value; };
   for (const auto& e : m->bushings) edges.push_back({node[bodyOf(e.i)], node[bodyOf(e.j)], Table::Bushings, e.id, e.name});
   for (const auto& e : m->p2ps) edges.push_back({node[bodyOf(e.i)], node[bodyOf(e.j)], Table::P2Ps, e.id, e.name});
+  for (const auto& e : m->steeringRacks)
+    edges.push_back({node[bodyOf(e.i)], node[bodyOf(e.j)], Table::SteeringRacks, e.id, e.name});
 
   // Start from the front view (y, z) of the bodies, then relax (Fruchterman-Reingold).
   std::vector<QPointF> p(count), disp(count);
@@ -106,12 +108,16 @@ void TopologyView::setModel(std::shared_ptr<const SuspensionModel> m) {
     const QPointF dir = b - a;
     const QPointF normal = QPointF(-dir.y(), dir.x()) / std::max(1.0, std::hypot(dir.x(), dir.y()));
     const QPointF off = normal * (rank % 2 ? -1.0 : 1.0) * 5.0 * ((rank + 1) / 2);
-    QPen pen(e.table == Table::P2Ps ? QColor(200, 40, 40) : QColor(60, 60, 60), e.table == Table::P2Ps ? 2.0 : 1.4,
-             e.table == Table::P2Ps ? Qt::DashLine : Qt::SolidLine);
+    const bool p2p = e.table == Table::P2Ps, rack = e.table == Table::SteeringRacks;
+    QPen pen(p2p ? QColor(200, 40, 40) : rack ? QColor(30, 90, 200) : QColor(60, 60, 60), p2p || rack ? 2.0 : 1.4,
+             p2p ? Qt::DashLine : rack ? Qt::DashDotLine : Qt::SolidLine);
     auto* line = scene_->addLine(QLineF(a + off, b + off), pen);
     line->setData(kTable, static_cast<int>(e.table));
     line->setData(kId, e.id);
-    line->setToolTip(QStringLiteral("%1 %2: %3").arg(e.table == Table::P2Ps ? "P2P" : "bushing").arg(e.id).arg(QString::fromStdString(e.name)));
+    line->setToolTip(QStringLiteral("%1 %2: %3")
+                         .arg(p2p ? "P2P" : rack ? "steering rack" : "bushing")
+                         .arg(e.id)
+                         .arg(QString::fromStdString(e.name)));
     ++edges_;
   }
   for (int b = 0; b < n; ++b) {
