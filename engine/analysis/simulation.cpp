@@ -356,7 +356,20 @@ std::string Simulation::inputCause(double t) const {
   return {};
 }
 
-Simulation::BodyLimit Simulation::bodyLimit(int l) const {
+Vec3 Simulation::travel() const {
+  if (!model_->hasTyres()) return Vec3::Zero();
+  Vec3 moment = Vec3::Zero();
+  double mass = 0.0;
+  for (int l = 0; l < model_->nFreeBodies(); ++l) {
+    const ModelBody& b = model_->bodies[model_->freeBodies[l]];
+    if (b.modal) continue;
+    moment += b.mass * (state_.r.segment<3>(6 * l) - r0_.segment<3>(6 * l));
+    mass += b.mass;
+  }
+  return mass > 0.0 ? Vec3(moment / mass) : Vec3::Zero();
+}
+
+Simulation::BodyLimit Simulation::bodyLimit(int l, const Vec3& shift) const {
   const auto r = state_.r.segment<6>(6 * l);
   const auto v = state_.v.segment<6>(6 * l);
   if (!r.allFinite() || !v.allFinite()) return BodyLimit::NotFinite;
@@ -364,7 +377,8 @@ Simulation::BodyLimit Simulation::bodyLimit(int l) const {
   if (model_->bodies[model_->freeBodies[l]].modal) return BodyLimit::Within;
   // |x| > limit compared in squares (no square roots in the every-step check).
   auto beyond = [](double squared, double limit) { return limit >= 0.0 ? squared > limit * limit : !std::isnan(limit); };
-  if (beyond((r.head<3>() - r0_.segment<3>(6 * l)).squaredNorm(), limits.maxDisplacement)) return BodyLimit::Displacement;
+  if (beyond((r.head<3>() - r0_.segment<3>(6 * l) - shift).squaredNorm(), limits.maxDisplacement))
+    return BodyLimit::Displacement;
   if (beyond(v.head<3>().squaredNorm(), limits.maxSpeed)) return BodyLimit::Speed;
   if (beyond(v.tail<3>().squaredNorm(), limits.maxAngularSpeed)) return BodyLimit::AngularSpeed;
   if (std::abs(r[4]) > limits.maxPitch) return BodyLimit::Pitch;
@@ -372,8 +386,9 @@ Simulation::BodyLimit Simulation::bodyLimit(int l) const {
 }
 
 std::string Simulation::bodyCause() const {
+  const Vec3 shift = travel();
   for (int l = 0; l < model_->nFreeBodies(); ++l) {
-    const BodyLimit limit = bodyLimit(l);
+    const BodyLimit limit = bodyLimit(l, shift);
     if (limit == BodyLimit::Within) continue;
     const ModelBody& b = model_->bodies[model_->freeBodies[l]];
     const auto r = state_.r.segment<6>(6 * l);
@@ -382,7 +397,8 @@ std::string Simulation::bodyCause() const {
     switch (limit) {
       case BodyLimit::NotFinite: why = "its state is not finite (NaN or Inf)"; break;
       case BodyLimit::Displacement:
-        why = "it moved " + significant((r.head<3>() - r0_.segment<3>(6 * l)).norm()) + " m from its start (limit " +
+        why = "it moved " + significant((r.head<3>() - r0_.segment<3>(6 * l) - shift).norm()) + " m from its start" +
+              (model_->hasTyres() ? " relative to the model's centre of mass" : "") + " (limit " +
               significant(limits.maxDisplacement) + " m)";
         break;
       case BodyLimit::Speed:
@@ -406,7 +422,8 @@ std::string Simulation::bodyCause() const {
 void Simulation::checkDivergence() const {
   // Every step: the numbers only; the message when a body is outside its limits.
   bool within = true;
-  for (int l = 0; l < model_->nFreeBodies() && within; ++l) within = bodyLimit(l) == BodyLimit::Within;
+  const Vec3 shift = travel();
+  for (int l = 0; l < model_->nFreeBodies() && within; ++l) within = bodyLimit(l, shift) == BodyLimit::Within;
   if (within) return;
   const std::string why = bodyCause();
   const std::string input = inputCause(state_.t);

@@ -56,7 +56,9 @@ RunOptions projectRunOptions(const Project& project, RunOptions given, std::stri
 
 /// Physical bounds beyond which a run counts as diverged.
 struct DivergenceLimits {
-  double maxDisplacement = 10.0;       ///< from the start of the run [m]
+  /// From the start of the run [m]; on tyres (a vehicle that drives) from where the whole model's
+  /// centre of mass has taken the body, so that driving on is no divergence.
+  double maxDisplacement = 10.0;
   double maxSpeed = 1e3;               ///< [m/s]
   double maxAngularSpeed = 1e5;        ///< [rad/s]
   double maxPitch = 89.0 * M_PI / 180; ///< |alpha_y'|, the Cardan singularity is at 90 deg
@@ -170,7 +172,11 @@ class Simulation {
   std::string inputCause(double t) const;
   std::string bodyCause() const;
   enum class BodyLimit { Within, NotFinite, Displacement, Speed, AngularSpeed, Pitch };
-  BodyLimit bodyLimit(int l) const;  ///< free body l against `limits`
+  /// Free body l against `limits`, its displacement less `shift` (travel()).
+  BodyLimit bodyLimit(int l, const Vec3& shift) const;
+  /// How far the model's centre of mass has moved since the start when it stands on tyres (it
+  /// drives on the road), zero otherwise: what a body's displacement is measured from.
+  Vec3 travel() const;
 
   std::shared_ptr<const SuspensionModel> model_;
   const LoadCaseRow* loadCase_;
