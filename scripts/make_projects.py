@@ -1036,6 +1036,125 @@ def full_vehicle(car=PAPERS_FULL_VEHICLE):
 
 
 # ---------------------------------------------------------------------------------------------
+# The full vehicle on Magic Formula tyres, steered through a rack.
+# ---------------------------------------------------------------------------------------------
+
+TYRE_FILE = "tyres/passenger_205_60R15_mf61.tir"  # projects/README.md names the coefficients' source
+STEERING_RATIO = -0.0085  # [m/rad]: 53 mm of rack travel per turn; negative: a positive angle turns left
+COLUMN = (2000.0, 1.0)    # column and torsion bar: [N m/rad], [N m s/rad]
+
+
+def full_vehicle_tyres(filename="full_vehicle_tyres.json"):
+    """The full vehicle of full_vehicle() on four Magic Formula tyres on a flat road instead of the
+    four-post rig, driving at SPEED, its front track rods on a steering rack that the steering-wheel
+    angle drives (docs/steering.md, docs/tyres.md)."""
+    p = json.load(open(os.path.join(OUT, PAPERS_FULL_VEHICLE["file"])))
+    pads = {b["id"] for b in p["bodies"] if b.get("fixed")}
+    pad_markers = {m["id"] for m in p["markers"] if m["body"] in pads}
+    contact_markers = {m["id"] for m in p["markers"] if m["name"].startswith("tyre contact")}
+    p["bodies"] = [b for b in p["bodies"] if b["id"] not in pads]
+    p["bushings"] = [e for e in p["bushings"] if e["marker_j"] not in pad_markers]
+    p["p2p elements"] = [e for e in p["p2p elements"] if e["marker_j"] not in pad_markers]
+    p["markers"] = [m for m in p["markers"] if m["id"] not in pad_markers | contact_markers]
+    p["outputs"] = [o for o in p["outputs"] if not o["name"].startswith("tyre load")]
+    bodies = {b["id"]: b for b in p["bodies"]}
+    markers = {m["id"]: m for m in p["markers"]}
+
+    def world(mid):
+        m = markers[mid]
+        b = bodies[m["body"]]
+        R = rot(b["orientation [rad]"])
+        return [b["position [m]"][i] + sum(R[i][k] * m["position [m]"][k] for k in range(3)) for i in range(3)]
+
+    # The wheel bodies become the hubs, which do not spin (the tyre's slot carries the spin): the
+    # bearings hold rx; the spin inertia is the tyre file's IYY.
+    for e in p["bushings"]:
+        if e["name"].startswith("wheel bearing"):
+            e["rx"] = {"stiffness [N m/rad]": 2e5, "damping [N m s/rad]": 20.0, "preload [N m]": 0.0}
+    p["wheels"] = []
+    hubs = [(2, 1, "front left"), (14, 13, "front right"), (1002, 1001, "rear left"), (1015, 1014, "rear right")]
+    for k, (hub, carrier, tag) in enumerate(hubs):
+        centre = 4001 + k  # at the hub's origin in its axes: x is the spin axis
+        p["markers"].append({"id": centre, "name": "tyre centre " + tag, "body": hub, "position [m]": [0.0, 0.0, 0.0],
+                             "orientation [rad]": [0.0, 0.0, 0.0]})
+        p["wheels"].append({"id": 1 + k, "name": "wheel " + tag, "marker": centre, "carrier": carrier,
+                            "radius [m]": 0.3135, "side": tag.split()[1], "tyre": TYRE_FILE})
+    # Steering: the front track rods' inner joints move from the vehicle body onto a rack of 3 kg,
+    # guided along y by the body (free along the rack), pulled by the column.
+    inner = [m["id"] for m in p["markers"] if m["name"].startswith("track rod inner") and m["body"] == 0]
+    assert len(inner) == 2, inner
+    points = [world(i) for i in inner]
+    centre = [round((points[0][k] + points[1][k]) / 2, 9) for k in range(3)]
+    p["bodies"].append({"id": 500, "name": "steering rack", "subsystem": "front steering", "position [m]": centre,
+                        "orientation [rad]": [0.0, 0.0, 0.0], "mass [kg]": 3.0, "com [m]": [0.0, 0.0, 0.0],
+                        "inertia [kg m^2]": [0.16, 0.001, 0.16, 0.0, 0.0, 0.0]})
+    for i, w in zip(inner, points):
+        markers[i].update(body=500, name="track inner rack", **{"position [m]": [round(w[k] - centre[k], 9) for k in range(3)]})
+    cg = bodies[0]["position [m]"]
+    along_y = [0.0, 0.0, -math.pi / 2]  # z of the rack's markers along +y
+    p["markers"].append({"id": 4101, "name": "rack", "body": 500, "position [m]": [0.0, 0.0, 0.0], "orientation [rad]": along_y})
+    p["markers"].append({"id": 4102, "name": "rack housing", "body": 0,
+                         "position [m]": [round(centre[k] - cg[k], 9) for k in range(3)], "orientation [rad]": along_y})
+    guide = {"id": 4001, "name": "steering rack guide", "marker_i": 4101, "marker_j": 4102}
+    for axis, k, c in [("x", 5e7, 5e3), ("y", 5e7, 5e3), ("z", 0.0, 50.0)]:
+        guide[axis] = {"stiffness [N/m]": k, "damping [N s/m]": c, "preload [N]": 0.0}
+    for axis in ["rx", "ry", "rz"]:
+        guide[axis] = {"stiffness [N m/rad]": 1e5, "damping [N m s/rad]": 10.0, "preload [N m]": 0.0}
+    p["bushings"].append(guide)
+    # The steering wheel: a rig body that the angle turns about the column (its z axis, towards
+    # the driver), so that the 3D view shows the angle; the rack reads the angle itself.
+    p["bodies"].append({"id": 501, "name": "steering wheel", "fixed": True, "subsystem": "driver",
+                        "position [m]": [-1.8, 0.37, 0.95], "orientation [rad]": [0.0, 0.0, 0.0]})
+    p["markers"].append({"id": 4103, "name": "steering column", "body": 501, "position [m]": [0.0, 0.0, 0.0],
+                         "orientation [rad]": [0.0, -1.2, 0.0]})
+    p["inputs"] = [{"id": 1, "name": "steering wheel angle", "marker": 4103, "kind": "rotation", "frame": "marker",
+                    "direction": [0.0, 0.0, 1.0]}]
+    p["steering racks"] = [{"id": 1, "name": "steering rack", "steering input": 1, "marker_i": 4101, "marker_j": 4102,
+                            "ratio [m/rad]": STEERING_RATIO, "column stiffness [N m/rad]": COLUMN[0],
+                            "column damping [N m s/rad]": COLUMN[1]}]
+    for b in p["bodies"]:
+        if not b.get("fixed"):
+            b["velocity [m/s]"] = [SPEED, 0.0, 0.0]
+    p["outputs"] += [
+        {"name": "speed", "quantity": "marker velocity", "marker": 3000, "component": "x"},
+        {"name": "yaw rate", "quantity": "body angular velocity", "body": 0, "component": "rz"},
+        {"name": "steering wheel angle", "quantity": "input", "input": 1},
+        {"name": "rack travel", "quantity": "steering rack", "steering rack": 1, "component": "travel"},
+        {"name": "steering torque", "quantity": "steering rack", "steering rack": 1, "component": "column torque"},
+    ]
+    for w in p["wheels"]:
+        tag = w["name"][len("wheel "):]
+        p["outputs"] += [{"name": "toe " + tag, "quantity": "wheel", "wheel": w["id"], "component": "toe"}]
+        p["outputs"] += [{"name": "%s %s" % (c, tag), "quantity": "tyre", "wheel": w["id"], "component": c}
+                         for c in ("fx", "fy", "fz", "slip angle")]
+    p["load cases"] = [
+        # The car set down at SPEED with the suspension as modelled: it settles within 1 s and
+        # rolls on, slowed by the tyres' rolling resistance.
+        {"name": "straight", "duration [s]": 3.0, "initial state": "as modelled", "signals": []},
+        # A step of the steering-wheel angle (ISO 7401: within 0.15 s) after the car has settled.
+        {"name": "step steer", "duration [s]": 4.0, "initial state": "as modelled",
+         "signals": [{"input": 1, "type": "ramp", "start [s]": 1.5, "end [s]": 1.65, "from": 0.0, "to": 0.5}]},
+    ]
+    p["name"] = "full vehicle on tyres"
+    p["description"] = ("The full vehicle (full_vehicle.json) on four Magic Formula 6.1 tyres (%s) on a flat road "
+                        "instead of the four-post rig, set down at %g m/s; the front track rods on a steering rack "
+                        "(%g mm per turn) that the steering-wheel angle (input 1) drives through the column "
+                        "(%g N m/rad). Load cases: straight running, a step steer of 0.5 rad. Generated by "
+                        "scripts/make_projects.py." % (TYRE_FILE, SPEED, abs(STEERING_RATIO) * 2e3 * math.pi, COLUMN[0]))
+    path = os.path.join(OUT, filename)
+    raw = path + ".raw.json" if os.path.exists(SIM) else path
+    with open(raw, "w") as f:
+        json.dump(p, f, indent=2)
+        f.write("\n")
+    if os.path.exists(SIM):
+        try:
+            subprocess.run([SIM, raw, "--write-project", path], check=True, stdout=subprocess.DEVNULL)
+        finally:
+            os.remove(raw)
+    print("wrote", os.path.relpath(path))
+
+
+# ---------------------------------------------------------------------------------------------
 # Twist-beam rear axle: trailing arms welded to a flexible cross member from a CalculiX shell model.
 # ---------------------------------------------------------------------------------------------
 
@@ -1158,5 +1277,6 @@ if __name__ == "__main__":
     multilink()
     macpherson_front()
     full_vehicle()
+    full_vehicle_tyres()
     twist_beam_rear()
     full_vehicle(COMPACT_FULL_VEHICLE)

@@ -4,13 +4,17 @@
 // column and the guide in series, the column's torque the ratio times the guide's force, the
 // twist that torque over the column's stiffness; a ramp of the angle is followed with the lag a
 // first-order solution of the rack's equation gives; a negative ratio turns the rack the other way.
+// The shipped vehicle on tyres rolls straight on and turns left under a positive angle, its tyres
+// carrying its weight and the centripetal force.
 #include <QtTest>
 
 #include <cmath>
 
 #include "engine/analysis/simulation.h"
 #include "engine/dynamics/linearize.h"
+#include "engine/dynamics/tyre_contact.h"
 #include "engine/model/model.h"
+#include "engine/model/project_io.h"
 
 using namespace ek;
 
@@ -120,6 +124,58 @@ class TestSteering : public QObject {
     QVERIFY(std::abs(B) > 1e-7);
     QVERIFY(worst <= 0.01 * std::abs(B));
     QVERIFY(std::abs(end.travel - settled) <= 1e-9);
+  }
+
+  // projects/full_vehicle_tyres.json: set down at 20 m/s it settles and rolls straight on (no yaw,
+  // no drift; the four tyres carry the weight); a step of +0.5 rad turns it left (ISO 8855), the
+  // driver holding the column, and once the yaw rate has settled the tyres' forces across the
+  // path are the mass times the centripetal acceleration V Omega (Newton for the whole car).
+  void shippedVehicleOnTyres() {
+    const auto model = SuspensionModel::build(readProject(std::string(ELASTOKIN_SOURCE_DIR) +
+                                                          "/projects/full_vehicle_tyres.json"));
+    const SuspensionModel& m = *model;
+    double mass = 0.0;
+    for (int b : m.freeBodies) mass += m.bodies[b].modal ? 0.0 : m.bodies[b].mass;
+    const int body = m.bodyById(0).value;
+    struct End {
+      Vec3 velocity, forceSum;
+      double yawRate = 0.0, columnTorque = 0.0, rackForce = 0.0;
+    };
+    auto runTo = [&](const std::string& loadCase, double angle) {
+      Simulation sim(model, loadCase, RunOptions{});
+      sim.initialize();
+      while (sim.step()) {
+      }
+      Workspace ws(m);
+      VecX u = VecX::Constant(m.nInputs(), angle);
+      linearize(m, sim.state(), u, ws);
+      End e;
+      e.velocity = ws.bodies[body].v;
+      e.yawRate = ws.bodies[body].w_W.z();
+      e.forceSum = Vec3::Zero();
+      for (const TyreContact& t : ws.tyres) e.forceSum += Vec3(t.result[kTyreForce], t.result[kTyreForce + 1], t.result[kTyreForce + 2]);
+      e.columnTorque = ws.steeringRacks[0].columnTorque;
+      e.rackForce = ws.steeringRacks[0].force;
+      return e;
+    };
+    const End straight = runTo("straight", 0.0);
+    qInfo("straight, 3 s: speed %.4f m/s, lateral %.2e m/s, yaw rate %.2e rad/s; tyres carry %.2f N of %.2f N",
+          straight.velocity.x(), straight.velocity.y(), straight.yawRate, straight.forceSum.z(), mass * 9.81);
+    QVERIFY(straight.velocity.x() > 19.0 && straight.velocity.x() < 20.0);  // rolling on, slowed by the tyres
+    QVERIFY(std::abs(straight.velocity.y()) < 1e-6 && std::abs(straight.yawRate) < 1e-6);
+    QVERIFY(std::abs(straight.forceSum.z() - mass * 9.81) < 2e-3 * mass * 9.81);
+
+    const End turn = runTo("step steer", 0.5);
+    const double speed = turn.velocity.head<2>().norm();
+    const Vec3 across = Vec3::UnitZ().cross(turn.velocity).normalized();  // towards the centre of the turn
+    const double centripetal = mass * speed * turn.yawRate;
+    qInfo("step steer, 4 s: yaw rate %.4f rad/s at %.3f m/s (%.3f g); tyre forces across the path %.1f N, m V Omega "
+          "%.1f N; column torque %.3f N m",
+          turn.yawRate, speed, speed * turn.yawRate / 9.81, turn.forceSum.dot(across), centripetal, turn.columnTorque);
+    QVERIFY(turn.yawRate > 0.05);  // a left turn
+    QVERIFY(std::abs(turn.forceSum.dot(across) - centripetal) < 0.01 * centripetal);
+    QVERIFY(turn.columnTorque > 0.0);
+    QCOMPARE(turn.columnTorque, m.steeringRacks[0].ratio * turn.rackForce);
   }
 };
 
