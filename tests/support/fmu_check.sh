@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # The exported FMUs in the reference importer fmusim (docs/fmi.md), which validates each model
-# description against the FMI schema: the double wishbone (LC1, 6 s) and the full vehicle (random
-# road, 0.5 s), FMI 3 and 2, reproduce elastokin-sim to round-off with no input file (the load
+# description against the FMI schema: the double wishbone (LC1, 6 s), the full vehicle (random
+# road, 0.5 s), FMI 3 and 2, and the full vehicle on tyres (step steer, 2.5 s, FMI 3) reproduce elastokin-sim to round-off with no input file (the load
 # case built in) and, from an input file of the same signals, elastokin-sim --hold-inputs;
 # communication intervals of 1, 5 and 10 ms give the same results; points between the internal
 # steps (a stop time of 5.0105 s, intervals of 0.3 and 2.5 ms, an input jump at 12.5 ms) are no
@@ -37,6 +37,9 @@ check dw3 "$src/projects/double_wishbone.json" LC1 3 6
 check dw2 "$src/projects/double_wishbone.json" LC1 2 6
 check fv3 "$src/projects/full_vehicle.json" "random road" 3 0.5
 check fv2 "$src/projects/full_vehicle.json" "random road" 2 0.5
+# The full vehicle on Magic Formula tyres (the .tir files travel in the FMU), steered: the
+# steering-wheel angle's step from an input file, as a driving simulator would set it.
+check fvt3 "$src/projects/full_vehicle_tyres.json" "step steer" 3 2.5
 
 # The portable build (x86-64-v3) agrees as well, whatever this CPU would pick.
 ELASTOKIN_FMU_ISA=x86-64-v3 "$fmusim" --interface-type cs --stop-time 6 --output-interval 0.001 --output-file dw3.v3.csv \
