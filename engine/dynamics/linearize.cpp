@@ -40,26 +40,18 @@ void addSlot(Workspace& ws, int s, const ElementWrench::Slot& blocks) {
   ws.Jw_v[s] += blocks.v;
 }
 
-/// One row block of an element (forEachRowBlock()) with what goes along with it into the same
-/// rows: aa with the wrench in the rows of the body of marker I (the "A half") and its partials
-/// w.r.t. a driven J side; bb with the reaction, which acts at p_I, in the rows of J's body (the
-/// "B half") and its partials w.r.t. a driven I side. The block itself if `addBlocks` (else the
-/// kernel added it); no partial at all without `partials` (the values-only pass).
-void scatterBlock(const SuspensionModel& model, ElementRef e, RowBlock block, bool addBlocks, bool partials,
-                  Workspace& ws) {
-  const ElementWrench* wp = nullptr;
-  const BlockSlots* bp = nullptr;
-  MarkerIndex i, j;
-  auto take = [&](const auto& element, const ElementWrench& wrench) {
-    wp = &wrench, bp = &element.blocks, i = element.i, j = element.j;
-  };
-  switch (e.kind) {
-    case ElementRef::Bushing: take(model.bushings[e.index], ws.bushings[e.index].wrench); break;
-    case ElementRef::P2P: take(model.p2ps[e.index], ws.p2ps[e.index].wrench); break;
-    case ElementRef::SteeringRack: take(model.steeringRacks[e.index], ws.steeringRacks[e.index].wrench); break;
-  }
-  const ElementWrench& w = *wp;
-  const BlockSlots& blocks = *bp;
+/// One row block of an element (a bushing, P2P element or steering rack, with its wrench w;
+/// forEachRowBlock()) with what goes along with it into the same rows: aa with the wrench in the
+/// rows of the body of marker I (the "A half") and its partials w.r.t. a driven J side; bb with
+/// the reaction, which acts at p_I, in the rows of J's body (the "B half") and its partials w.r.t.
+/// a driven I side. The block itself if `addBlocks` (else the kernel added it); no partial at all
+/// without `partials` (the values-only pass). The element's type is known where it is called:
+/// no dispatch in the step.
+template <class Element>
+void scatterBlock(const SuspensionModel& model, const Element& element, const ElementWrench& w, RowBlock block,
+                  bool addBlocks, bool partials, Workspace& ws) {
+  const MarkerIndex i = element.i, j = element.j;
+  const BlockSlots& blocks = element.blocks;
   const MarkerKinematics& mi = ws.markers[i.value];
   const MarkerKinematics& mj = ws.markers[j.value];
   const int stateA = mi.state, stateB = mj.state;
@@ -134,7 +126,15 @@ void clearSurfaceForceRow(const SuspensionModel& model, int l, Workspace& ws) {
 }
 
 void scatterElementBlock(const SuspensionModel& model, ElementRef e, RowBlock block, Workspace& ws) {
-  scatterBlock(model, e, block, true, true, ws);
+  switch (e.kind) {
+    case ElementRef::Bushing:
+      scatterBlock(model, model.bushings[e.index], ws.bushings[e.index].wrench, block, true, true, ws);
+      return;
+    case ElementRef::P2P: scatterBlock(model, model.p2ps[e.index], ws.p2ps[e.index].wrench, block, true, true, ws); return;
+    case ElementRef::SteeringRack:
+      scatterBlock(model, model.steeringRacks[e.index], ws.steeringRacks[e.index].wrench, block, true, true, ws);
+      return;
+  }
 }
 
 void clearSurfaceForces(const SuspensionModel& model, Workspace& ws) {
@@ -156,15 +156,16 @@ void calcSurfaceForces(const SuspensionModel& model, Workspace& ws, const Elemen
   // Without the blocks, only aa and bb carry something (the wrenches, driven sides).
   forEachRowBlock(ws.bushingOrder, [&](int e, RowBlock b) {
     if (addBlocks || b == kBlockAA || b == kBlockBB)
-      scatterBlock(model, {ElementRef::Bushing, e}, b, addBlocks, pass.partials, ws);
+      scatterBlock(model, model.bushings[e], ws.bushings[e].wrench, b, addBlocks, pass.partials, ws);
   });
   forEachRowBlock(ws.p2pOrder, [&](int e, RowBlock b) {
     if (addBlocks || b == kBlockAA || b == kBlockBB)
-      scatterBlock(model, {ElementRef::P2P, e}, b, addBlocks, pass.partials, ws);
+      scatterBlock(model, model.p2ps[e], ws.p2ps[e].wrench, b, addBlocks, pass.partials, ws);
   });
   for (int e = 0, n = static_cast<int>(model.steeringRacks.size()); e < n; ++e) {
     for (int b = kBlockAA; b <= kBlockBB; ++b)
-      scatterBlock(model, {ElementRef::SteeringRack, e}, static_cast<RowBlock>(b), pass.partials, pass.partials, ws);
+      scatterBlock(model, model.steeringRacks[e], ws.steeringRacks[e].wrench, static_cast<RowBlock>(b), pass.partials,
+                   pass.partials, ws);
     if (pass.partials) addSteeringAngleColumns(model, e, ws);
   }
   if (model.hasFlexibleBodies()) addFlexibleElementForces(model, ws, pass.partials);
