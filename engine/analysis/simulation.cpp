@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "engine/core/error.h"
+#include "engine/core/rotation.h"
 #include "engine/core/text.h"
 #include "engine/core/time_grid.h"
 #include "engine/analysis/integrator_factory.h"
@@ -89,6 +90,10 @@ Simulation::Simulation(std::shared_ptr<const SuspensionModel> model, const std::
                                  *loadCase_)) {
   nSteps_ = static_cast<long long>(std::llround(options_.duration / options_.dt));
   sampleStride_ = std::llround(1.0 / (options_.sampleRate * options_.dt));
+  if (const auto& f = loadCase_->speedFollower) {
+    followerSlot_ = model_->bodies[model_->bodyById(f->body).value].state;
+    for (int id : f->driveInputs) followerInputs_.push_back(model_->inputById(id));
+  }
   if (!options_.record) {
     model_->initialState(state_.r, state_.v);
     return;
@@ -235,6 +240,7 @@ bool Simulation::step() {
     return step_ < nSteps_;
   }
   if (options_.holdInputs) inputs_.holdLoadCaseAt(state_.t);
+  followSpeed();
   try {
     integrator_->step(state_, inputs_, ws_);
   } catch (const SimulationError& e) {
@@ -272,6 +278,7 @@ void Simulation::advanceTo(double tEnd) {
 void Simulation::shortStep(double tTo, bool toGrid) {
   flushPending();  // the next linearization is not at a grid time's state with its inputs
   if (options_.holdInputs) inputs_.holdLoadCaseAt(state_.t);
+  followSpeed();
   try {
     integrator_->shortStep(tTo - state_.t, state_, inputs_, ws_);
   } catch (const SimulationError& e) {
@@ -354,6 +361,16 @@ std::string Simulation::inputCause(double t) const {
     }
   }
   return {};
+}
+
+void Simulation::followSpeed() {
+  if (followerSlot_ < 0) return;
+  const SpeedFollowerRow& f = *loadCase_->speedFollower;
+  const int l = followerSlot_;
+  const Vec3 forwards = rotation::matrix(Vec3(state_.r.segment<3>(6 * l + 3))).col(0);
+  const double speed = forwards.dot(state_.v.segment<3>(6 * l));
+  const double torque = f.gain * (f.speed - speed) / static_cast<double>(followerInputs_.size());
+  for (int k : followerInputs_) inputs_.hold(k, torque);
 }
 
 Vec3 Simulation::travel() const {

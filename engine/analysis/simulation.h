@@ -161,6 +161,9 @@ class Simulation {
   /// After a step: the error summary, the divergence check and the sample when one is due (at a
   /// grid time; after a whole step it may come from the next step's linearization).
   void afterStep(bool onGrid, bool wholeStep);
+  /// The load case's speed follower (if any) sets its drive inputs for the next step from the
+  /// current state. No allocation.
+  void followSpeed();
   /// Rethrows an integrator's failure on the step that was to end at tEnd with its cause.
   [[noreturn]] void stopped(const SimulationError& e, double tEnd);
   /// The last step's local error estimate; zero before the first step or without one.
@@ -188,6 +191,8 @@ class Simulation {
   Recorder recorder_;
   std::vector<Vec3> markerStart_;
   VecX r0_;
+  int followerSlot_ = -1;             ///< the speed follower's body's state slot, -1 without one
+  std::vector<int> followerInputs_;   ///< its drive inputs (model order)
   EquilibriumResult equilibrium_;
   long long nSteps_ = 0, step_ = 0, sampleStride_ = 1;
   bool offGrid_ = false;  ///< state_.t lies between the grid times of step_ and step_ + 1

@@ -288,6 +288,18 @@ struct SignalRow {
 
 enum class InitialState { Equilibrium, AsModelled };
 
+/// A driver that holds a vehicle's speed (docs/steering.md, "Speed follower"): before every step
+/// it sets its drive inputs, shared equally, to gain (speed - V), V the forward speed of the
+/// vehicle body's centre of mass (along the body's x axis). A proportional law with no state:
+/// it settles gain / (m R) per second and leaves the driving resistance's torque / gain of speed.
+struct SpeedFollowerRow {
+  int body = 0;                  ///< the vehicle body (free)
+  double speed = 0.0;            ///< the speed to hold [m/s]
+  std::vector<int> driveInputs;  ///< torque inputs that are wheels' drive inputs
+  double gain = 0.0;             ///< total drive torque per speed error [N m s/m], > 0
+  bool operator==(const SpeedFollowerRow&) const = default;
+};
+
 struct LoadCaseRow {
   std::string name;
   double duration = 1.0;  ///< [s]
@@ -298,6 +310,7 @@ struct LoadCaseRow {
     bool operator==(const Drive&) const = default;
   };
   std::vector<Drive> drives;
+  std::optional<SpeedFollowerRow> speedFollower;  ///< drives its inputs instead of signals
   bool operator==(const LoadCaseRow&) const = default;
 };
 

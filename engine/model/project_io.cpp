@@ -569,6 +569,20 @@ LoadCaseRow readLoadCase(ObjectReader& r) {
       lc.drives.push_back(d);
     }
   }
+  if (r.has("speed follower")) {
+    ObjectReader f(r.raw("speed follower"), r.at("speed follower"), r.diagnostics());
+    SpeedFollowerRow s;
+    s.body = f.integer("body");
+    s.speed = f.number("speed [m/s]");
+    s.gain = f.number("gain [N m s/m]");
+    const Json& ids = f.raw("drive inputs");
+    if (ids.is_array())
+      for (const Json& id : ids) s.driveInputs.push_back(f.toInteger(id, "drive inputs"));
+    else if (!ids.is_discarded())
+      f.fail("drive inputs", "expected an array of input ids, found " + ObjectReader::describe(ids));
+    f.finish();
+    lc.speedFollower = s;
+  }
   return lc;
 }
 
@@ -903,6 +917,9 @@ std::string writeProjectText(const Project& p) {
     lcs.push_back(Json{{"name", lc.name}, {"duration [s]", lc.duration},
                        {"initial state", lc.initialState == InitialState::Equilibrium ? "equilibrium" : "as modelled"},
                        {"signals", sig}});
+    if (const auto& f = lc.speedFollower)
+      lcs.back()["speed follower"] = Json{{"body", f->body}, {"speed [m/s]", f->speed}, {"drive inputs", f->driveInputs},
+                                          {"gain [N m s/m]", f->gain}};
   }
   j["load cases"] = lcs;
   Json outs = Json::array();

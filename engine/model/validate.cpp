@@ -685,6 +685,28 @@ Diagnostics check(const Project& p) {
       else if (!driven.insert(in).second)
         c.error(c.atNamed("load cases", lc.name, sig + ".input"), "input " + std::to_string(in) + " is driven twice");
     }
+    if (const auto& f = lc.speedFollower) {
+      auto at = [&](const std::string& field) { return c.atNamed("load cases", lc.name, "speed follower." + field); };
+      if (!bodies.count(f->body))
+        c.error(at("body"), "body " + std::to_string(f->body) + " does not exist");
+      else if (p.bodies[bodies.at(f->body)].fixed)
+        c.error(at("body"), "body " + std::to_string(f->body) + " is fixed; the vehicle body is a free body");
+      if (!std::isfinite(f->speed)) c.error(at("speed [m/s]"), "value is not finite");
+      if (!(f->gain > 0.0)) c.error(at("gain [N m s/m]"), "must be positive");
+      if (f->driveInputs.empty()) c.error(at("drive inputs"), "names no input: the follower drives the wheels' drive inputs");
+      for (int in : f->driveInputs) {
+        const bool wheelDrive = std::any_of(p.wheels.begin(), p.wheels.end(), [&](const WheelRow& w) {
+          return !w.tyre.empty() && w.driveInput == in;
+        });
+        if (!inputs.count(in))
+          c.error(at("drive inputs"), "input " + std::to_string(in) + " does not exist");
+        else if (!wheelDrive)
+          c.error(at("drive inputs"), "input " + std::to_string(in) + " is no wheel's drive input (a wheel with a tyre)");
+        else if (driven.count(in))
+          c.error(at("drive inputs"), "input " + std::to_string(in) +
+                                          " has a signal in this load case as well; the follower sets it");
+      }
+    }
   }
   std::set<std::string> outNames;
   for (const auto& o : p.outputs) {

@@ -81,6 +81,8 @@ QString columnHelp(const QString& header) {
       {"kg m^2", "A moment (Ixx, Iyy, Izz) or product (Ixy, Ixz, Iyz) of inertia about the centre of mass, in the "
                  "body frame."},
       {"signals", "How many signals drive inputs in this load case (edited in the Signals table)."},
+      {"speed follower", "The driver that holds the vehicle body's forward speed with the wheels' drive torques "
+                         "(docs/steering.md); set in the project file."},
       {"com", "Centre of mass in the body frame."},
       {"velocity", "Initial velocity (a run starting as modelled)."},
       {"fixed", "yes: the body is ground or a driven rig body (no degrees of freedom)."},
@@ -907,6 +909,19 @@ std::unique_ptr<TableModel> loadCases(ProjectDocument* d) {
                }});
   c.back().choices = [](const Project&) { return QStringList{"equilibrium", "as modelled"}; };
   c.push_back({"signals", "signals", [](const LoadCaseRow& r) { return QVariant(static_cast<int>(r.drives.size())); }, {}});
+  c.push_back({"speed follower", "speed follower",
+               [](const LoadCaseRow& r) {
+                 if (!r.speedFollower) return QVariant(QString("none"));
+                 const SpeedFollowerRow& f = *r.speedFollower;
+                 QStringList ids;
+                 for (int id : f.driveInputs) ids << QString::number(id);
+                 return QVariant(QStringLiteral("%1 m/s: body %2, inputs %3, gain %4 N m s/m")
+                                     .arg(f.speed)
+                                     .arg(f.body)
+                                     .arg(ids.join(", "))
+                                     .arg(f.gain));
+               },
+               {}});
   return std::make_unique<RowTableModel<LoadCaseRow>>(d, Table::LoadCases, &Project::loadCases, c, [](const Project& p) {
     LoadCaseRow r;
     r.name = "load case " + std::to_string(p.loadCases.size() + 1);

@@ -128,8 +128,10 @@ class TestSteering : public QObject {
 
   // projects/full_vehicle_tyres.json: set down at 20 m/s it settles and rolls straight on (no yaw,
   // no drift; the four tyres carry the weight); a step of +0.5 rad turns it left (ISO 8855), the
-  // driver holding the column, and once the yaw rate has settled the tyres' forces across the
-  // path are the mass times the centripetal acceleration V Omega (Newton for the whole car).
+  // driver holding the column and the speed follower the speed (its drive torque the gain times
+  // the speed error, the error what the driving resistance's torque leaves), and once the yaw rate
+  // has settled the tyres' forces across the path are the mass times the centripetal acceleration
+  // V Omega (Newton for the whole car).
   void shippedVehicleOnTyres() {
     const auto model = SuspensionModel::build(readProject(std::string(ELASTOKIN_SOURCE_DIR) +
                                                           "/projects/full_vehicle_tyres.json"));
@@ -139,7 +141,7 @@ class TestSteering : public QObject {
     const int body = m.bodyById(0).value;
     struct End {
       Vec3 velocity, forceSum;
-      double yawRate = 0.0, columnTorque = 0.0, rackForce = 0.0;
+      double forwardSpeed = 0.0, yawRate = 0.0, columnTorque = 0.0, rackForce = 0.0, driveTorque = 0.0;
     };
     auto runTo = [&](const std::string& loadCase, double angle) {
       Simulation sim(model, loadCase, RunOptions{});
@@ -147,10 +149,16 @@ class TestSteering : public QObject {
       while (sim.step()) {
       }
       Workspace ws(m);
-      VecX u = VecX::Constant(m.nInputs(), angle);
-      linearize(m, sim.state(), u, ws);
+      VecX u = VecX::Zero(m.nInputs());
+      u[m.inputById(1)] = angle;
       End e;
+      const Recorder& r = sim.results();
+      for (std::size_t c = 0; c < r.channels().size(); ++c)
+        if (r.channels()[c].name == "drive torque rear left") e.driveTorque = r.value(r.size() - 1, c);
+      u[m.inputById(2)] = u[m.inputById(3)] = e.driveTorque;
+      linearize(m, sim.state(), u, ws);
       e.velocity = ws.bodies[body].v;
+      e.forwardSpeed = ws.bodies[body].R.col(0).dot(e.velocity);
       e.yawRate = ws.bodies[body].w_W.z();
       e.forceSum = Vec3::Zero();
       for (const TyreContact& t : ws.tyres) e.forceSum += Vec3(t.result[kTyreForce], t.result[kTyreForce + 1], t.result[kTyreForce + 2]);
@@ -161,7 +169,7 @@ class TestSteering : public QObject {
     const End straight = runTo("straight", 0.0);
     qInfo("straight, 3 s: speed %.4f m/s, lateral %.2e m/s, yaw rate %.2e rad/s; tyres carry %.2f N of %.2f N",
           straight.velocity.x(), straight.velocity.y(), straight.yawRate, straight.forceSum.z(), mass * 9.81);
-    QVERIFY(straight.velocity.x() > 19.0 && straight.velocity.x() < 20.0);  // rolling on, slowed by the tyres
+    QVERIFY(straight.velocity.x() > 19.0 && straight.velocity.x() < 20.0);  // coasting, slowed by the tyres
     QVERIFY(std::abs(straight.velocity.y()) < 1e-6 && std::abs(straight.yawRate) < 1e-6);
     QVERIFY(std::abs(straight.forceSum.z() - mass * 9.81) < 2e-3 * mass * 9.81);
 
@@ -169,13 +177,20 @@ class TestSteering : public QObject {
     const double speed = turn.velocity.head<2>().norm();
     const Vec3 across = Vec3::UnitZ().cross(turn.velocity).normalized();  // towards the centre of the turn
     const double centripetal = mass * speed * turn.yawRate;
-    qInfo("step steer, 4 s: yaw rate %.4f rad/s at %.3f m/s (%.3f g); tyre forces across the path %.1f N, m V Omega "
-          "%.1f N; column torque %.3f N m",
-          turn.yawRate, speed, speed * turn.yawRate / 9.81, turn.forceSum.dot(across), centripetal, turn.columnTorque);
+    const SpeedFollowerRow& follower = *m.loadCase("step steer")->speedFollower;
+    qInfo("step steer, 4 s: yaw rate %.4f rad/s at %.3f m/s forwards (%.3f g); tyre forces across the path %.1f N, "
+          "m V Omega %.1f N; column torque %.3f N m; drive %.2f N m per wheel",
+          turn.yawRate, turn.forwardSpeed, speed * turn.yawRate / 9.81, turn.forceSum.dot(across), centripetal,
+          turn.columnTorque, turn.driveTorque);
     QVERIFY(turn.yawRate > 0.05);  // a left turn
     QVERIFY(std::abs(turn.forceSum.dot(across) - centripetal) < 0.01 * centripetal);
     QVERIFY(turn.columnTorque > 0.0);
     QCOMPARE(turn.columnTorque, m.steeringRacks[0].ratio * turn.rackForce);
+    // The follower: the speed held to what the turn's resistance leaves, the torque its law's.
+    QVERIFY(std::abs(turn.forwardSpeed - follower.speed) < 0.05);
+    QVERIFY(turn.driveTorque > 20.0);  // the turn's resistance needs drive
+    QVERIFY(std::abs(turn.driveTorque - follower.gain * (follower.speed - turn.forwardSpeed) / 2.0) <
+            0.02 * turn.driveTorque);  // the law at the last step's start, 1 ms before
   }
 };
 

@@ -57,6 +57,7 @@ void addEverything(Project& p) {
   r = {};
   r.type = SignalType::Sine, r.value = 3, r.amplitude = 2, r.frequency = 7.5, r.phase = 0.25, r.t0 = 0.2;
   lc2.drives.push_back({2, r});
+  lc2.speedFollower = SpeedFollowerRow{1, 12.5, {3, 4}, 850.0};
   p.loadCases.push_back(lc2);
   p.outputs = {{"a", OutputQuantity::MarkerPosition, 1, "x"},      {"b", OutputQuantity::MarkerDisplacement, 2, "y"},
                {"c", OutputQuantity::MarkerVelocity, 3, "z"},      {"d", OutputQuantity::BodyAngles, 1, "rx"},

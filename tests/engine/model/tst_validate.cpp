@@ -227,6 +227,32 @@ class TestValidate : public QObject {
     QVERIFY(joined(errorsOf(j.dump())).contains("row id 1 ('rack'), field 'ratio [m/rad]': required field is missing"));
   }
 
+  // A load case's speed follower: a free body that exists, a positive gain, drive inputs that
+  // exist, are wheels' drive inputs and have no signal of their own: every problem in one pass;
+  // a valid one reads back as written.
+  void speedFollower() {
+    Project p = test::tyreCarriage(0.0);
+    p.inputs = {InputRow{1, "drive", 3, InputKind::Torque}, InputRow{2, "push", 3, InputKind::Force}};
+    p.wheels[0].driveInput = 1;
+    p.loadCases[0].speedFollower = SpeedFollowerRow{1, 10.0, {1}, 300.0};
+    QVERIFY2(errorsOf(writeProjectText(p)).empty(), qPrintable(joined(errorsOf(writeProjectText(p)))));
+    QCOMPARE(parseProject(writeProjectText(p), "again.json").loadCases, p.loadCases);
+    p.loadCases[0].speedFollower = SpeedFollowerRow{0, 10.0, {1, 2, 9}, -1.0};
+    SignalRow s;
+    s.value = 5.0;
+    p.loadCases[0].drives = {{1, s}};
+    const auto errors = errorsOf(writeProjectText(p));
+    const QString all = joined(errors);
+    for (const char* expected :
+         {"field 'speed follower.body': body 0 is fixed; the vehicle body is a free body",
+          "field 'speed follower.gain [N m s/m]': must be positive",
+          "field 'speed follower.drive inputs': input 1 has a signal in this load case as well; the follower sets it",
+          "field 'speed follower.drive inputs': input 2 is no wheel's drive input (a wheel with a tyre)",
+          "field 'speed follower.drive inputs': input 9 does not exist"})
+      QVERIFY2(all.contains(expected), qPrintable(QString(expected) + "\n in:\n" + all));
+    QCOMPARE(int(errors.size()), 5);
+  }
+
   // A wheel with a Magic Formula tyre: no negative spin inertia or damping, both named in one
   // pass; a load case may start from the static equilibrium.
   void tyreWheels() {
