@@ -278,7 +278,9 @@ struct SignalRow {
   double frequency2 = 0.0;  ///< chirp end frequency [Hz]
   double phase = 0.0;       ///< sine phase [rad]
   std::string file;         ///< table: CSV file (time, value), relative to the project file
-  std::vector<std::array<double, 2>> table;  ///< table: loaded points (not stored in JSON)
+  /// table: the points loaded from `file` (not stored in JSON); without a file, points given in
+  /// memory (a manoeuvre's steering profile, engine/analysis/manoeuvre.h)
+  std::vector<std::array<double, 2>> table;
   bool operator==(const SignalRow& o) const {
     return type == o.type && value == o.value && value2 == o.value2 && t0 == o.t0 && t1 == o.t1 &&
            amplitude == o.amplitude && frequency == o.frequency && frequency2 == o.frequency2 &&

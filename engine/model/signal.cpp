@@ -149,7 +149,7 @@ InputSignals::InputSignals(const SuspensionModel& model, const LoadCaseRow& lc) 
   for (std::size_t k = 0; k < lc.drives.size(); ++k) {
     const auto& d = lc.drives[k];
     SignalRow s = d.signal;
-    if (s.type == SignalType::Table) {
+    if (s.type == SignalType::Table && !s.file.empty()) {  // else the points given in memory
       const std::string file = (base / s.file).string();
       try {
         s.table = readSignalTable(file);

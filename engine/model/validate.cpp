@@ -677,7 +677,7 @@ Diagnostics check(const Project& p) {
       if ((s.type == SignalType::Ramp || s.type == SignalType::Chirp || s.type == SignalType::Bump) && std::isfinite(s.t0) && std::isfinite(s.t1) &&
           !(s.t1 > s.t0))
         c.error(c.atNamed("load cases", lc.name, sig + ".end [s]"), "must be later than 'start [s]'");
-      if (s.type == SignalType::Table && s.file.empty())
+      if (s.type == SignalType::Table && s.file.empty() && s.table.empty())
         c.error(c.atNamed("load cases", lc.name, sig + ".file"), "no file given");
       const int in = lc.drives[k].input;
       if (!inputs.count(in))
