@@ -18,6 +18,7 @@
 #include <exception>
 #include <filesystem>
 #include <future>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -25,6 +26,7 @@
 #include "engine/analysis/kc.h"
 #include "engine/analysis/kc_measured.h"
 #include "engine/analysis/linear_analysis.h"
+#include "engine/analysis/manoeuvre.h"
 #include "engine/analysis/modal.h"
 #include "engine/analysis/realtime.h"
 #include "engine/analysis/simulation.h"
@@ -53,6 +55,7 @@ namespace {
 constexpr const char* kUsage =
     "usage: elastokin-sim PROJECT.json --loadcase NAME --out RESULTS.csv [options]\n"
     "       elastokin-sim PROJECT.json --analysis NAME --out RESULTS.csv [analysis options]\n"
+    "       elastokin-sim PROJECT.json --manoeuvre NAME [--param KEY=VALUE]... [--out SERIES.csv]\n"
     "\n"
     "Runs one load case of a suspension project with a fixed-step integrator (LSRT2 by\n"
     "default) and writes the project's output channels as CSV; or runs a K&C analysis\n"
@@ -179,6 +182,12 @@ constexpr const char* kUsage =
     "  --report FILE.pdf     also a PDF report: the metrics, response or mode table, then a\n"
     "                        page per K&C quantity (both wheels), per output's Bode plot, or the\n"
     "                        modes' damping chart (not in builds without the workbench)\n"
+    "manoeuvre options (a vehicle on tyres, docs/manoeuvres.md):\n"
+    "  --manoeuvre NAME      step-steer (ISO 7401), steady-state-circle (ISO 4138), sine-with-dwell\n"
+    "                        (FMVSS 126), swept-sine; prints the metrics; --out: the vehicle's\n"
+    "                        time series as CSV; --metrics FILE.json: metrics and parameters;\n"
+    "                        'list' (no project needed): every manoeuvre's parameters\n"
+    "  --param KEY=VALUE     a manoeuvre's parameter (repeatable), e.g. --param speed=20\n"
     "  -h, --help            this text\n"
     "\n"
     "exit codes: 0 done; 1 bad project (every problem is listed, naming file, table, row and\n"
@@ -273,6 +282,47 @@ class ProgressBar {
   bool shown_ = false;
   std::chrono::steady_clock::time_point start_;
 };
+
+int listManoeuvres() {
+  for (const std::string& name : ek::manoeuvreNames()) {
+    ek::cprintf("%s\n", name.c_str());
+    for (const ek::ManoeuvreParameter& p : ek::manoeuvreParameters(name))
+      ek::cprintf("  %-26s %10s %-8s %s\n", p.key.c_str(), ek::significant(p.value).c_str(), p.unit.c_str(), p.meaning.c_str());
+  }
+  return 0;
+}
+
+int manoeuvreReport(const ek::Project& project, const std::string& name, const std::map<std::string, double>& params,
+                    const std::string& outPath, const std::string& metricsPath, bool quiet) {
+  if (!outPath.empty()) ek::checkWritable(outPath, "results file");
+  if (!metricsPath.empty()) ek::checkWritable(metricsPath, "metrics file");
+  ProgressBar bar(!quiet && isatty(STDERR_FILENO));
+  const auto t0 = std::chrono::steady_clock::now();
+  const ek::ManoeuvreResult r =
+      interruptible([&] { return ek::runManoeuvre(project, name, params, [&](double f) { bar.update(f); }); }, "the manoeuvre");
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  bar.finish();
+  ek::cprintf("%s: %s (vehicle body %d, %.1f kg, wheelbase %.4g m; steering input %d)\n", project.sourcePath.c_str(),
+              r.name.c_str(), r.vehicle.body, r.vehicle.mass, r.vehicle.wheelbase, r.vehicle.steeringInput);
+  ek::cprintf("parameters:\n");
+  for (const ek::ManoeuvreParameter& p : r.parameters)
+    ek::cprintf("  %-26s %12s %s\n", p.key.c_str(), ek::significant(p.value).c_str(), p.unit.c_str());
+  ek::cprintf("metrics:\n");
+  for (const ek::ManoeuvreMetric& m : r.metrics)
+    ek::cprintf("  %-55s %12s %-12s%s\n", m.name.c_str(), ek::significant(m.value, 5).c_str(), m.unit.c_str(),
+                m.limit.empty() ? "" : ((m.pass ? "  pass (" : "  FAIL (") + m.limit + ")").c_str());
+  for (const std::string& n : r.notes) ek::cprintf("note: %s\n", n.c_str());
+  if (!outPath.empty()) {
+    ek::writeFile(outPath, ek::manoeuvreSeriesCsv(r), "results file");
+    ek::cprintf("series         %zu rows -> %s\n", r.series.size(), outPath.c_str());
+  }
+  if (!metricsPath.empty()) {
+    ek::writeFile(metricsPath, ek::manoeuvreJson(r), "metrics file");
+    ek::cprintf("metrics        %zu -> %s\n", r.metrics.size(), metricsPath.c_str());
+  }
+  ek::cprintf("wall time      %.2f s\n", wall);
+  return kDone;
+}
 
 int stiffnessReport(const std::shared_ptr<const ek::SuspensionModel>& model, const std::string& loadCase,
                     const std::string& outPath) {
@@ -770,6 +820,8 @@ int main(int argc, char** argv) {
   bool holdInputs = false;
   double warnError = 0.0;  // [m]; 0: no warning
   AnalysisArgs analysis;
+  std::string manoeuvre;
+  std::map<std::string, double> manoeuvreParams;
   for (std::size_t k = 0; k < args.size(); ++k) {
     const std::string& a = args[k];
     auto value = [&](std::string& out) {
@@ -948,6 +1000,15 @@ int main(int argc, char** argv) {
 #endif
     } else if (a == "--load") {
       if (!value(analysis.load)) return usageError("--load needs a name");
+    } else if (a == "--manoeuvre") {
+      if (!value(manoeuvre) || manoeuvre.empty()) return usageError("--manoeuvre needs a name (or 'list')");
+    } else if (a == "--param") {
+      std::string m;
+      double number = 0.0;
+      if (!value(m) || m.find('=') == std::string::npos || m.find('=') == 0 || !parseDouble(m.substr(m.find('=') + 1), number))
+        return usageError("--param needs KEY=VALUE with a finite number, e.g. --param speed=20");
+      if (!manoeuvreParams.emplace(m.substr(0, m.find('=')), number).second)
+        return usageError("--param " + ek::printableExcerpt(m.substr(0, m.find('='))) + " is given twice");
     } else if (a == "--solver") {
       if (!value(opt.solver)) return usageError("--solver needs a name");
     } else if (!a.empty() && a[0] == '-') {
@@ -958,6 +1019,10 @@ int main(int argc, char** argv) {
       return usageError("more than one project file given ('" + ek::printableExcerpt(projectPath) + "', '" + ek::printableExcerpt(a) + "')");
     }
   }
+  if (manoeuvre == "list") return listManoeuvres();
+  if (!manoeuvreParams.empty() && manoeuvre.empty()) return usageError("--param needs --manoeuvre");
+  if (!manoeuvre.empty() && (!analysis.name.empty() || !loadCase.empty()))
+    return usageError("--manoeuvre builds its own load case: no --analysis or --loadcase with it");
   if (projectPath.empty()) return usageError("no project file given");
   if (haveToText && !exportSpec.empty()) {
     exportPath = toText;
@@ -1093,6 +1158,7 @@ int main(int argc, char** argv) {
         ek::cprintf("  %s [%s]\n", ek::printableExcerpt(c.name).c_str(), c.unit.c_str());
       return 0;
     }
+    if (!manoeuvre.empty()) return manoeuvreReport(project, manoeuvre, manoeuvreParams, outPath, analysis.metricsPath, quiet);
     if (!analysis.name.empty()) {
       if (outPath.empty()) return usageError("--out is required");
       analysis.loadCase = loadCase;

@@ -22,6 +22,7 @@
 #include <thread>
 
 #include "engine/analysis/kc.h"
+#include "engine/analysis/manoeuvre.h"
 #include "engine/analysis/linear_analysis.h"
 #include "engine/analysis/simulation.h"
 #include "engine/analysis/study.h"
@@ -403,6 +404,38 @@ py::dict kcResultDict(const KcResult& r) {
   out["values"] = values;
   out["metrics"] = metrics;
   out["iterations"] = r.iterations;
+  return out;
+}
+
+py::dict manoeuvre(const Project& project, const std::string& name, const std::map<std::string, double>& params) {
+  std::atomic<bool> cancel{false};
+  const ManoeuvreResult r =
+      interruptible<ManoeuvreResult>([&] { return runManoeuvre(project, name, params, {}, &cancel); }, cancel);
+  py::array_t<double> series({static_cast<py::ssize_t>(r.series.size()), static_cast<py::ssize_t>(kManoeuvreColumns.size())});
+  auto v = series.mutable_unchecked<2>();
+  for (std::size_t k = 0; k < r.series.size(); ++k)
+    for (std::size_t c = 0; c < kManoeuvreColumns.size(); ++c) v(static_cast<py::ssize_t>(k), static_cast<py::ssize_t>(c)) = r.series[k][c];
+  py::array_t<double> response({static_cast<py::ssize_t>(r.frequencyResponse.size()), static_cast<py::ssize_t>(5)});
+  auto f = response.mutable_unchecked<2>();
+  for (std::size_t k = 0; k < r.frequencyResponse.size(); ++k)
+    for (std::size_t c = 0; c < 5; ++c) f(static_cast<py::ssize_t>(k), static_cast<py::ssize_t>(c)) = r.frequencyResponse[k][c];
+  py::dict parameters, metrics, units, verdicts;
+  for (const ManoeuvreParameter& p : r.parameters) parameters[py::str(p.key)] = p.value;
+  for (const ManoeuvreMetric& m : r.metrics) {
+    metrics[py::str(m.name)] = m.value;
+    units[py::str(m.name)] = m.unit;
+    if (!m.limit.empty()) verdicts[py::str(m.name)] = py::make_tuple(m.limit, m.pass);
+  }
+  py::dict out;
+  out["manoeuvre"] = r.name;
+  out["parameters"] = parameters;
+  out["metrics"] = metrics;
+  out["units"] = units;
+  out["limits"] = verdicts;
+  out["columns"] = std::vector<std::string>(kManoeuvreColumns.begin(), kManoeuvreColumns.end());
+  out["series"] = series;
+  out["frequency_response"] = response;
+  out["notes"] = r.notes;
   return out;
 }
 
@@ -823,6 +856,19 @@ PYBIND11_MODULE(_core, m) {
   m.def("kc", &kc, py::arg("project"), py::arg("analysis"), py::arg("wheel") = py::none(), py::arg("load") = py::none(),
         py::arg("input") = py::none(), py::arg("from_") = py::none(), py::arg("to") = py::none(),
         py::arg("points") = py::none(), py::arg("tolerance") = 1e-8);
+  m.def("manoeuvre", &manoeuvre, py::arg("project"), py::arg("name"), py::arg("params") = std::map<std::string, double>{},
+        "Runs a standard manoeuvre (step-steer, steady-state-circle, sine-with-dwell, swept-sine) on a vehicle on tyres: "
+        "a dict with its metrics, units, parameters used, the vehicle's time series (columns) and, for the swept sine, "
+        "the frequency response (frequency, yaw rate gain and phase, lateral acceleration gain and phase).");
+  m.def("manoeuvres", [] {
+    py::dict all;
+    for (const std::string& n : manoeuvreNames()) {
+      py::list params;
+      for (const ManoeuvreParameter& p : manoeuvreParameters(n)) params.append(py::make_tuple(p.key, p.unit, p.value, p.meaning));
+      all[py::str(n)] = params;
+    }
+    return all;
+  }, "Every manoeuvre's parameters: (key, unit, default, meaning).");
   m.def("modes", &modes, py::arg("project"), py::arg("loadcase") = py::none());
   m.def("frequency_response", &frequencyResponseOf, py::arg("project"), py::arg("wheel") = py::none(),
         py::arg("load") = py::none(), py::arg("input") = py::none(), py::arg("from_") = 0.5, py::arg("to") = 100.0,

@@ -283,6 +283,32 @@ class Runs(unittest.TestCase):
         self.assertIn("interrupted after", out)
 
 
+class Manoeuvres(unittest.TestCase):
+    def test_step_steer_equals_the_runner(self):
+        vehicle = os.path.join(ROOT, "projects", "full_vehicle_tyres.json")
+        params = {"speed": 20.0, "angle": 15.0, "hold": 1.5}
+        r = ek.manoeuvre(ek.Project.load(vehicle), "step-steer", params)
+        with tempfile.TemporaryDirectory() as d:
+            out, metrics = os.path.join(d, "series.csv"), os.path.join(d, "metrics.json")
+            runner(vehicle, "--manoeuvre", "step-steer", *sum((["--param", f"{k}={v}"] for k, v in params.items()), []),
+                   "--quiet", "--out", out, "--metrics", metrics)
+            with open(metrics) as f:
+                document = json.load(f)
+            with open(out) as f:
+                rows = list(csv.reader(f))
+        self.assertEqual(len(document["metrics"]), len(r["metrics"]))
+        for m in document["metrics"]:
+            self.assertEqual(r["metrics"][m["name"]], m["value"], m["name"])
+            self.assertEqual(r["units"][m["name"]], m["unit"])
+        self.assertEqual(r["columns"], rows[0])
+        self.assertEqual(r["series"].shape, (len(rows) - 1, len(rows[0])))
+        self.assertEqual(r["series"][-1, 3], float(rows[-1][3]))  # the yaw rate, shortest text round-trips
+        self.assertGreater(r["metrics"]["steady-state yaw rate"], 0.0)  # a left turn
+        self.assertIn("sine-with-dwell", ek.manoeuvres())
+        with self.assertRaisesRegex(ValueError, "unknown parameter 'sped'"):
+            ek.manoeuvre(ek.Project.load(vehicle), "step-steer", {"sped": 20.0})
+
+
 class Analyses(unittest.TestCase):
     def test_kc_metrics_equal_the_runners(self):
         p = ek.Project.load(DW)

@@ -1,0 +1,666 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/analysis/manoeuvre.h"
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <set>
+#include <stdexcept>
+
+#include "engine/analysis/kc.h"
+#include "engine/analysis/simulation.h"
+#include "engine/core/error.h"
+#include "engine/core/rotation.h"
+#include "engine/core/text.h"
+#include "engine/model/model.h"
+
+#include <nlohmann/json.hpp>
+
+namespace ek {
+
+// Named, not anonymous: the unity build puts this file beside others with helpers of the same names.
+namespace manoeuvre_impl {
+
+constexpr double kDeg = 180.0 / M_PI;
+constexpr double kG = 9.80665;  ///< standard gravity: the "g" of the gradients [m/s^2]
+
+using Row = std::array<double, 11>;
+
+// ---------------------------------------------------------------------------------------------
+// The manoeuvres and their parameters.
+
+struct Spec {
+  const char* name;
+  std::vector<ManoeuvreParameter> parameters;
+};
+
+std::vector<ManoeuvreParameter> common(double speed) {
+  return {
+      {"speed", "m/s", speed, "test speed: every body starts at it, the speed follower holds it"},
+      {"settle", "s", 1.5, "straight running before the steering starts"},
+      {"follower gain", "N m s/m", 0.0, "speed follower's gain; 0: 6/s times the vehicle's mass and rolling radius"},
+      {"body", "id", -1.0, "the vehicle body; -1: the heaviest free body"},
+      {"steering input", "id", -1.0, "the steering-wheel angle input; -1: the steering rack's input"},
+  };
+}
+
+std::vector<Spec> specs() {
+  auto with = [](double speed, std::vector<ManoeuvreParameter> own) {
+    std::vector<ManoeuvreParameter> p = common(speed);
+    p.insert(p.end(), own.begin(), own.end());
+    return p;
+  };
+  return {
+      {"step-steer",
+       with(80.0 / 3.6, {{"lateral acceleration", "m/s^2", 4.0, "steady-state lateral acceleration the angle is chosen for"},
+                         {"angle", "deg", 0.0, "steering-wheel angle (0: chosen for the lateral acceleration)"},
+                         {"ramp time", "s", 0.15, "time of the steering ramp from zero to the angle"},
+                         {"hold", "s", 3.0, "time after the ramp; the steady state is the mean of its last second"}})},
+      {"steady-state-circle",
+       with(100.0 / 3.6, {{"lateral acceleration max", "m/s^2", 6.0, "the run ends when the lateral acceleration reaches it"},
+                          {"lateral acceleration rate", "m/s^3", 0.2, "the steering ramp is chosen to raise the lateral acceleration this fast (quasi-steady)"},
+                          {"fit from", "m/s^2", 0.5, "lower end of the range the gradients are fitted over"},
+                          {"fit to", "m/s^2", 2.5, "upper end of the range the gradients are fitted over"}})},
+      {"sine-with-dwell",
+       with(80.0 / 3.6, {{"frequency", "Hz", 0.7, "frequency of the sine"},
+                         {"dwell", "s", 0.5, "hold at the second peak"},
+                         {"scalar", "", 5.0, "amplitude as a multiple of the angle that gives 0.3 g in a steady turn"},
+                         {"angle", "deg", 0.0, "amplitude (0: scalar times the 0.3 g angle)"},
+                         {"direction", "", 1.0, "+1: to the left first, -1: to the right first"}})},
+      {"swept-sine",
+       with(80.0 / 3.6, {{"lateral acceleration", "m/s^2", 2.0, "amplitude of the steady-state lateral acceleration the angle is chosen for"},
+                         {"angle", "deg", 0.0, "amplitude (0: chosen for the lateral acceleration)"},
+                         {"frequency from", "Hz", 0.1, "start of the sweep"},
+                         {"frequency to", "Hz", 3.0, "end of the sweep"},
+                         {"sweep time", "s", 30.0, "duration of the sweep"},
+                         {"reference frequency", "Hz", 1.0, "frequency of the phase and gain figures"}})},
+  };
+}
+
+const Spec& spec(const std::string& name) {
+  static const std::vector<Spec> all = specs();
+  for (const Spec& s : all)
+    if (name == s.name) return s;
+  std::string known;
+  for (const Spec& s : all) known += (known.empty() ? "" : ", ") + std::string(s.name);
+  throw std::invalid_argument("unknown manoeuvre '" + printableExcerpt(name) + "' (known: " + known + ")");
+}
+
+/// The parameters of `name` with `given` applied; every unknown or non-finite one named in one message.
+std::vector<ManoeuvreParameter> resolved(const std::string& name, const std::map<std::string, double>& given) {
+  std::vector<ManoeuvreParameter> params = spec(name).parameters;
+  std::string problems;
+  for (const auto& entry : given) {
+    const std::string& key = entry.first;
+    const double value = entry.second;
+    auto it = std::find_if(params.begin(), params.end(), [&](const ManoeuvreParameter& p) { return p.key == key; });
+    if (it == params.end()) {
+      std::string known;
+      for (const ManoeuvreParameter& p : params) known += (known.empty() ? "" : ", ") + p.key;
+      problems += "; unknown parameter '" + printableExcerpt(key) + "' (" + name + " takes: " + known + ")";
+    } else if (!std::isfinite(value)) {
+      problems += "; parameter '" + key + "' is not finite";
+    } else {
+      it->value = value;
+    }
+  }
+  if (!problems.empty()) throw std::invalid_argument("manoeuvre " + name + ": " + problems.substr(2));
+  return params;
+}
+
+double param(const std::vector<ManoeuvreParameter>& params, const std::string& key) {
+  for (const ManoeuvreParameter& p : params)
+    if (p.key == key) return p.value;
+  throw std::logic_error("manoeuvre parameter " + key + " is not declared");
+}
+
+Vec3 markerPosition(const Project& p, int markerId) {
+  for (const MarkerRow& m : p.markers) {
+    if (m.id != markerId) continue;
+    for (const BodyRow& b : p.bodies)
+      if (b.id == m.body) return b.position + rotation::matrix(b.orientation) * m.position;
+  }
+  return Vec3::Constant(std::nan(""));
+}
+
+// ---------------------------------------------------------------------------------------------
+// One run of the vehicle and its reduction to the vehicle's motion.
+
+struct Drive {
+  double speed = 0.0, gain = 0.0, duration = 0.0;
+  SignalRow steer;
+  /// Ends the run early when it returns true for a row (its lateral acceleration a backward difference).
+  std::function<bool(const Row&)> stop;
+  const std::atomic<bool>* cancel = nullptr;
+};
+
+/// The project as the manoeuvre runs it: one load case, every free body at `speed` along the
+/// vehicle body's heading, no angular velocity.
+Project drivenProject(const Project& base, const VehicleSetup& v, const Drive& d) {
+  Project p = base;
+  Vec3 heading = Vec3::UnitX();
+  for (const BodyRow& b : p.bodies)
+    if (b.id == v.body) heading = rotation::matrix(b.orientation).col(0);
+  heading.z() = 0.0;
+  heading.normalize();
+  for (BodyRow& b : p.bodies) {
+    if (b.fixed) continue;
+    b.velocity = d.speed * heading;
+    b.angularVelocity.setZero();
+  }
+  LoadCaseRow lc;
+  lc.name = "manoeuvre";
+  lc.duration = d.duration;
+  lc.initialState = InitialState::AsModelled;
+  lc.drives.push_back({v.steeringInput, d.steer});
+  if (!v.driveInputs.empty() && d.gain > 0.0) lc.speedFollower = SpeedFollowerRow{v.body, d.speed, v.driveInputs, d.gain};
+  p.loadCases = {lc};
+  return p;
+}
+
+std::vector<Row> drive(const Project& base, const VehicleSetup& v, const Drive& d, const std::function<void(double)>& progress) {
+  auto model = SuspensionModel::build(drivenProject(base, v, d));
+  RunOptions o;
+  o.record = false;
+  o = projectRunOptions(model->project(), o);
+  Simulation sim(model, "manoeuvre", o);
+  sim.initialize();
+  const int slot = model->bodies[model->bodyById(v.body).value].state;
+  const int steer = model->inputById(v.steeringInput);
+  VecX u(model->nInputs());
+  std::vector<Row> rows;
+  std::vector<Vec3> velocity;
+  rows.reserve(static_cast<std::size_t>(sim.totalSteps()) + 1);
+  velocity.reserve(rows.capacity());
+  auto sample = [&] {
+    const State& s = sim.state();
+    const Vec3 angles = s.r.segment<3>(6 * slot + 3);
+    const Vec3 vel = s.v.segment<3>(6 * slot);
+    const Vec3 wW = rotation::matrix(angles) * Vec3(s.v.segment<3>(6 * slot + 3));
+    const double psi = angles[0], c = std::cos(psi), sn = std::sin(psi);
+    const double vx = c * vel.x() + sn * vel.y(), vy = -sn * vel.x() + c * vel.y();
+    sim.inputValues(u);
+    Row r{};
+    r[kmTime] = s.t;
+    r[kmSteer] = u[steer] * kDeg;
+    r[kmSpeed] = vx;
+    r[kmYawRate] = wW.z() * kDeg;
+    r[kmSideslip] = std::atan2(vy, vx) * kDeg;
+    r[kmRoll] = angles[2] * kDeg;
+    r[kmPitch] = angles[1] * kDeg;
+    r[kmX] = s.r[6 * slot];
+    r[kmY] = s.r[6 * slot + 1];
+    r[kmHeading] = psi * kDeg;
+    if (!velocity.empty()) {  // backward difference for the stop test; central below
+      const double dt = r[kmTime] - rows.back()[kmTime];
+      r[kmLateral] = (vel - velocity.back()).dot(Vec3(-sn, c, 0.0)) / dt;
+    }
+    rows.push_back(r);
+    velocity.push_back(vel);
+    return d.stop && d.stop(r);
+  };
+  bool stopped = sample();
+  for (long long k = 1; !stopped && k <= sim.totalSteps(); ++k) {
+    if (d.cancel && d.cancel->load()) throw std::runtime_error("cancelled");
+    sim.step();
+    stopped = sample();
+    if (progress && k % 500 == 0) progress(static_cast<double>(k) / static_cast<double>(sim.totalSteps()));
+  }
+  // Lateral acceleration: central differences of the centre of mass's velocity, along the
+  // horizontal lateral axis (the intermediate axis system of ISO 8855: no gravity from roll).
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const std::size_t a = i == 0 ? 0 : i - 1, b = std::min(i + 1, rows.size() - 1);
+    if (a == b) continue;
+    const double psi = rows[i][kmHeading] / kDeg;
+    rows[i][kmLateral] = (velocity[b] - velocity[a]).dot(Vec3(-std::sin(psi), std::cos(psi), 0.0)) /
+                         (rows[b][kmTime] - rows[a][kmTime]);
+  }
+  return rows;
+}
+
+/// Mean of column c over rows with time in [t0, t1].
+double mean(const std::vector<Row>& rows, int c, double t0, double t1) {
+  double sum = 0.0;
+  int n = 0;
+  for (const Row& r : rows)
+    if (r[kmTime] >= t0 && r[kmTime] <= t1) sum += r[c], ++n;
+  return n ? sum / n : std::nan("");
+}
+
+/// Value of column c at time t (linear between rows).
+double at(const std::vector<Row>& rows, int c, double t) {
+  for (std::size_t i = 1; i < rows.size(); ++i)
+    if (rows[i][kmTime] >= t) {
+      const Row &a = rows[i - 1], &b = rows[i];
+      return a[c] + (b[c] - a[c]) * (t - a[kmTime]) / (b[kmTime] - a[kmTime]);
+    }
+  return std::nan("");
+}
+
+/// First time after t0 at which column c crosses `level` (upwards for a positive level), linear
+/// between rows; NaN if never.
+double crossing(const std::vector<Row>& rows, int c, double level, double t0) {
+  const double s = level >= 0.0 ? 1.0 : -1.0;
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    const Row &a = rows[i - 1], &b = rows[i];
+    if (b[kmTime] < t0 || s * b[c] < s * level) continue;
+    if (s * a[c] >= s * level) return std::max(a[kmTime], t0);
+    return a[kmTime] + (b[kmTime] - a[kmTime]) * (level - a[c]) / (b[c] - a[c]);
+  }
+  return std::nan("");
+}
+
+/// Slope and intercept of the least-squares line of column y over column x, rows with x in [x0, x1]
+/// after time t0; n the number of rows used.
+struct Line {
+  double slope = std::nan(""), intercept = std::nan("");
+  int n = 0;
+};
+Line fit(const std::vector<Row>& rows, int x, int y, double x0, double x1, double t0) {
+  double sx = 0, sy = 0, sxx = 0, sxy = 0;
+  int n = 0;
+  for (const Row& r : rows) {
+    if (r[kmTime] < t0 || r[x] < x0 || r[x] > x1) continue;
+    sx += r[x], sy += r[y], sxx += r[x] * r[x], sxy += r[x] * r[y], ++n;
+  }
+  Line l;
+  l.n = n;
+  const double det = n * sxx - sx * sx;
+  if (n < 3 || !(std::abs(det) > 0.0)) return l;
+  l.slope = (n * sxy - sx * sy) / det;
+  l.intercept = (sy - l.slope * sx) / n;
+  return l;
+}
+
+SignalRow ramp(double t0, double t1, double to) {
+  SignalRow s;
+  s.type = SignalType::Ramp;
+  s.t0 = t0;
+  s.t1 = t1;
+  s.value = 0.0;
+  s.value2 = to;
+  return s;
+}
+
+struct Context {
+  const Project& project;
+  VehicleSetup vehicle;
+  std::vector<ManoeuvreParameter> params;
+  double speed, settle, gain;
+  const std::function<void(double)>& progress;
+  const std::atomic<bool>* cancel;
+  ManoeuvreResult& result;
+  double p(const std::string& key) const { return param(params, key); }
+  void note(const std::string& text) { result.notes.push_back(text); }
+  void metric(const std::string& name, const std::string& unit, double value, const std::string& definition,
+              const std::string& limit = {}, bool pass = true) {
+    result.metrics.push_back({name, unit, value, definition, limit, pass});
+  }
+  Drive driveWith(SignalRow steer, double duration) const {
+    Drive d;
+    d.speed = speed;
+    d.gain = gain;
+    d.steer = steer;
+    d.duration = duration;
+    d.cancel = cancel;
+    return d;
+  }
+  /// Steady-state lateral acceleration per steering-wheel angle [(m/s^2)/deg] from a ramp to
+  /// `angle` held for 3 s (mean of the last 0.5 s).
+  double steadyGain(double angle) {
+    const double end = settle + 0.15 + 3.0;
+    const std::vector<Row> rows = drive(project, vehicle, driveWith(ramp(settle, settle + 0.15, angle / kDeg), end), {});
+    const double ay = mean(rows, kmLateral, end - 0.5, end);
+    note("calibration: " + significant(angle) + " deg held gives " + significant(ay) + " m/s^2 in a steady turn");
+    if (!(std::abs(ay) > 1e-6))
+      throw SimulationError("manoeuvre: the steering-wheel angle turns the vehicle by no measurable lateral acceleration");
+    return ay / angle;
+  }
+  /// The angle that gives lateral acceleration `ay` in a steady turn: a guess scaled by the
+  /// measured gain, once refined.
+  double angleFor(double ay) {
+    double angle = 10.0 * (ay >= 0 ? 1.0 : -1.0);
+    for (int k = 0; k < 2; ++k) angle = ay / steadyGain(angle);
+    return angle;
+  }
+};
+
+// ---------------------------------------------------------------------------------------------
+
+void stepSteer(Context& c) {
+  const double ramp_ = c.p("ramp time"), hold = c.p("hold");
+  if (!(ramp_ > 0.0) || !(hold >= 1.0)) throw std::invalid_argument("step-steer: 'ramp time' must be positive and 'hold' at least 1 s");
+  double angle = c.p("angle");
+  if (angle == 0.0) angle = c.angleFor(c.p("lateral acceleration"));
+  const double t0 = c.settle, end = c.settle + ramp_ + hold;
+  std::vector<Row> rows = drive(c.project, c.vehicle, c.driveWith(ramp(t0, t0 + ramp_, angle / kDeg), end), c.progress);
+  const double tHalf = t0 + 0.5 * ramp_;  // the steering-wheel angle at 50 %: the time origin
+  const double yawSs = mean(rows, kmYawRate, end - 1.0, end), aySs = mean(rows, kmLateral, end - 1.0, end);
+  const double betaSs = mean(rows, kmSideslip, end - 1.0, end), rollSs = mean(rows, kmRoll, end - 1.0, end);
+  double yawPeak = 0.0, tYawPeak = std::nan(""), ayPeak = 0.0, tAyPeak = std::nan("");
+  const double s = angle >= 0.0 ? 1.0 : -1.0;
+  for (const Row& r : rows) {
+    if (r[kmTime] < t0) continue;
+    if (s * r[kmYawRate] > s * yawPeak) yawPeak = r[kmYawRate], tYawPeak = r[kmTime];
+    if (s * r[kmLateral] > s * ayPeak) ayPeak = r[kmLateral], tAyPeak = r[kmTime];
+  }
+  c.metric("steering-wheel angle", "deg", angle, "the step's amplitude");
+  c.metric("steady-state lateral acceleration", "m/s^2", aySs, "mean over the last second");
+  c.metric("steady-state yaw rate", "deg/s", yawSs, "mean over the last second");
+  c.metric("yaw rate gain", "1/s", yawSs / angle, "steady-state yaw rate per steering-wheel angle");
+  c.metric("lateral acceleration gain", "(m/s^2)/deg", aySs / angle, "steady-state lateral acceleration per steering-wheel angle");
+  c.metric("yaw rate response time", "s", crossing(rows, kmYawRate, 0.9 * yawSs, t0) - tHalf,
+           "from 50 % of the steering-wheel angle to 90 % of the steady-state yaw rate (ISO 7401)");
+  c.metric("yaw rate peak response time", "s", tYawPeak - tHalf, "from 50 % of the steering-wheel angle to the yaw rate's peak");
+  c.metric("yaw rate overshoot", "%", 100.0 * (yawPeak - yawSs) / yawSs, "(peak - steady state) / steady state");
+  c.metric("lateral acceleration response time", "s", crossing(rows, kmLateral, 0.9 * aySs, t0) - tHalf,
+           "from 50 % of the steering-wheel angle to 90 % of the steady-state lateral acceleration");
+  c.metric("lateral acceleration peak response time", "s", tAyPeak - tHalf, "from 50 % of the steering-wheel angle to the peak");
+  c.metric("lateral acceleration overshoot", "%", 100.0 * (ayPeak - aySs) / aySs, "(peak - steady state) / steady state");
+  c.metric("steady-state sideslip angle", "deg", betaSs, "of the centre of mass, ISO 8855 (positive: velocity to the left of the heading)");
+  c.metric("steady-state roll angle", "deg", rollSs, "of the vehicle body (positive: right side down)");
+  c.metric("TB factor", "s deg", (tYawPeak - tHalf) * std::abs(betaSs), "yaw rate peak response time times the steady-state sideslip angle");
+  c.result.series = std::move(rows);
+}
+
+/// The overall steering ratio: steering-wheel angle per mean steer angle of the steered wheels, by
+/// a K&C steering sweep of the vehicle without its tyres (wheel centres held, no lateral load).
+double overallSteeringRatio(Context& c) {
+  Project p = c.project;
+  for (WheelRow& w : p.wheels) {
+    w.tyre.clear();
+    w.driveInput.reset();
+    w.brakeInput.reset();
+  }
+  p.loadCases.clear();
+  p.outputs.clear();
+  p.targets.clear();
+  auto model = SuspensionModel::build(p);
+  KcOptions o = defaultKcOptions(KcKind::Steering, true);
+  o.input = model->inputById(c.vehicle.steeringInput);
+  o.from = -2.0 / kDeg;
+  o.to = 2.0 / kDeg;
+  o.points = 5;
+  const KcResult kc = runKc(*model, o);
+  std::vector<double> gains;
+  for (const KcMetric& m : kc.metrics)
+    if (m.name == "steering gain") gains.push_back(m.value);
+  std::sort(gains.begin(), gains.end(), [](double a, double b) { return std::abs(a) > std::abs(b); });
+  if (gains.size() < 2 || !(std::abs(gains[0]) > 0.0))
+    throw SimulationError("manoeuvre: the steering input steers no wheel in a K&C steering sweep");
+  // the steered axle: the two wheels that steer most
+  return 2.0 / (gains[0] + gains[1]);
+}
+
+void steadyStateCircle(Context& c) {
+  const double aMax = c.p("lateral acceleration max"), rate = c.p("lateral acceleration rate");
+  const double from = c.p("fit from"), to = c.p("fit to");
+  if (!(aMax > 0.0) || !(rate > 0.0) || !(to > from) || !(from >= 0.0))
+    throw std::invalid_argument("steady-state-circle: 'lateral acceleration max' and '... rate' must be positive, 0 <= 'fit from' < 'fit to'");
+  if (to > aMax) throw std::invalid_argument("steady-state-circle: 'fit to' lies above 'lateral acceleration max'");
+  const double gain = c.steadyGain(10.0);           // (m/s^2)/deg
+  const double steerRate = rate / std::abs(gain);  // deg/s
+  const double sign = gain > 0.0 ? 1.0 : -1.0;      // a left turn
+  const double tEnd = c.settle + 3.0 * aMax / rate;  // the ramp runs past a_max if the car saturates
+  Drive d = c.driveWith(ramp(c.settle, tEnd, sign * steerRate * (tEnd - c.settle) / kDeg), tEnd);
+  const double settle = c.settle;
+  d.stop = [&](const Row& r) { return r[kmTime] > settle + 0.5 && r[kmLateral] >= aMax; };
+  c.note("steering ramp " + significant(sign * steerRate) + " deg/s (" + significant(rate) + " m/s^3 at the calibration's gain)");
+  std::vector<Row> rows = drive(c.project, c.vehicle, d, c.progress);
+  // Path curvature 1/R = yaw rate / speed [1/m], as a column of its own for the fit.
+  std::vector<Row> k = rows;
+  for (Row& r : k) r[kmX] = r[kmYawRate] / kDeg / r[kmSpeed];
+  const double t0 = c.settle;
+  const Line steer = fit(rows, kmLateral, kmSteer, from, to, t0);
+  const Line curvature = fit(k, kmLateral, kmX, from, to, t0);
+  const Line roll = fit(rows, kmLateral, kmRoll, from, to, t0);
+  const Line beta = fit(rows, kmLateral, kmSideslip, from, to, t0);
+  double ayMax = 0.0;
+  for (const Row& r : rows)
+    if (r[kmTime] > t0) ayMax = std::max(ayMax, r[kmLateral]);
+  const double ratio = overallSteeringRatio(c);
+  const double L = c.vehicle.wheelbase;
+  const double understeer = (steer.slope / ratio - L * curvature.slope * kDeg) * kG;
+  c.note("gradients fitted over " + significant(from) + " to " + significant(to) + " m/s^2 (" + std::to_string(steer.n) +
+         " samples); overall steering ratio by a K&C steering sweep of +-2 deg without tyres");
+  c.metric("steering-wheel angle gradient", "deg/g", steer.slope * kG, "d(steering-wheel angle)/d(lateral acceleration)");
+  c.metric("overall steering ratio", "", ratio, "steering-wheel angle per mean steer angle of the steered wheels (kinematic)");
+  c.metric("understeer gradient", "deg/g", understeer,
+           "(steering-wheel angle gradient) / (overall steering ratio) - wheelbase d(1/R)/d(lateral acceleration) (ISO 4138)");
+  c.metric("Ackermann curvature gradient", "1/(m g)", curvature.slope * kG, "d(yaw rate / speed)/d(lateral acceleration)");
+  c.metric("roll gradient", "deg/g", roll.slope * kG, "d(roll angle)/d(lateral acceleration)");
+  c.metric("sideslip gradient", "deg/g", beta.slope * kG, "d(sideslip angle)/d(lateral acceleration)");
+  c.metric("maximum lateral acceleration", "m/s^2", ayMax, "the highest reached in the run");
+  c.result.series = std::move(rows);
+}
+
+void sineWithDwell(Context& c) {
+  const double f = c.p("frequency"), dwell = c.p("dwell"), dir = c.p("direction") >= 0.0 ? 1.0 : -1.0;
+  if (!(f > 0.0) || !(dwell >= 0.0)) throw std::invalid_argument("sine-with-dwell: 'frequency' must be positive and 'dwell' not negative");
+  double amplitude = std::abs(c.p("angle"));
+  if (amplitude == 0.0) {
+    const double a03 = std::abs(c.angleFor(0.3 * kG));
+    amplitude = c.p("scalar") * a03;
+    c.note("0.3 g angle " + significant(a03) + " deg, amplitude " + significant(c.p("scalar")) + " x");
+  }
+  // The profile: a sine to its second peak, the dwell there, the last quarter back to zero.
+  const double bos = c.settle, T = 1.0 / f, cos_ = bos + T + dwell, end = cos_ + 2.0;
+  SignalRow steer;
+  steer.type = SignalType::Table;
+  const double step = 1e-3;
+  for (double t = bos; t <= cos_ + 0.5 * step; t += step) {
+    const double tau = t - bos;
+    double phase = 2.0 * M_PI * f * tau;
+    if (tau > 0.75 * T) phase = tau < 0.75 * T + dwell ? 1.5 * M_PI : 2.0 * M_PI * f * (tau - dwell);
+    steer.table.push_back({t, dir * amplitude / kDeg * std::sin(phase)});
+  }
+  steer.table.push_back({cos_ + step, 0.0});
+  // The standard's driver releases the throttle at the start: the vehicle coasts (no follower).
+  Drive coast = c.driveWith(steer, end);
+  coast.gain = 0.0;
+  std::vector<Row> rows = drive(c.project, c.vehicle, coast, c.progress);
+  // The first peak of the yaw rate after the second steering reversal (opposite to the first lobe).
+  double peak = 0.0;
+  for (const Row& r : rows)
+    if (r[kmTime] >= bos + 0.5 * T && r[kmTime] <= cos_ + 1.0 && -dir * r[kmYawRate] > -dir * peak) peak = r[kmYawRate];
+  const double r1 = 100.0 * at(rows, kmYawRate, cos_ + 1.0) / peak, r2 = 100.0 * at(rows, kmYawRate, cos_ + 1.75) / peak;
+  // Lateral displacement of the centre of mass at BOS + 1.07 s, across the heading at BOS.
+  const double psi0 = at(rows, kmHeading, bos) / kDeg;
+  const double dx = at(rows, kmX, bos + 1.07) - at(rows, kmX, bos), dy = at(rows, kmY, bos + 1.07) - at(rows, kmY, bos);
+  const double lateral = dir * (-std::sin(psi0) * dx + std::cos(psi0) * dy);
+  c.metric("amplitude", "deg", amplitude, "steering-wheel angle of the sine");
+  c.metric("peak yaw rate", "deg/s", peak, "first peak after the second steering reversal");
+  c.metric("yaw rate ratio at COS + 1.00 s", "%", r1, "yaw rate 1 s after the completion of steer over the peak (FMVSS 126)",
+           "<= 35 %", r1 <= 35.0);
+  c.metric("yaw rate ratio at COS + 1.75 s", "%", r2, "yaw rate 1.75 s after the completion of steer over the peak (FMVSS 126)",
+           "<= 20 %", r2 <= 20.0);
+  c.metric("lateral displacement at BOS + 1.07 s", "m", lateral,
+           "of the centre of mass, across the heading at the beginning of steer, towards the first steer (FMVSS 126, GVWR <= 3500 kg)",
+           ">= 1.83 m", lateral >= 1.83);
+  c.result.series = std::move(rows);
+}
+
+void sweptSine(Context& c) {
+  const double f0 = c.p("frequency from"), f1 = c.p("frequency to"), T = c.p("sweep time"), fr = c.p("reference frequency");
+  if (!(f0 > 0.0) || !(f1 > f0) || !(T > 0.0) || !(fr >= f0 && fr <= f1))
+    throw std::invalid_argument("swept-sine: 0 < 'frequency from' < 'frequency to', 'sweep time' > 0, the reference frequency within the sweep");
+  double amplitude = std::abs(c.p("angle"));
+  if (amplitude == 0.0) amplitude = std::abs(c.angleFor(c.p("lateral acceleration")));
+  const double t0 = c.settle, t1 = t0 + T, end = t1 + 4.0;  // 4 s for the response to die away
+  SignalRow steer;
+  steer.type = SignalType::Chirp;
+  steer.t0 = t0;
+  steer.t1 = t1;
+  steer.amplitude = amplitude / kDeg;
+  steer.frequency = f0;
+  steer.frequency2 = f1;
+  std::vector<Row> rows = drive(c.project, c.vehicle, c.driveWith(steer, end), c.progress);
+  // The Fourier transforms of the input and the responses' changes over [t0, end] (a record
+  // that starts and ends at rest): Y(f) = H(f) U(f) for the linear part of the vehicle.
+  const double yaw0 = at(rows, kmYawRate, t0), ay0 = at(rows, kmLateral, t0);
+  auto response = [&](double f) {
+    std::complex<double> U, Yr, Ya;
+    for (const Row& r : rows) {
+      if (r[kmTime] < t0) continue;
+      const std::complex<double> e = std::polar(1.0, -2.0 * M_PI * f * (r[kmTime] - t0));
+      U += r[kmSteer] * e;
+      Yr += (r[kmYawRate] - yaw0) * e;
+      Ya += (r[kmLateral] - ay0) * e;
+    }
+    return std::array<std::complex<double>, 2>{Yr / U, Ya / U};
+  };
+  const auto href = response(fr);
+  const auto hlow = response(f0);
+  double peakGain = 0.0, peakFreq = f0;
+  const int n = 60;
+  for (int k = 0; k <= n; ++k) {
+    const double f = f0 * std::pow(f1 / f0, static_cast<double>(k) / n);
+    const auto h = response(f);
+    if (std::abs(h[0]) > peakGain) peakGain = std::abs(h[0]), peakFreq = f;
+    c.result.frequencyResponse.push_back({f, std::abs(h[0]), std::arg(h[0]) * kDeg, std::abs(h[1]), std::arg(h[1]) * kDeg});
+  }
+  const double ayPhase = std::arg(href[1]) * kDeg;
+  c.metric("amplitude", "deg", amplitude, "steering-wheel angle of the sweep");
+  c.metric("yaw rate gain at the start frequency", "1/s", std::abs(hlow[0]), "|yaw rate / steering-wheel angle| at 'frequency from'");
+  c.metric("yaw rate gain peak ratio", "", peakGain / std::abs(hlow[0]), "largest yaw rate gain over the gain at the start frequency");
+  c.metric("yaw rate gain peak frequency", "Hz", peakFreq, "frequency of the largest yaw rate gain");
+  c.metric("yaw rate gain ratio at the reference frequency", "", std::abs(href[0]) / std::abs(hlow[0]),
+           "yaw rate gain at the reference frequency over the gain at the start frequency");
+  c.metric("yaw rate phase at the reference frequency", "deg", std::arg(href[0]) * kDeg, "negative: the yaw rate lags the steering");
+  c.metric("lateral acceleration phase at the reference frequency", "deg", ayPhase, "negative: the lateral acceleration lags");
+  c.metric("lateral acceleration time lag at the reference frequency", "ms", -ayPhase / 360.0 / fr * 1e3,
+           "phase lag as time");
+  c.note("frequency response from the Fourier transforms of the whole record (sweep and 4 s at rest after it)");
+  c.result.series = std::move(rows);
+}
+
+}  // namespace manoeuvre_impl
+
+namespace mi = manoeuvre_impl;
+
+const ManoeuvreMetric* ManoeuvreResult::metric(const std::string& name) const {
+  for (const ManoeuvreMetric& m : metrics)
+    if (m.name == name) return &m;
+  return nullptr;
+}
+
+std::vector<std::string> manoeuvreNames() {
+  std::vector<std::string> names;
+  for (const mi::Spec& s : mi::specs()) names.push_back(s.name);
+  return names;
+}
+
+std::vector<ManoeuvreParameter> manoeuvreParameters(const std::string& name) { return mi::spec(name).parameters; }
+
+VehicleSetup vehicleSetup(const Project& p, const std::map<std::string, double>& params) {
+  VehicleSetup v;
+  auto given = [&](const char* key) {
+    auto it = params.find(key);
+    return it == params.end() || it->second < 0.0 ? -1 : static_cast<int>(std::lround(it->second));
+  };
+  std::string problems;
+  v.body = given("body");
+  const BodyRow* body = nullptr;
+  for (const BodyRow& b : p.bodies) {
+    if (b.fixed) continue;
+    v.mass += b.mass;
+    if (v.body < 0 ? (!body || b.mass > body->mass) : b.id == v.body) body = &b;
+  }
+  if (!body)
+    problems += v.body < 0 ? "; the project has no free body" : "; body " + std::to_string(v.body) + " is no free body";
+  else
+    v.body = body->id;
+  v.steeringInput = given("steering input");
+  if (v.steeringInput < 0) {
+    if (p.steeringRacks.size() == 1)
+      v.steeringInput = p.steeringRacks[0].input;
+    else
+      problems += p.steeringRacks.empty()
+                      ? "; the project has no steering rack: name the steering-wheel angle's input with the parameter 'steering input'"
+                      : "; the project has several steering racks: name the steering-wheel angle's input with 'steering input'";
+  } else if (std::none_of(p.inputs.begin(), p.inputs.end(), [&](const InputRow& in) { return in.id == v.steeringInput; })) {
+    problems += "; input " + std::to_string(v.steeringInput) + " does not exist";
+  }
+  std::vector<const WheelRow*> tyred;
+  for (const WheelRow& w : p.wheels)
+    if (!w.tyre.empty()) tyred.push_back(&w);
+  if (tyred.size() < 3) problems += "; a manoeuvre needs a vehicle on at least three wheels with tyres (has " + std::to_string(tyred.size()) + ")";
+  double radius = 0.0;
+  for (const WheelRow* w : tyred)
+    if (w->driveInput) v.driveInputs.push_back(*w->driveInput), radius += w->radius;
+  if (!v.driveInputs.empty()) v.rollingRadius = radius / static_cast<double>(v.driveInputs.size());
+  std::sort(v.driveInputs.begin(), v.driveInputs.end());
+  v.driveInputs.erase(std::unique(v.driveInputs.begin(), v.driveInputs.end()), v.driveInputs.end());
+  if (body && !tyred.empty()) {
+    const double xc = body->position.x() + (rotation::matrix(body->orientation) * body->com).x();
+    double front = 0, rear = 0;
+    int nf = 0, nr = 0;
+    for (const WheelRow* w : tyred) {
+      const double x = mi::markerPosition(p, w->marker).x();
+      if (x > xc) front += x, ++nf;
+      else rear += x, ++nr;
+    }
+    if (nf && nr) v.wheelbase = front / nf - rear / nr;
+    else problems += "; the tyred wheels are not on both sides of the vehicle body's centre of mass (no wheelbase)";
+  }
+  if (!problems.empty()) throw std::invalid_argument("manoeuvre: " + problems.substr(2));
+  return v;
+}
+
+std::string manoeuvreJson(const ManoeuvreResult& r) {
+  auto number = [](double v) { return std::isfinite(v) ? nlohmann::ordered_json(v) : nlohmann::ordered_json(nullptr); };
+  nlohmann::ordered_json doc;
+  doc["manoeuvre"] = r.name;
+  nlohmann::ordered_json params = nlohmann::ordered_json::array();
+  for (const ManoeuvreParameter& p : r.parameters) params.push_back({{"key", p.key}, {"unit", p.unit}, {"value", number(p.value)}});
+  doc["parameters"] = params;
+  doc["vehicle"] = {{"body", r.vehicle.body},          {"steering input", r.vehicle.steeringInput},
+                    {"drive inputs", r.vehicle.driveInputs}, {"mass [kg]", r.vehicle.mass},
+                    {"wheelbase [m]", r.vehicle.wheelbase}};
+  nlohmann::ordered_json metrics = nlohmann::ordered_json::array();
+  for (const ManoeuvreMetric& m : r.metrics) {
+    nlohmann::ordered_json j{{"name", m.name}, {"unit", m.unit}, {"value", number(m.value)}, {"definition", m.definition}};
+    if (!m.limit.empty()) j["limit"] = m.limit, j["pass"] = m.pass;
+    metrics.push_back(j);
+  }
+  doc["metrics"] = metrics;
+  doc["notes"] = r.notes;
+  return doc.dump(2) + "\n";
+}
+
+std::string manoeuvreSeriesCsv(const ManoeuvreResult& r) {
+  std::string csv;
+  for (std::size_t c = 0; c < kManoeuvreColumns.size(); ++c) csv += (c ? "," : "") + std::string(kManoeuvreColumns[c]);
+  csv += "\n";
+  for (const auto& row : r.series) {
+    for (std::size_t c = 0; c < row.size(); ++c) csv += (c ? "," : "") + shortestText(row[c]);
+    csv += "\n";
+  }
+  return csv;
+}
+
+ManoeuvreResult runManoeuvre(const Project& project, const std::string& name, const std::map<std::string, double>& given,
+                             const std::function<void(double)>& progress, const std::atomic<bool>* cancel) {
+  ManoeuvreResult result;
+  result.name = name;
+  std::vector<ManoeuvreParameter> params = mi::resolved(name, given);
+  std::map<std::string, double> values;
+  for (const ManoeuvreParameter& p : params) values[p.key] = p.value;
+  result.vehicle = vehicleSetup(project, values);
+  const double speed = mi::param(params, "speed"), settle = mi::param(params, "settle");
+  if (!(speed > 0.0) || !(settle >= 0.5))
+    throw std::invalid_argument("manoeuvre " + name + ": 'speed' must be positive and 'settle' at least 0.5 s");
+  double gain = mi::param(params, "follower gain");
+  if (gain == 0.0) gain = 6.0 * result.vehicle.mass * result.vehicle.rollingRadius;
+  for (ManoeuvreParameter& p : params)
+    if (p.key == "follower gain") p.value = gain;
+  mi::Context c{project, result.vehicle, params, speed, settle, gain, progress, cancel, result};
+  if (name == "step-steer") mi::stepSteer(c);
+  else if (name == "steady-state-circle") mi::steadyStateCircle(c);
+  else if (name == "sine-with-dwell") mi::sineWithDwell(c);
+  else mi::sweptSine(c);
+  result.parameters = c.params;
+  return result;
+}
+
+}  // namespace ek

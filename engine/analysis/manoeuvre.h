@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+/// @file manoeuvre.h
+/// Standard handling manoeuvres of a vehicle on tyres and their metrics (docs/manoeuvres.md):
+/// step steer (ISO 7401), steady-state circular driving at constant speed (ISO 4138), sine with
+/// dwell (FMVSS 126 / ISO 19365) and a swept sine (ISO 7401's frequency response). Each builds a
+/// load case on a copy of the project (every body starting at the test speed, a speed follower on
+/// the drive inputs, the steering-wheel angle as the manoeuvre prescribes), runs it with the
+/// project's integrator settings and reduces the vehicle body's motion to the standard figures.
+
+#include <array>
+#include <atomic>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "engine/model/project.h"
+
+namespace ek {
+
+/// A manoeuvre's parameter: its key (as --param and Python take it), unit, default and meaning.
+struct ManoeuvreParameter {
+  std::string key, unit;
+  double value = 0.0;  ///< the default; in a result, the value used
+  std::string meaning;
+};
+
+/// A standard figure of a manoeuvre; `limit` and `pass` for the figures a standard bounds
+/// (sine with dwell), else limit empty.
+struct ManoeuvreMetric {
+  std::string name, unit;
+  double value = 0.0;
+  std::string definition;
+  std::string limit;  ///< e.g. "<= 35 %" (empty: no limit)
+  bool pass = true;
+};
+
+/// The vehicle a manoeuvre drives, from the project (or from the parameters `body`, `steering
+/// input`): the heaviest free body, the steering rack's input, the tyred wheels' drive inputs.
+struct VehicleSetup {
+  int body = -1;                 ///< body id
+  int steeringInput = -1;        ///< input id (a rotation input: the steering-wheel angle)
+  std::vector<int> driveInputs;  ///< input ids
+  double mass = 0.0;             ///< every free body's mass [kg]
+  double wheelbase = 0.0;        ///< mean front to mean rear wheel centre along x, as modelled [m]
+  double rollingRadius = 0.0;    ///< mean unloaded radius of the driven wheels [m]
+};
+
+struct ManoeuvreResult {
+  std::string name;
+  VehicleSetup vehicle;
+  std::vector<ManoeuvreParameter> parameters;  ///< every parameter with the value used
+  std::vector<ManoeuvreMetric> metrics;
+  /// Time series of the vehicle (one row per step), columns kManoeuvreColumns.
+  std::vector<std::array<double, 11>> series;
+  /// Swept sine: per frequency [Hz], the yaw rate gain [1/s] and phase [deg], the lateral
+  /// acceleration gain [(m/s^2)/deg] and phase [deg] per steering-wheel angle.
+  std::vector<std::array<double, 5>> frequencyResponse;
+  std::vector<std::string> notes;  ///< how the run was set up (calibration runs, fits)
+  const ManoeuvreMetric* metric(const std::string& name) const;
+};
+
+/// The series' columns with units: time, steering-wheel angle, forward speed, yaw rate, lateral
+/// acceleration, sideslip angle, roll angle, pitch angle, the centre of mass's x and y, heading.
+inline constexpr std::array<const char*, 11> kManoeuvreColumns{
+    "time [s]", "steering wheel angle [deg]", "speed [m/s]", "yaw rate [deg/s]", "lateral acceleration [m/s^2]",
+    "sideslip angle [deg]", "roll angle [deg]", "pitch angle [deg]", "x [m]", "y [m]", "heading [deg]"};
+enum ManoeuvreColumn { kmTime, kmSteer, kmSpeed, kmYawRate, kmLateral, kmSideslip, kmRoll, kmPitch, kmX, kmY, kmHeading };
+
+/// The manoeuvres' names: "step-steer", "steady-state-circle", "sine-with-dwell", "swept-sine".
+std::vector<std::string> manoeuvreNames();
+/// A manoeuvre's parameters with their defaults. @throws std::invalid_argument for an unknown name.
+std::vector<ManoeuvreParameter> manoeuvreParameters(const std::string& name);
+
+/// The vehicle of `project` with `params`' overrides (`body`, `steering input`).
+/// @throws std::invalid_argument naming what is missing (no tyres, no steering rack, ...).
+VehicleSetup vehicleSetup(const Project& project, const std::map<std::string, double>& params = {});
+
+/// Runs manoeuvre `name` on `project` with parameters `params` (keys of manoeuvreParameters;
+/// others are an error naming the known ones). `progress(fraction)` now and then (of the run
+/// under way); `cancel` stops it between two steps (std::runtime_error "cancelled").
+/// @throws std::invalid_argument (name, parameters, vehicle), ModelError, SimulationError.
+ManoeuvreResult runManoeuvre(const Project& project, const std::string& name, const std::map<std::string, double>& params,
+                             const std::function<void(double)>& progress = {}, const std::atomic<bool>* cancel = nullptr);
+
+/// The result's parameters, metrics (full precision, units, limits and verdicts) and notes as JSON.
+std::string manoeuvreJson(const ManoeuvreResult& result);
+/// The time series as CSV (header kManoeuvreColumns), numbers in the C locale's shortest form.
+std::string manoeuvreSeriesCsv(const ManoeuvreResult& result);
+
+}  // namespace ek
