@@ -84,6 +84,30 @@ class HeldHeights {
     if (lu_.rank() < m_)
       throw SimulationError("the wheel heights cannot be driven by the vertical forces at the contact points "
                             "(the vertical stiffness of the suspension is singular here)");
+    refuseFloating(model);
+  }
+  /// The rig's pads hold the wheels only vertically: a model whose bodies can move together
+  /// along the ground (a vehicle body held by nothing but its wheels) has free directions that
+  /// every channel sees, and its compliances would be the regularization's. A horizontal force at
+  /// a wheel's contact point that moves a body by more than 1 cm per newton (a suspension yields
+  /// by micrometres) is that case: refused, naming the body.
+  void refuseFloating(const SuspensionModel& model) {
+    constexpr double kFloating = 1e-2;  // [m/N]
+    for (int w = 0; w < m_; ++w)
+      for (int load : {kFxContact, kFyContact}) {
+        const VecX dq = respond(lin_.loadColumn(w, load));
+        for (int l = 0; l < model.nFreeBodies(); ++l) {
+          const ModelBody& b = model.bodies[model.freeBodies[l]];
+          if (b.modal || !(dq.segment<3>(6 * l).norm() > kFloating)) continue;
+          throw SimulationError("body " + std::to_string(b.id) + " '" + b.name + "' moves " +
+                                significant(dq.segment<3>(6 * l).norm()) + " m per newton of " +
+                                (load == kFxContact ? "longitudinal" : "lateral") + " force at wheel " +
+                                std::to_string(model.wheels[w].id) + " '" + model.wheels[w].name +
+                                "': the K&C rig holds the wheels only vertically, so a vehicle body held by "
+                                "nothing else floats; make the vehicle body fixed (\"fixed\": true) in the "
+                                "project the K&C analyses run on");
+        }
+      }
   }
   /// dq when the heights change by dz (per wheel) and nothing else; the vertical forces into `forces`.
   VecX move(const VecX& dz, VecX& forces) {
@@ -580,7 +604,10 @@ int KcResult::column(const std::string& name) const {
   return -1;
 }
 
-KcDesign solveDesign(const SuspensionModel& model, double tolerance) {
+KcDesign solveDesign(const SuspensionModel& model, double tolerance, const std::vector<double>& heights) {
+  if (!heights.empty() && heights.size() != model.wheels.size())
+    throw std::invalid_argument("the design position needs one height per wheel (" + std::to_string(model.wheels.size()) +
+                                "), got " + std::to_string(heights.size()));
   if (model.wheels.empty())
     throw std::invalid_argument("the project has no wheels: K&C analyses need the 'wheels' table");
   // The rig holds each wheel centre on its pad; a tyre's road contact would push beside the pad.
@@ -589,7 +616,7 @@ KcDesign solveDesign(const SuspensionModel& model, double tolerance) {
       throw std::invalid_argument("wheel " + std::to_string(w.id) + " '" + w.name +
                                   "' stands on a Magic Formula tyre: the K&C analyses hold the wheels on the rig's "
                                   "pads, and the tyre's road contact would act beside them; analyse a copy of the "
-                                  "project whose wheels have no 'tyre'");
+                                  "project whose wheels have no 'tyre' and whose vehicle body is fixed");
   KcDesign d;
   model.initialState(d.state.r, d.state.v);
   d.state.v.setZero();
@@ -598,7 +625,7 @@ KcDesign solveDesign(const SuspensionModel& model, double tolerance) {
   calcMarkerKinematics(model, ws);
   std::vector<WheelHeight> held;
   for (std::size_t w = 0; w < model.wheels.size(); ++w) {
-    d.centreZ.push_back(wheelChannels(model.wheels[w], ws)[kCentreZ]);
+    d.centreZ.push_back(heights.empty() ? wheelChannels(model.wheels[w], ws)[kCentreZ] : heights[w]);
     held.push_back({static_cast<int>(w), d.centreZ.back()});
   }
   d.wheelLoads = VecX::Zero(kWheelLoads * static_cast<Eigen::Index>(model.wheels.size()));

@@ -86,14 +86,16 @@ struct KcResult {
   int column(const std::string& name) const;
 };
 
-/// The design position: every wheel centre at its height as modelled, held by the vertical
-/// force at its contact point, no other load, inputs zero. @throws SimulationError.
+/// The design position: every wheel centre at its height as modelled (or at `heights`, one per
+/// wheel: a ride height other than the model's, e.g. a vehicle's on its tyres), held by the
+/// vertical force at its contact point, no other load, inputs zero. @throws SimulationError;
+/// std::invalid_argument for `heights` of another length than the wheels.
 struct KcDesign {
   State state;
   VecX wheelLoads;
-  std::vector<double> centreZ;  ///< each wheel centre's height as modelled [m]
+  std::vector<double> centreZ;  ///< each wheel centre's height held [m]
 };
-KcDesign solveDesign(const SuspensionModel& model, double tolerance = 1e-8);
+KcDesign solveDesign(const SuspensionModel& model, double tolerance = 1e-8, const std::vector<double>& heights = {});
 
 /// Metrics at the design position from the analytic linearization (docs/analyses.md): bump
 /// steer and camber, wheel rate, roll centre, track and wheelbase change, anti-dive / anti-lift,

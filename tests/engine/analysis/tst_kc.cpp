@@ -1075,6 +1075,34 @@ class TestKc : public QObject {
       QVERIFY2(QString(e.what()).contains("wheel 1 'wheel' stands on a Magic Formula tyre"), e.what());
     }
   }
+
+  // The shipped vehicle on tyres, its tyres taken off as the message above asks: the vehicle body
+  // is held by nothing but the pads' vertical forces, so it floats along the ground, and every
+  // compliance would be the regularization's (1e5 deg/kN before this was refused). Refused naming
+  // the body; with the body fixed, the same sweep gives a suspension's figures.
+  void aFloatingVehicleIsRefused() {
+    Project p = readProject(std::string(ELASTOKIN_SOURCE_DIR) + "/projects/full_vehicle_tyres.json");
+    for (WheelRow& w : p.wheels) {
+      w.tyre.clear();
+      w.driveInput.reset();
+    }
+    p.loadCases.clear();
+    p.outputs.clear();
+    KcOptions o = defaultKcOptions(KcKind::OppositeTravel);
+    o.from = -0.01, o.to = 0.01, o.points = 3;
+    try {
+      runKc(*SuspensionModel::build(p), o);
+      QFAIL("a K&C sweep of a floating vehicle went through");
+    } catch (const SimulationError& e) {
+      QVERIFY2(QString(e.what()).contains("body 0 'vehicle body' moves") && QString(e.what()).contains("fixed"), e.what());
+    }
+    p.bodies[0].fixed = true;
+    p.bodies[0].mass = 0.0;
+    const KcResult r = runKc(*SuspensionModel::build(p), o);
+    for (const KcMetric& m : r.metrics)
+      if (m.name.rfind("toe compliance, lateral", 0) == 0)
+        QVERIFY2(std::abs(m.value) < 1.0, (m.name + " " + std::to_string(m.value)).c_str());  // deg/kN
+  }
 };
 
 QTEST_APPLESS_MAIN(TestKc)
