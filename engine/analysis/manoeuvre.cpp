@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/analysis/manoeuvre.h"
 
+#include <Eigen/LU>
 #include <algorithm>
 #include <cmath>
 #include <complex>
@@ -12,6 +13,8 @@
 #include "engine/core/error.h"
 #include "engine/core/rotation.h"
 #include "engine/core/text.h"
+#include "engine/dynamics/kinematics.h"
+#include "engine/dynamics/magic_formula.h"
 #include "engine/model/model.h"
 
 #include <nlohmann/json.hpp>
@@ -24,7 +27,7 @@ namespace manoeuvre_impl {
 constexpr double kDeg = 180.0 / M_PI;
 constexpr double kG = 9.80665;  ///< standard gravity: the "g" of the gradients [m/s^2]
 
-using Row = std::array<double, 11>;
+using Row = std::array<double, 15>;
 
 // ---------------------------------------------------------------------------------------------
 // The manoeuvres and their parameters.
@@ -132,6 +135,10 @@ struct Drive {
   /// Ends the run early when it returns true for a row (its lateral acceleration a backward difference).
   std::function<bool(const Row&)> stop;
   const std::atomic<bool>* cancel = nullptr;
+  /// When set: each wheel's centre's rise against the vehicle body from its position as modelled
+  /// (body axes; NaN for a wheel without tyre) at the first step at or after travelTime.
+  std::vector<double>* travel = nullptr;
+  double travelTime = 0.0;
 };
 
 /// The project as the manoeuvre runs it: one load case, every free body at `speed` along the
@@ -168,6 +175,34 @@ std::vector<Row> drive(const Project& base, const VehicleSetup& v, const Drive& 
   const int slot = model->bodies[model->bodyById(v.body).value].state;
   const int steer = model->inputById(v.steeringInput);
   VecX u(model->nInputs());
+  // The tyred wheels' centres by axle (ahead of the vehicle body's centre of mass: front) and side.
+  struct Centre {
+    int slot;
+    Vec3 s;
+    bool front, left;
+    int wheel;
+    double z0;  ///< height in the vehicle body's axes as modelled
+  };
+  std::vector<Centre> centres;
+  std::vector<Channel> loads;  // each tyre's vertical load, in the order of centres
+  const ModelBody& vehicleBody = model->bodies[model->bodyById(v.body).value];
+  const Vec3 p0 = vehicleBody.p0;
+  for (const ModelWheel& w : model->wheels) {
+    if (!w.tyre) continue;
+    const ModelMarker& m = model->markers[w.marker.value];
+    const ModelBody& b = model->bodies[m.body.value];
+    if (b.state < 0) continue;
+    const Vec3 c0 = b.p0 + b.R0 * m.s;
+    centres.push_back({b.state, m.s, c0.x() > p0.x(), w.side > 0.0, static_cast<int>(&w - model->wheels.data()),
+                       (vehicleBody.R0.transpose() * (c0 - p0)).z()});
+    Channel fz;
+    fz.quantity = OutputQuantity::Tyre;
+    fz.index = static_cast<int>(&w - model->wheels.data());
+    fz.wheel = &w;
+    fz.component = 2;  // kTyreComponents: fz
+    loads.push_back(fz);
+  }
+  std::vector<double> fz(loads.size());
   std::vector<Row> rows;
   std::vector<Vec3> velocity;
   rows.reserve(static_cast<std::size_t>(sim.totalSteps()) + 1);
@@ -191,6 +226,34 @@ std::vector<Row> drive(const Project& base, const VehicleSetup& v, const Drive& 
     r[kmX] = s.r[6 * slot];
     r[kmY] = s.r[6 * slot + 1];
     r[kmHeading] = psi * kDeg;
+    // Suspension roll: the wheel centres' line across each axle, in the body frame.
+    const Mat3 R = rotation::matrix(angles);
+    const Vec3 p = s.r.segment<3>(6 * slot);
+    if (!loads.empty()) sim.outputValues(loads, fz.data());
+    const bool markTravel = d.travel && d.travel->empty() && s.t >= d.travelTime - 1e-9;
+    if (markTravel) d.travel->assign(model->wheels.size(), std::nan(""));
+    double sum[2][2][3] = {};  // [front][left][y, z, load]
+    int count[2][2] = {};
+    for (std::size_t k = 0; k < centres.size(); ++k) {
+      const Centre& w = centres[k];
+      const Vec3 a = s.r.segment<3>(6 * w.slot + 3);
+      const Vec3 c = R.transpose() * (s.r.segment<3>(6 * w.slot) + rotation::matrix(a) * w.s - p);
+      if (markTravel) (*d.travel)[w.wheel] = c.z() - w.z0;
+      double* into = sum[w.front][w.left];
+      into[0] += c.y(), into[1] += c.z(), into[2] += fz[k], ++count[w.front][w.left];
+    }
+    for (int f = 0; f < 2; ++f) {
+      double& roll = r[f ? kmFrontRoll : kmRearRoll];
+      double& transfer = r[f ? kmFrontTransfer : kmRearTransfer];
+      roll = transfer = std::nan("");
+      if (!count[f][0] || !count[f][1]) continue;
+      const double* left = sum[f][1];
+      const double* right = sum[f][0];
+      const double dy = left[0] / count[f][1] - right[0] / count[f][0];
+      const double dz = right[1] / count[f][0] - left[1] / count[f][1];
+      roll = std::atan2(dz, dy) * kDeg;  // right side down: the right wheel rises against the body
+      transfer = 0.5 * (right[2] / count[f][0] - left[2] / count[f][1]);
+    }
     if (!velocity.empty()) {  // backward difference for the stop test; central below
       const double dt = r[kmTime] - rows.back()[kmTime];
       r[kmLateral] = (vel - velocity.back()).dot(Vec3(-sn, c, 0.0)) / dt;
@@ -363,10 +426,10 @@ void stepSteer(Context& c) {
   c.result.series = std::move(rows);
 }
 
-/// The overall steering ratio: steering-wheel angle per mean steer angle of the steered wheels, by
-/// a K&C steering sweep of the vehicle without its tyres (wheel centres held, no lateral load).
-double overallSteeringRatio(Context& c) {
-  Project p = c.project;
+/// The project without its tyres (wheels as K&C references, no drive or brake inputs), load
+/// cases, outputs or targets: what the K&C analyses take.
+Project withoutTyres(const Project& project) {
+  Project p = project;
   for (WheelRow& w : p.wheels) {
     w.tyre.clear();
     w.driveInput.reset();
@@ -375,22 +438,184 @@ double overallSteeringRatio(Context& c) {
   p.loadCases.clear();
   p.outputs.clear();
   p.targets.clear();
-  auto model = SuspensionModel::build(p);
+  return p;
+}
+
+/// Each wheel's steering gain (wheel steer angle per steering-wheel angle) by a K&C steering
+/// sweep of +-2 deg.
+std::vector<double> steeringGains(const SuspensionModel& model, int steeringInput) {
   KcOptions o = defaultKcOptions(KcKind::Steering, true);
-  o.input = model->inputById(c.vehicle.steeringInput);
+  o.input = model.inputById(steeringInput);
   o.from = -2.0 / kDeg;
   o.to = 2.0 / kDeg;
   o.points = 5;
-  const KcResult kc = runKc(*model, o);
-  std::vector<double> gains;
+  const KcResult kc = runKc(model, o);
+  std::vector<double> gains(model.wheels.size(), 0.0);
   for (const KcMetric& m : kc.metrics)
-    if (m.name == "steering gain") gains.push_back(m.value);
-  std::sort(gains.begin(), gains.end(), [](double a, double b) { return std::abs(a) > std::abs(b); });
-  if (gains.size() < 2 || !(std::abs(gains[0]) > 0.0))
-    throw SimulationError("manoeuvre: the steering input steers no wheel in a K&C steering sweep");
-  // the steered axle: the two wheels that steer most
-  return 2.0 / (gains[0] + gains[1]);
+    for (std::size_t w = 0; w < model.wheels.size(); ++w)
+      if (m.name == "steering gain" && m.wheel == model.wheels[w].name) gains[w] = m.value;
+  return gains;
 }
+
+/// The overall steering ratio: steering-wheel angle per mean steer angle of the two most steered
+/// wheels (kinematic: wheel centres held, no lateral load).
+double steeringRatio(const std::vector<double>& gains) {
+  std::vector<double> g = gains;
+  std::sort(g.begin(), g.end(), [](double a, double b) { return std::abs(a) > std::abs(b); });
+  if (g.size() < 2 || !(std::abs(g[0]) > 0.0))
+    throw SimulationError("manoeuvre: the steering input steers no wheel in a K&C steering sweep");
+  return 2.0 / (g[0] + g[1]);
+}
+
+/// The project as a K&C rig takes a vehicle: without tyres, the vehicle body held.
+Project heldVehicle(const Project& project, int body) {
+  Project p = withoutTyres(project);
+  for (BodyRow& b : p.bodies)
+    if (b.id == body) {
+      b.fixed = true;
+      b.mass = 0.0;
+      b.inertia = {};
+      b.com.setZero();
+      b.velocity.setZero();
+      b.angularVelocity.setZero();
+    }
+  return p;
+}
+
+double overallSteeringRatio(const Context& c) {
+  auto model = SuspensionModel::build(heldVehicle(c.project, c.vehicle.body));
+  return steeringRatio(steeringGains(*model, c.vehicle.steeringInput));
+}
+
+}  // namespace manoeuvre_impl
+
+namespace mi = manoeuvre_impl;
+
+BicycleModel bicycleModel(const Project& project, const VehicleSetup& v, double speed, const RollInputs& roll) {
+  using mi::kDeg;
+  BicycleModel out;
+  const auto tyred = SuspensionModel::build(project);
+  const int n = static_cast<int>(tyred->wheels.size());
+  for (const ModelWheel& w : tyred->wheels)
+    if (!w.tyre) throw std::invalid_argument("bicycle model: wheel " + std::to_string(w.id) + " has no tyre");
+  // Static loads: the vehicle free on the rig's pads at its design heights.
+  const Project bare = mi::withoutTyres(project);
+  const auto free = SuspensionModel::build(bare);
+  std::vector<double> heights;  // the wheel centres at the run's ride height (the body as modelled)
+  if (!roll.travel.empty()) {
+    Workspace w0(*free);
+    State s0;
+    free->initialState(s0.r, s0.v);
+    calcBodyKinematics(*free, s0, w0);
+    calcMarkerKinematics(*free, w0);
+    for (int i = 0; i < n; ++i) heights.push_back(wheelChannels(free->wheels[i], w0)[kCentreZ] + roll.travel[i]);
+  }
+  const KcDesign freeDesign = solveDesign(*free, 1e-8, heights);
+  // Compliances, roll steer and camber, steering gains: the vehicle body held.
+  const auto fixed = SuspensionModel::build(mi::heldVehicle(project, v.body));
+  const KcDesign design = solveDesign(*fixed, 1e-8, heights);
+  const std::vector<KcMetric> metrics = designMetrics(*fixed, design);
+  const std::vector<double> gains = mi::steeringGains(*fixed, v.steeringInput);
+  const double ratio = mi::steeringRatio(gains);
+  auto metric = [&](const std::string& prefix, int w) {
+    for (const KcMetric& m : metrics)
+      if (m.name.rfind(prefix, 0) == 0 && m.wheel == fixed->wheels[w].name) return m.value;
+    throw std::logic_error("bicycle model: K&C metric " + prefix + " missing");
+  };
+  Workspace ws(*fixed);
+  calcBodyKinematics(*fixed, design.state, ws);
+  calcMarkerKinematics(*fixed, ws);
+  std::vector<MatX> byFy, byMz;
+  for (int j = 0; j < n; ++j) {
+    byFy.push_back(wheelCompliance(*fixed, design, j, kFyContact));
+    byMz.push_back(wheelCompliance(*fixed, design, j, kMzContact));
+  }
+  // The whole vehicle's centre of mass (every free body of the project).
+  double mass = 0.0, xm = 0.0;
+  for (const BodyRow& b : project.bodies)
+    if (!b.fixed) {
+      mass += b.mass;
+      xm += b.mass * (b.position + rotation::matrix(b.orientation) * b.com).x();
+    }
+  const double xg = xm / mass;
+  // Per wheel: x from the centre of mass, steering gain, tyre slip stiffnesses at the static load
+  // and camber (ISO: gamma = -side camber), roll steer and roll camber.
+  std::vector<double> x(n), g(n), K(n), G(n), N(n), H(n), Zy(n), Zz(n), rho(n), lean(n), dFz(n);
+  double frontLoad = 0, rearLoad = 0, frontK = 0, rearK = 0;
+  for (int i = 0; i < n; ++i) {
+    const ModelWheel& w = tyred->wheels[i];
+    const auto ch = wheelChannels(fixed->wheels[i], ws);
+    x[i] = ch[kCentreX] - xg;
+    g[i] = gains[i];
+    const double fz = freeDesign.wheelLoads[kWheelLoads * i + kFzContact];
+    MfPartials P;
+    // at the static slip angle (the toe: alpha = -steer = side toe when running straight) and camber
+    magicFormula(*w.tyre, MfState{0.0, w.side * ch[kToe], -w.side * ch[kCamber], fz, speed}, w.tyreMirrored, P);
+    K[i] = P[kMfFy][kMfAlpha], G[i] = P[kMfFy][kMfGamma], N[i] = P[kMfMz][kMfAlpha], H[i] = P[kMfMz][kMfGamma];
+    Zy[i] = P[kMfFy][kMfFz], Zz[i] = P[kMfMz][kMfFz];
+    dFz[i] = -w.side * (x[i] > 0 ? roll.frontTransfer : roll.rearTransfer);  // the outer (right) tyre gains
+    // In a left turn (roll > 0, right side down) the suspension's roll phi_s puts the outer wheel in
+    // bump and the inner in rebound: both steer by roll steer x phi_s and lean (top to the right,
+    // ISO gamma) by roll camber x phi_s, and the body's roll tilts both by its own angle.
+    const double phiS = x[i] > 0 ? roll.frontRoll : roll.rearRoll;
+    rho[i] = metric("roll steer", i) * phiS;
+    lean[i] = metric("roll camber", i) * phiS + roll.roll;
+    (x[i] > 0 ? frontLoad : rearLoad) += fz;
+    (x[i] > 0 ? frontK : rearK) += std::abs(K[i]);
+  }
+  // Unknowns per unit of lateral acceleration: sideslip, steering-wheel angle, Fy and Mz of each tyre.
+  // The effects of the suspension and the load transfer, each one switchable (the budget).
+  enum : int { kFySteer = 1, kFyCamber = 2, kMzSteer = 4, kMzCamber = 8, kRollSteer = 16, kRollCamber = 32, kTransfer = 64, kAll = 127 };
+  auto solve = [&](int mask) {
+    const bool suspension = mask != 0;
+    const int m = 2 + 2 * n;
+    MatX A = MatX::Zero(m, m);
+    VecX b = VecX::Zero(m);
+    for (int i = 0; i < n; ++i) {
+      const double side = tyred->wheels[i].side;
+      for (int row = 0; row < 2; ++row) {  // Fy_i, then Mz_i: F - Ka alpha - Kg gamma = 0
+        const int r = row == 0 ? 2 + i : 2 + n + i;
+        const double ka = row == 0 ? K[i] : N[i], kg = row == 0 ? G[i] : H[i], kz = row == 0 ? Zy[i] : Zz[i];
+        A(r, r) += 1.0;
+        // alpha_i = beta + x_i / V^2 - g_i delta_H - steer_i (compliance and roll)
+        A(r, 0) -= ka;
+        A(r, 1) += ka * g[i];
+        b(r) += ka * x[i] / (speed * speed);
+        if (suspension) {
+          for (int j = 0; j < n; ++j) {
+            // steer = -side toe, gamma = -side camber, per Fy_j and Mz_j (global y and z)
+            if (mask & kFySteer) A(r, 2 + j) += ka * -side * byFy[j](i, kToe);
+            if (mask & kFyCamber) A(r, 2 + j) -= kg * -side * byFy[j](i, kCamber);
+            if (mask & kMzSteer) A(r, 2 + n + j) += ka * -side * byMz[j](i, kToe);
+            if (mask & kMzCamber) A(r, 2 + n + j) -= kg * -side * byMz[j](i, kCamber);
+          }
+          if (mask & kRollSteer) b(r) -= ka * rho[i];
+          if (mask & kRollCamber) b(r) += kg * lean[i];
+          if (mask & kTransfer) b(r) += kz * dFz[i];
+        }
+      }
+      A(0, 2 + i) = 1.0;  // sum Fy = m a_y
+      A(1, 2 + i) = x[i];  // sum (x Fy + Mz) = 0
+      A(1, 2 + n + i) = 1.0;
+    }
+    b(0) = mass;
+    const VecX z = A.fullPivLu().solve(b);
+    return (z(1) / ratio - v.wheelbase / (speed * speed)) * mi::kG * kDeg;
+  };
+  out.understeer = solve(kAll);
+  out.tyresAlone = solve(0);
+  out.lateralComplianceSteer = solve(kFySteer) - out.tyresAlone;
+  out.aligningComplianceSteer = solve(kMzSteer) - out.tyresAlone;
+  out.rollSteer = solve(kRollSteer) - out.tyresAlone;
+  out.camber = solve(kFyCamber | kMzCamber | kRollCamber) - out.tyresAlone;
+  out.loadTransfer = solve(kTransfer) - out.tyresAlone;
+  out.frontLoad = frontLoad, out.rearLoad = rearLoad;
+  out.frontCornering = frontK / kDeg, out.rearCornering = rearK / kDeg;
+  out.steeringRatio = ratio;
+  return out;
+}
+
+namespace manoeuvre_impl {
 
 void steadyStateCircle(Context& c) {
   const double aMax = c.p("lateral acceleration max"), rate = c.p("lateral acceleration rate");
@@ -405,6 +630,9 @@ void steadyStateCircle(Context& c) {
   Drive d = c.driveWith(ramp(c.settle, tEnd, sign * steerRate * (tEnd - c.settle) / kDeg), tEnd);
   const double settle = c.settle;
   d.stop = [&](const Row& r) { return r[kmTime] > settle + 0.5 && r[kmLateral] >= aMax; };
+  std::vector<double> travel;  // the ride height on the tyres when the steering starts
+  d.travel = &travel;
+  d.travelTime = c.settle;
   c.note("steering ramp " + significant(sign * steerRate) + " deg/s (" + significant(rate) + " m/s^3 at the calibration's gain)");
   std::vector<Row> rows = drive(c.project, c.vehicle, d, c.progress);
   // Path curvature 1/R = yaw rate / speed [1/m], as a column of its own for the fit.
@@ -420,6 +648,19 @@ void steadyStateCircle(Context& c) {
     if (r[kmTime] > t0) ayMax = std::max(ayMax, r[kmLateral]);
   const double ratio = overallSteeringRatio(c);
   const double L = c.vehicle.wheelbase;
+  const Line frontRoll = fit(rows, kmLateral, kmFrontRoll, from, to, t0), rearRoll = fit(rows, kmLateral, kmRearRoll, from, to, t0);
+  const Line frontTransfer = fit(rows, kmLateral, kmFrontTransfer, from, to, t0);
+  for (double t : travel)
+    if (!std::isfinite(t)) throw std::invalid_argument("steady-state-circle: the bicycle model needs every wheel on a tyre");
+  const Line rearTransfer = fit(rows, kmLateral, kmRearTransfer, from, to, t0);
+  // at the speed the run held over the fit (the follower's error grows with the turn's drag)
+  double speedSum = 0.0;
+  int speedCount = 0;
+  for (const Row& r : rows)
+    if (r[kmTime] >= t0 && r[kmLateral] >= from && r[kmLateral] <= to) speedSum += r[kmSpeed], ++speedCount;
+  const BicycleModel bicycle = bicycleModel(
+      c.project, c.vehicle, speedSum / std::max(speedCount, 1),
+      {roll.slope / kDeg, frontRoll.slope / kDeg, rearRoll.slope / kDeg, frontTransfer.slope, rearTransfer.slope, travel});
   const double understeer = (steer.slope / ratio - L * curvature.slope * kDeg) * kG;
   c.note("gradients fitted over " + significant(from) + " to " + significant(to) + " m/s^2 (" + std::to_string(steer.n) +
          " samples); overall steering ratio by a K&C steering sweep of +-2 deg without tyres");
@@ -430,7 +671,27 @@ void steadyStateCircle(Context& c) {
   c.metric("Ackermann curvature gradient", "1/(m g)", curvature.slope * kG, "d(yaw rate / speed)/d(lateral acceleration)");
   c.metric("roll gradient", "deg/g", roll.slope * kG, "d(roll angle)/d(lateral acceleration)");
   c.metric("sideslip gradient", "deg/g", beta.slope * kG, "d(sideslip angle)/d(lateral acceleration)");
+  c.metric("front suspension roll gradient", "deg/g", frontRoll.slope * kG, "the body against the front wheel centres' line");
+  c.metric("rear suspension roll gradient", "deg/g", rearRoll.slope * kG, "the body against the rear wheel centres' line");
+  c.metric("front lateral load transfer", "N/g", frontTransfer.slope * kG, "load moved to the outer front tyre per g");
+  c.metric("rear lateral load transfer", "N/g", rearTransfer.slope * kG, "load moved to the outer rear tyre per g");
   c.metric("maximum lateral acceleration", "m/s^2", ayMax, "the highest reached in the run");
+  c.metric("understeer gradient, linear bicycle model", "deg/g", bicycle.understeer,
+           "from the tyres' slip stiffnesses at the static loads, the K&C compliance steer and camber, roll steer and "
+           "camber at the run's roll gradients (docs/manoeuvres.md)");
+  c.metric("understeer gradient, tyres alone", "deg/g", bicycle.tyresAlone, "the bicycle model with a rigid suspension");
+  c.metric("understeer budget: roll steer", "deg/g", bicycle.rollSteer, "added to the tyres alone by the roll steer");
+  c.metric("understeer budget: lateral force compliance steer", "deg/g", bicycle.lateralComplianceSteer,
+           "added to the tyres alone by the toe compliance under the lateral forces");
+  c.metric("understeer budget: aligning torque compliance steer", "deg/g", bicycle.aligningComplianceSteer,
+           "added to the tyres alone by the toe compliance under the aligning torques");
+  c.metric("understeer budget: camber", "deg/g", bicycle.camber, "added to the tyres alone by roll camber, body roll and camber compliance");
+  c.metric("understeer budget: load transfer", "deg/g", bicycle.loadTransfer,
+           "added to the tyres alone by the tyres' load sensitivity at their static slip and camber");
+  c.metric("front axle cornering stiffness", "N/deg", bicycle.frontCornering, "both tyres at their static loads");
+  c.metric("rear axle cornering stiffness", "N/deg", bicycle.rearCornering, "both tyres at their static loads");
+  c.metric("front axle load", "N", bicycle.frontLoad, "static, on the K&C rig's pads at the design heights");
+  c.metric("rear axle load", "N", bicycle.rearLoad, "static, on the K&C rig's pads at the design heights");
   c.result.series = std::move(rows);
 }
 
@@ -536,7 +797,6 @@ void sweptSine(Context& c) {
 
 }  // namespace manoeuvre_impl
 
-namespace mi = manoeuvre_impl;
 
 const ManoeuvreMetric* ManoeuvreResult::metric(const std::string& name) const {
   for (const ManoeuvreMetric& m : metrics)

@@ -53,7 +53,7 @@ struct ManoeuvreResult {
   std::vector<ManoeuvreParameter> parameters;  ///< every parameter with the value used
   std::vector<ManoeuvreMetric> metrics;
   /// Time series of the vehicle (one row per step), columns kManoeuvreColumns.
-  std::vector<std::array<double, 11>> series;
+  std::vector<std::array<double, 15>> series;
   /// Swept sine: per frequency [Hz], the yaw rate gain [1/s] and phase [deg], the lateral
   /// acceleration gain [(m/s^2)/deg] and phase [deg] per steering-wheel angle.
   std::vector<std::array<double, 5>> frequencyResponse;
@@ -62,11 +62,18 @@ struct ManoeuvreResult {
 };
 
 /// The series' columns with units: time, steering-wheel angle, forward speed, yaw rate, lateral
-/// acceleration, sideslip angle, roll angle, pitch angle, the centre of mass's x and y, heading.
-inline constexpr std::array<const char*, 11> kManoeuvreColumns{
+/// acceleration, sideslip angle, roll angle, pitch angle, the centre of mass's x and y, heading,
+/// the suspension's roll of the front and the rear axle (the body's roll against the line
+/// through the axle's wheel centres: the body's roll less what the tyres' deflection gives), and
+/// each axle's lateral load transfer (half the right tyre's load less the left's).
+inline constexpr std::array<const char*, 15> kManoeuvreColumns{
     "time [s]", "steering wheel angle [deg]", "speed [m/s]", "yaw rate [deg/s]", "lateral acceleration [m/s^2]",
-    "sideslip angle [deg]", "roll angle [deg]", "pitch angle [deg]", "x [m]", "y [m]", "heading [deg]"};
-enum ManoeuvreColumn { kmTime, kmSteer, kmSpeed, kmYawRate, kmLateral, kmSideslip, kmRoll, kmPitch, kmX, kmY, kmHeading };
+    "sideslip angle [deg]", "roll angle [deg]", "pitch angle [deg]", "x [m]", "y [m]", "heading [deg]",
+    "front suspension roll [deg]", "rear suspension roll [deg]", "front load transfer [N]", "rear load transfer [N]"};
+enum ManoeuvreColumn {
+  kmTime, kmSteer, kmSpeed, kmYawRate, kmLateral, kmSideslip, kmRoll, kmPitch, kmX, kmY, kmHeading, kmFrontRoll, kmRearRoll,
+  kmFrontTransfer, kmRearTransfer
+};
 
 /// The manoeuvres' names: "step-steer", "steady-state-circle", "sine-with-dwell", "swept-sine".
 std::vector<std::string> manoeuvreNames();
@@ -83,6 +90,34 @@ VehicleSetup vehicleSetup(const Project& project, const std::map<std::string, do
 /// @throws std::invalid_argument (name, parameters, vehicle), ModelError, SimulationError.
 ManoeuvreResult runManoeuvre(const Project& project, const std::string& name, const std::map<std::string, double>& params,
                              const std::function<void(double)>& progress = {}, const std::atomic<bool>* cancel = nullptr);
+
+/// The linear single-track (bicycle) model of the vehicle at speed V in a steady turn, built
+/// from K&C and tyre data (docs/manoeuvres.md, "Linear bicycle model"): each tyre's slip
+/// stiffnesses (Fy and Mz by slip angle and camber) from its formula at its static load and
+/// camber; the static loads with the vehicle free on the rig's pads; with the vehicle body held,
+/// the compliance steer and camber of every wheel under every wheel's lateral force and aligning
+/// torque, roll steer, roll camber and steering gains. Roll and load transfer, which a bicycle
+/// model does not have, enter as gradients per m/s^2 of lateral acceleration (RollInputs).
+struct RollInputs {
+  double roll = 0.0;                           ///< the body's [rad]: leans the wheels
+  double frontRoll = 0.0, rearRoll = 0.0;      ///< the suspension's per axle [rad]: roll steer and camber
+  double frontTransfer = 0.0, rearTransfer = 0.0;  ///< lateral load transfer per axle [N]: to the outer tyre
+  /// Each wheel's centre's rise against the vehicle body from its position as modelled, at the
+  /// run's ride height [m] (model order; empty: the K&C at the position as modelled).
+  std::vector<double> travel;
+};
+struct BicycleModel {
+  double understeer = 0.0;       ///< understeer gradient [deg/g]
+  double tyresAlone = 0.0;       ///< the same with a rigid suspension and no load transfer [deg/g]
+  /// The budget: what each effect alone adds to tyresAlone [deg/g] (the effects couple, so the
+  /// parts need not add up to understeer exactly).
+  double rollSteer = 0.0, lateralComplianceSteer = 0.0, aligningComplianceSteer = 0.0, camber = 0.0, loadTransfer = 0.0;
+  double frontLoad = 0.0, rearLoad = 0.0;            ///< static axle loads [N]
+  double frontCornering = 0.0, rearCornering = 0.0;  ///< axle cornering stiffnesses [N/deg]
+  double steeringRatio = 0.0;    ///< overall, kinematic
+};
+/// @throws ModelError, SimulationError (no design position), std::invalid_argument (a wheel without tyre).
+BicycleModel bicycleModel(const Project& project, const VehicleSetup& vehicle, double speed, const RollInputs& roll);
 
 /// The result's parameters, metrics (full precision, units, limits and verdicts) and notes as JSON.
 std::string manoeuvreJson(const ManoeuvreResult& result);

@@ -2,7 +2,8 @@
 // The standard manoeuvres on the shipped vehicle on tyres (docs/manoeuvres.md), each checked by
 // a relation its metrics must obey that the manoeuvre does not use itself: in a steady turn the
 // lateral acceleration is the speed times the yaw rate and the path's curvature the lateral
-// acceleration over the speed squared; the swept sine's gain at low frequency is the step
+// acceleration over the speed squared, and the linear bicycle model built from K&C and tyre data
+// predicts the understeer gradient; the swept sine's gain at low frequency is the step
 // steer's steady-state gain; the sine with dwell's steering follows the standard's profile.
 // Wrong parameters and a vehicle without tyres are refused with every problem named.
 #include <QtTest>
@@ -105,6 +106,16 @@ class TestManoeuvre : public QObject {
     QVERIFY2(std::abs(u - expected) < 0.05 + 0.02 * std::abs(u), (significant(u) + " vs " + significant(expected)).c_str());
     QVERIFY(value(r, "roll gradient") > 0.0);
     QVERIFY(value(r, "maximum lateral acceleration") >= 3.5);
+    // The linear bicycle model from the tyres' slip stiffnesses, the K&C compliances, roll steer
+    // and camber (with the run's roll and load transfer) predicts the gradient to 5 % (3.2 % here).
+    const double bicycle = value(r, "understeer gradient, linear bicycle model");
+    QVERIFY2(std::abs(bicycle / u - 1.0) < 0.05, (significant(bicycle) + " vs " + significant(u)).c_str());
+    // A rigid suspension leaves the tyres' own small understeer; roll steer is the largest part.
+    QVERIFY(std::abs(value(r, "understeer gradient, tyres alone")) < 0.5);
+    QVERIFY(value(r, "understeer budget: roll steer") > 1.0);
+    // Axle loads: the vehicle's weight (2041.7 kg) on the pads
+    const double weight = value(r, "front axle load") + value(r, "rear axle load");
+    QVERIFY2(std::abs(weight - 2041.7 * 9.81) < 0.01 * weight, significant(weight).c_str());
   }
 
   void sineWithDwellProfile() {
