@@ -424,17 +424,15 @@ std::shared_ptr<const SuspensionModel> SuspensionModel::build(const Project& p) 
     mr.ratio = e.ratio;
     mr.stiffness = e.columnStiffness / (e.ratio * e.ratio);
     mr.damping = e.columnDamping / (e.ratio * e.ratio);
-    auto pose = [&](MarkerIndex mi, Vec3& at, Mat3& R) {
+    // The travel as modelled: d_W . z_J at the markers' design poses.
+    auto position = [&](MarkerIndex mi) {
       const ModelMarker& mk = m->markers[mi.value];
       const ModelBody& body = m->bodies[mk.body.value];
-      at = body.p0 + body.R0 * mk.s;
-      R = body.R0 * mk.R_BM;
+      return Vec3(body.p0 + body.R0 * mk.s);
     };
-    Vec3 pI, pJ;
-    Mat3 RI, RJ;
-    pose(mr.i, pI, RI);
-    pose(mr.j, pJ, RJ);
-    mr.travel0 = (pI - pJ).dot(RJ.col(2));
+    const ModelMarker& housing = m->markers[mr.j.value];
+    const Vec3 axis = m->bodies[housing.body.value].R0 * housing.R_BM.col(2);
+    mr.travel0 = (position(mr.i) - position(mr.j)).dot(axis);
     mr.blocks = blockSlots(e.markerI, e.markerJ);
     m->steeringRacks.push_back(mr);
   }
