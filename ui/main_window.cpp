@@ -51,6 +51,7 @@
 #include "engine/analysis/bushing_dynamics.h"
 #include "engine/model/adams_export.h"
 #include "ui/panels/analyses_panel.h"
+#include "ui/panels/manoeuvres_panel.h"
 #include "engine/model/adams_import.h"
 #include "ui/panels/bushing_dynamics_panel.h"
 #include "ui/panels/curve_editor.h"
@@ -109,6 +110,8 @@ MainWindow::MainWindow(QWidget* parent)
   centre_->addTab(modes_, tr("Modes"));
   analyses_ = new AnalysesPanel(centre_);
   centre_->addTab(analyses_, tr("Analyses"));
+  manoeuvres_ = new ManoeuvresPanel(centre_);
+  centre_->addTab(manoeuvres_, tr("Manoeuvres"));
   connect(analyses_, &AnalysesPanel::modeFrame, this, [this](const Frame& f) {
     if (!run_->isRunning()) view3d_->showFrame(f);
   });
@@ -335,11 +338,13 @@ void MainWindow::rebuildModel() {
     sparsity_->setModel(model_);
     modes_->setModel(model_);
     analyses_->setModel(model_);
+    manoeuvres_->setModel(model_);
     runAct_->setEnabled(!run_->isRunning() && loadCase_->count() > 0);
     tables_->setError({});
   } catch (const ModelError& e) {
     model_.reset();
     analyses_->setModel(nullptr);
+    manoeuvres_->setModel(nullptr);
     runAct_->setEnabled(false);
     tables_->setError(QString::fromStdString(e.what()));
   }
@@ -455,6 +460,7 @@ void MainWindow::clearResults() {
   playback_->clear();
   staleView_->setVisible(false);
   analyses_->clearResults();
+  manoeuvres_->clearResults();
   view3d_->setModel(nullptr);
   topology_->setModel(nullptr);
   sparsity_->setModel(nullptr);

@@ -30,6 +30,7 @@ class QAction;
 namespace ek::ui {
 
 class AnalysesPanel;
+class ManoeuvresPanel;
 class BushingDynamicsPanel;
 class CurveEditor;
 class FmuExportDialog;
@@ -102,6 +103,7 @@ class MainWindow : public QMainWindow {
   SparsityView* sparsity() { return sparsity_; }
   ModesView* modes() { return modes_; }
   AnalysesPanel* analyses() { return analyses_; }
+  ManoeuvresPanel* manoeuvres() { return manoeuvres_; }
   ProblemsPanel* problems();
   const SimulationWorker* worker() const;
   /// Shows the table cell a diagnostic names (engine table name, row key, field); false if none.
@@ -189,6 +191,7 @@ class MainWindow : public QMainWindow {
   SparsityView* sparsity_;
   ModesView* modes_;
   AnalysesPanel* analyses_;
+  ManoeuvresPanel* manoeuvres_;
   QLabel* staleView_;  ///< over the 3D view: the playback is of an earlier version of the project
   QComboBox* loadCase_;
   QComboBox* solver_;

@@ -663,7 +663,7 @@ void steadyStateCircle(Context& c) {
       {roll.slope / kDeg, frontRoll.slope / kDeg, rearRoll.slope / kDeg, frontTransfer.slope, rearTransfer.slope, travel});
   const double understeer = (steer.slope / ratio - L * curvature.slope * kDeg) * kG;
   c.note("gradients fitted over " + significant(from) + " to " + significant(to) + " m/s^2 (" + std::to_string(steer.n) +
-         " samples); overall steering ratio by a K&C steering sweep of +-2 deg without tyres");
+         " samples); overall steering ratio by a K&C steering sweep of +-2 deg without tyres, the body held");
   c.metric("steering-wheel angle gradient", "deg/g", steer.slope * kG, "d(steering-wheel angle)/d(lateral acceleration)");
   c.metric("overall steering ratio", "", ratio, "steering-wheel angle per mean steer angle of the steered wheels (kinematic)");
   c.metric("understeer gradient", "deg/g", understeer,

@@ -50,6 +50,7 @@
 #include "engine/model/project_io.h"
 #include "engine/model/signal.h"
 #include "ui/panels/analyses_panel.h"
+#include "ui/panels/manoeuvres_panel.h"
 #include "ui/panels/bushing_dynamics_panel.h"
 #include "ui/panels/curve_editor.h"
 #include "ui/panels/vehicle_form.h"
@@ -1226,6 +1227,60 @@ class TestWorkbench : public QObject {
     QVERIFY(w.view3d()->everythingInView());
     settle();
     QVERIFY(w.grab().save(kArtefacts + "/view3d_narrow.png"));
+  }
+
+  // The Manoeuvres tab on the shipped vehicle on tyres: a step steer run from the tab shows the
+  // engine's metrics and its time series; a kept run becomes a column and a dashed overlay named
+  // by what changed; a parameter typed with a comma is refused and the last value kept.
+  void manoeuvresTabRunsKeepsAndCompares() {
+    MainWindow w;
+    QVERIFY(openShown(w, kRoot + "/projects/full_vehicle_tyres.json", {1500, 950}));
+    w.showTab("Manoeuvres");
+    ManoeuvresPanel* m = w.manoeuvres();
+    QSignalSpy done(m, &ManoeuvresPanel::finished);
+    m->setManoeuvre("step-steer");
+    QVERIFY(m->setParameter("speed", 20.0));
+    QVERIFY(m->setParameter("angle", 15.0));
+    QVERIFY(m->setParameter("hold", 1.5));
+    m->run();
+    QVERIFY(m->isRunning());
+    QVERIFY(done.wait(300000));
+    QVERIFY2(done.last().first().toBool(), qPrintable(done.last().at(1).toString()));
+    const ek::ManoeuvreResult expected = ek::runManoeuvre(ek::readProject((kRoot + "/projects/full_vehicle_tyres.json").toStdString()),
+                                                  "step-steer", {{"speed", 20.0}, {"angle", 15.0}, {"hold", 1.5}});
+    QTableWidget* t = m->metrics();
+    QCOMPARE(t->rowCount(), static_cast<int>(expected.metrics.size()));
+    for (int r = 0; r < t->rowCount(); ++r) {
+      QCOMPARE(t->item(r, 0)->text().toStdString(), expected.metrics[r].name);
+      QCOMPARE(t->item(r, 1)->text(), QString::number(expected.metrics[r].value, 'g', 5));
+    }
+    QCustomPlot* plot = m->plot();
+    QCOMPARE(plot->graphCount(), 2);  // yaw rate and lateral acceleration over time
+    QCOMPARE(plot->graph(0)->dataCount(), static_cast<int>(expected.series.size()));
+    QCOMPARE(plot->graph(0)->data()->at(plot->graph(0)->dataCount() - 1)->value, expected.series.back()[ek::kmYawRate]);
+    QCOMPARE(plot->graph(0)->name(), QString("yaw rate"));
+    // Keep it, run with 20 deg: the kept run's values in a column, its yaw rate dashed.
+    QVERIFY(m->keepCurrent());
+    QVERIFY(m->setParameter("angle", 20.0));
+    m->run();
+    QVERIFY(done.wait(300000));
+    QVERIFY(done.last().first().toBool());
+    QCOMPARE(t->columnCount(), 5);
+    QVERIFY2(t->horizontalHeaderItem(4)->text().contains("angle 15"), qPrintable(t->horizontalHeaderItem(4)->text()));
+    QCOMPARE(t->item(0, 4)->text(), QString::number(15.0, 'g', 5));  // the kept run's steering-wheel angle
+    QCOMPARE(t->item(0, 1)->text(), QString::number(20.0, 'g', 5));
+    QCOMPARE(plot->graphCount(), 3);
+    QCOMPARE(plot->graph(2)->pen().style(), Qt::DashLine);
+    // A comma is refused: the value stays and the status says why.
+    QTableWidget* p = m->parameters();
+    int row = -1;
+    for (int r = 0; r < p->rowCount(); ++r)
+      if (p->item(r, 0)->text() == "angle") row = r;
+    QVERIFY(row >= 0);
+    p->item(row, 1)->setText("2,5");
+    QCOMPARE(p->item(row, 1)->text(), QString("20"));
+    QVERIFY(!m->status()->text().isEmpty());
+    settle();
   }
 
   void analysesTabSweepsKeepsComparesAndReports() {
