@@ -94,6 +94,10 @@ Simulation::Simulation(std::shared_ptr<const SuspensionModel> model, const std::
     followerSlot_ = model_->bodies[model_->bodyById(f->body).value].state;
     for (int id : f->driveInputs) followerInputs_.push_back(model_->inputById(id));
   }
+  if (const auto& f = loadCase_->pathFollower) {
+    pathSlot_ = model_->bodies[model_->bodyById(f->body).value].state;
+    pathInput_ = model_->inputById(f->steeringInput);
+  }
   if (!options_.record) {
     model_->initialState(state_.r, state_.v);
     return;
@@ -241,6 +245,7 @@ bool Simulation::step() {
   }
   if (options_.holdInputs) inputs_.holdLoadCaseAt(state_.t);
   followSpeed();
+  followPath();
   try {
     integrator_->step(state_, inputs_, ws_);
   } catch (const SimulationError& e) {
@@ -279,6 +284,7 @@ void Simulation::shortStep(double tTo, bool toGrid) {
   flushPending();  // the next linearization is not at a grid time's state with its inputs
   if (options_.holdInputs) inputs_.holdLoadCaseAt(state_.t);
   followSpeed();
+  followPath();
   try {
     integrator_->shortStep(tTo - state_.t, state_, inputs_, ws_);
   } catch (const SimulationError& e) {
@@ -369,8 +375,54 @@ void Simulation::followSpeed() {
   const int l = followerSlot_;
   const Vec3 forwards = rotation::matrix(Vec3(state_.r.segment<3>(6 * l + 3))).col(0);
   const double speed = forwards.dot(state_.v.segment<3>(6 * l));
-  const double torque = f.gain * (f.speed - speed) / static_cast<double>(followerInputs_.size());
+  const double torque =
+      state_.t >= f.until ? 0.0 : f.gain * (f.speed - speed) / static_cast<double>(followerInputs_.size());
   for (int k : followerInputs_) inputs_.hold(k, torque);
+}
+
+void Simulation::followPath() {
+  using Vec2 = Eigen::Vector2d;
+  if (pathSlot_ < 0) return;
+  const PathFollowerRow& f = *loadCase_->pathFollower;
+  const int l = pathSlot_;
+  const Vec3 forwards = rotation::matrix(Vec3(state_.r.segment<3>(6 * l + 3))).col(0);
+  const double speed = forwards.dot(state_.v.segment<3>(6 * l));
+  const Vec2 heading = Vec2(forwards.x(), forwards.y()).normalized();
+  const Vec2 centre(state_.r(6 * l), state_.r(6 * l + 1));
+  // The path's point nearest to the centre of mass, as arc length along the path; the first
+  // and the last segment run on beyond the path's ends.
+  const auto& p = f.path;
+  const int n = static_cast<int>(p.size()) - 1;
+  double best = std::numeric_limits<double>::infinity(), nearest = 0.0, start = 0.0;
+  for (int k = 0; k < n; ++k) {
+    const Vec2 a(p[k][0], p[k][1]), d = Vec2(p[k + 1][0], p[k + 1][1]) - a;
+    const double length = d.norm();
+    double u = (centre - a).dot(d) / (length * length);
+    if (k > 0) u = std::max(u, 0.0);
+    if (k < n - 1) u = std::min(u, 1.0);
+    const double distance = (a + u * d - centre).squaredNorm();
+    if (distance < best) best = distance, nearest = start + u * length;
+    start += length;
+  }
+  // The preview point, the same arc length further on.
+  double s = nearest + std::max(f.previewTime * speed, f.minimumPreview);
+  Vec2 target(p[n][0], p[n][1]);
+  for (int k = 0; k < n; ++k) {
+    const Vec2 a(p[k][0], p[k][1]), d = Vec2(p[k + 1][0], p[k + 1][1]) - a;
+    const double length = d.norm();
+    if (s <= length || k == n - 1) {
+      target = a + (s / length) * d;
+      break;
+    }
+    s -= length;
+  }
+  // Pure pursuit: the arc tangent to the heading through the target has curvature 2 e / D^2,
+  // e the target's offset to the left of the heading and D its distance.
+  const Vec2 toTarget = target - centre;
+  const double left = heading.x() * toTarget.y() - heading.y() * toTarget.x();
+  const double distance2 = toTarget.squaredNorm();
+  const double curvature = distance2 > 0.0 ? 2.0 * left / distance2 : 0.0;
+  inputs_.hold(pathInput_, f.gain * curvature);
 }
 
 Vec3 Simulation::travel() const {

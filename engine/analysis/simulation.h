@@ -164,6 +164,9 @@ class Simulation {
   /// The load case's speed follower (if any) sets its drive inputs for the next step from the
   /// current state. No allocation.
   void followSpeed();
+  /// The load case's path follower (if any) sets the steering-wheel angle for the next step from
+  /// the current state. No allocation.
+  void followPath();
   /// Rethrows an integrator's failure on the step that was to end at tEnd with its cause.
   [[noreturn]] void stopped(const SimulationError& e, double tEnd);
   /// The last step's local error estimate; zero before the first step or without one.
@@ -193,6 +196,8 @@ class Simulation {
   VecX r0_;
   int followerSlot_ = -1;             ///< the speed follower's body's state slot, -1 without one
   std::vector<int> followerInputs_;   ///< its drive inputs (model order)
+  int pathSlot_ = -1;                 ///< the path follower's body's state slot, -1 without one
+  int pathInput_ = -1;                ///< its steering input (model order)
   EquilibriumResult equilibrium_;
   long long nSteps_ = 0, step_ = 0, sampleStride_ = 1;
   bool offGrid_ = false;  ///< state_.t lies between the grid times of step_ and step_ + 1

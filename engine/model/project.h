@@ -5,6 +5,7 @@
 /// (docs/project-format.md): rows joined only by ids. No derived data lives here.
 
 #include <array>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -299,7 +300,24 @@ struct SpeedFollowerRow {
   double speed = 0.0;            ///< the speed to hold [m/s]
   std::vector<int> driveInputs;  ///< torque inputs that are wheels' drive inputs
   double gain = 0.0;             ///< total drive torque per speed error [N m s/m], > 0
+  /// From this time on [s] the driver lifts off: the drive inputs are held at zero (infinite: never)
+  double until = std::numeric_limits<double>::infinity();
   bool operator==(const SpeedFollowerRow&) const = default;
+};
+
+/// A driver that steers a vehicle along a path (docs/steering.md, "Path follower"): before every
+/// step it sets the steering-wheel angle to gain times the curvature of the arc that leaves the
+/// vehicle body's centre of mass along its heading and passes through the preview point, the
+/// point of the path `preview time` times the forward speed (at least `minimum preview`) ahead
+/// of the path's point nearest to the centre of mass (pure pursuit). No state of its own.
+struct PathFollowerRow {
+  int body = 0;                             ///< the vehicle body (free)
+  int steeringInput = 0;                    ///< a steering rack's input: the steering-wheel angle
+  std::vector<std::array<double, 2>> path;  ///< x, y [m], global; beyond its ends straight on
+  double previewTime = 0.0;                 ///< [s], > 0
+  double minimumPreview = 0.0;              ///< [m], >= 0
+  double gain = 0.0;                        ///< steering-wheel angle per curvature [rad m], > 0
+  bool operator==(const PathFollowerRow&) const = default;
 };
 
 struct LoadCaseRow {
@@ -313,6 +331,7 @@ struct LoadCaseRow {
   };
   std::vector<Drive> drives;
   std::optional<SpeedFollowerRow> speedFollower;  ///< drives its inputs instead of signals
+  std::optional<PathFollowerRow> pathFollower;    ///< steers instead of a signal
   bool operator==(const LoadCaseRow&) const = default;
 };
 

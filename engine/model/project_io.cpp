@@ -361,6 +361,26 @@ SteeringRackRow readSteeringRack(ObjectReader& r) {
   s.columnDamping = r.number("column damping [N m s/rad]", 0.0);
   return s;
 }
+/// An array of [x, y] pairs under `key`; each malformed pair an error naming its number.
+std::vector<std::array<double, 2>> readPairs(ObjectReader& r, const std::string& key) {
+  std::vector<std::array<double, 2>> out;
+  const Json& pts = r.raw(key);
+  if (pts.is_discarded()) return out;
+  if (!pts.is_array()) {
+    r.fail(key, "expected an array of [x, y] pairs, found " + ObjectReader::describe(pts));
+    return out;
+  }
+  for (std::size_t k = 0; k < pts.size(); ++k) {
+    const Json& p = pts[k];
+    if (!p.is_array() || p.size() != 2) {
+      r.fail(key, "point " + std::to_string(k + 1) + ": expected an [x, y] pair, found " + ObjectReader::describe(p));
+      continue;
+    }
+    out.push_back({r.toNumber(p[0], key), r.toNumber(p[1], key)});
+  }
+  return out;
+}
+
 
 CurveRow readCurve(ObjectReader& r) {
   CurveRow c;
@@ -368,21 +388,7 @@ CurveRow readCurve(ObjectReader& r) {
   c.name = r.string("name", "");
   c.interpolation = r.string("interpolation", "pchip");
   c.extrapolation = r.string("extrapolation", "linear");
-  const Json& pts = r.raw("points");
-  if (pts.is_discarded()) return c;
-  if (!pts.is_array()) {
-    r.fail("points", "expected an array of [x, y] pairs, found " + ObjectReader::describe(pts));
-    return c;
-  }
-  for (std::size_t k = 0; k < pts.size(); ++k) {
-    const Json& p = pts[k];
-    if (!p.is_array() || p.size() != 2) {
-      r.fail("points", "point " + std::to_string(k + 1) + ": expected an [x, y] pair, found " +
-                           ObjectReader::describe(p));
-      continue;
-    }
-    c.points.push_back({r.toNumber(p[0], "points"), r.toNumber(p[1], "points")});
-  }
+  c.points = readPairs(r, "points");
   return c;
 }
 
@@ -575,6 +581,7 @@ LoadCaseRow readLoadCase(ObjectReader& r) {
     s.body = f.integer("body");
     s.speed = f.number("speed [m/s]");
     s.gain = f.number("gain [N m s/m]");
+    s.until = f.number("until [s]", std::numeric_limits<double>::infinity());
     const Json& ids = f.raw("drive inputs");
     if (ids.is_array())
       for (const Json& id : ids) s.driveInputs.push_back(f.toInteger(id, "drive inputs"));
@@ -582,6 +589,18 @@ LoadCaseRow readLoadCase(ObjectReader& r) {
       f.fail("drive inputs", "expected an array of input ids, found " + ObjectReader::describe(ids));
     f.finish();
     lc.speedFollower = s;
+  }
+  if (r.has("path follower")) {
+    ObjectReader f(r.raw("path follower"), r.at("path follower"), r.diagnostics());
+    PathFollowerRow s;
+    s.body = f.integer("body");
+    s.steeringInput = f.integer("steering input");
+    s.previewTime = f.number("preview time [s]");
+    s.minimumPreview = f.number("minimum preview [m]", 0.0);
+    s.gain = f.number("gain [rad m]");
+    s.path = readPairs(f, "path [m]");
+    f.finish();
+    lc.pathFollower = s;
   }
   return lc;
 }
@@ -920,6 +939,11 @@ std::string writeProjectText(const Project& p) {
     if (const auto& f = lc.speedFollower)
       lcs.back()["speed follower"] = Json{{"body", f->body}, {"speed [m/s]", f->speed}, {"drive inputs", f->driveInputs},
                                           {"gain [N m s/m]", f->gain}};
+    if (const auto& f = lc.speedFollower; f && std::isfinite(f->until)) lcs.back()["speed follower"]["until [s]"] = f->until;
+    if (const auto& f = lc.pathFollower)
+      lcs.back()["path follower"] = Json{{"body", f->body}, {"steering input", f->steeringInput},
+                                         {"preview time [s]", f->previewTime}, {"minimum preview [m]", f->minimumPreview},
+                                         {"gain [rad m]", f->gain}, {"path [m]", f->path}};
   }
   j["load cases"] = lcs;
   Json outs = Json::array();

@@ -693,6 +693,7 @@ Diagnostics check(const Project& p) {
         c.error(at("body"), "body " + std::to_string(f->body) + " is fixed; the vehicle body is a free body");
       if (!std::isfinite(f->speed)) c.error(at("speed [m/s]"), "value is not finite");
       if (!(f->gain > 0.0)) c.error(at("gain [N m s/m]"), "must be positive");
+      if (std::isnan(f->until)) c.error(at("until [s]"), "value is not a number");
       if (f->driveInputs.empty()) c.error(at("drive inputs"), "names no input: the follower drives the wheels' drive inputs");
       for (int in : f->driveInputs) {
         const bool wheelDrive = std::any_of(p.wheels.begin(), p.wheels.end(), [&](const WheelRow& w) {
@@ -705,6 +706,36 @@ Diagnostics check(const Project& p) {
         else if (driven.count(in))
           c.error(at("drive inputs"), "input " + std::to_string(in) +
                                           " has a signal in this load case as well; the follower sets it");
+      }
+    }
+    if (const auto& f = lc.pathFollower) {
+      auto at = [&](const std::string& field) { return c.atNamed("load cases", lc.name, "path follower." + field); };
+      if (!bodies.count(f->body))
+        c.error(at("body"), "body " + std::to_string(f->body) + " does not exist");
+      else if (p.bodies[bodies.at(f->body)].fixed)
+        c.error(at("body"), "body " + std::to_string(f->body) + " is fixed; the vehicle body is a free body");
+      const bool rackInput = std::any_of(p.steeringRacks.begin(), p.steeringRacks.end(),
+                                         [&](const SteeringRackRow& r) { return r.input == f->steeringInput; });
+      if (!inputs.count(f->steeringInput))
+        c.error(at("steering input"), "input " + std::to_string(f->steeringInput) + " does not exist");
+      else if (!rackInput)
+        c.error(at("steering input"), "input " + std::to_string(f->steeringInput) +
+                                          " is no steering rack's input (the steering-wheel angle)");
+      else if (driven.count(f->steeringInput))
+        c.error(at("steering input"), "input " + std::to_string(f->steeringInput) +
+                                          " has a signal in this load case as well; the follower sets it");
+      if (!(f->previewTime > 0.0) || !std::isfinite(f->previewTime)) c.error(at("preview time [s]"), "must be positive");
+      if (!(f->minimumPreview >= 0.0) || !std::isfinite(f->minimumPreview))
+        c.error(at("minimum preview [m]"), "must be zero or positive");
+      if (!(f->gain > 0.0) || !std::isfinite(f->gain)) c.error(at("gain [rad m]"), "must be positive");
+      if (f->path.size() < 2) c.error(at("path [m]"), "needs at least two points");
+      for (std::size_t k = 0; k < f->path.size(); ++k) {
+        const auto& q = f->path[k];
+        if (!std::isfinite(q[0]) || !std::isfinite(q[1]))
+          c.error(at("path [m]"), "point " + std::to_string(k + 1) + " is not finite");
+        else if (k > 0 && q == f->path[k - 1])
+          c.error(at("path [m]"), "point " + std::to_string(k + 1) + " repeats point " + std::to_string(k) +
+                                      " (a segment needs a length)");
       }
     }
   }

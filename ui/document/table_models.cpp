@@ -83,6 +83,8 @@ QString columnHelp(const QString& header) {
       {"signals", "How many signals drive inputs in this load case (edited in the Signals table)."},
       {"speed follower", "The driver that holds the vehicle body's forward speed with the wheels' drive torques "
                          "(docs/steering.md); set in the project file."},
+      {"path follower", "The driver that steers the vehicle body along a path with the steering-wheel angle "
+                        "(docs/steering.md, pure pursuit of a preview point); set in the project file."},
       {"com", "Centre of mass in the body frame."},
       {"velocity", "Initial velocity (a run starting as modelled)."},
       {"fixed", "yes: the body is ground or a driven rig body (no degrees of freedom)."},
@@ -919,6 +921,19 @@ std::unique_ptr<TableModel> loadCases(ProjectDocument* d) {
                                      .arg(f.speed)
                                      .arg(f.body)
                                      .arg(ids.join(", "))
+                                     .arg(f.gain));
+               },
+               {}});
+  c.push_back({"path follower", "path follower",
+               [](const LoadCaseRow& r) {
+                 if (!r.pathFollower) return QVariant(QString("none"));
+                 const PathFollowerRow& f = *r.pathFollower;
+                 return QVariant(QStringLiteral("body %1, input %2: %3 points, preview %4 s (>= %5 m), gain %6 rad m")
+                                     .arg(f.body)
+                                     .arg(f.steeringInput)
+                                     .arg(f.path.size())
+                                     .arg(f.previewTime)
+                                     .arg(f.minimumPreview)
                                      .arg(f.gain));
                },
                {}});

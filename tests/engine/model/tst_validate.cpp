@@ -253,6 +253,53 @@ class TestValidate : public QObject {
     QCOMPARE(int(errors.size()), 5);
   }
 
+  // A load case's path follower on the shipped car: a free body, a steering rack's input with no
+  // signal of its own, a positive preview time and gain, a path of two or more distinct points:
+  // every problem in one pass; a valid one reads back as written.
+  void pathFollower() {
+    Project p = readProject(std::string(ELASTOKIN_SOURCE_DIR) + "/projects/full_vehicle_tyres.json");
+    auto errors = [](const Project& q) {
+      try {
+        validate(q);
+      } catch (const ModelError& e) {
+        return e.errors();
+      }
+      return std::vector<Diagnostic>{};
+    };
+    LoadCaseRow lane;
+    lane.name = "lane";
+    lane.pathFollower = PathFollowerRow{0, 1, {{0.0, 0.0}, {10.0, 0.5}, {20.0, 0.5}}, 0.6, 5.0, 60.0};
+    p.loadCases.push_back(lane);
+    QVERIFY2(errors(p).empty(), qPrintable(joined(errors(p))));
+    QCOMPARE(parseProject(writeProjectText(p), p.sourcePath).loadCases, p.loadCases);
+    int fixed = -1;
+    for (const BodyRow& b : p.bodies)
+      if (b.fixed) fixed = b.id;
+    QVERIFY(fixed >= 0);
+    p.loadCases.back().pathFollower = PathFollowerRow{fixed, 2, {{0.0, 0.0}, {0.0, 0.0}}, 0.0, -1.0, 0.0};
+    LoadCaseRow driven;
+    driven.name = "driven";
+    SignalRow s;
+    s.value = 0.1;
+    driven.drives = {{1, s}};
+    driven.pathFollower = PathFollowerRow{77, 1, {{0.0, 0.0}}, 0.5, 0.0, 10.0};
+    p.loadCases.push_back(driven);
+    const auto e = errors(p);
+    const QString all = joined(e);
+    for (const QString expected :
+         {QString("field 'path follower.body': body %1 is fixed; the vehicle body is a free body").arg(fixed),
+          QString("field 'path follower.steering input': input 2 is no steering rack's input (the steering-wheel angle)"),
+          QString("field 'path follower.preview time [s]': must be positive"),
+          QString("field 'path follower.minimum preview [m]': must be zero or positive"),
+          QString("field 'path follower.gain [rad m]': must be positive"),
+          QString("field 'path follower.path [m]': point 2 repeats point 1 (a segment needs a length)"),
+          QString("field 'path follower.body': body 77 does not exist"),
+          QString("field 'path follower.steering input': input 1 has a signal in this load case as well; the follower sets it"),
+          QString("field 'path follower.path [m]': needs at least two points")})
+      QVERIFY2(all.contains(expected), qPrintable(expected + "\n in:\n" + all));
+    QCOMPARE(int(e.size()), 9);
+  }
+
   // A wheel with a Magic Formula tyre: no negative spin inertia or damping, both named in one
   // pass; a load case may start from the static equilibrium.
   void tyreWheels() {

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The path follower (docs/steering.md, "Path follower") on the shipped vehicle on tyres. The
+// steering-wheel angle the follower sets equals pure pursuit's law evaluated here in closed form
+// on a circle (nearest point and preview point of the circle itself, not of the polyline the
+// project holds); the car settles on a circle of 60 m and converges onto a straight path it
+// starts 1 m beside.
+#include <QtTest>
+
+#include <cmath>
+#include <memory>
+
+#include "engine/analysis/simulation.h"
+#include "engine/core/rotation.h"
+#include "engine/core/text.h"
+#include "engine/model/model.h"
+#include "engine/model/project_io.h"
+
+using namespace ek;
+
+namespace {
+
+const Project& vehicle() {
+  static const Project p = readProject(std::string(ELASTOKIN_SOURCE_DIR) + "/projects/full_vehicle_tyres.json");
+  return p;
+}
+
+/// The shipped car (body 0, steering input 1, drive inputs 2 and 3) rolling at `speed` along x,
+/// the speed follower holding it, the path follower steering along `path`.
+Project following(const std::vector<std::array<double, 2>>& path, double speed, double gain, double duration) {
+  Project p = vehicle();
+  double mass = 0.0;
+  for (BodyRow& b : p.bodies) {
+    if (b.fixed) continue;
+    b.velocity = Vec3(speed, 0.0, 0.0);
+    b.angularVelocity.setZero();
+    mass += b.mass;
+  }
+  LoadCaseRow lc;
+  lc.name = "follow";
+  lc.duration = duration;
+  lc.initialState = InitialState::AsModelled;
+  lc.speedFollower = SpeedFollowerRow{0, speed, {2, 3}, 6.0 * mass * 0.31};
+  lc.pathFollower = PathFollowerRow{0, 1, path, 0.6, 5.0, gain};
+  p.loadCases = {lc};
+  return p;
+}
+
+std::unique_ptr<Simulation> simulation(const Project& p) {
+  auto model = SuspensionModel::build(p);
+  RunOptions o;
+  o.record = false;
+  o = projectRunOptions(model->project(), o);
+  auto sim = std::make_unique<Simulation>(model, "follow", o);
+  sim->initialize();
+  return sim;
+}
+
+constexpr double kGain = 60.0;  ///< steering-wheel angle per curvature [rad m], near the car's at 12 m/s
+
+}  // namespace
+
+class TestPathFollower : public QObject {
+  Q_OBJECT
+ private slots:
+  // A left circle of radius R through the start, tangent to x: every 0.1 deg a point.
+  void settlesOnACircleAndObeysPurePursuit() {
+    const double R = 60.0, speed = 12.0;
+    std::vector<std::array<double, 2>> path;
+    for (double deg = -5.0; deg <= 300.0; deg += 0.1)
+      path.push_back({R * std::sin(deg * M_PI / 180.0), R - R * std::cos(deg * M_PI / 180.0)});
+    auto run = simulation(following(path, speed, kGain, 8.0));
+    Simulation& sim = *run;
+    const Vec3 centre(0.0, R, 0.0);
+    double radiusSum = 0.0, worstLaw = 0.0;
+    int n = 0;
+    VecX u(sim.model().nInputs());
+    for (long long k = 1; k <= sim.totalSteps(); ++k) {
+      const State before = sim.state();
+      sim.step();
+      const Vec3 cg = before.r.segment<3>(0);
+      const Vec3 forwards = rotation::matrix(Vec3(before.r.segment<3>(3))).col(0);
+      if (k % 500 == 0) {
+        // Pure pursuit by hand: the circle's point nearest to the centre of mass, the preview
+        // point an arc of max(0.6 s * V, 5 m) further, the arc tangent to the heading through it.
+        const double V = forwards.dot(Vec3(before.v.segment<3>(0)));
+        const double phi = std::atan2(cg.y() - R, cg.x()) + std::max(0.6 * V, 5.0) / R;
+        const Vec3 target = centre + R * Vec3(std::cos(phi), std::sin(phi), 0.0);
+        Vec3 h(forwards.x(), forwards.y(), 0.0);
+        h.normalize();
+        const Vec3 d(target.x() - cg.x(), target.y() - cg.y(), 0.0);
+        const double expected = kGain * 2.0 * (h.x() * d.y() - h.y() * d.x()) / d.squaredNorm();
+        sim.inputValues(u);
+        worstLaw = std::max(worstLaw, std::abs(u[sim.model().inputById(1)] - expected) / std::abs(expected));
+      }
+      if (sim.state().t >= 6.0) {
+        radiusSum += Vec3(cg.x(), cg.y() - R, 0.0).norm();
+        ++n;
+      }
+    }
+    const double radius = radiusSum / n;
+    qInfo("circle R = %g m at %g m/s: mean radius over the last 2 s %s m, law against closed form %s (relative)", R,
+          speed, significant(radius, 6).c_str(), significant(worstLaw, 3).c_str());
+    // the polyline's chords and arc lengths differ from the circle's by < 1e-5 relative
+    QVERIFY2(worstLaw < 1e-3, significant(worstLaw).c_str());
+    QVERIFY2(std::abs(radius - R) < 0.25, significant(radius).c_str());
+  }
+
+  // From 1 m to the right of a straight path: onto it without a large overshoot.
+  void convergesOntoAStraightPath() {
+    auto run = simulation(following({{-10.0, 1.0}, {400.0, 1.0}}, 20.0, 80.0, 5.0));
+    Simulation& sim = *run;
+    double most = 0.0, last = 0.0;
+    for (long long k = 1; k <= sim.totalSteps(); ++k) {
+      sim.step();
+      const double y = sim.state().r[1];
+      most = std::max(most, y);
+      last = y;
+    }
+    qInfo("1 m offset at 20 m/s: largest y %s m, after 5 s %s m", significant(most, 4).c_str(), significant(last, 4).c_str());
+    QVERIFY2(std::abs(last - 1.0) < 0.03, significant(last).c_str());
+    QVERIFY2(most < 1.2, significant(most).c_str());
+  }
+};
+
+QTEST_GUILESS_MAIN(TestPathFollower)
+#include "tst_path_follower.moc"
