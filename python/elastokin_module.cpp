@@ -407,18 +407,20 @@ py::dict kcResultDict(const KcResult& r) {
   return out;
 }
 
+/// Rows of N numbers as an (rows, N) array.
+template <std::size_t N>
+py::array_t<double> rowsArray(const std::vector<std::array<double, N>>& rows) {
+  py::array_t<double> a({static_cast<py::ssize_t>(rows.size()), static_cast<py::ssize_t>(N)});
+  auto v = a.template mutable_unchecked<2>();
+  for (std::size_t k = 0; k < rows.size(); ++k)
+    for (std::size_t c = 0; c < N; ++c) v(static_cast<py::ssize_t>(k), static_cast<py::ssize_t>(c)) = rows[k][c];
+  return a;
+}
+
 py::dict manoeuvre(const Project& project, const std::string& name, const std::map<std::string, double>& params) {
   std::atomic<bool> cancel{false};
   const ManoeuvreResult r =
       interruptible<ManoeuvreResult>([&] { return runManoeuvre(project, name, params, {}, &cancel); }, cancel);
-  py::array_t<double> series({static_cast<py::ssize_t>(r.series.size()), static_cast<py::ssize_t>(kManoeuvreColumns.size())});
-  auto v = series.mutable_unchecked<2>();
-  for (std::size_t k = 0; k < r.series.size(); ++k)
-    for (std::size_t c = 0; c < kManoeuvreColumns.size(); ++c) v(static_cast<py::ssize_t>(k), static_cast<py::ssize_t>(c)) = r.series[k][c];
-  py::array_t<double> response({static_cast<py::ssize_t>(r.frequencyResponse.size()), static_cast<py::ssize_t>(5)});
-  auto f = response.mutable_unchecked<2>();
-  for (std::size_t k = 0; k < r.frequencyResponse.size(); ++k)
-    for (std::size_t c = 0; c < 5; ++c) f(static_cast<py::ssize_t>(k), static_cast<py::ssize_t>(c)) = r.frequencyResponse[k][c];
   py::dict parameters, metrics, units, verdicts;
   for (const ManoeuvreParameter& p : r.parameters) parameters[py::str(p.key)] = p.value;
   for (const ManoeuvreMetric& m : r.metrics) {
@@ -433,8 +435,10 @@ py::dict manoeuvre(const Project& project, const std::string& name, const std::m
   out["units"] = units;
   out["limits"] = verdicts;
   out["columns"] = std::vector<std::string>(kManoeuvreColumns.begin(), kManoeuvreColumns.end());
-  out["series"] = series;
-  out["frequency_response"] = response;
+  out["series"] = rowsArray(r.series);
+  out["frequency_response"] = rowsArray(r.frequencyResponse);
+  out["lanes"] = rowsArray(r.lanes);
+  out["track_path"] = rowsArray(r.trackPath);
   out["notes"] = r.notes;
   return out;
 }
@@ -857,7 +861,7 @@ PYBIND11_MODULE(_core, m) {
         py::arg("input") = py::none(), py::arg("from_") = py::none(), py::arg("to") = py::none(),
         py::arg("points") = py::none(), py::arg("tolerance") = 1e-8);
   m.def("manoeuvre", &manoeuvre, py::arg("project"), py::arg("name"), py::arg("params") = std::map<std::string, double>{},
-        "Runs a standard manoeuvre (step-steer, steady-state-circle, sine-with-dwell, swept-sine) on a vehicle on tyres: "
+        "Runs a standard manoeuvre (step-steer, steady-state-circle, sine-with-dwell, swept-sine, double-lane-change) on a vehicle on tyres: "
         "a dict with its metrics, units, parameters used, the vehicle's time series (columns) and, for the swept sine, "
         "the frequency response (frequency, yaw rate gain and phase, lateral acceleration gain and phase).");
   m.def("manoeuvres", [] {

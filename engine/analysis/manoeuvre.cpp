@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <limits>
+#include <optional>
 #include <set>
 #include <stdexcept>
 
@@ -77,6 +79,15 @@ std::vector<Spec> specs() {
                          {"frequency to", "Hz", 3.0, "end of the sweep"},
                          {"sweep time", "s", 30.0, "duration of the sweep"},
                          {"reference frequency", "Hz", 1.0, "frequency of the phase and gain figures"}})},
+      {"double-lane-change",
+       with(60.0 / 3.6, {{"track", "", 2.0, "ISO 3888 part: 2 the obstacle avoidance track (61 m), 1 the double lane change (125 m)"},
+                         {"vehicle width", "m", 0.0, "sizes the lanes and the footprint; 0: across the tyres' outer edges"},
+                         {"front overhang", "m", 0.0, "the footprint's reach ahead of the front axle"},
+                         {"rear overhang", "m", 0.0, "the footprint's reach behind the rear axle"},
+                         {"preview time", "s", 0.6, "the path follower looks this far ahead (times the speed)"},
+                         {"minimum preview", "m", 5.0, "the path follower looks at least this far ahead"},
+                         {"steering gain", "rad m", 0.0, "steering-wheel angle per path curvature; 0: from a calibration turn"},
+                         {"lift off", "", 1.0, "1: the driver lifts off as the front axle passes the entry gate; 0: the speed is held"}})},
   };
 }
 
@@ -139,6 +150,9 @@ struct Drive {
   /// (body axes; NaN for a wheel without tyre) at the first step at or after travelTime.
   std::vector<double>* travel = nullptr;
   double travelTime = 0.0;
+  /// When set, the path follower steers (steer is then unused).
+  std::optional<PathFollowerRow> path;
+  double liftOff = std::numeric_limits<double>::infinity();  ///< the speed follower's `until`
 };
 
 /// The project as the manoeuvre runs it: one load case, every free body at `speed` along the
@@ -159,8 +173,12 @@ Project drivenProject(const Project& base, const VehicleSetup& v, const Drive& d
   lc.name = "manoeuvre";
   lc.duration = d.duration;
   lc.initialState = InitialState::AsModelled;
-  lc.drives.push_back({v.steeringInput, d.steer});
-  if (!v.driveInputs.empty() && d.gain > 0.0) lc.speedFollower = SpeedFollowerRow{v.body, d.speed, v.driveInputs, d.gain};
+  if (d.path)
+    lc.pathFollower = d.path;
+  else
+    lc.drives.push_back({v.steeringInput, d.steer});
+  if (!v.driveInputs.empty() && d.gain > 0.0)
+    lc.speedFollower = SpeedFollowerRow{v.body, d.speed, v.driveInputs, d.gain, d.liftOff};
   p.loadCases = {lc};
   return p;
 }
@@ -482,9 +500,173 @@ Project heldVehicle(const Project& project, int body) {
   return p;
 }
 
+
 double overallSteeringRatio(const Context& c) {
   auto model = SuspensionModel::build(heldVehicle(c.project, c.vehicle.body));
   return steeringRatio(steeringGains(*model, c.vehicle.steeringInput));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Double lane change (ISO 3888-2 and -1).
+
+/// A stretch of an ISO 3888 track between cones, in the track's frame [m].
+struct Lane {
+  double from, to, right, left;
+  double centre() const { return 0.5 * (right + left); }
+};
+
+/// The lanes between cones of ISO 3888 part 2 (obstacle avoidance) or part 1 (double lane
+/// change) for a vehicle of width w; x from the entry gate, y = 0 on the entry lane's centre.
+std::vector<Lane> isoTrack(int part, double w) {
+  if (part == 2) {  // sections 12, 13.5, 11, 12.5, 12 m: 61 m in all
+    const double b1 = 1.1 * w + 0.25, b3 = w + 1.0, b5 = std::max(1.3 * w + 0.25, 3.0);
+    return {{0.0, 12.0, -0.5 * b1, 0.5 * b1}, {25.5, 36.5, 0.5 * b1 + 1.0, 0.5 * b1 + 1.0 + b3}, {49.0, 61.0, -0.5 * b1, -0.5 * b1 + b5}};
+  }
+  // sections 15, 30, 25, 25, 15 m and 15 m to the end: 125 m; the lane offset of 3.5 m between
+  // the right-hand boundaries of lanes 1 and 3
+  const double b1 = 1.1 * w + 0.25, b3 = 1.2 * w + 0.25, b5 = 1.3 * w + 0.25;
+  return {{0.0, 15.0, -0.5 * b1, 0.5 * b1}, {45.0, 70.0, 3.5 - 0.5 * b1, 3.5 - 0.5 * b1 + b3}, {95.0, 110.0, -0.5 * b1, -0.5 * b1 + b5}};
+}
+
+/// The reference path's y at track x: each lane's centre line, joined across the gaps by a
+/// quintic step (zero slope and curvature at both ends).
+double referencePath(const std::vector<Lane>& lanes, double x) {
+  if (x <= lanes.front().to) return lanes.front().centre();
+  for (std::size_t k = 1; k < lanes.size(); ++k) {
+    if (x >= lanes[k].from && x <= lanes[k].to) return lanes[k].centre();
+    if (x < lanes[k].from) {
+      const double u = (x - lanes[k - 1].to) / (lanes[k].from - lanes[k - 1].to);
+      const double step = u * u * u * (10.0 - 15.0 * u + 6.0 * u * u);
+      return lanes[k - 1].centre() + (lanes[k].centre() - lanes[k - 1].centre()) * step;
+    }
+  }
+  return lanes.back().centre();
+}
+
+void doubleLaneChange(Context& c) {
+  const double part = c.p("track"), preview = c.p("preview time"), minPreview = c.p("minimum preview");
+  const double frontOverhang = c.p("front overhang"), rearOverhang = c.p("rear overhang");
+  if ((part != 1.0 && part != 2.0) || !(preview > 0.0) || !(minPreview >= 0.0) || !(frontOverhang >= 0.0) ||
+      !(rearOverhang >= 0.0) || !(c.p("vehicle width") >= 0.0) || !(c.p("steering gain") >= 0.0))
+    throw std::invalid_argument(
+        "double-lane-change: 'track' is 1 or 2, 'preview time' positive, 'minimum preview', the overhangs, "
+        "'vehicle width' and 'steering gain' not negative");
+  // The vehicle as modelled: its axles from the centre of mass, its width across the tyres.
+  auto model = SuspensionModel::build(c.project);
+  const ModelBody& body = model->bodies[model->bodyById(c.vehicle.body).value];
+  const Vec3 p0 = body.p0, x0 = body.R0.col(0);
+  double front = 0.0, rear = 0.0, yMin = 0.0, yMax = 0.0;
+  int nf = 0, nr = 0;
+  for (const ModelWheel& w : model->wheels) {
+    if (!w.tyre) continue;
+    const ModelMarker& m = model->markers[w.marker.value];
+    const ModelBody& b = model->bodies[m.body.value];
+    const Vec3 d = b.p0 + b.R0 * m.s - p0;
+    const double x = d.dot(x0), y = body.R0.col(1).dot(d), half = 0.5 * w.tyre->width;
+    (x > 0.0 ? front : rear) += x, ++(x > 0.0 ? nf : nr);
+    yMin = std::min(yMin, y - half), yMax = std::max(yMax, y + half);
+  }
+  front /= nf, rear /= nr;  // vehicleSetup made sure there are both
+  double width = c.p("vehicle width");
+  if (width == 0.0) width = yMax - yMin;
+  for (ManoeuvreParameter& q : c.params)
+    if (q.key == "vehicle width") q.value = width;
+  const std::vector<Lane> lanes = isoTrack(static_cast<int>(part), width);
+  const double length = part == 2.0 ? 61.0 : 125.0;
+  // The steering-wheel angle per curvature of a steady turn at the test speed.
+  double gain = c.p("steering gain");
+  if (gain == 0.0) gain = c.speed * c.speed / c.steadyGain(10.0) / kDeg;
+  for (ManoeuvreParameter& q : c.params)
+    if (q.key == "steering gain") q.value = gain;
+  // The track: the entry gate where the centre of mass is after `settle` seconds; y = 0 on the
+  // centre of mass's line as modelled, x along the vehicle body's heading.
+  Vec3 heading = x0;
+  heading.z() = 0.0;
+  heading.normalize();
+  const Vec3 left(-heading.y(), heading.x(), 0.0);
+  const Vec3 entry = p0 + c.speed * c.settle * heading;
+  PathFollowerRow follower;
+  follower.body = c.vehicle.body;
+  follower.steeringInput = c.vehicle.steeringInput;
+  follower.previewTime = preview;
+  follower.minimumPreview = minPreview;
+  follower.gain = gain;
+  for (double x = -c.speed * c.settle - 5.0; x <= length + 100.0; x += 0.5) {
+    const Vec3 q = entry + x * heading + referencePath(lanes, x) * left;
+    follower.path.push_back({q.x(), q.y()});
+  }
+  Drive d = c.driveWith({}, c.settle + 2.0 * (length + 20.0) / c.speed + 2.0);
+  d.path = follower;
+  if (c.p("lift off") != 0.0) d.liftOff = c.settle - front / c.speed;
+  auto along = [&](const Row& r) { return (Vec3(r[kmX], r[kmY], p0.z()) - entry).dot(heading); };
+  d.stop = [&](const Row& r) { return along(r) > length + 20.0; };
+  std::vector<Row> rows = drive(c.project, c.vehicle, d, c.progress);
+
+  // The footprint's corners against the lanes between cones; the centre of mass against the path.
+  std::vector<std::array<bool, 2>> crossed(lanes.size(), {false, false});
+  double clearance = std::numeric_limits<double>::infinity(), deviation = 0.0, entrySpeed = std::nan(""), exitSpeed = std::nan("");
+  double steerPeak = 0.0, ratePeak = 0.0, yawPeak = 0.0, ayPeak = 0.0, betaPeak = 0.0, rollPeak = 0.0;
+  const double half = 0.5 * width;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const Row& r = rows[i];
+    const Vec3 cg(r[kmX], r[kmY], p0.z());
+    const double x = (cg - entry).dot(heading), y = (cg - entry).dot(left);
+    c.result.trackPath.push_back({x, y, referencePath(lanes, x)});
+    if (i > 0) {
+      const double xPrev = c.result.trackPath[i - 1][0];
+      if (xPrev < 0.0 && x >= 0.0) entrySpeed = r[kmSpeed];
+      if (xPrev < length && x >= length) exitSpeed = r[kmSpeed];
+      if (x >= 0.0 && x <= length)
+        ratePeak = std::max(ratePeak, std::abs(r[kmSteer] - rows[i - 1][kmSteer]) / (r[kmTime] - rows[i - 1][kmTime]));
+    }
+    if (x < 0.0 || x > length) continue;
+    deviation = std::max(deviation, std::abs(y - referencePath(lanes, x)));
+    steerPeak = std::max(steerPeak, std::abs(r[kmSteer]));
+    yawPeak = std::max(yawPeak, std::abs(r[kmYawRate]));
+    ayPeak = std::max(ayPeak, std::abs(r[kmLateral]));
+    betaPeak = std::max(betaPeak, std::abs(r[kmSideslip]));
+    rollPeak = std::max(rollPeak, std::abs(r[kmRoll]));
+    const double psi = r[kmHeading] / kDeg;
+    const Vec3 h(std::cos(psi), std::sin(psi), 0.0), n(-h.y(), h.x(), 0.0);
+    for (double ahead : {front + frontOverhang, rear - rearOverhang})
+      for (double side : {-half, half}) {
+        const Vec3 corner = cg + ahead * h + side * n - entry;
+        const double cx = corner.dot(heading), cy = corner.dot(left);
+        for (std::size_t k = 0; k < lanes.size(); ++k) {
+          if (cx < lanes[k].from || cx > lanes[k].to) continue;
+          const double right = cy - lanes[k].right, left = lanes[k].left - cy;
+          clearance = std::min({clearance, right, left});
+          if (right < 0.0) crossed[k][0] = true;
+          if (left < 0.0) crossed[k][1] = true;
+        }
+      }
+  }
+  if (!(rows.empty() ? 0.0 : c.result.trackPath.back()[0] >= length))
+    throw SimulationError("double-lane-change: the vehicle did not reach the end of the track (" +
+                          significant(rows.empty() ? 0.0 : c.result.trackPath.back()[0]) + " m of " +
+                          significant(length) + " m)");
+  int lines = 0;
+  for (const auto& k : crossed) lines += k[0] + k[1];
+  for (const Lane& l : lanes) c.result.lanes.push_back({l.from, l.to, l.right, l.left});
+  c.note("track ISO 3888-" + std::string(part == 2.0 ? "2" : "1") + ", vehicle width " + significant(width) +
+         " m: lanes " + significant(lanes[0].left - lanes[0].right) + ", " + significant(lanes[1].left - lanes[1].right) +
+         ", " + significant(lanes[2].left - lanes[2].right) + " m wide");
+  c.metric("entry speed", "m/s", entrySpeed, "of the centre of mass at the entry gate");
+  c.metric("exit speed", "m/s", exitSpeed, "of the centre of mass at the end of the track");
+  c.metric("cone lines crossed", "", lines,
+           "lanes' boundaries (either side of lanes 1, 3 and 5) the footprint crossed: the vehicle width between the "
+           "axles extended by the overhangs",
+           "= 0", lines == 0);
+  c.metric("smallest clearance", "m", clearance,
+           "the footprint's least distance inside a lane's boundary; negative: how far it reached beyond one");
+  c.metric("largest path deviation", "m", deviation, "of the centre of mass from the reference path, on the track");
+  c.metric("peak steering-wheel angle", "deg", steerPeak, "on the track");
+  c.metric("peak steering-wheel rate", "deg/s", ratePeak, "on the track");
+  c.metric("peak yaw rate", "deg/s", yawPeak, "on the track");
+  c.metric("peak lateral acceleration", "m/s^2", ayPeak, "on the track");
+  c.metric("peak sideslip angle", "deg", betaPeak, "on the track");
+  c.metric("peak roll angle", "deg", rollPeak, "on the track");
+  c.result.series = std::move(rows);
 }
 
 }  // namespace manoeuvre_impl
@@ -884,6 +1066,11 @@ std::string manoeuvreJson(const ManoeuvreResult& r) {
     metrics.push_back(j);
   }
   doc["metrics"] = metrics;
+  if (!r.lanes.empty()) {
+    nlohmann::ordered_json lanes = nlohmann::ordered_json::array();
+    for (const auto& l : r.lanes) lanes.push_back({{"from [m]", l[0]}, {"to [m]", l[1]}, {"right [m]", l[2]}, {"left [m]", l[3]}});
+    doc["lanes"] = lanes;
+  }
   doc["notes"] = r.notes;
   return doc.dump(2) + "\n";
 }
@@ -918,7 +1105,8 @@ ManoeuvreResult runManoeuvre(const Project& project, const std::string& name, co
   if (name == "step-steer") mi::stepSteer(c);
   else if (name == "steady-state-circle") mi::steadyStateCircle(c);
   else if (name == "sine-with-dwell") mi::sineWithDwell(c);
-  else mi::sweptSine(c);
+  else if (name == "swept-sine") mi::sweptSine(c);
+  else mi::doubleLaneChange(c);
   result.parameters = c.params;
   return result;
 }

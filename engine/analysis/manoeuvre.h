@@ -3,9 +3,10 @@
 /// @file manoeuvre.h
 /// Standard handling manoeuvres of a vehicle on tyres and their metrics (docs/manoeuvres.md):
 /// step steer (ISO 7401), steady-state circular driving at constant speed (ISO 4138), sine with
-/// dwell (FMVSS 126 / ISO 19365) and a swept sine (ISO 7401's frequency response). Each builds a
-/// load case on a copy of the project (every body starting at the test speed, a speed follower on
-/// the drive inputs, the steering-wheel angle as the manoeuvre prescribes), runs it with the
+/// dwell (FMVSS 126 / ISO 19365), a swept sine (ISO 7401's frequency response) and the double
+/// lane change (ISO 3888-2 / -1, closed loop: the path follower steers). Each builds a load case
+/// on a copy of the project (every body starting at the test speed, a speed follower on the drive
+/// inputs, the steering-wheel angle as the manoeuvre prescribes or the path follower sets), runs it with the
 /// project's integrator settings and reduces the vehicle body's motion to the standard figures.
 
 #include <array>
@@ -57,6 +58,12 @@ struct ManoeuvreResult {
   /// Swept sine: per frequency [Hz], the yaw rate gain [1/s] and phase [deg], the lateral
   /// acceleration gain [(m/s^2)/deg] and phase [deg] per steering-wheel angle.
   std::vector<std::array<double, 5>> frequencyResponse;
+  /// Double lane change: the track in its own frame (x from the entry gate along the vehicle's
+  /// initial heading, y to the left of it), each lane between cones as x from, x to, right and
+  /// left boundary [m]; per series row, the centre of mass's x and y in that frame and the
+  /// reference path's y at that x.
+  std::vector<std::array<double, 4>> lanes;
+  std::vector<std::array<double, 3>> trackPath;
   std::vector<std::string> notes;  ///< how the run was set up (calibration runs, fits)
   const ManoeuvreMetric* metric(const std::string& name) const;
 };
@@ -75,7 +82,8 @@ enum ManoeuvreColumn {
   kmFrontTransfer, kmRearTransfer
 };
 
-/// The manoeuvres' names: "step-steer", "steady-state-circle", "sine-with-dwell", "swept-sine".
+/// The manoeuvres' names: "step-steer", "steady-state-circle", "sine-with-dwell", "swept-sine",
+/// "double-lane-change".
 std::vector<std::string> manoeuvreNames();
 /// A manoeuvre's parameters with their defaults. @throws std::invalid_argument for an unknown name.
 std::vector<ManoeuvreParameter> manoeuvreParameters(const std::string& name);

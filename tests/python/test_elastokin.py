@@ -308,6 +308,27 @@ class Manoeuvres(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "unknown parameter 'sped'"):
             ek.manoeuvre(ek.Project.load(vehicle), "step-steer", {"sped": 20.0})
 
+    def test_double_lane_change_gives_the_track_and_the_runners_lanes(self):
+        vehicle = os.path.join(ROOT, "projects", "full_vehicle_tyres.json")
+        params = {"speed": 13.0, "steering gain": 50.0, "settle": 0.5}
+        r = ek.manoeuvre(ek.Project.load(vehicle), "double-lane-change", params)
+        with tempfile.TemporaryDirectory() as d:
+            metrics = os.path.join(d, "metrics.json")
+            runner(vehicle, "--manoeuvre", "double-lane-change",
+                   *sum((["--param", f"{k}={v}"] for k, v in params.items()), []), "--quiet", "--metrics", metrics)
+            with open(metrics) as f:
+                document = json.load(f)
+        self.assertEqual(r["lanes"].shape, (3, 4))
+        self.assertEqual(r["track_path"].shape, (r["series"].shape[0], 3))
+        self.assertEqual([[l["from [m]"], l["to [m]"], l["right [m]"], l["left [m]"]] for l in document["lanes"]],
+                         r["lanes"].tolist())
+        self.assertIn("cone lines crossed", r["limits"])
+        self.assertEqual(r["metrics"]["cone lines crossed"],
+                         next(m["value"] for m in document["metrics"] if m["name"] == "cone lines crossed"))
+        # the centre of mass crosses the track from the entry gate to past its end (61 m)
+        self.assertLess(r["track_path"][0, 0], 0.0)
+        self.assertGreater(r["track_path"][-1, 0], 61.0)
+
 
 class Analyses(unittest.TestCase):
     def test_kc_metrics_equal_the_runners(self):

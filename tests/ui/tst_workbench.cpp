@@ -1280,6 +1280,28 @@ class TestWorkbench : public QObject {
     p->item(row, 1)->setText("2,5");
     QCOMPARE(p->item(row, 1)->text(), QString("20"));
     QVERIFY(!m->status()->text().isEmpty());
+    // The double lane change draws its lanes (one legend entry for all six boundaries), the
+    // reference path and the centre of mass in the track's frame, as the engine gives them.
+    m->setManoeuvre("double-lane-change");
+    QVERIFY(m->setParameter("speed", 13.0));
+    QVERIFY(m->setParameter("settle", 0.5));
+    QVERIFY(m->setParameter("steering gain", 50.0));
+    m->run();
+    QVERIFY(done.wait(300000));
+    QVERIFY2(done.last().first().toBool(), qPrintable(done.last().at(1).toString()));
+    const ek::ManoeuvreResult lane = ek::runManoeuvre(ek::readProject((kRoot + "/projects/full_vehicle_tyres.json").toStdString()),
+                                                      "double-lane-change", {{"speed", 13.0}, {"settle", 0.5}, {"steering gain", 50.0}});
+    QCOMPARE(plot->graphCount(), 8);
+    QCOMPARE(plot->graph(0)->name(), QString("cones"));
+    QCOMPARE(plot->graph(2)->data()->at(0)->key, lane.lanes[1][0]);   // lane 3's right boundary
+    QCOMPARE(plot->graph(2)->data()->at(1)->value, lane.lanes[1][2]);
+    QCOMPARE(plot->graph(7)->name(), QString("centre of mass"));
+    QCOMPARE(plot->graph(7)->dataCount(), static_cast<int>(lane.trackPath.size()));
+    QCOMPARE(plot->graph(7)->data()->at(plot->graph(7)->dataCount() - 1)->value, lane.trackPath.back()[1]);
+    QCOMPARE(plot->legend->itemCount(), 3);  // cones, reference path, centre of mass
+    // the lowest boundary lies inside the axis, not on its edge
+    QVERIFY(plot->yAxis->range().lower < lane.lanes[0][2] - 0.1);
+    QCOMPARE(t->item(2, 0)->text(), QString("cone lines crossed"));
     settle();
   }
 

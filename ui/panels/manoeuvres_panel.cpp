@@ -283,6 +283,25 @@ void ManoeuvresPanel::showResult() {
     for (std::size_t k = 0; k < kept.size(); ++k)
       add(series(*kept[k], kmLateral, kmSteer), runLabel(*kept[k], static_cast<int>(k) + 1), kKeptColours[k % 4], true,
           plot_->yAxis);
+  } else if (r.name == "double-lane-change") {
+    plot_->xAxis->setLabel(tr("distance from the entry gate [m]"));
+    plot_->yAxis->setLabel(tr("lateral position [m]"));
+    auto path = [](const ManoeuvreResult& m, int y) {
+      QVector<double> xs, ys;
+      for (const auto& row : m.trackPath) xs << row[0], ys << row[y];
+      return std::make_pair(xs, ys);
+    };
+    for (std::size_t k = 0; k < r.lanes.size(); ++k)
+      for (int side : {2, 3}) {
+        const auto& l = r.lanes[k];
+        add({QVector<double>{l[0], l[1]}, QVector<double>{l[side], l[side]}}, k == 0 && side == 2 ? tr("cones") : QString(),
+            QColor(230, 120, 0), false, plot_->yAxis);
+        if (k != 0 || side != 2) plot_->legend->removeItem(plot_->legend->itemCount() - 1);
+      }
+    add(path(r, 2), tr("reference path"), QColor(120, 120, 120), true, plot_->yAxis);
+    add(path(r, 1), tr("centre of mass"), QColor(30, 90, 200), false, plot_->yAxis);
+    for (std::size_t k = 0; k < kept.size(); ++k)
+      add(path(*kept[k], 1), runLabel(*kept[k], static_cast<int>(k) + 1), kKeptColours[k % 4], true, plot_->yAxis);
   } else if (r.name == "swept-sine") {
     plot_->xAxis->setLabel(tr("frequency [Hz]"));
     plot_->xAxis->setScaleType(QCPAxis::stLogarithmic);
@@ -308,6 +327,7 @@ void ManoeuvresPanel::showResult() {
   }
   plot_->legend->setVisible(true);
   plot_->rescaleAxes();
+  if (r.name == "double-lane-change") plot_->yAxis->scaleRange(1.2, plot_->yAxis->range().center());  // cones off the frame
   plot_->replot();
 }
 
