@@ -337,12 +337,15 @@ struct Line {
   double slope = std::nan(""), intercept = std::nan("");
   int n = 0;
 };
-Line fit(const std::vector<Row>& rows, int x, int y, double x0, double x1, double t0) {
+/// The same for y(row), a quantity computed from the row.
+template <class Y>
+Line fitOf(const std::vector<Row>& rows, int x, const Y& y, double x0, double x1, double t0) {
   double sx = 0, sy = 0, sxx = 0, sxy = 0;
   int n = 0;
   for (const Row& r : rows) {
     if (r[kmTime] < t0 || r[x] < x0 || r[x] > x1) continue;
-    sx += r[x], sy += r[y], sxx += r[x] * r[x], sxy += r[x] * r[y], ++n;
+    const double v = y(r);
+    sx += r[x], sy += v, sxx += r[x] * r[x], sxy += r[x] * v, ++n;
   }
   Line l;
   l.n = n;
@@ -351,6 +354,9 @@ Line fit(const std::vector<Row>& rows, int x, int y, double x0, double x1, doubl
   l.slope = (n * sxy - sx * sy) / det;
   l.intercept = (sy - l.slope * sx) / n;
   return l;
+}
+Line fit(const std::vector<Row>& rows, int x, int y, double x0, double x1, double t0) {
+  return fitOf(rows, x, [y](const Row& r) { return r[y]; }, x0, x1, t0);
 }
 
 SignalRow ramp(double t0, double t1, double to) {
@@ -500,11 +506,6 @@ Project heldVehicle(const Project& project, int body) {
   return p;
 }
 
-
-double overallSteeringRatio(const Context& c) {
-  auto model = SuspensionModel::build(heldVehicle(c.project, c.vehicle.body));
-  return steeringRatio(steeringGains(*model, c.vehicle.steeringInput));
-}
 
 // ---------------------------------------------------------------------------------------------
 // Double lane change (ISO 3888-2 and -1).
@@ -817,18 +818,15 @@ void steadyStateCircle(Context& c) {
   d.travelTime = c.settle;
   c.note("steering ramp " + significant(sign * steerRate) + " deg/s (" + significant(rate) + " m/s^3 at the calibration's gain)");
   std::vector<Row> rows = drive(c.project, c.vehicle, d, c.progress);
-  // Path curvature 1/R = yaw rate / speed [1/m], as a column of its own for the fit.
-  std::vector<Row> k = rows;
-  for (Row& r : k) r[kmX] = r[kmYawRate] / kDeg / r[kmSpeed];
   const double t0 = c.settle;
   const Line steer = fit(rows, kmLateral, kmSteer, from, to, t0);
-  const Line curvature = fit(k, kmLateral, kmX, from, to, t0);
+  // path curvature 1/R = yaw rate / speed [1/m]
+  const Line curvature = fitOf(rows, kmLateral, [](const Row& r) { return r[kmYawRate] / kDeg / r[kmSpeed]; }, from, to, t0);
   const Line roll = fit(rows, kmLateral, kmRoll, from, to, t0);
   const Line beta = fit(rows, kmLateral, kmSideslip, from, to, t0);
   double ayMax = 0.0;
   for (const Row& r : rows)
     if (r[kmTime] > t0) ayMax = std::max(ayMax, r[kmLateral]);
-  const double ratio = overallSteeringRatio(c);
   const double L = c.vehicle.wheelbase;
   const Line frontRoll = fit(rows, kmLateral, kmFrontRoll, from, to, t0), rearRoll = fit(rows, kmLateral, kmRearRoll, from, to, t0);
   const Line frontTransfer = fit(rows, kmLateral, kmFrontTransfer, from, to, t0);
@@ -843,6 +841,7 @@ void steadyStateCircle(Context& c) {
   const BicycleModel bicycle = bicycleModel(
       c.project, c.vehicle, speedSum / std::max(speedCount, 1),
       {roll.slope / kDeg, frontRoll.slope / kDeg, rearRoll.slope / kDeg, frontTransfer.slope, rearTransfer.slope, travel});
+  const double ratio = bicycle.steeringRatio;  // by a K&C steering sweep, the body held
   const double understeer = (steer.slope / ratio - L * curvature.slope * kDeg) * kG;
   c.note("gradients fitted over " + significant(from) + " to " + significant(to) + " m/s^2 (" + std::to_string(steer.n) +
          " samples); overall steering ratio by a K&C steering sweep of +-2 deg without tyres, the body held");
