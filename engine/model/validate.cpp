@@ -685,12 +685,16 @@ Diagnostics check(const Project& p) {
       else if (!driven.insert(in).second)
         c.error(c.atNamed("load cases", lc.name, sig + ".input"), "input " + std::to_string(in) + " is driven twice");
     }
+    // A driver's vehicle body: one that exists and is free.
+    auto vehicleBody = [&](const Location& where, int body) {
+      if (!bodies.count(body))
+        c.error(where, "body " + std::to_string(body) + " does not exist");
+      else if (p.bodies[bodies.at(body)].fixed)
+        c.error(where, "body " + std::to_string(body) + " is fixed; the vehicle body is a free body");
+    };
     if (const auto& f = lc.speedFollower) {
       auto at = [&](const std::string& field) { return c.atNamed("load cases", lc.name, "speed follower." + field); };
-      if (!bodies.count(f->body))
-        c.error(at("body"), "body " + std::to_string(f->body) + " does not exist");
-      else if (p.bodies[bodies.at(f->body)].fixed)
-        c.error(at("body"), "body " + std::to_string(f->body) + " is fixed; the vehicle body is a free body");
+      vehicleBody(at("body"), f->body);
       if (!std::isfinite(f->speed)) c.error(at("speed [m/s]"), "value is not finite");
       if (!(f->gain > 0.0)) c.error(at("gain [N m s/m]"), "must be positive");
       if (std::isnan(f->until)) c.error(at("until [s]"), "value is not a number");
@@ -710,10 +714,7 @@ Diagnostics check(const Project& p) {
     }
     if (const auto& f = lc.pathFollower) {
       auto at = [&](const std::string& field) { return c.atNamed("load cases", lc.name, "path follower." + field); };
-      if (!bodies.count(f->body))
-        c.error(at("body"), "body " + std::to_string(f->body) + " does not exist");
-      else if (p.bodies[bodies.at(f->body)].fixed)
-        c.error(at("body"), "body " + std::to_string(f->body) + " is fixed; the vehicle body is a free body");
+      vehicleBody(at("body"), f->body);
       const bool rackInput = std::any_of(p.steeringRacks.begin(), p.steeringRacks.end(),
                                          [&](const SteeringRackRow& r) { return r.input == f->steeringInput; });
       if (!inputs.count(f->steeringInput))

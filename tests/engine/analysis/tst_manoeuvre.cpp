@@ -13,35 +13,18 @@
 #include "engine/analysis/manoeuvre.h"
 #include "engine/core/text.h"
 #include "engine/model/project_io.h"
+#include "support/manoeuvres.h"
 
 using namespace ek;
-
-namespace {
-
-const Project& vehicle() {
-  static const Project p = readProject(std::string(ELASTOKIN_SOURCE_DIR) + "/projects/full_vehicle_tyres.json");
-  return p;
-}
-
-double value(const ManoeuvreResult& r, const std::string& name) {
-  const ManoeuvreMetric* m = r.metric(name);
-  if (!m) qFatal("no metric %s", name.c_str());
-  return m->value;
-}
-
-void print(const ManoeuvreResult& r) {
-  for (const ManoeuvreMetric& m : r.metrics)
-    qInfo("  %-55s %12s %s", m.name.c_str(), significant(m.value, 6).c_str(), m.unit.c_str());
-  for (const std::string& n : r.notes) qInfo("  note: %s", n.c_str());
-}
-
-}  // namespace
+using test::metricValue;
+using test::printMetrics;
+using test::vehicleOnTyres;
 
 class TestManoeuvre : public QObject {
   Q_OBJECT
  private slots:
   void vehicleIsFoundInTheProject() {
-    const VehicleSetup v = vehicleSetup(vehicle());
+    const VehicleSetup v = vehicleSetup(vehicleOnTyres());
     QCOMPARE(v.body, 0);
     QCOMPARE(v.steeringInput, 1);
     QCOMPARE(v.driveInputs, (std::vector<int>{2, 3}));
@@ -51,7 +34,7 @@ class TestManoeuvre : public QObject {
 
   void wrongParametersAreNamedInOnePass() {
     try {
-      runManoeuvre(vehicle(), "step-steer", {{"sped", 20.0}, {"ramp", 0.1}, {"angle", std::nan("")}});
+      runManoeuvre(vehicleOnTyres(), "step-steer", {{"sped", 20.0}, {"ramp", 0.1}, {"angle", std::nan("")}});
       QFAIL("accepted");
     } catch (const std::invalid_argument& e) {
       const std::string m = e.what();
@@ -59,8 +42,8 @@ class TestManoeuvre : public QObject {
                    m.find("'angle' is not finite") != std::string::npos && m.find("ramp time") != std::string::npos,
                m.c_str());
     }
-    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, runManoeuvre(vehicle(), "slalom", {}));
-    Project noTyres = vehicle();
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, runManoeuvre(vehicleOnTyres(), "slalom", {}));
+    Project noTyres = vehicleOnTyres();
     for (WheelRow& w : noTyres.wheels) w.tyre.clear();
     noTyres.steeringRacks.clear();
     try {
@@ -74,53 +57,53 @@ class TestManoeuvre : public QObject {
   }
 
   void stepSteer() {
-    const ManoeuvreResult r = runManoeuvre(vehicle(), "step-steer", {{"speed", 20.0}, {"lateral acceleration", 3.0}});
-    print(r);
-    const double ay = value(r, "steady-state lateral acceleration"), yaw = value(r, "steady-state yaw rate");
+    const ManoeuvreResult r = runManoeuvre(vehicleOnTyres(), "step-steer", {{"speed", 20.0}, {"lateral acceleration", 3.0}});
+    printMetrics(r);
+    const double ay = metricValue(r, "steady-state lateral acceleration"), yaw = metricValue(r, "steady-state yaw rate");
     // the calibration finds the angle for the lateral acceleration asked for
     QVERIFY2(std::abs(ay - 3.0) < 0.06, significant(ay).c_str());
     // steady turn: a_y = V r (V the speed the follower holds)
     const double speed = r.series.back()[kmSpeed];
     QVERIFY2(std::abs(speed - 20.0) < 0.1, significant(speed).c_str());
     QVERIFY2(std::abs(ay - speed * yaw * M_PI / 180.0) < 0.01 * ay, (significant(ay) + " vs " + significant(speed * yaw * M_PI / 180)).c_str());
-    const double tr = value(r, "yaw rate response time"), tp = value(r, "yaw rate peak response time");
+    const double tr = metricValue(r, "yaw rate response time"), tp = metricValue(r, "yaw rate peak response time");
     QVERIFY2(tr > 0.05 && tr < 0.6 && tp >= tr && tp < 1.5, (significant(tr) + " " + significant(tp)).c_str());
-    QVERIFY(value(r, "lateral acceleration response time") > tr);  // the lateral acceleration lags the yaw rate
-    QVERIFY(value(r, "steady-state roll angle") > 0.0);            // a left turn rolls the body to the right
+    QVERIFY(metricValue(r, "lateral acceleration response time") > tr);  // the lateral acceleration lags the yaw rate
+    QVERIFY(metricValue(r, "steady-state roll angle") > 0.0);            // a left turn rolls the body to the right
     // one row per step over settle + ramp + hold
     QCOMPARE(static_cast<long long>(r.series.size()), std::llround((1.5 + 0.15 + 3.0) / 1e-3) + 1);
     QVERIFY(manoeuvreSeriesCsv(r).rfind("time [s],steering wheel angle [deg],", 0) == 0);
   }
 
   void steadyStateCircle() {
-    const ManoeuvreResult r = runManoeuvre(vehicle(), "steady-state-circle",
+    const ManoeuvreResult r = runManoeuvre(vehicleOnTyres(), "steady-state-circle",
                                            {{"speed", 20.0}, {"lateral acceleration max", 3.5}, {"lateral acceleration rate", 0.3}});
-    print(r);
+    printMetrics(r);
     // curvature 1/R = a_y / V^2 at constant speed: its gradient 1 / V^2
-    const double curvature = value(r, "Ackermann curvature gradient") / 9.80665;
+    const double curvature = metricValue(r, "Ackermann curvature gradient") / 9.80665;
     QVERIFY2(std::abs(curvature * 400.0 - 1.0) < 0.02, significant(curvature * 400).c_str());
-    const double ratio = value(r, "overall steering ratio");
+    const double ratio = metricValue(r, "overall steering ratio");
     QVERIFY2(ratio > 10.0 && ratio < 25.0, significant(ratio).c_str());
-    const double u = value(r, "understeer gradient");
-    const double expected = value(r, "steering-wheel angle gradient") / ratio - 2.7 * 180 / M_PI * 9.80665 / 400.0;
+    const double u = metricValue(r, "understeer gradient");
+    const double expected = metricValue(r, "steering-wheel angle gradient") / ratio - 2.7 * 180 / M_PI * 9.80665 / 400.0;
     QVERIFY2(std::abs(u - expected) < 0.05 + 0.02 * std::abs(u), (significant(u) + " vs " + significant(expected)).c_str());
-    QVERIFY(value(r, "roll gradient") > 0.0);
-    QVERIFY(value(r, "maximum lateral acceleration") >= 3.5);
+    QVERIFY(metricValue(r, "roll gradient") > 0.0);
+    QVERIFY(metricValue(r, "maximum lateral acceleration") >= 3.5);
     // The linear bicycle model from the tyres' slip stiffnesses, the K&C compliances, roll steer
     // and camber (with the run's roll and load transfer) predicts the gradient to 5 % (3.2 % here).
-    const double bicycle = value(r, "understeer gradient, linear bicycle model");
+    const double bicycle = metricValue(r, "understeer gradient, linear bicycle model");
     QVERIFY2(std::abs(bicycle / u - 1.0) < 0.05, (significant(bicycle) + " vs " + significant(u)).c_str());
     // A rigid suspension leaves the tyres' own small understeer; roll steer is the largest part.
-    QVERIFY(std::abs(value(r, "understeer gradient, tyres alone")) < 0.5);
-    QVERIFY(value(r, "understeer budget: roll steer") > 1.0);
+    QVERIFY(std::abs(metricValue(r, "understeer gradient, tyres alone")) < 0.5);
+    QVERIFY(metricValue(r, "understeer budget: roll steer") > 1.0);
     // Axle loads: the vehicle's weight (2041.7 kg) on the pads
-    const double weight = value(r, "front axle load") + value(r, "rear axle load");
+    const double weight = metricValue(r, "front axle load") + metricValue(r, "rear axle load");
     QVERIFY2(std::abs(weight - 2041.7 * 9.81) < 0.01 * weight, significant(weight).c_str());
   }
 
   void sineWithDwellProfile() {
-    const ManoeuvreResult r = runManoeuvre(vehicle(), "sine-with-dwell", {{"speed", 20.0}, {"angle", 60.0}});
-    print(r);
+    const ManoeuvreResult r = runManoeuvre(vehicleOnTyres(), "sine-with-dwell", {{"speed", 20.0}, {"angle", 60.0}});
+    printMetrics(r);
     const double bos = 1.5, T = 1.0 / 0.7;
     auto steer = [&](double t) {
       for (const auto& row : r.series)
@@ -131,22 +114,22 @@ class TestManoeuvre : public QObject {
     QVERIFY(std::abs(steer(bos + 0.75 * T) + 60.0) < 0.1);            // second peak ...
     QVERIFY(std::abs(steer(bos + 0.75 * T + 0.45) + 60.0) < 1e-9);    // ... held for the dwell
     QVERIFY(std::abs(steer(bos + T + 0.5 + 0.01)) < 1e-9);            // back to zero after COS
-    QVERIFY(value(r, "peak yaw rate") < 0.0);                         // the second lobe turns right
-    QVERIFY(value(r, "lateral displacement at BOS + 1.07 s") > 0.5);  // towards the first steer
-    QVERIFY(std::isfinite(value(r, "yaw rate ratio at COS + 1.75 s")));
+    QVERIFY(metricValue(r, "peak yaw rate") < 0.0);                         // the second lobe turns right
+    QVERIFY(metricValue(r, "lateral displacement at BOS + 1.07 s") > 0.5);  // towards the first steer
+    QVERIFY(std::isfinite(metricValue(r, "yaw rate ratio at COS + 1.75 s")));
   }
 
   void sweptSineMeetsStepSteerAtLowFrequency() {
-    const ManoeuvreResult sweep = runManoeuvre(vehicle(), "swept-sine",
+    const ManoeuvreResult sweep = runManoeuvre(vehicleOnTyres(), "swept-sine",
                                                {{"speed", 20.0}, {"angle", 20.0}, {"frequency from", 0.1},
                                                 {"frequency to", 2.0}, {"sweep time", 16.0}});
-    print(sweep);
-    const ManoeuvreResult step = runManoeuvre(vehicle(), "step-steer", {{"speed", 20.0}, {"angle", 20.0}});
-    const double low = value(sweep, "yaw rate gain at the start frequency"), steady = value(step, "yaw rate gain");
+    printMetrics(sweep);
+    const ManoeuvreResult step = runManoeuvre(vehicleOnTyres(), "step-steer", {{"speed", 20.0}, {"angle", 20.0}});
+    const double low = metricValue(sweep, "yaw rate gain at the start frequency"), steady = metricValue(step, "yaw rate gain");
     QVERIFY2(std::abs(low / steady - 1.0) < 0.05, (significant(low) + " vs " + significant(steady)).c_str());
     QVERIFY(std::abs(sweep.frequencyResponse.front()[2]) < 10.0);  // hardly any phase at 0.1 Hz
-    QVERIFY(value(sweep, "yaw rate phase at the reference frequency") < 0.0);
-    QVERIFY(value(sweep, "lateral acceleration time lag at the reference frequency") > 0.0);
+    QVERIFY(metricValue(sweep, "yaw rate phase at the reference frequency") < 0.0);
+    QVERIFY(metricValue(sweep, "lateral acceleration time lag at the reference frequency") > 0.0);
   }
 };
 

@@ -17,20 +17,19 @@
 #include "engine/core/text.h"
 #include "engine/model/model.h"
 #include "engine/model/project_io.h"
+#include "support/manoeuvres.h"
 
 using namespace ek;
+using test::metricValue;
+using test::printMetrics;
+using test::vehicleOnTyres;
 
 namespace {
-
-const Project& vehicle() {
-  static const Project p = readProject(std::string(ELASTOKIN_SOURCE_DIR) + "/projects/full_vehicle_tyres.json");
-  return p;
-}
 
 /// The shipped car (body 0, steering input 1, drive inputs 2 and 3) rolling at `speed` along x,
 /// the speed follower holding it, the path follower steering along `path`.
 Project following(const std::vector<std::array<double, 2>>& path, double speed, double gain, double duration) {
-  Project p = vehicle();
+  Project p = vehicleOnTyres();
   double mass = 0.0;
   for (BodyRow& b : p.bodies) {
     if (b.fixed) continue;
@@ -56,18 +55,6 @@ std::unique_ptr<Simulation> simulation(const Project& p) {
   auto sim = std::make_unique<Simulation>(model, "follow", o);
   sim->initialize();
   return sim;
-}
-
-double value(const ManoeuvreResult& r, const std::string& name) {
-  const ManoeuvreMetric* m = r.metric(name);
-  if (!m) qFatal("no metric %s", name.c_str());
-  return m->value;
-}
-
-void print(const ManoeuvreResult& r) {
-  for (const ManoeuvreMetric& m : r.metrics)
-    qInfo("  %-40s %12s %s", m.name.c_str(), significant(m.value, 6).c_str(), m.unit.c_str());
-  for (const std::string& n : r.notes) qInfo("  note: %s", n.c_str());
 }
 
 constexpr double kGain = 60.0;  ///< steering-wheel angle per curvature [rad m], near the car's at 12 m/s
@@ -142,8 +129,8 @@ class TestPathFollower : public QObject {
   // hits them (the speed held).
   void doubleLaneChange() {
     const double speed = 50.0 / 3.6;
-    const ManoeuvreResult r = runManoeuvre(vehicle(), "double-lane-change", {{"speed", speed}});
-    print(r);
+    const ManoeuvreResult r = runManoeuvre(vehicleOnTyres(), "double-lane-change", {{"speed", speed}});
+    printMetrics(r);
     double width = 0.0, gain = 0.0;
     for (const ManoeuvreParameter& p : r.parameters) {
       if (p.key == "vehicle width") width = p.value;
@@ -165,19 +152,19 @@ class TestPathFollower : public QObject {
         if (std::abs(q[0] - 31.0) < 0.2) inLane3 = q[1] > l3[2] && q[1] < l3[3];
       QVERIFY(inLane3);
     }
-    QCOMPARE(value(r, "cone lines crossed"), 0.0);
+    QCOMPARE(metricValue(r, "cone lines crossed"), 0.0);
     QVERIFY(r.metric("cone lines crossed")->pass);
-    QVERIFY2(value(r, "smallest clearance") > 0.0, significant(value(r, "smallest clearance")).c_str());
-    const double entry = value(r, "entry speed"), exit = value(r, "exit speed");
+    QVERIFY2(metricValue(r, "smallest clearance") > 0.0, significant(metricValue(r, "smallest clearance")).c_str());
+    const double entry = metricValue(r, "entry speed"), exit = metricValue(r, "exit speed");
     QVERIFY2(std::abs(entry - speed) < 0.1, significant(entry).c_str());
     QVERIFY2(exit < entry - 0.05, (significant(entry) + " -> " + significant(exit)).c_str());  // lifted off
-    QVERIFY(value(r, "peak lateral acceleration") > 3.0);
+    QVERIFY(metricValue(r, "peak lateral acceleration") > 3.0);
     // gain = V^2 / (lateral acceleration per angle), the calibration's 10 deg turn
     QVERIFY2(gain > 30.0 && gain < 120.0, significant(gain).c_str());
 
     const ManoeuvreResult lazy = runManoeuvre(
-        vehicle(), "double-lane-change", {{"speed", speed}, {"track", 1.0}, {"steering gain", gain / 3.0}, {"lift off", 0.0}});
-    print(lazy);
+        vehicleOnTyres(), "double-lane-change", {{"speed", speed}, {"track", 1.0}, {"steering gain", gain / 3.0}, {"lift off", 0.0}});
+    printMetrics(lazy);
     {
       const auto &l1 = lazy.lanes[0], &l3 = lazy.lanes[1], &l5 = lazy.lanes[2];
       QVERIFY(near(l1[3] - l1[2], 1.1 * width + 0.25) && near(l3[3] - l3[2], 1.2 * width + 0.25) &&
@@ -185,10 +172,10 @@ class TestPathFollower : public QObject {
       QVERIFY(near(l3[2] - l1[2], 3.5) && near(l5[2], l1[2]));  // lane offset 3.5 m
       QVERIFY(l1[1] == 15.0 && l3[0] == 45.0 && l3[1] == 70.0 && l5[0] == 95.0 && l5[1] == 110.0);
     }
-    QVERIFY(value(lazy, "cone lines crossed") > 0.0);
+    QVERIFY(metricValue(lazy, "cone lines crossed") > 0.0);
     QVERIFY(!lazy.metric("cone lines crossed")->pass);
-    QVERIFY(value(lazy, "smallest clearance") < -0.05);
-    QVERIFY2(std::abs(value(lazy, "exit speed") - speed) < 0.3, significant(value(lazy, "exit speed")).c_str());
+    QVERIFY(metricValue(lazy, "smallest clearance") < -0.05);
+    QVERIFY2(std::abs(metricValue(lazy, "exit speed") - speed) < 0.3, significant(metricValue(lazy, "exit speed")).c_str());
   }
 };
 
