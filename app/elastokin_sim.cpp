@@ -309,9 +309,16 @@ int manoeuvreReport(const ek::Project& project, const std::string& name, const s
   for (const ek::ManoeuvreParameter& p : r.parameters)
     ek::cprintf("  %-26s %12s %s\n", p.key.c_str(), ek::significant(p.value).c_str(), p.unit.c_str());
   ek::cprintf("metrics:\n");
-  for (const ek::ManoeuvreMetric& m : r.metrics)
-    ek::cprintf("  %-55s %12s %-12s%s\n", m.name.c_str(), ek::significant(m.value, 5).c_str(), m.unit.c_str(),
-                m.limit.empty() ? "" : ((m.pass ? "  pass (" : "  FAIL (") + m.limit + ")").c_str());
+  int targets = 0, met = 0;
+  for (const ek::ManoeuvreMetric& m : r.metrics) {
+    std::string verdict = m.limit.empty() ? "" : (m.pass ? "  pass (" : "  FAIL (") + m.limit + ")";
+    if (m.targetId >= 0) {
+      verdict += std::string(m.met ? "  target met (" : "  target MISSED (") + ek::targetRange(m.lower, m.upper, m.unit) + ")";
+      ++targets, met += m.met;
+    }
+    ek::cprintf("  %-55s %12s %-12s%s\n", m.name.c_str(), ek::significant(m.value, 5).c_str(), m.unit.c_str(), verdict.c_str());
+  }
+  if (targets) ek::cprintf("targets  %d of %d met\n", met, targets);
   for (const std::string& n : r.notes) ek::cprintf("note: %s\n", n.c_str());
   if (!outPath.empty()) {
     ek::writeFile(outPath, ek::manoeuvreSeriesCsv(r), "results file");

@@ -421,12 +421,15 @@ py::dict manoeuvre(const Project& project, const std::string& name, const std::m
   std::atomic<bool> cancel{false};
   const ManoeuvreResult r =
       interruptible<ManoeuvreResult>([&] { return runManoeuvre(project, name, params, {}, &cancel); }, cancel);
-  py::dict parameters, metrics, units, verdicts;
+  py::dict parameters, metrics, units, verdicts, targets;
   for (const ManoeuvreParameter& p : r.parameters) parameters[py::str(p.key)] = p.value;
   for (const ManoeuvreMetric& m : r.metrics) {
     metrics[py::str(m.name)] = m.value;
     units[py::str(m.name)] = m.unit;
     if (!m.limit.empty()) verdicts[py::str(m.name)] = py::make_tuple(m.limit, m.pass);
+    if (m.targetId >= 0)
+      targets[py::str(m.name)] = py::make_tuple(m.lower ? py::object(py::float_(*m.lower)) : py::object(py::none()),
+                                                m.upper ? py::object(py::float_(*m.upper)) : py::object(py::none()), m.met);
   }
   py::dict out;
   out["manoeuvre"] = r.name;
@@ -434,6 +437,7 @@ py::dict manoeuvre(const Project& project, const std::string& name, const std::m
   out["metrics"] = metrics;
   out["units"] = units;
   out["limits"] = verdicts;
+  out["targets"] = targets;
   out["columns"] = std::vector<std::string>(kManoeuvreColumns.begin(), kManoeuvreColumns.end());
   out["series"] = rowsArray(r.series);
   out["frequency_response"] = rowsArray(r.frequencyResponse);

@@ -556,6 +556,7 @@ const char* toString(TargetCheck::Status status) {
 std::vector<TargetCheck> checkTargets(const Project& project, const std::vector<KcMetric>& metrics) {
   std::vector<TargetCheck> out;
   for (const TargetRow& t : project.targets) {
+    if (!t.manoeuvre.empty()) continue;  // a manoeuvre's metric: runManoeuvre judges it
     TargetCheck base;
     base.id = t.id;
     base.metric = t.metric;
@@ -590,13 +591,15 @@ std::vector<TargetCheck> checkTargets(const Project& project, const std::vector<
   return out;
 }
 
-std::string targetRange(const TargetCheck& t) {
-  const std::string unit = t.unit.empty() ? "" : " " + t.unit;
-  if (t.lower && t.upper) return "[" + significant(*t.lower, 6) + ", " + significant(*t.upper, 6) + "]" + unit;
-  if (t.lower) return "at least " + significant(*t.lower, 6) + unit;
-  if (t.upper) return "at most " + significant(*t.upper, 6) + unit;
+std::string targetRange(const std::optional<double>& lower, const std::optional<double>& upper, const std::string& unit_) {
+  const std::string unit = unit_.empty() ? "" : " " + unit_;
+  if (lower && upper) return "[" + significant(*lower, 6) + ", " + significant(*upper, 6) + "]" + unit;
+  if (lower) return "at least " + significant(*lower, 6) + unit;
+  if (upper) return "at most " + significant(*upper, 6) + unit;
   return "";
 }
+
+std::string targetRange(const TargetCheck& t) { return targetRange(t.lower, t.upper, t.unit); }
 
 int KcResult::column(const std::string& name) const {
   for (std::size_t k = 0; k < columns.size(); ++k)

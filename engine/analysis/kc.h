@@ -136,11 +136,13 @@ const char* toString(TargetCheck::Status status);  ///< "met", "missed", "no met
 
 /// Checks every target of the project against the metrics of the design position, in the
 /// table's order: a target without a wheel applies to every wheel that has the metric (or to the
-/// axle's metric). A value that is not finite misses every range.
+/// axle's metric). A value that is not finite misses every range. Targets of a manoeuvre's
+/// metric are left to runManoeuvre (manoeuvre.h).
 std::vector<TargetCheck> checkTargets(const Project& project, const std::vector<KcMetric>& metrics);
 
 /// "[lower, upper] unit", "at least lower unit", "at most upper unit".
 std::string targetRange(const TargetCheck& check);
+std::string targetRange(const std::optional<double>& lower, const std::optional<double>& upper, const std::string& unit);
 
 /// Writes the sweep as CSV (RFC 4180, header "name [unit]"), through a temporary file.
 /// @throws IoError.

@@ -37,6 +37,7 @@ using Row = std::array<double, 15>;
 struct Spec {
   const char* name;
   std::vector<ManoeuvreParameter> parameters;
+  std::vector<std::string> metrics;  ///< every metric the manoeuvre reports, in its order
 };
 
 std::vector<ManoeuvreParameter> common(double speed) {
@@ -60,25 +61,46 @@ std::vector<Spec> specs() {
        with(80.0 / 3.6, {{"lateral acceleration", "m/s^2", 4.0, "steady-state lateral acceleration the angle is chosen for"},
                          {"angle", "deg", 0.0, "steering-wheel angle (0: chosen for the lateral acceleration)"},
                          {"ramp time", "s", 0.15, "time of the steering ramp from zero to the angle"},
-                         {"hold", "s", 3.0, "time after the ramp; the steady state is the mean of its last second"}})},
+                         {"hold", "s", 3.0, "time after the ramp; the steady state is the mean of its last second"}}),
+       {"steering-wheel angle", "steady-state lateral acceleration", "steady-state yaw rate",
+        "yaw rate gain", "lateral acceleration gain", "yaw rate response time",
+        "yaw rate peak response time", "yaw rate overshoot", "lateral acceleration response time",
+        "lateral acceleration peak response time", "lateral acceleration overshoot",
+        "steady-state sideslip angle", "steady-state roll angle", "TB factor"}},
       {"steady-state-circle",
        with(100.0 / 3.6, {{"lateral acceleration max", "m/s^2", 6.0, "the run ends when the lateral acceleration reaches it"},
                           {"lateral acceleration rate", "m/s^3", 0.2, "the steering ramp is chosen to raise the lateral acceleration this fast (quasi-steady)"},
                           {"fit from", "m/s^2", 0.5, "lower end of the range the gradients are fitted over"},
-                          {"fit to", "m/s^2", 2.5, "upper end of the range the gradients are fitted over"}})},
+                          {"fit to", "m/s^2", 2.5, "upper end of the range the gradients are fitted over"}}),
+       {"steering-wheel angle gradient", "overall steering ratio", "understeer gradient",
+        "Ackermann curvature gradient", "roll gradient", "sideslip gradient",
+        "front suspension roll gradient", "rear suspension roll gradient", "front lateral load transfer",
+        "rear lateral load transfer", "maximum lateral acceleration",
+        "understeer gradient, linear bicycle model", "understeer gradient, tyres alone",
+        "understeer budget: roll steer", "understeer budget: lateral force compliance steer",
+        "understeer budget: aligning torque compliance steer", "understeer budget: camber",
+        "understeer budget: load transfer", "front axle cornering stiffness",
+        "rear axle cornering stiffness", "front axle load", "rear axle load"}},
       {"sine-with-dwell",
        with(80.0 / 3.6, {{"frequency", "Hz", 0.7, "frequency of the sine"},
                          {"dwell", "s", 0.5, "hold at the second peak"},
                          {"scalar", "", 5.0, "amplitude as a multiple of the angle that gives 0.3 g in a steady turn"},
                          {"angle", "deg", 0.0, "amplitude (0: scalar times the 0.3 g angle)"},
-                         {"direction", "", 1.0, "+1: to the left first, -1: to the right first"}})},
+                         {"direction", "", 1.0, "+1: to the left first, -1: to the right first"}}),
+       {"amplitude", "peak yaw rate", "yaw rate ratio at COS + 1.00 s", "yaw rate ratio at COS + 1.75 s",
+        "lateral displacement at BOS + 1.07 s"}},
       {"swept-sine",
        with(80.0 / 3.6, {{"lateral acceleration", "m/s^2", 2.0, "amplitude of the steady-state lateral acceleration the angle is chosen for"},
                          {"angle", "deg", 0.0, "amplitude (0: chosen for the lateral acceleration)"},
                          {"frequency from", "Hz", 0.1, "start of the sweep"},
                          {"frequency to", "Hz", 3.0, "end of the sweep"},
                          {"sweep time", "s", 30.0, "duration of the sweep"},
-                         {"reference frequency", "Hz", 1.0, "frequency of the phase and gain figures"}})},
+                         {"reference frequency", "Hz", 1.0, "frequency of the phase and gain figures"}}),
+       {"amplitude", "yaw rate gain at the start frequency", "yaw rate gain peak ratio",
+        "yaw rate gain peak frequency", "yaw rate gain ratio at the reference frequency",
+        "yaw rate phase at the reference frequency",
+        "lateral acceleration phase at the reference frequency",
+        "lateral acceleration time lag at the reference frequency"}},
       {"double-lane-change",
        with(60.0 / 3.6, {{"track", "", 2.0, "ISO 3888 part: 2 the obstacle avoidance track (61 m), 1 the double lane change (125 m)"},
                          {"vehicle width", "m", 0.0, "sizes the lanes and the footprint; 0: across the tyres' outer edges"},
@@ -87,7 +109,10 @@ std::vector<Spec> specs() {
                          {"preview time", "s", 0.6, "the path follower looks this far ahead (times the speed)"},
                          {"minimum preview", "m", 5.0, "the path follower looks at least this far ahead"},
                          {"steering gain", "rad m", 0.0, "steering-wheel angle per path curvature; 0: from a calibration turn"},
-                         {"lift off", "", 1.0, "1: the driver lifts off as the front axle passes the entry gate; 0: the speed is held"}})},
+                         {"lift off", "", 1.0, "1: the driver lifts off as the front axle passes the entry gate; 0: the speed is held"}}),
+       {"entry speed", "exit speed", "cone lines crossed", "smallest clearance", "largest path deviation",
+        "peak steering-wheel angle", "peak steering-wheel rate", "peak yaw rate",
+        "peak lateral acceleration", "peak sideslip angle", "peak roll angle"}},
   };
 }
 
@@ -670,6 +695,35 @@ void doubleLaneChange(Context& c) {
   c.result.series = std::move(rows);
 }
 
+// ---------------------------------------------------------------------------------------------
+// Targets.
+
+/// The project's targets of manoeuvre `name`; every target that names an unknown manoeuvre, or a
+/// metric `name` does not report, named in one message.
+std::vector<const TargetRow*> targetsOf(const Project& project, const std::string& name) {
+  std::vector<const TargetRow*> out;
+  std::string problems;
+  for (const TargetRow& t : project.targets) {
+    if (t.manoeuvre.empty()) continue;
+    const std::string which = "target " + std::to_string(t.id) + " ('" + printableExcerpt(t.metric) + "')";
+    const auto& all = specs();
+    const auto s = std::find_if(all.begin(), all.end(), [&](const Spec& x) { return t.manoeuvre == x.name; });
+    if (s == all.end()) {
+      std::string known;
+      for (const Spec& x : all) known += (known.empty() ? "" : ", ") + std::string(x.name);
+      problems += "; " + which + ": no manoeuvre '" + printableExcerpt(t.manoeuvre) + "' (known: " + known + ")";
+    } else if (std::find(s->metrics.begin(), s->metrics.end(), t.metric) == s->metrics.end()) {
+      std::string known;
+      for (const std::string& m : s->metrics) known += (known.empty() ? "" : ", ") + m;
+      problems += "; " + which + ": " + t.manoeuvre + " has no such metric (its metrics: " + known + ")";
+    } else if (t.manoeuvre == name) {
+      out.push_back(&t);
+    }
+  }
+  if (!problems.empty()) throw std::invalid_argument("the project's targets table: " + problems.substr(2));
+  return out;
+}
+
 }  // namespace manoeuvre_impl
 
 namespace mi = manoeuvre_impl;
@@ -993,6 +1047,8 @@ std::vector<std::string> manoeuvreNames() {
 
 std::vector<ManoeuvreParameter> manoeuvreParameters(const std::string& name) { return mi::spec(name).parameters; }
 
+std::vector<std::string> manoeuvreMetrics(const std::string& name) { return mi::spec(name).metrics; }
+
 VehicleSetup vehicleSetup(const Project& p, const std::map<std::string, double>& params) {
   VehicleSetup v;
   auto given = [&](const char* key) {
@@ -1062,6 +1118,13 @@ std::string manoeuvreJson(const ManoeuvreResult& r) {
   for (const ManoeuvreMetric& m : r.metrics) {
     nlohmann::ordered_json j{{"name", m.name}, {"unit", m.unit}, {"value", number(m.value)}, {"definition", m.definition}};
     if (!m.limit.empty()) j["limit"] = m.limit, j["pass"] = m.pass;
+    if (m.targetId >= 0) {
+      nlohmann::ordered_json t{{"id", m.targetId}};
+      if (m.lower) t["lower"] = *m.lower;
+      if (m.upper) t["upper"] = *m.upper;
+      t["met"] = m.met;
+      j["target"] = t;
+    }
     metrics.push_back(j);
   }
   doc["metrics"] = metrics;
@@ -1100,6 +1163,7 @@ ManoeuvreResult runManoeuvre(const Project& project, const std::string& name, co
   if (gain == 0.0) gain = 6.0 * result.vehicle.mass * result.vehicle.rollingRadius;
   for (ManoeuvreParameter& p : params)
     if (p.key == "follower gain") p.value = gain;
+  const std::vector<const TargetRow*> targets = mi::targetsOf(project, name);
   mi::Context c{project, result.vehicle, params, speed, settle, gain, progress, cancel, result};
   if (name == "step-steer") mi::stepSteer(c);
   else if (name == "steady-state-circle") mi::steadyStateCircle(c);
@@ -1107,6 +1171,17 @@ ManoeuvreResult runManoeuvre(const Project& project, const std::string& name, co
   else if (name == "swept-sine") mi::sweptSine(c);
   else mi::doubleLaneChange(c);
   result.parameters = c.params;
+  std::vector<std::string> names;
+  for (const ManoeuvreMetric& m : result.metrics) names.push_back(m.name);
+  if (names != mi::spec(name).metrics) throw std::logic_error("manoeuvre " + name + ": its metrics differ from its declared list");
+  for (const TargetRow* t : targets)
+    for (ManoeuvreMetric& m : result.metrics) {
+      if (m.name != t->metric) continue;
+      m.targetId = t->id;
+      m.lower = t->lower;
+      m.upper = t->upper;
+      m.met = std::isfinite(m.value) && (!t->lower || m.value >= *t->lower) && (!t->upper || m.value <= *t->upper);
+    }
   return result;
 }
 

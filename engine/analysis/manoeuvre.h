@@ -13,6 +13,7 @@
 #include <atomic>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,11 @@ struct ManoeuvreMetric {
   std::string definition;
   std::string limit;  ///< e.g. "<= 35 %" (empty: no limit)
   bool pass = true;
+  /// The project's target for it (table `targets`, a row naming this manoeuvre), if any; `met`:
+  /// the value within it, bounds included (a value that is not finite misses).
+  int targetId = -1;
+  std::optional<double> lower, upper;
+  bool met = true;
 };
 
 /// The vehicle a manoeuvre drives, from the project (or from the parameters `body`, `steering
@@ -87,6 +93,9 @@ enum ManoeuvreColumn {
 std::vector<std::string> manoeuvreNames();
 /// A manoeuvre's parameters with their defaults. @throws std::invalid_argument for an unknown name.
 std::vector<ManoeuvreParameter> manoeuvreParameters(const std::string& name);
+/// The names of the metrics a manoeuvre reports, in its order (what a target may name).
+/// @throws std::invalid_argument for an unknown name.
+std::vector<std::string> manoeuvreMetrics(const std::string& name);
 
 /// The vehicle of `project` with `params`' overrides (`body`, `steering input`).
 /// @throws std::invalid_argument naming what is missing (no tyres, no steering rack, ...).
@@ -94,7 +103,9 @@ VehicleSetup vehicleSetup(const Project& project, const std::map<std::string, do
 
 /// Runs manoeuvre `name` on `project` with parameters `params` (keys of manoeuvreParameters;
 /// others are an error naming the known ones). `progress(fraction)` now and then (of the run
-/// under way); `cancel` stops it between two steps (std::runtime_error "cancelled").
+/// under way); `cancel` stops it between two steps (std::runtime_error "cancelled"). The
+/// project's targets that name this manoeuvre judge its metrics; a target naming a manoeuvre or a
+/// metric that does not exist is an error before anything runs.
 /// @throws std::invalid_argument (name, parameters, vehicle), ModelError, SimulationError.
 ManoeuvreResult runManoeuvre(const Project& project, const std::string& name, const std::map<std::string, double>& params,
                              const std::function<void(double)>& progress = {}, const std::atomic<bool>* cancel = nullptr);

@@ -522,8 +522,9 @@ void checkAgainstProject(Study& s, const Project& project, const Json& doc, Diag
 /// wheel, "target ID: metric (wheel)", weight 0, its range as "at least" / "at most".
 void addTargetCriteria(Study& s, const Project& project, Diagnostics& diag) {
   const Location w{s.path, "study", "", "targets as limits"};
-  if (project.targets.empty()) {
-    diag.error(w, "the project has no 'targets' table");
+  if (std::all_of(project.targets.begin(), project.targets.end(), [](const TargetRow& t) { return !t.manoeuvre.empty(); })) {
+    diag.error(w, project.targets.empty() ? "the project has no 'targets' table"
+                                          : "the project's targets are all manoeuvres' (a study judges K&C metrics)");
     return;
   }
   std::vector<KcMetric> metrics;

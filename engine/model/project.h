@@ -422,11 +422,13 @@ struct OutputRow {
   bool operator==(const OutputRow&) const = default;
 };
 
-/// A K&C target (project table `targets`): the range a metric of the design position should lie
-/// in, in the unit the analyses report it in (docs/analyses.md).
+/// A target (project table `targets`): the range a metric should lie in, in the unit it is
+/// reported in: a K&C metric of the design position (docs/analyses.md) or, with `manoeuvre`, a
+/// manoeuvre's metric (docs/manoeuvres.md).
 struct TargetRow {
   int id = 0;
-  std::string metric;                  ///< the metric's name as the K&C analyses list it
+  std::string metric;                  ///< the metric's name as the K&C analyses or the manoeuvre list it
+  std::string manoeuvre;               ///< empty: a K&C metric; else the manoeuvre whose metric it is
   std::string wheel;                   ///< a wheel's name; empty: every wheel of a per-wheel metric, or the axle's
   std::optional<double> lower, upper;  ///< at least one
   std::string note;

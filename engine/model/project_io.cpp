@@ -627,6 +627,7 @@ TargetRow readTarget(ObjectReader& r) {
   TargetRow t;
   t.id = r.integer("id");
   t.metric = r.string("metric");
+  t.manoeuvre = r.string("manoeuvre", "");
   t.wheel = r.string("wheel", "");
   if (r.has("lower")) t.lower = r.number("lower");
   if (r.has("upper")) t.upper = r.number("upper");
@@ -959,6 +960,7 @@ std::string writeProjectText(const Project& p) {
     Json targets = Json::array();
     for (const auto& t : p.targets) {
       Json r{{"id", t.id}, {"metric", t.metric}};
+      if (!t.manoeuvre.empty()) r["manoeuvre"] = t.manoeuvre;
       if (!t.wheel.empty()) r["wheel"] = t.wheel;
       if (t.lower) r["lower"] = *t.lower;
       if (t.upper) r["upper"] = *t.upper;

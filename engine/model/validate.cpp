@@ -796,8 +796,8 @@ Diagnostics check(const Project& p) {
                     std::to_string(branch));
     }
   }
-  // Targets: the metric's existence needs the analysis (analysis/kc.h checkTargets); here the
-  // row itself.
+  // Targets: the metric's existence needs the analysis (analysis/kc.h checkTargets, and
+  // analysis/manoeuvre.h for a manoeuvre's); here the row itself.
   std::set<int> targetIds;
   std::set<std::string> wheelNames;
   for (const auto& w : p.wheels) wheelNames.insert(w.name);
@@ -809,7 +809,9 @@ Diagnostics check(const Project& p) {
     };
     if (!targetIds.insert(t.id).second) c.error(at("id"), "duplicate id " + std::to_string(t.id));
     if (t.metric.empty()) c.error(at("metric"), "no metric named");
-    if (!t.wheel.empty() && !wheelNames.count(t.wheel))
+    if (!t.wheel.empty() && !t.manoeuvre.empty())
+      c.error(at("wheel"), "a manoeuvre's metrics are the vehicle's: a target for one names no wheel");
+    else if (!t.wheel.empty() && !wheelNames.count(t.wheel))
       c.error(at("wheel"), "no wheel '" + printableExcerpt(t.wheel) + "' in the 'wheels' table");
     if (!t.lower && !t.upper) c.error(at("lower"), "a target needs 'lower', 'upper' or both");
     for (const auto& [field, v] : {std::pair{"lower", t.lower}, std::pair{"upper", t.upper}})

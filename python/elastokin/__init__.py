@@ -36,7 +36,8 @@ def manoeuvre(project, name, params=None):
     dict of the manoeuvre's parameters (``manoeuvres()`` lists them, in the runner's units).
 
     Returns a dict: ``metrics`` (name -> value), ``units`` (name -> unit), ``limits`` (name ->
-    (limit, passed) for the figures a standard bounds), ``parameters`` (every one, as used),
+    (limit, passed) for the figures a standard bounds), ``targets`` (name -> (lower, upper, met)
+    for the metrics the project's targets table names), ``parameters`` (every one, as used),
     ``columns`` and ``series`` (the vehicle's time series, one row per step),
     ``frequency_response`` (swept sine: frequency, yaw rate gain and phase, lateral acceleration
     gain and phase), ``lanes`` and ``track_path`` (double lane change: each lane between cones as

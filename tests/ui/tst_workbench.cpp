@@ -1265,9 +1265,9 @@ class TestWorkbench : public QObject {
     m->run();
     QVERIFY(done.wait(300000));
     QVERIFY(done.last().first().toBool());
-    QCOMPARE(t->columnCount(), 5);
-    QVERIFY2(t->horizontalHeaderItem(4)->text().contains("angle 15"), qPrintable(t->horizontalHeaderItem(4)->text()));
-    QCOMPARE(t->item(0, 4)->text(), QString::number(15.0, 'g', 5));  // the kept run's steering-wheel angle
+    QCOMPARE(t->columnCount(), 6);  // metric, value, unit, limit, target, the kept run
+    QVERIFY2(t->horizontalHeaderItem(5)->text().contains("angle 15"), qPrintable(t->horizontalHeaderItem(5)->text()));
+    QCOMPARE(t->item(0, 5)->text(), QString::number(15.0, 'g', 5));  // the kept run's steering-wheel angle
     QCOMPARE(t->item(0, 1)->text(), QString::number(20.0, 'g', 5));
     QCOMPARE(plot->graphCount(), 3);
     QCOMPARE(plot->graph(2)->pen().style(), Qt::DashLine);
@@ -1302,6 +1302,29 @@ class TestWorkbench : public QObject {
     // the lowest boundary lies inside the axis, not on its edge
     QVERIFY(plot->yAxis->range().lower < lane.lanes[0][2] - 0.1);
     QCOMPARE(t->item(2, 0)->text(), QString("cone lines crossed"));
+    // Targets from the project's table: judged in the target column, red where missed.
+    ek::Project withTargets = w.document()->project();
+    ek::TargetRow clearance;
+    clearance.id = 41;
+    clearance.manoeuvre = "double-lane-change";
+    clearance.metric = "smallest clearance";
+    clearance.lower = 1.0;  // no car keeps a metre to every cone
+    ek::TargetRow entry = clearance;
+    entry.id = 42;
+    entry.metric = "entry speed";
+    entry.lower = 12.0;
+    entry.upper = 14.0;
+    withTargets.targets = {clearance, entry};
+    replaceProject(w.document(), withTargets, "targets");
+    m->run();
+    QVERIFY(done.wait(300000));
+    QVERIFY2(done.last().first().toBool(), qPrintable(done.last().at(1).toString()));
+    QCOMPARE(t->horizontalHeaderItem(4)->text(), QString("target"));
+    QCOMPARE(t->item(3, 0)->text(), QString("smallest clearance"));
+    QCOMPARE(t->item(3, 4)->text(), QString("MISSED (at least 1 m)"));
+    QCOMPARE(t->item(3, 4)->foreground().color(), QColor(190, 30, 30));
+    QCOMPARE(t->item(0, 4)->text(), QString("met ([12, 14] m/s)"));
+    QVERIFY(t->item(1, 4)->text().isEmpty());  // exit speed: no target
     settle();
   }
 

@@ -15,6 +15,7 @@
 #include <map>
 #include <qcustomplot.h>
 
+#include "engine/analysis/kc.h"
 #include "ui/document/number_entry.h"
 
 namespace ek::ui {
@@ -234,7 +235,7 @@ void ManoeuvresPanel::showResult() {
   std::vector<const ManoeuvreResult*> kept;
   for (const ManoeuvreResult& k : kept_)
     if (k.name == r.name) kept.push_back(&k);
-  QStringList header{tr("metric"), tr("value"), tr("unit"), tr("limit")};
+  QStringList header{tr("metric"), tr("value"), tr("unit"), tr("limit"), tr("target")};
   for (std::size_t k = 0; k < kept.size(); ++k) header << runLabel(*kept[k], static_cast<int>(k) + 1);
   metrics_->setColumnCount(header.size());
   metrics_->setHorizontalHeaderLabels(header);
@@ -251,9 +252,17 @@ void ManoeuvresPanel::showResult() {
                                                              .arg(QString::fromStdString(m.limit)));
     if (!m.limit.empty()) limit->setForeground(m.pass ? QColor(20, 120, 40) : QColor(190, 30, 30));
     metrics_->setItem(i, 3, limit);
+    // The project's target (table `targets`), judged.
+    auto* target = new QTableWidgetItem();
+    if (m.targetId >= 0) {
+      target->setText((m.met ? tr("met (%1)") : tr("MISSED (%1)")).arg(QString::fromStdString(targetRange(m.lower, m.upper, m.unit))));
+      target->setForeground(m.met ? QColor(20, 120, 40) : QColor(190, 30, 30));
+      target->setToolTip(tr("target %1 of the project's targets table").arg(m.targetId));
+    }
+    metrics_->setItem(i, 4, target);
     for (std::size_t k = 0; k < kept.size(); ++k) {
       const ManoeuvreMetric* old = kept[k]->metric(m.name);
-      metrics_->setItem(i, 4 + static_cast<int>(k), new QTableWidgetItem(old ? QString::number(old->value, 'g', 5) : QString()));
+      metrics_->setItem(i, 5 + static_cast<int>(k), new QTableWidgetItem(old ? QString::number(old->value, 'g', 5) : QString()));
     }
   }
   metrics_->resizeColumnsToContents();

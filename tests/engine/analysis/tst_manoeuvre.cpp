@@ -9,6 +9,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include <optional>
 
 #include "engine/analysis/manoeuvre.h"
 #include "engine/core/text.h"
@@ -73,6 +74,52 @@ class TestManoeuvre : public QObject {
     // one row per step over settle + ramp + hold
     QCOMPARE(static_cast<long long>(r.series.size()), std::llround((1.5 + 0.15 + 3.0) / 1e-3) + 1);
     QVERIFY(manoeuvreSeriesCsv(r).rfind("time [s],steering wheel angle [deg],", 0) == 0);
+  }
+
+  // The project's targets of a manoeuvre judge its metrics (bounds included); K&C targets and
+  // other manoeuvres' are left alone; a target naming an unknown manoeuvre or metric is refused
+  // before anything runs, every one named.
+  void targetsAreJudged() {
+    Project p = vehicleOnTyres();
+    auto target = [](int id, const char* manoeuvre, const char* metric, std::optional<double> lower,
+                     std::optional<double> upper) {
+      TargetRow t;
+      t.id = id, t.manoeuvre = manoeuvre, t.metric = metric, t.lower = lower, t.upper = upper;
+      return t;
+    };
+    p.targets = {target(1, "step-steer", "yaw rate overshoot", {}, 20.0),
+                 target(2, "step-steer", "yaw rate response time", {}, 0.15),
+                 target(3, "steady-state-circle", "understeer gradient", 1.5, 3.0),
+                 target(4, "", "bump steer", -15.0, 15.0)};
+    const ManoeuvreResult r = runManoeuvre(p, "step-steer", {{"speed", 20.0}, {"angle", 15.0}, {"hold", 1.5}});
+    std::vector<std::string> names;
+    for (const ManoeuvreMetric& m : r.metrics) names.push_back(m.name);
+    QCOMPARE(names, manoeuvreMetrics("step-steer"));
+    const ManoeuvreMetric* overshoot = r.metric("yaw rate overshoot");
+    const ManoeuvreMetric* response = r.metric("yaw rate response time");
+    QCOMPARE(overshoot->targetId, 1);
+    QCOMPARE(overshoot->met, overshoot->value <= 20.0);
+    QCOMPARE(response->targetId, 2);
+    QCOMPARE(response->met, response->value <= 0.15);
+    QVERIFY2(!response->met, significant(response->value).c_str());  // 0.2 s: this car is slower than the target
+    int judged = 0;
+    for (const ManoeuvreMetric& m : r.metrics) judged += m.targetId >= 0;
+    QCOMPARE(judged, 2);
+    const std::string json = manoeuvreJson(r);
+    QVERIFY2(json.find("\"target\": {\n        \"id\": 2,\n        \"upper\": 0.15,\n        \"met\": false") != std::string::npos,
+             json.c_str());
+    p.targets.push_back(target(5, "slalom", "peak yaw rate", {}, 1.0));
+    p.targets.push_back(target(6, "step-steer", "understeer gradient", {}, 1.0));
+    try {
+      runManoeuvre(p, "step-steer", {{"speed", 20.0}, {"angle", 15.0}, {"hold", 1.5}});
+      QFAIL("accepted");
+    } catch (const std::invalid_argument& e) {
+      const std::string m = e.what();
+      QVERIFY2(m.find("target 5 ('peak yaw rate'): no manoeuvre 'slalom'") != std::string::npos &&
+                   m.find("target 6 ('understeer gradient'): step-steer has no such metric (its metrics: steering-wheel angle,") !=
+                       std::string::npos,
+               m.c_str());
+    }
   }
 
   void steadyStateCircle() {

@@ -141,6 +141,16 @@ class TestValidate : public QObject {
     QCOMPARE(*p.targets[0].lower, -15.0);
     QCOMPARE(p.targets[0].note, std::string("typical"));
     QCOMPARE(parseProject(writeProjectText(p), "t.json").targets, p.targets);
+    // A manoeuvre's target: read back with its manoeuvre; a wheel is refused (the vehicle's metric).
+    j["targets"].push_back({{"id", 7}, {"metric", "understeer gradient"}, {"manoeuvre", "steady-state-circle"},
+                            {"lower", 1.5}, {"upper", 3.0}});
+    const Project q = parseProject(j.dump(), "t.json");
+    QCOMPARE(q.targets[1].manoeuvre, std::string("steady-state-circle"));
+    QCOMPARE(parseProject(writeProjectText(q), "t.json").targets, q.targets);
+    j["targets"][1]["wheel"] = "middle";
+    const QString wheeled = joined(errorsOf(j.dump()));
+    QVERIFY2(wheeled.contains("row id 7 ('understeer gradient'), field 'wheel': a manoeuvre's metrics are the vehicle's"),
+             qPrintable(wheeled));
   }
 
   // Motion inputs drive fixed bodies only, one rotation per body; the kind is named in full.
