@@ -329,6 +329,19 @@ class Manoeuvres(unittest.TestCase):
         self.assertLess(r["track_path"][0, 0], 0.0)
         self.assertGreater(r["track_path"][-1, 0], 61.0)
 
+    def test_targets_are_judged(self):
+        path = os.path.join(ROOT, "projects", "full_vehicle_tyres.json")
+        with open(path) as f:
+            doc = json.load(f)
+        doc["targets"] = [{"id": 1, "manoeuvre": "step-steer", "metric": "yaw rate overshoot", "upper": 20.0},
+                          {"id": 2, "manoeuvre": "step-steer", "metric": "yaw rate response time", "lower": 0.05, "upper": 0.15}]
+        p = ek.Project.from_json(json.dumps(doc), path)
+        r = ek.manoeuvre(p, "step-steer", {"speed": 20.0, "angle": 15.0, "hold": 1.5})
+        self.assertEqual(set(r["targets"]), {"yaw rate overshoot", "yaw rate response time"})
+        self.assertEqual(r["targets"]["yaw rate overshoot"], (None, 20.0, r["metrics"]["yaw rate overshoot"] <= 20.0))
+        self.assertEqual(r["targets"]["yaw rate response time"][:2], (0.05, 0.15))
+        self.assertFalse(r["targets"]["yaw rate response time"][2])  # 0.2 s
+
 
 class Analyses(unittest.TestCase):
     def test_kc_metrics_equal_the_runners(self):
