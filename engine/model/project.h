@@ -315,7 +315,7 @@ struct PathFollowerRow {
   int steeringInput = 0;                    ///< a steering rack's input: the steering-wheel angle
   std::vector<std::array<double, 2>> path;  ///< x, y [m], global; beyond its ends straight on
   double previewTime = 0.0;                 ///< [s], > 0
-  double minimumPreview = 0.0;              ///< [m], >= 0
+  double minimumPreview = 0.0;              ///< [m], > 0
   double gain = 0.0;                        ///< steering-wheel angle per curvature [rad m], > 0
   bool operator==(const PathFollowerRow&) const = default;
 };

@@ -596,7 +596,7 @@ LoadCaseRow readLoadCase(ObjectReader& r) {
     s.body = f.integer("body");
     s.steeringInput = f.integer("steering input");
     s.previewTime = f.number("preview time [s]");
-    s.minimumPreview = f.number("minimum preview [m]", 0.0);
+    s.minimumPreview = f.number("minimum preview [m]");
     s.gain = f.number("gain [rad m]");
     s.path = readPairs(f, "path [m]");
     f.finish();

@@ -726,8 +726,8 @@ Diagnostics check(const Project& p) {
         c.error(at("steering input"), "input " + std::to_string(f->steeringInput) +
                                           " has a signal in this load case as well; the follower sets it");
       if (!(f->previewTime > 0.0) || !std::isfinite(f->previewTime)) c.error(at("preview time [s]"), "must be positive");
-      if (!(f->minimumPreview >= 0.0) || !std::isfinite(f->minimumPreview))
-        c.error(at("minimum preview [m]"), "must be zero or positive");
+      if (!(f->minimumPreview > 0.0) || !std::isfinite(f->minimumPreview))
+        c.error(at("minimum preview [m]"), "must be positive (at standstill the preview point would lie on the vehicle)");
       if (!(f->gain > 0.0) || !std::isfinite(f->gain)) c.error(at("gain [rad m]"), "must be positive");
       if (f->path.size() < 2) c.error(at("path [m]"), "needs at least two points");
       for (std::size_t k = 0; k < f->path.size(); ++k) {

@@ -292,7 +292,7 @@ class TestValidate : public QObject {
     SignalRow s;
     s.value = 0.1;
     driven.drives = {{1, s}};
-    driven.pathFollower = PathFollowerRow{77, 1, {{0.0, 0.0}}, 0.5, 0.0, 10.0};
+    driven.pathFollower = PathFollowerRow{77, 1, {{0.0, 0.0}}, 0.5, 1.0, 10.0};
     p.loadCases.push_back(driven);
     const auto e = errors(p);
     const QString all = joined(e);
@@ -300,7 +300,7 @@ class TestValidate : public QObject {
          {QString("field 'path follower.body': body %1 is fixed; the vehicle body is a free body").arg(fixed),
           QString("field 'path follower.steering input': input 2 is no steering rack's input (the steering-wheel angle)"),
           QString("field 'path follower.preview time [s]': must be positive"),
-          QString("field 'path follower.minimum preview [m]': must be zero or positive"),
+          QString("field 'path follower.minimum preview [m]': must be positive"),
           QString("field 'path follower.gain [rad m]': must be positive"),
           QString("field 'path follower.path [m]': point 2 repeats point 1 (a segment needs a length)"),
           QString("field 'path follower.body': body 77 does not exist"),
