@@ -406,7 +406,9 @@ struct Context {
   void note(const std::string& text) { result.notes.push_back(text); }
   void metric(const std::string& name, const std::string& unit, double value, const std::string& definition,
               const std::string& limit = {}, bool pass = true) {
-    result.metrics.push_back({name, unit, value, definition, limit, pass});
+    ManoeuvreMetric m;
+    m.name = name, m.unit = unit, m.value = value, m.definition = definition, m.limit = limit, m.pass = pass;
+    result.metrics.push_back(m);
   }
   Drive driveWith(SignalRow steer, double duration) const {
     Drive d;
