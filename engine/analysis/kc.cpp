@@ -571,8 +571,7 @@ std::vector<TargetCheck> checkTargets(const Project& project, const std::vector<
       c.wheel = m.wheel;
       c.unit = m.unit;
       c.value = m.value;
-      const bool within = std::isfinite(m.value) && (!t.lower || m.value >= *t.lower) && (!t.upper || m.value <= *t.upper);
-      c.status = within ? TargetCheck::Status::Met : TargetCheck::Status::Missed;
+      c.status = withinTarget(m.value, t.lower, t.upper) ? TargetCheck::Status::Met : TargetCheck::Status::Missed;
       out.push_back(c);
       any = true;
     }

@@ -9,6 +9,7 @@
 #include <atomic>
 #include <functional>
 #include <limits>
+#include <cmath>
 #include <optional>
 #include <string>
 #include <vector>
@@ -139,6 +140,11 @@ const char* toString(TargetCheck::Status status);  ///< "met", "missed", "no met
 /// axle's metric). A value that is not finite misses every range. Targets of a manoeuvre's
 /// metric are left to runManoeuvre (manoeuvre.h).
 std::vector<TargetCheck> checkTargets(const Project& project, const std::vector<KcMetric>& metrics);
+
+/// Whether `value` lies in a target's range, bounds included (a value that is not finite misses).
+inline bool withinTarget(double value, const std::optional<double>& lower, const std::optional<double>& upper) {
+  return std::isfinite(value) && (!lower || value >= *lower) && (!upper || value <= *upper);
+}
 
 /// "[lower, upper] unit", "at least lower unit", "at most upper unit".
 std::string targetRange(const TargetCheck& check);

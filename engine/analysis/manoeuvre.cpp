@@ -574,11 +574,11 @@ double referencePath(const std::vector<Lane>& lanes, double x) {
 void doubleLaneChange(Context& c) {
   const double part = c.p("track"), preview = c.p("preview time"), minPreview = c.p("minimum preview");
   const double frontOverhang = c.p("front overhang"), rearOverhang = c.p("rear overhang");
-  if ((part != 1.0 && part != 2.0) || !(preview > 0.0) || !(minPreview >= 0.0) || !(frontOverhang >= 0.0) ||
+  if ((part != 1.0 && part != 2.0) || !(preview > 0.0) || !(minPreview > 0.0) || !(frontOverhang >= 0.0) ||
       !(rearOverhang >= 0.0) || !(c.p("vehicle width") >= 0.0) || !(c.p("steering gain") >= 0.0))
     throw std::invalid_argument(
-        "double-lane-change: 'track' is 1 or 2, 'preview time' positive, 'minimum preview', the overhangs, "
-        "'vehicle width' and 'steering gain' not negative");
+        "double-lane-change: 'track' is 1 or 2, 'preview time' and 'minimum preview' positive (as the path "
+        "follower takes them), the overhangs, 'vehicle width' and 'steering gain' not negative");
   // The vehicle as modelled: its axles from the centre of mass, its width across the tyres.
   auto model = SuspensionModel::build(c.project);
   const ModelBody& body = model->bodies[model->bodyById(c.vehicle.body).value];
@@ -669,10 +669,10 @@ void doubleLaneChange(Context& c) {
         }
       }
   }
-  if (!(rows.empty() ? 0.0 : c.result.trackPath.back()[0] >= length))
-    throw SimulationError("double-lane-change: the vehicle did not reach the end of the track (" +
-                          significant(rows.empty() ? 0.0 : c.result.trackPath.back()[0]) + " m of " +
-                          significant(length) + " m)");
+  const double reached = c.result.trackPath.back()[0];  // drive() records the start at least
+  if (!(reached >= length))
+    throw SimulationError("double-lane-change: the vehicle did not reach the end of the track (" + significant(reached) +
+                          " m of " + significant(length) + " m)");
   int lines = 0;
   for (const auto& k : crossed) lines += k[0] + k[1];
   for (const Lane& l : lanes) c.result.lanes.push_back({l.from, l.to, l.right, l.left});
@@ -705,10 +705,10 @@ void doubleLaneChange(Context& c) {
 std::vector<const TargetRow*> targetsOf(const Project& project, const std::string& name) {
   std::vector<const TargetRow*> out;
   std::string problems;
+  const std::vector<Spec> all = specs();
   for (const TargetRow& t : project.targets) {
     if (t.manoeuvre.empty()) continue;
     const std::string which = "target " + std::to_string(t.id) + " ('" + printableExcerpt(t.metric) + "')";
-    const auto& all = specs();
     const auto s = std::find_if(all.begin(), all.end(), [&](const Spec& x) { return t.manoeuvre == x.name; });
     if (s == all.end()) {
       std::string known;
@@ -1182,7 +1182,7 @@ ManoeuvreResult runManoeuvre(const Project& project, const std::string& name, co
       m.targetId = t->id;
       m.lower = t->lower;
       m.upper = t->upper;
-      m.met = std::isfinite(m.value) && (!t->lower || m.value >= *t->lower) && (!t->upper || m.value <= *t->upper);
+      m.met = withinTarget(m.value, t->lower, t->upper);
     }
   return result;
 }
