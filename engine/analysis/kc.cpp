@@ -646,9 +646,15 @@ std::pair<Vec3, Vec3> screwSteeringAxis(const SuspensionModel& model, const Stat
   return screwAxis(model, lin, held, wheel);
 }
 
-MatX wheelCompliance(const SuspensionModel& model, const KcDesign& design, int wheel, int load) {
+MatX wheelCompliance(const SuspensionModel& model, const KcDesign& design, int wheel, int load, PadsHold pads) {
   Linearization lin(model, design);
-  const VecX dq = lin.respond(lin.loadColumn(wheel, load));
+  VecX dq;
+  if (pads == PadsHold::Heights) {
+    HeldHeights held(model, lin);
+    dq = held.respond(lin.loadColumn(wheel, load));
+  } else {
+    dq = lin.respond(lin.loadColumn(wheel, load));
+  }
   const int m = static_cast<int>(model.wheels.size());
   MatX out(m, kWheelChannels);
   for (int w = 0; w < m; ++w)

@@ -110,9 +110,16 @@ std::vector<KcMetric> designMetrics(const SuspensionModel& model, const KcDesign
 std::pair<Vec3, Vec3> screwSteeringAxis(const SuspensionModel& model, const State& state, const VecX& wheelLoads,
                                         const VecX& u, int wheel);
 
-/// Response of the equilibrium to one load of one wheel, the vertical forces held: d(channel)/d(load)
-/// for every channel of every wheel (rows: wheels, columns: WheelChannel), i.e. -C J_r^-1 B.
-MatX wheelCompliance(const SuspensionModel& model, const KcDesign& design, int wheel, int load);
+/// What the K&C rig's pads hold vertically while a wheel is loaded: the vertical contact forces
+/// (the wheels move up and down under a lateral force: jacking) or the wheel centres' heights
+/// (the pads' forces change instead).
+enum class PadsHold { VerticalForces, Heights };
+
+/// Response of the equilibrium to one load of one wheel: d(channel)/d(load) for every channel of
+/// every wheel (rows: wheels, columns: WheelChannel), i.e. -C J_r^-1 B with the vertical forces
+/// held, or with the wheel centres' heights held by the pads.
+MatX wheelCompliance(const SuspensionModel& model, const KcDesign& design, int wheel, int load,
+                     PadsHold pads = PadsHold::VerticalForces);
 
 /// Runs a sweep: the design position, then outwards point by point, each equilibrium warm-started
 /// from its neighbour. `progress(fraction)` after every point; `cancel` stops between points (the

@@ -764,10 +764,13 @@ BicycleModel bicycleModel(const Project& project, const VehicleSetup& v, double 
   Workspace ws(*fixed);
   calcBodyKinematics(*fixed, design.state, ws);
   calcMarkerKinematics(*fixed, ws);
+  // The compliances with the wheel heights held: the run's suspension roll (roll steer and
+  // camber below) is every wheel's travel, the part a lateral force's jacking gives included, so
+  // the compliances must not move the wheels vertically a second time.
   std::vector<MatX> byFy, byMz;
   for (int j = 0; j < n; ++j) {
-    byFy.push_back(wheelCompliance(*fixed, design, j, kFyContact));
-    byMz.push_back(wheelCompliance(*fixed, design, j, kMzContact));
+    byFy.push_back(wheelCompliance(*fixed, design, j, kFyContact, PadsHold::Heights));
+    byMz.push_back(wheelCompliance(*fixed, design, j, kMzContact, PadsHold::Heights));
   }
   // The whole vehicle's centre of mass (every free body of the project).
   double mass = 0.0, xm = 0.0;

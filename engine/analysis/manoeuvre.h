@@ -115,7 +115,8 @@ ManoeuvreResult runManoeuvre(const Project& project, const std::string& name, co
 /// stiffnesses (Fy and Mz by slip angle and camber) from its formula at its static load and
 /// camber; the static loads with the vehicle free on the rig's pads; with the vehicle body held,
 /// the compliance steer and camber of every wheel under every wheel's lateral force and aligning
-/// torque, roll steer, roll camber and steering gains. Roll and load transfer, which a bicycle
+/// torque with the wheel heights held (the run's suspension roll carries all travel), roll steer,
+/// roll camber and steering gains. Roll and load transfer, which a bicycle
 /// model does not have, enter as gradients per m/s^2 of lateral acceleration (RollInputs).
 struct RollInputs {
   double roll = 0.0;                           ///< the body's [rad]: leans the wheels
