@@ -865,7 +865,8 @@ PYBIND11_MODULE(_core, m) {
         py::arg("input") = py::none(), py::arg("from_") = py::none(), py::arg("to") = py::none(),
         py::arg("points") = py::none(), py::arg("tolerance") = 1e-8);
   m.def("manoeuvre", &manoeuvre, py::arg("project"), py::arg("name"), py::arg("params") = std::map<std::string, double>{},
-        "Runs a standard manoeuvre (step-steer, steady-state-circle, sine-with-dwell, swept-sine, double-lane-change) on a vehicle on tyres: "
+        "Runs a standard manoeuvre (step-steer, steady-state-circle, sine-with-dwell, swept-sine, double-lane-change, "
+        "double-lane-change-limit) on a vehicle on tyres: "
         "a dict with its metrics, units, parameters used, the vehicle's time series (columns) and, for the swept sine, "
         "the frequency response (frequency, yaw rate gain and phase, lateral acceleration gain and phase).");
   m.def("manoeuvres", [] {

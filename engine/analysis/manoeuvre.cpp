@@ -56,6 +56,30 @@ std::vector<Spec> specs() {
     p.insert(p.end(), own.begin(), own.end());
     return p;
   };
+  const std::vector<ManoeuvreParameter> laneChange{
+      {"track", "", 2.0, "ISO 3888 part: 2 the obstacle avoidance track (61 m), 1 the double lane change (125 m)"},
+      {"vehicle width", "m", 0.0, "sizes the lanes and the footprint; 0: across the tyres' outer edges"},
+      {"front overhang", "m", 0.0, "the footprint's reach ahead of the front axle"},
+      {"rear overhang", "m", 0.0, "the footprint's reach behind the rear axle"},
+      {"preview time", "s", 0.6, "the path follower looks this far ahead (times the speed)"},
+      {"minimum preview", "m", 5.0, "the path follower looks at least this far ahead"},
+      {"steering gain", "rad m", 0.0, "steering-wheel angle per path curvature; 0: from a calibration turn"},
+      {"lift off", "", 1.0, "1: the driver lifts off as the front axle passes the entry gate; 0: the speed is held"}};
+  const std::vector<std::string> laneChangeMetrics{
+      "entry speed", "exit speed", "cone lines crossed", "smallest clearance", "largest path deviation",
+      "peak steering-wheel angle", "peak steering-wheel rate", "peak yaw rate",
+      "peak lateral acceleration", "peak sideslip angle", "peak roll angle"};
+  // The limit search: the lane change at rising speeds, then halved between pass and failure.
+  auto limitParameters = [&] {
+    std::vector<ManoeuvreParameter> p = with(50.0 / 3.6, laneChange);
+    p[0].meaning = "the first test speed tried (every body starts at it, the speed follower holds it to the entry gate)";
+    p.push_back({"speed step", "m/s", 5.0 / 3.6, "the speed rises by this while the runs pass"});
+    p.push_back({"speed max", "m/s", 150.0 / 3.6, "the highest speed tried"});
+    p.push_back({"resolution", "m/s", 0.5 / 3.6, "the interval between the highest pass and the lowest failure is halved down to this"});
+    return p;
+  };
+  std::vector<std::string> limitMetrics{"highest passing speed", "lowest failing speed", "runs"};
+  limitMetrics.insert(limitMetrics.end(), laneChangeMetrics.begin(), laneChangeMetrics.end());
   return {
       {"step-steer",
        with(80.0 / 3.6, {{"lateral acceleration", "m/s^2", 4.0, "steady-state lateral acceleration the angle is chosen for"},
@@ -101,18 +125,8 @@ std::vector<Spec> specs() {
         "yaw rate phase at the reference frequency",
         "lateral acceleration phase at the reference frequency",
         "lateral acceleration time lag at the reference frequency"}},
-      {"double-lane-change",
-       with(60.0 / 3.6, {{"track", "", 2.0, "ISO 3888 part: 2 the obstacle avoidance track (61 m), 1 the double lane change (125 m)"},
-                         {"vehicle width", "m", 0.0, "sizes the lanes and the footprint; 0: across the tyres' outer edges"},
-                         {"front overhang", "m", 0.0, "the footprint's reach ahead of the front axle"},
-                         {"rear overhang", "m", 0.0, "the footprint's reach behind the rear axle"},
-                         {"preview time", "s", 0.6, "the path follower looks this far ahead (times the speed)"},
-                         {"minimum preview", "m", 5.0, "the path follower looks at least this far ahead"},
-                         {"steering gain", "rad m", 0.0, "steering-wheel angle per path curvature; 0: from a calibration turn"},
-                         {"lift off", "", 1.0, "1: the driver lifts off as the front axle passes the entry gate; 0: the speed is held"}}),
-       {"entry speed", "exit speed", "cone lines crossed", "smallest clearance", "largest path deviation",
-        "peak steering-wheel angle", "peak steering-wheel rate", "peak yaw rate",
-        "peak lateral acceleration", "peak sideslip angle", "peak roll angle"}},
+      {"double-lane-change", with(60.0 / 3.6, laneChange), laneChangeMetrics},
+      {"double-lane-change-limit", limitParameters(), limitMetrics},
   };
 }
 
@@ -571,7 +585,9 @@ double referencePath(const std::vector<Lane>& lanes, double x) {
   return lanes.back().centre();
 }
 
-void doubleLaneChange(Context& c) {
+/// One lane change at c.speed into c.result; false when the vehicle did not reach the end of the
+/// track (it spun or ran off), its metrics then over the part it drove.
+bool laneChangeRun(Context& c) {
   const double part = c.p("track"), preview = c.p("preview time"), minPreview = c.p("minimum preview");
   const double frontOverhang = c.p("front overhang"), rearOverhang = c.p("rear overhang");
   if ((part != 1.0 && part != 2.0) || !(preview > 0.0) || !(minPreview > 0.0) || !(frontOverhang >= 0.0) ||
@@ -671,8 +687,7 @@ void doubleLaneChange(Context& c) {
   }
   const double reached = c.result.trackPath.back()[0];  // drive() records the start at least
   if (!(reached >= length))
-    throw SimulationError("double-lane-change: the vehicle did not reach the end of the track (" + significant(reached) +
-                          " m of " + significant(length) + " m)");
+    c.note("the vehicle did not reach the end of the track (" + significant(reached) + " m of " + significant(length) + " m)");
   int lines = 0;
   for (const auto& k : crossed) lines += k[0] + k[1];
   for (const Lane& l : lanes) c.result.lanes.push_back({l.from, l.to, l.right, l.left});
@@ -695,6 +710,81 @@ void doubleLaneChange(Context& c) {
   c.metric("peak sideslip angle", "deg", betaPeak, "on the track");
   c.metric("peak roll angle", "deg", rollPeak, "on the track");
   c.result.series = std::move(rows);
+  return reached >= length;
+}
+
+void doubleLaneChange(Context& c) {
+  if (!laneChangeRun(c)) throw SimulationError("double-lane-change: " + c.result.notes.back());
+}
+
+/// The highest speed at which the lane change passes (no cone line crossed, the end of the track
+/// reached): runs at the start speed and up in steps while they pass, then the interval between
+/// the highest pass and the lowest failure halved down to the resolution. Each run calibrates its
+/// own steering gain unless one is given. Shown: the highest passing run (or the lowest failing).
+void doubleLaneChangeLimit(Context& c) {
+  const double step = c.p("speed step"), vMax = c.p("speed max"), resolution = c.p("resolution");
+  if (!(step > 0.0) || !(resolution > 0.0) || !(vMax >= c.speed))
+    throw std::invalid_argument(
+        "double-lane-change-limit: 'speed step' and 'resolution' must be positive and 'speed max' at least 'speed'");
+  struct Attempt {
+    double speed = 0.0;
+    bool pass = false;
+    ManoeuvreResult result;
+    std::vector<ManoeuvreParameter> params;
+  };
+  int runs = 0;
+  // Progress over an unknown number of runs: rising towards 1 with every run.
+  const std::function<void(double)> progress = [&](double f) {
+    if (c.progress) c.progress(1.0 - 3.0 / (4.0 + runs + f));
+  };
+  auto attempt = [&](double v) {
+    Attempt a;
+    a.speed = v;
+    a.params = c.params;
+    for (ManoeuvreParameter& q : a.params)
+      if (q.key == "speed") q.value = v;
+    a.result.name = c.result.name;
+    a.result.vehicle = c.result.vehicle;
+    Context k{c.project, c.vehicle, a.params, v, c.settle, c.gain, progress, c.cancel, a.result};
+    const bool reached = laneChangeRun(k);
+    a.params = k.params;  // with the calibrated steering gain and the lanes' vehicle width
+    const double lines = a.result.metric("cone lines crossed")->value;
+    a.pass = reached && lines == 0.0;
+    ++runs;
+    c.note("run " + std::to_string(runs) + " at " + significant(v) + " m/s (" + significant(v * 3.6) + " km/h): " +
+           (a.pass ? std::string("passes") : reached ? "crosses " + significant(lines) + (lines == 1.0 ? " cone line" : " cone lines") : a.result.notes.back()));
+    return a;
+  };
+  std::optional<Attempt> pass, fail;
+  for (int i = 0;; ++i) {  // up to 'speed max' itself
+    Attempt a = attempt(std::min(c.speed + i * step, vMax));
+    const bool last = a.speed >= vMax;
+    (a.pass ? pass : fail) = std::move(a);
+    if (fail || last) break;
+  }
+  while (pass && fail && fail->speed - pass->speed > resolution * (1.0 + 1e-12)) {
+    Attempt a = attempt(0.5 * (pass->speed + fail->speed));
+    (a.pass ? pass : fail) = std::move(a);
+  }
+  if (!pass) c.note("no run passed: the lowest speed tried fails; lower 'speed'");
+  if (!fail) c.note("every run up to 'speed max' passed");
+  const Attempt& shown = pass ? *pass : *fail;
+  // The parameters the shown run used (its calibrated steering gain, the lanes' vehicle width),
+  // the search's own start speed kept.
+  for (ManoeuvreParameter& q : c.params)
+    for (const ManoeuvreParameter& r : shown.params)
+      if (q.key == r.key && q.key != "speed") q.value = r.value;
+  c.note("shown: the run at " + significant(shown.speed) + " m/s, steering gain " + significant(c.p("steering gain")) + " rad m");
+  for (const std::string& n : shown.result.notes) c.note("shown run: " + n);
+  const double nan = std::nan("");
+  c.metric("highest passing speed", "m/s", pass ? pass->speed : nan,
+           "the highest test speed whose lane change crossed no cone line and reached the end of the track");
+  c.metric("lowest failing speed", "m/s", fail ? fail->speed : nan, "the lowest test speed tried whose lane change failed");
+  c.metric("runs", "", runs, "lane changes run by the search (each after its own calibration turn unless 'steering gain' is given)");
+  for (const ManoeuvreMetric& m : shown.result.metrics) c.result.metrics.push_back(m);
+  c.result.series = shown.result.series;
+  c.result.lanes = shown.result.lanes;
+  c.result.trackPath = shown.result.trackPath;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1174,7 +1264,8 @@ ManoeuvreResult runManoeuvre(const Project& project, const std::string& name, co
   else if (name == "steady-state-circle") mi::steadyStateCircle(c);
   else if (name == "sine-with-dwell") mi::sineWithDwell(c);
   else if (name == "swept-sine") mi::sweptSine(c);
-  else mi::doubleLaneChange(c);
+  else if (name == "double-lane-change") mi::doubleLaneChange(c);
+  else mi::doubleLaneChangeLimit(c);
   result.parameters = c.params;
   std::vector<std::string> names;
   for (const ManoeuvreMetric& m : result.metrics) names.push_back(m.name);

@@ -89,7 +89,7 @@ enum ManoeuvreColumn {
 };
 
 /// The manoeuvres' names: "step-steer", "steady-state-circle", "sine-with-dwell", "swept-sine",
-/// "double-lane-change".
+/// "double-lane-change", "double-lane-change-limit".
 std::vector<std::string> manoeuvreNames();
 /// A manoeuvre's parameters with their defaults. @throws std::invalid_argument for an unknown name.
 std::vector<ManoeuvreParameter> manoeuvreParameters(const std::string& name);

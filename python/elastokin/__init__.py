@@ -32,7 +32,8 @@ __all__ = [
 def manoeuvre(project, name, params=None):
     """Runs a standard manoeuvre on a vehicle on tyres (docs/manoeuvres.md): "step-steer" (ISO 7401),
     "steady-state-circle" (ISO 4138), "sine-with-dwell" (FMVSS 126), "swept-sine",
-    "double-lane-change" (ISO 3888-2 / -1, closed loop); ``params`` a
+    "double-lane-change" (ISO 3888-2 / -1, closed loop), "double-lane-change-limit" (its highest
+    passing speed); ``params`` a
     dict of the manoeuvre's parameters (``manoeuvres()`` lists them, in the runner's units).
 
     Returns a dict: ``metrics`` (name -> value), ``units`` (name -> unit), ``limits`` (name ->
@@ -40,7 +41,7 @@ def manoeuvre(project, name, params=None):
     for the metrics the project's targets table names), ``parameters`` (every one, as used),
     ``columns`` and ``series`` (the vehicle's time series, one row per step),
     ``frequency_response`` (swept sine: frequency, yaw rate gain and phase, lateral acceleration
-    gain and phase), ``lanes`` and ``track_path`` (double lane change: each lane between cones as
+    gain and phase), ``lanes`` and ``track_path`` (the lane changes: each lane between cones as
     x from, x to, right and left boundary; per row the centre of mass's x, y and the reference
     path's y in the track's frame) and ``notes``. The same figures as ``elastokin-sim --manoeuvre``."""
     return _core.manoeuvre(project, name, {str(k): float(v) for k, v in (params or {}).items()})

@@ -292,7 +292,7 @@ void ManoeuvresPanel::showResult() {
     for (std::size_t k = 0; k < kept.size(); ++k)
       add(series(*kept[k], kmLateral, kmSteer), runLabel(*kept[k], static_cast<int>(k) + 1), kKeptColours[k % 4], true,
           plot_->yAxis);
-  } else if (r.name == "double-lane-change") {
+  } else if (!r.lanes.empty()) {  // the lane changes: the track from above
     plot_->xAxis->setLabel(tr("distance from the entry gate [m]"));
     plot_->yAxis->setLabel(tr("lateral position [m]"));
     auto path = [](const ManoeuvreResult& m, int y) {
@@ -336,7 +336,7 @@ void ManoeuvresPanel::showResult() {
   }
   plot_->legend->setVisible(true);
   plot_->rescaleAxes();
-  if (r.name == "double-lane-change") plot_->yAxis->scaleRange(1.2, plot_->yAxis->range().center());  // cones off the frame
+  if (!r.lanes.empty()) plot_->yAxis->scaleRange(1.2, plot_->yAxis->range().center());  // cones off the frame
   plot_->replot();
 }
 

@@ -177,6 +177,38 @@ class TestPathFollower : public QObject {
     QVERIFY(metricValue(lazy, "smallest clearance") < -0.05);
     QVERIFY2(std::abs(metricValue(lazy, "exit speed") - speed) < 0.3, significant(metricValue(lazy, "exit speed")).c_str());
   }
+
+  // The limit search: 50 km/h passes, 60 fails (above), halved to 2.5 km/h; what it shows is the
+  // highest passing run, the same to the last bit as that lane change run on its own with the
+  // steering gain the search calibrated for it.
+  void doubleLaneChangeLimit() {
+    const double kmh = 1.0 / 3.6;
+    try {
+      runManoeuvre(vehicleOnTyres(), "double-lane-change-limit", {{"speed", 20.0}, {"speed max", 15.0}});
+      QFAIL("accepted a speed max below the speed");
+    } catch (const std::invalid_argument& e) {
+      QVERIFY2(std::string(e.what()).find("'speed max' at least 'speed'") != std::string::npos, e.what());
+    }
+    const ManoeuvreResult r = runManoeuvre(
+        vehicleOnTyres(), "double-lane-change-limit",
+        {{"speed", 50 * kmh}, {"speed step", 10 * kmh}, {"resolution", 2.5 * kmh}, {"speed max", 80 * kmh}});
+    printMetrics(r);
+    const double best = metricValue(r, "highest passing speed"), worst = metricValue(r, "lowest failing speed");
+    QVERIFY2(best >= 50 * kmh && best < 60 * kmh && worst > best && worst - best <= 2.5 * kmh * (1 + 1e-9),
+             (significant(best / kmh) + " / " + significant(worst / kmh) + " km/h").c_str());
+    QCOMPARE(metricValue(r, "runs"), 4.0);  // 50, 60, 55, then 52.5 or 57.5
+    QCOMPARE(metricValue(r, "cone lines crossed"), 0.0);
+    QVERIFY(!r.lanes.empty() && !r.trackPath.empty() && !r.series.empty());
+    std::map<std::string, double> alone{{"speed", best}};
+    for (const ManoeuvreParameter& p : r.parameters)
+      if (p.key == "steering gain") alone[p.key] = p.value;
+    QVERIFY(alone["steering gain"] > 0.0);
+    const ManoeuvreResult single = runManoeuvre(vehicleOnTyres(), "double-lane-change", alone);
+    for (const ManoeuvreMetric& m : single.metrics)
+      QVERIFY2(metricValue(r, m.name) == m.value, m.name.c_str());
+    QCOMPARE(single.series.size(), r.series.size());
+    QVERIFY(single.series.back() == r.series.back());
+  }
 };
 
 QTEST_GUILESS_MAIN(TestPathFollower)
