@@ -29,7 +29,7 @@ namespace manoeuvre_impl {
 constexpr double kDeg = 180.0 / M_PI;
 constexpr double kG = 9.80665;  ///< standard gravity: the "g" of the gradients [m/s^2]
 
-using Row = std::array<double, 15>;
+using Row = std::array<double, kManoeuvreColumns.size()>;
 
 // ---------------------------------------------------------------------------------------------
 // The manoeuvres and their parameters.
@@ -98,9 +98,11 @@ std::vector<Spec> specs() {
                           {"fit to", "m/s^2", 2.5, "upper end of the range the gradients are fitted over"}}),
        {"steering-wheel angle gradient", "overall steering ratio", "understeer gradient",
         "Ackermann curvature gradient", "roll gradient", "sideslip gradient",
-        "front suspension roll gradient", "rear suspension roll gradient", "front lateral load transfer",
+        "front suspension roll gradient", "rear suspension roll gradient", "front axle steer gradient",
+        "rear axle steer gradient", "front lateral load transfer",
         "rear lateral load transfer", "maximum lateral acceleration",
-        "understeer gradient, linear bicycle model", "understeer gradient, tyres alone",
+        "understeer gradient, linear bicycle model", "front axle steer gradient, linear bicycle model",
+        "rear axle steer gradient, linear bicycle model", "understeer gradient, tyres alone",
         "understeer budget: roll steer", "understeer budget: lateral force compliance steer",
         "understeer budget: aligning torque compliance steer", "understeer budget: camber",
         "understeer budget: load transfer", "front axle cornering stiffness",
@@ -241,7 +243,7 @@ std::vector<Row> drive(const Project& base, const VehicleSetup& v, const Drive& 
     double z0;  ///< height in the vehicle body's axes as modelled
   };
   std::vector<Centre> centres;
-  std::vector<Channel> loads;  // each tyre's vertical load, in the order of centres
+  std::vector<Channel> loads, toes;  // each tyre's vertical load and its wheel's toe, in the order of centres
   const ModelBody& vehicleBody = model->bodies[model->bodyById(v.body).value];
   const Vec3 p0 = vehicleBody.p0;
   for (const ModelWheel& w : model->wheels) {
@@ -258,8 +260,12 @@ std::vector<Row> drive(const Project& base, const VehicleSetup& v, const Drive& 
     fz.wheel = &w;
     fz.component = 2;  // kTyreComponents: fz
     loads.push_back(fz);
+    Channel toe = fz;
+    toe.quantity = OutputQuantity::Wheel;
+    toe.component = kToe;
+    toes.push_back(toe);
   }
-  std::vector<double> fz(loads.size());
+  std::vector<double> fz(loads.size()), toe(toes.size());
   std::vector<Row> rows;
   std::vector<Vec3> velocity;
   rows.reserve(static_cast<std::size_t>(sim.totalSteps()) + 1);
@@ -286,23 +292,29 @@ std::vector<Row> drive(const Project& base, const VehicleSetup& v, const Drive& 
     // Suspension roll: the wheel centres' line across each axle, in the body frame.
     const Mat3 R = rotation::matrix(angles);
     const Vec3 p = s.r.segment<3>(6 * slot);
-    if (!loads.empty()) sim.outputValues(loads, fz.data());
+    if (!loads.empty()) sim.outputValues(loads, fz.data()), sim.outputValues(toes, toe.data());
     const bool markTravel = d.travel && d.travel->empty() && s.t >= d.travelTime - 1e-9;
     if (markTravel) d.travel->assign(model->wheels.size(), std::nan(""));
-    double sum[2][2][3] = {};  // [front][left][y, z, load]
+    double sum[2][2][4] = {};  // [front][left][y, z, load, steer]
     int count[2][2] = {};
     for (std::size_t k = 0; k < centres.size(); ++k) {
       const Centre& w = centres[k];
       const Vec3 a = s.r.segment<3>(6 * w.slot + 3);
       const Vec3 c = R.transpose() * (s.r.segment<3>(6 * w.slot) + rotation::matrix(a) * w.s - p);
       if (markTravel) (*d.travel)[w.wheel] = c.z() - w.z0;
+      // the heading line's angle to the body's heading: toe (global, ISO: towards the centre)
+      // turned into a steer angle to the left, less the body's yaw
+      const double steer = std::remainder(-(w.left ? 1.0 : -1.0) * toe[k] - psi, 2.0 * M_PI);
       double* into = sum[w.front][w.left];
-      into[0] += c.y(), into[1] += c.z(), into[2] += fz[k], ++count[w.front][w.left];
+      into[0] += c.y(), into[1] += c.z(), into[2] += fz[k], into[3] += steer, ++count[w.front][w.left];
     }
     for (int f = 0; f < 2; ++f) {
       double& roll = r[f ? kmFrontRoll : kmRearRoll];
       double& transfer = r[f ? kmFrontTransfer : kmRearTransfer];
-      roll = transfer = std::nan("");
+      double& steer = r[f ? kmFrontSteer : kmRearSteer];
+      roll = transfer = steer = std::nan("");
+      if (count[f][0] + count[f][1] > 0)
+        steer = (sum[f][0][3] + sum[f][1][3]) / (count[f][0] + count[f][1]) * kDeg;
       if (!count[f][0] || !count[f][1]) continue;
       const double* left = sum[f][1];
       const double* right = sum[f][0];
@@ -932,6 +944,18 @@ BicycleModel bicycleModel(const Project& project, const VehicleSetup& v, double 
     }
     b(0) = mass;
     const VecX z = A.fullPivLu().solve(b);
+    if (mask == kAll) {  // each axle's steer angle against the body: steering, compliance and roll steer
+      double steer[2] = {0.0, 0.0};
+      int count[2] = {0, 0};
+      for (int i = 0; i < n; ++i) {
+        const double side = tyred->wheels[i].side;
+        double s = g[i] * z(1) + rho[i];
+        for (int j = 0; j < n; ++j) s -= side * (byFy[j](i, kToe) * z(2 + j) + byMz[j](i, kToe) * z(2 + n + j));
+        steer[x[i] > 0] += s, ++count[x[i] > 0];
+      }
+      out.frontSteer = steer[1] / std::max(count[1], 1) * mi::kG * kDeg;
+      out.rearSteer = steer[0] / std::max(count[0], 1) * mi::kG * kDeg;
+    }
     return (z(1) / ratio - v.wheelbase / (speed * speed)) * mi::kG * kDeg;
   };
   out.understeer = solve(kAll);
@@ -1003,12 +1027,21 @@ void steadyStateCircle(Context& c) {
   c.metric("sideslip gradient", "deg/g", beta.slope * kG, "d(sideslip angle)/d(lateral acceleration)");
   c.metric("front suspension roll gradient", "deg/g", frontRoll.slope * kG, "the body against the front wheel centres' line");
   c.metric("rear suspension roll gradient", "deg/g", rearRoll.slope * kG, "the body against the rear wheel centres' line");
+  const Line frontSteer = fit(rows, kmLateral, kmFrontSteer, from, to, t0), rearSteer = fit(rows, kmLateral, kmRearSteer, from, to, t0);
+  c.metric("front axle steer gradient", "deg/g", frontSteer.slope * kG,
+           "d(front wheels' mean steer angle against the body)/d(lateral acceleration): steering, compliance and roll steer");
+  c.metric("rear axle steer gradient", "deg/g", rearSteer.slope * kG,
+           "d(rear wheels' mean steer angle against the body)/d(lateral acceleration): compliance and roll steer");
   c.metric("front lateral load transfer", "N/g", frontTransfer.slope * kG, "load moved to the outer front tyre per g");
   c.metric("rear lateral load transfer", "N/g", rearTransfer.slope * kG, "load moved to the outer rear tyre per g");
   c.metric("maximum lateral acceleration", "m/s^2", ayMax, "the highest reached in the run");
   c.metric("understeer gradient, linear bicycle model", "deg/g", bicycle.understeer,
            "from the tyres' slip stiffnesses at the static loads, the K&C compliance steer and camber, roll steer and "
            "camber at the run's roll gradients (docs/manoeuvres.md)");
+  c.metric("front axle steer gradient, linear bicycle model", "deg/g", bicycle.frontSteer,
+           "the bicycle model's front wheels' mean steer angle against the body per g");
+  c.metric("rear axle steer gradient, linear bicycle model", "deg/g", bicycle.rearSteer,
+           "the bicycle model's rear wheels' mean steer angle against the body per g");
   c.metric("understeer gradient, tyres alone", "deg/g", bicycle.tyresAlone, "the bicycle model with a rigid suspension");
   c.metric("understeer budget: roll steer", "deg/g", bicycle.rollSteer, "added to the tyres alone by the roll steer");
   c.metric("understeer budget: lateral force compliance steer", "deg/g", bicycle.lateralComplianceSteer,

@@ -60,7 +60,7 @@ struct ManoeuvreResult {
   std::vector<ManoeuvreParameter> parameters;  ///< every parameter with the value used
   std::vector<ManoeuvreMetric> metrics;
   /// Time series of the vehicle (one row per step), columns kManoeuvreColumns.
-  std::vector<std::array<double, 15>> series;
+  std::vector<std::array<double, 17>> series;
   /// Swept sine: per frequency [Hz], the yaw rate gain [1/s] and phase [deg], the lateral
   /// acceleration gain [(m/s^2)/deg] and phase [deg] per steering-wheel angle.
   std::vector<std::array<double, 5>> frequencyResponse;
@@ -78,14 +78,18 @@ struct ManoeuvreResult {
 /// acceleration, sideslip angle, roll angle, pitch angle, the centre of mass's x and y, heading,
 /// the suspension's roll of the front and the rear axle (the body's roll against the line
 /// through the axle's wheel centres: the body's roll less what the tyres' deflection gives), and
-/// each axle's lateral load transfer (half the right tyre's load less the left's).
-inline constexpr std::array<const char*, 15> kManoeuvreColumns{
+/// each axle's lateral load transfer (half the right tyre's load less the left's), and each
+/// axle's steer angle against the vehicle body (the mean of its tyred wheels' heading lines
+/// against the body's heading, positive to the left: the steering wheel's share, compliance and
+/// roll steer together).
+inline constexpr std::array<const char*, 17> kManoeuvreColumns{
     "time [s]", "steering wheel angle [deg]", "speed [m/s]", "yaw rate [deg/s]", "lateral acceleration [m/s^2]",
     "sideslip angle [deg]", "roll angle [deg]", "pitch angle [deg]", "x [m]", "y [m]", "heading [deg]",
-    "front suspension roll [deg]", "rear suspension roll [deg]", "front load transfer [N]", "rear load transfer [N]"};
+    "front suspension roll [deg]", "rear suspension roll [deg]", "front load transfer [N]", "rear load transfer [N]",
+    "front steer angle [deg]", "rear steer angle [deg]"};
 enum ManoeuvreColumn {
   kmTime, kmSteer, kmSpeed, kmYawRate, kmLateral, kmSideslip, kmRoll, kmPitch, kmX, kmY, kmHeading, kmFrontRoll, kmRearRoll,
-  kmFrontTransfer, kmRearTransfer
+  kmFrontTransfer, kmRearTransfer, kmFrontSteer, kmRearSteer
 };
 
 /// The manoeuvres' names: "step-steer", "steady-state-circle", "sine-with-dwell", "swept-sine",
@@ -134,6 +138,9 @@ struct BicycleModel {
   double rollSteer = 0.0, lateralComplianceSteer = 0.0, aligningComplianceSteer = 0.0, camber = 0.0, loadTransfer = 0.0;
   double frontLoad = 0.0, rearLoad = 0.0;            ///< static axle loads [N]
   double frontCornering = 0.0, rearCornering = 0.0;  ///< axle cornering stiffnesses [N/deg]
+  /// Each axle's steer angle against the body per lateral acceleration [deg/g]: the mean of its
+  /// wheels' g_i delta_H + compliance steer + roll steer.
+  double frontSteer = 0.0, rearSteer = 0.0;
   double steeringRatio = 0.0;    ///< overall, kinematic
 };
 /// @throws ModelError, SimulationError (no design position), std::invalid_argument (a wheel without tyre).

@@ -139,6 +139,14 @@ class TestManoeuvre : public QObject {
     // and camber (with the run's roll and load transfer) predicts the gradient to 5 % (1.6 % here).
     const double bicycle = metricValue(r, "understeer gradient, linear bicycle model");
     QVERIFY2(std::abs(bicycle / u - 1.0) < 0.05, (significant(bicycle) + " vs " + significant(u)).c_str());
+    // Where it comes from: each axle's steer against the body per g, run and model (1.9 % front,
+    // 0.4 % rear here), the rear's small and into the turn (compliance and roll understeer).
+    for (const char* axle : {"front", "rear"}) {
+      const double run = metricValue(r, std::string(axle) + " axle steer gradient");
+      const double model = metricValue(r, std::string(axle) + " axle steer gradient, linear bicycle model");
+      QVERIFY2(std::abs(model / run - 1.0) < 0.05, (std::string(axle) + ": " + significant(model) + " vs " + significant(run)).c_str());
+    }
+    QVERIFY(metricValue(r, "rear axle steer gradient") > 0.0);
     // A rigid suspension leaves the tyres' own small understeer; roll steer is the largest part.
     QVERIFY(std::abs(metricValue(r, "understeer gradient, tyres alone")) < 0.5);
     QVERIFY(metricValue(r, "understeer budget: roll steer") > 1.0);
@@ -174,6 +182,16 @@ class TestManoeuvre : public QObject {
     qInfo("shift of the understeer gradient: run %+.4f, bicycle model %+.4f deg/g (lateral force compliance steer %+.3f, "
           "roll steer %+.3f)", runShift, modelShift, budget, rollSteer);
     QVERIFY2(runShift * modelShift > 0.0, qPrintable(QString("run %1, model %2").arg(runShift).arg(modelShift)));
+    // The rear axle steers less into the turn with the softer links, in the run and in the model
+    // (-0.025 and -0.034 deg/g), and the model's rear steer stays within 5 % of the run's (1.6 %).
+    const char* rear = "rear axle steer gradient";
+    const char* rearModel = "rear axle steer gradient, linear bicycle model";
+    const double rearRunShift = metricValue(r, rear) - metricValue(stiff, rear);
+    const double rearModelShift = metricValue(r, rearModel) - metricValue(stiff, rearModel);
+    qInfo("shift of the rear axle's steer gradient: run %+.4f, bicycle model %+.4f deg/g", rearRunShift, rearModelShift);
+    QVERIFY(rearRunShift < 0.0 && rearModelShift < 0.0);
+    QVERIFY2(std::abs(metricValue(r, rearModel) / metricValue(r, rear) - 1.0) < 0.05,
+             qPrintable(QString("%1 vs %2").arg(metricValue(r, rearModel)).arg(metricValue(r, rear))));
     QVERIFY(budget < -0.1 && rollSteer > 0.1);  // the two parts the soft links change, opposed
     const double u = metricValue(r, "understeer gradient");
     QVERIFY2(std::abs(metricValue(r, model) / u - 1.0) < 0.05, qPrintable(QString::number(metricValue(r, model) / u)));
