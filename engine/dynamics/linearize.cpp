@@ -162,13 +162,17 @@ void calcSurfaceForces(const SuspensionModel& model, Workspace& ws, const Elemen
     if (addBlocks || b == kBlockAA || b == kBlockBB)
       scatterBlock(model, model.p2ps[e], ws.p2ps[e].wrench, b, addBlocks, pass.partials, ws);
   });
+  scatterSteeringRacks(model, ws, pass.partials);
+  if (model.hasFlexibleBodies()) addFlexibleElementForces(model, ws, pass.partials);
+}
+
+void scatterSteeringRacks(const SuspensionModel& model, Workspace& ws, bool partials) {
   for (int e = 0, n = static_cast<int>(model.steeringRacks.size()); e < n; ++e) {
     for (int b = kBlockAA; b <= kBlockBB; ++b)
-      scatterBlock(model, model.steeringRacks[e], ws.steeringRacks[e].wrench, static_cast<RowBlock>(b), pass.partials,
-                   pass.partials, ws);
-    if (pass.partials) addSteeringAngleColumns(model, e, ws);
+      scatterBlock(model, model.steeringRacks[e], ws.steeringRacks[e].wrench, static_cast<RowBlock>(b), partials, partials,
+                   ws);
+    if (partials) addSteeringAngleColumns(model, e, ws);
   }
-  if (model.hasFlexibleBodies()) addFlexibleElementForces(model, ws, pass.partials);
 }
 
 void addBodyForcesRow(const SuspensionModel& model, int l, Workspace& ws, bool partials) {

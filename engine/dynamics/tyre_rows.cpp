@@ -48,23 +48,25 @@ void addSpinTorque(const SuspensionModel& model, const ModelWheel& w, const Mode
 
 }  // namespace
 
+void calcTyreContact(const SuspensionModel& model, Workspace& ws, int k, bool partials) {
+  const ModelWheel& w = model.wheels[k];
+  const MarkerKinematics& mk = ws.markers[w.marker.value];
+  const BodyKinematics& sb = ws.bodies[model.freeBodies[w.tyreSlot]];
+  TyreContactState cs;
+  cs.centre = mk.p;
+  cs.axis = leftAxis(w, mk);
+  cs.velocity = mk.v;
+  cs.angularVelocity = mk.w;
+  cs.spin = sb.v[0];
+  cs.deflectionX = sb.v[1];
+  cs.deflectionY = sb.v[2];
+  tyreContact(*w.tyre, TyreRoad{w.roadHeight}, TyreContactOptions{w.tyreMirrored, w.lowSpeedDamping}, cs, partials,
+              ws.tyres[k]);
+}
+
 void calcTyreContacts(const SuspensionModel& model, Workspace& ws, bool partials) {
-  for (std::size_t k = 0; k < model.wheels.size(); ++k) {
-    const ModelWheel& w = model.wheels[k];
-    if (!w.tyre) continue;
-    const MarkerKinematics& mk = ws.markers[w.marker.value];
-    const BodyKinematics& sb = ws.bodies[model.freeBodies[w.tyreSlot]];
-    TyreContactState cs;
-    cs.centre = mk.p;
-    cs.axis = leftAxis(w, mk);
-    cs.velocity = mk.v;
-    cs.angularVelocity = mk.w;
-    cs.spin = sb.v[0];
-    cs.deflectionX = sb.v[1];
-    cs.deflectionY = sb.v[2];
-    tyreContact(*w.tyre, TyreRoad{w.roadHeight}, TyreContactOptions{w.tyreMirrored, w.lowSpeedDamping}, cs, partials,
-                ws.tyres[k]);
-  }
+  for (int k = 0, n = static_cast<int>(model.wheels.size()); k < n; ++k)
+    if (model.wheels[k].tyre) calcTyreContact(model, ws, k, partials);
 }
 
 void addTyreForces(const SuspensionModel& model, Workspace& ws, bool partials) {

@@ -25,6 +25,9 @@ void calcTyreKinematics(const SuspensionModel& model, Workspace& ws);
 /// the tyres' force law, run with the force elements. @pre calcMarkerKinematics() and
 /// calcTyreKinematics().
 void calcTyreContacts(const SuspensionModel& model, Workspace& ws, bool partials);
+/// The contact of wheel k alone (a wheel with a tyre), into ws.tyres[k]: what calcTyreContacts()
+/// does for it (the parallel step spreads the wheels over its threads).
+void calcTyreContact(const SuspensionModel& model, Workspace& ws, int k, bool partials);
 
 /// The tyres' wrenches added to their hubs' rows and their slots' rows (ws.wrench), with
 /// `partials` also into ws.Jw_r and ws.Jw_v. @pre calcTyreContacts() with the same `partials`.

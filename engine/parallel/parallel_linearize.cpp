@@ -6,6 +6,7 @@
 
 #include "engine/dynamics/force_elements.h"
 #include "engine/dynamics/kinematics.h"
+#include "engine/dynamics/tyre_rows.h"
 
 namespace ek {
 
@@ -38,6 +39,14 @@ ParallelLinearizer::ParallelLinearizer(const SuspensionModel& model, WorkerPool&
     if (l < static_cast<int>(preferred.size()) && preferred[l] >= 0 && preferred[l] < T) owner[l] = preferred[l];
   rows_.assign(T, {});
   for (int l = 0; l < m; ++l) rows_[owner[l]].push_back(l);
+  serialTail_ = !model.steeringRacks.empty() || model.hasTyres();
+  unitMaps_.assign(m, 0);
+  tyres_.assign(T, {});
+  for (int k = 0, n = 0; k < static_cast<int>(model.wheels.size()); ++k) {
+    const ModelWheel& w = model.wheels[k];
+    if (w.tyreSlot >= 0) unitMaps_[w.tyreSlot] = 1;
+    if (w.tyre) tyres_[n++ % T].push_back(k);  // the contacts (the Magic Formula) dealt out in turn
+  }
 
   markers_.assign(T, {});
   for (std::size_t k = 0; k < model.markers.size(); ++k) {
@@ -115,18 +124,23 @@ void ParallelLinearizer::linearize(const State& state, const VecX& u, const VecX
   auto local = [&](int t) {
     if (t == 0) calcDrivenBodyKinematics(model_, ws);
     calcFreeBodyKinematics(model_, state, rows_[t].data(), static_cast<int>(rows_[t].size()), ws);
+    for (int l : rows_[t])
+      if (unitMaps_[l]) setUnitMaps(ws.bodies[model_.freeBodies[l]]);
     if (work)
       for (int l : rows_[t]) work->body(l);
     calcMarkerList(model_, ws, markers_[t].data(), static_cast<int>(markers_[t].size()));
     calcElements(model_, ws, local_[t].bushings, local_[t].p2ps, pass);
   };
   pool_.run(local);
-  if (hasCross_) {
+  // What needs every body's kinematics: the elements across threads, the tyres' contacts.
+  if (hasCross_ || model_.hasTyres()) {
     auto cross = [&](int t) {
       calcElements(model_, ws, cross_[t].bushings, cross_[t].p2ps, pass);
+      for (int k : tyres_[t]) calcTyreContact(model_, ws, k, true);
     };
     pool_.run(cross);
   }
+  if (!model_.steeringRacks.empty()) calcSteeringRacks(model_, ws, true);
   // Wheel loads (K&C analyses only) are added to all rows after the body forces: then the rows
   // wait for them; in runs they are zero and each row is finished by its thread in one go.
   const bool wheelLoads = options.wheelLoads && !options.wheelLoads->isZero(0.0);
@@ -134,13 +148,21 @@ void ParallelLinearizer::linearize(const State& state, const VecX& u, const VecX
     assembleLinearizationRow(model_, l, ws, options.jacobians);
     if (work) work->row(l);
   };
+  auto finishRows = [&](int t) {
+    for (int l : rows_[t]) addBodyForcesRow(model_, l, ws, true), assembleRow(l);
+  };
   auto rows = [&](int t) {
     for (int l : rows_[t]) clearSurfaceForceRow(model_, l, ws);
     for (const ScatterItem& it : scatter_[t]) scatterElementBlock(model_, it.element, it.block, ws);
-    if (wheelLoads) return;
-    for (int l : rows_[t]) addBodyForcesRow(model_, l, ws, true), assembleRow(l);
+    if (wheelLoads || serialTail_) return;
+    finishRows(t);
   };
   pool_.run(rows);
+  if (serialTail_) {
+    scatterSteeringRacks(model_, ws, true);
+    if (model_.hasTyres()) addTyreForces(model_, ws, true);
+    if (!wheelLoads) pool_.run(finishRows);
+  }
   if (!wheelLoads) return;
   calcBodyForces(model_, ws, options.wheelLoads);
   auto assemble = [&](int t) {

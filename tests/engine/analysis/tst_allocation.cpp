@@ -109,10 +109,14 @@ class TestAllocation : public QObject {
   // A Magic Formula tyre: its contact, slot rows and partials on the stack and in the Workspace.
   void tyreStepDoesNotAllocate_data() {
     QTest::addColumn<QString>("integrator");
-    for (const char* i : {"lsrt2", "ros34pw2", "bdf2", "galpha", "cvode"}) QTest::newRow(i) << i;
+    QTest::addColumn<int>("threads");
+    for (const char* i : {"lsrt2", "ros34pw2", "bdf2", "galpha", "cvode"}) QTest::newRow(i) << i << 1;
+    QTest::newRow("lsrt2, 2 threads") << "lsrt2" << 2;  // the contacts on the threads, the tail serial
   }
   void tyreStepDoesNotAllocate() {
     QFETCH(QString, integrator);
+    QFETCH(int, threads);
+    if (threads > 1 && !threadsAvailable()) QSKIP("a build without threads (ELASTOKIN_THREADS=OFF)");
     Project p = test::tyreCarriage(0.03);
     p.outputs = {{"carriage x", OutputQuantity::MarkerPosition, 2, "x"}};
     // Driven and braked (both reacting on the carriage), the torques sines.
@@ -129,6 +133,8 @@ class TestAllocation : public QObject {
     o.integrator = integrator.toStdString();
     o.dt = 1e-3;
     o.duration = 0.1;
+    o.threads = threads;
+    o.threadsAlways = true;
     Simulation sim(SuspensionModel::build(p), "free", o);
     QCOMPARE(allocationsAfterWarmUp(sim), 0LL);
     QVERIFY(sim.stepsDone() > 90);

@@ -41,6 +41,10 @@ class TestParallelStep : public QObject {
                                                            << 2 << 1 << true;
     QTest::newRow("double_wishbone+maxwell LC2, 2 threads when faster") << "double_wishbone+maxwell" << "LC2" << 0.5
                                                                        << "topology" << 2 << 1 << false;
+    // The full vehicle on Magic Formula tyres, steered through its rack: the tyres' slots and
+    // the rack go through the serial tail of the parallel linearization.
+    QTest::newRow("full_vehicle_tyres step steer, 2 threads") << "full_vehicle_tyres" << "step steer" << 1.55 << "topology"
+                                                              << 2 << 1 << true;
   }
   void threadedEqualsSerial() {
     QFETCH(QString, project);
