@@ -45,8 +45,6 @@ std::unique_ptr<Integrator> makeIntegrator(const SuspensionModel& model, const I
   if (o.method == "lsrt2") {
     const Lsrt2Options options{o.dt, o.linearizeEvery, o.kinematicsDerivative};
     if (o.threads == 1) return std::make_unique<Lsrt2>(model, options, makeLinearSolver(o.solver, model));
-    if (model.hasFlexibleBodies())
-      throw std::invalid_argument("the parallel step does not carry flexible bodies yet: --threads must be 1");
 #if defined(ELASTOKIN_THREADS)
     auto parallel = std::make_unique<ParallelLsrt2>(model, options, o.threads, makeLinearSolver(o.solver, model));
     if (o.threadsAlways) return parallel;

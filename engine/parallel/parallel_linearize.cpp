@@ -2,10 +2,10 @@
 #include "engine/parallel/parallel_linearize.h"
 
 #include <algorithm>
-#include <numeric>
 
 #include "engine/dynamics/force_elements.h"
 #include "engine/dynamics/kinematics.h"
+#include "engine/dynamics/flexible_rows.h"
 #include "engine/dynamics/tyre_rows.h"
 
 namespace ek {
@@ -39,7 +39,11 @@ ParallelLinearizer::ParallelLinearizer(const SuspensionModel& model, WorkerPool&
     if (l < static_cast<int>(preferred.size()) && preferred[l] >= 0 && preferred[l] < T) owner[l] = preferred[l];
   rows_.assign(T, {});
   for (int l = 0; l < m; ++l) rows_[owner[l]].push_back(l);
-  serialTail_ = !model.steeringRacks.empty() || model.hasTyres();
+  flexible_ = model.hasFlexibleBodies();
+  serialTail_ = !model.steeringRacks.empty() || model.hasTyres() || flexible_;
+  modalSlot_.assign(m, 0);
+  for (const ModelFlexibleBody& f : model.flexibleBodies)
+    for (int k = 0; k < f.modalSlots; ++k) modalSlot_[f.firstModalSlot + k] = 1;
   unitMaps_.assign(m, 0);
   tyres_.assign(T, {});
   for (int k = 0, n = 0; k < static_cast<int>(model.wheels.size()); ++k) {
@@ -50,6 +54,7 @@ ParallelLinearizer::ParallelLinearizer(const SuspensionModel& model, WorkerPool&
 
   markers_.assign(T, {});
   for (std::size_t k = 0; k < model.markers.size(); ++k) {
+    if (model.markers[k].flexible >= 0) continue;  // calcFlexibleKinematics() on the calling thread
     const ModelBody& b = model.bodies[model.markers[k].body.value];
     if (b.state >= 0) markers_[owner[b.state]].push_back(static_cast<int>(k));
     else if (b.driven()) markers_[0].push_back(static_cast<int>(k));
@@ -65,7 +70,13 @@ ParallelLinearizer::ParallelLinearizer(const SuspensionModel& model, WorkerPool&
   local_.assign(T, {});
   cross_.assign(T, {});
   std::vector<double> crossLoad(T, 0.0);
+  // An element with a side on a flexible body goes through the flexible pass on the calling
+  // thread (calcFlexibleElements(), addFlexibleElementForces()), as in the serial step.
+  auto onFlexible = [&](MarkerIndex i, MarkerIndex j) {
+    return model.markers[i.value].flexible >= 0 || model.markers[j.value].flexible >= 0;
+  };
   auto place = [&](ElementRef e, MarkerIndex i, MarkerIndex j) {
+    if (onFlexible(i, j)) return;
     const int a = sideThread(i), b = sideThread(j);
     const bool local = a < 0 || b < 0 || a == b;
     const int t = local ? std::max(0, std::max(a, b))
@@ -96,9 +107,11 @@ ParallelLinearizer::ParallelLinearizer(const SuspensionModel& model, WorkerPool&
     const bool both = block == kBlockAA || block == kBlockBB || (a >= 0 && b >= 0);  // ab, ba: free columns only
     if (l >= 0 && both) scatter_[owner[l]].push_back({e, block});
   };
-  std::vector<int> bushings(model.bushings.size()), p2ps(model.p2ps.size());
-  std::iota(bushings.begin(), bushings.end(), 0);
-  std::iota(p2ps.begin(), p2ps.end(), 0);
+  std::vector<int> bushings, p2ps;
+  for (int e = 0; e < static_cast<int>(model.bushings.size()); ++e)
+    if (!onFlexible(model.bushings[e].i, model.bushings[e].j)) bushings.push_back(e);
+  for (int e = 0; e < static_cast<int>(model.p2ps.size()); ++e)
+    if (!onFlexible(model.p2ps[e].i, model.p2ps[e].j)) p2ps.push_back(e);
   forEachRowBlock(batchOrder(model, bushings, true), [&](int e, RowBlock b) {
     addScatter({ElementRef::Bushing, e}, model.bushings[e].i, model.bushings[e].j, b);
   });
@@ -127,7 +140,8 @@ void ParallelLinearizer::linearize(const State& state, const VecX& u, const VecX
     for (int l : rows_[t])
       if (unitMaps_[l]) setUnitMaps(ws.bodies[model_.freeBodies[l]]);
     if (work)
-      for (int l : rows_[t]) work->body(l);
+      for (int l : rows_[t])
+        if (!modalSlot_[l]) work->body(l);  // a modal slot's maps come with the flexible kinematics
     calcMarkerList(model_, ws, markers_[t].data(), static_cast<int>(markers_[t].size()));
     calcElements(model_, ws, local_[t].bushings, local_[t].p2ps, pass);
   };
@@ -140,7 +154,14 @@ void ParallelLinearizer::linearize(const State& state, const VecX& u, const VecX
     };
     pool_.run(cross);
   }
+  if (flexible_) {
+    calcFlexibleKinematics(model_, state, ws);
+    if (work)
+      for (int l = 0; l < model_.nFreeBodies(); ++l)
+        if (modalSlot_[l]) work->body(l);
+  }
   if (!model_.steeringRacks.empty()) calcSteeringRacks(model_, ws, true);
+  if (flexible_) calcFlexibleElements(model_, ws);
   // Wheel loads (K&C analyses only) are added to all rows after the body forces: then the rows
   // wait for them; in runs they are zero and each row is finished by its thread in one go.
   const bool wheelLoads = options.wheelLoads && !options.wheelLoads->isZero(0.0);
@@ -151,6 +172,9 @@ void ParallelLinearizer::linearize(const State& state, const VecX& u, const VecX
   auto finishRows = [&](int t) {
     for (int l : rows_[t]) addBodyForcesRow(model_, l, ws, true), assembleRow(l);
   };
+  auto assemble = [&](int t) {
+    for (int l : rows_[t]) assembleRow(l);
+  };
   auto rows = [&](int t) {
     for (int l : rows_[t]) clearSurfaceForceRow(model_, l, ws);
     for (const ScatterItem& it : scatter_[t]) scatterElementBlock(model_, it.element, it.block, ws);
@@ -160,14 +184,21 @@ void ParallelLinearizer::linearize(const State& state, const VecX& u, const VecX
   pool_.run(rows);
   if (serialTail_) {
     scatterSteeringRacks(model_, ws, true);
+    if (flexible_) addFlexibleElementForces(model_, ws, true);
     if (model_.hasTyres()) addTyreForces(model_, ws, true);
-    if (!wheelLoads) pool_.run(finishRows);
+    if (!wheelLoads && !flexible_) pool_.run(finishRows);
   }
-  if (!wheelLoads) return;
-  calcBodyForces(model_, ws, options.wheelLoads);
-  auto assemble = [&](int t) {
-    for (int l : rows_[t]) assembleRow(l);
-  };
+  if (!wheelLoads && !flexible_) return;
+  // The flexible bodies' rows need every row's body forces first (flexibleBodyRows()).
+  if (wheelLoads) {
+    calcBodyForces(model_, ws, options.wheelLoads);
+  } else {
+    auto bodyForces = [&](int t) {
+      for (int l : rows_[t]) addBodyForcesRow(model_, l, ws, true);
+    };
+    pool_.run(bodyForces);
+  }
+  if (flexible_) flexibleBodyRows(model_, ws, true);
   pool_.run(assemble);
 }
 

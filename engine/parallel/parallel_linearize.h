@@ -76,10 +76,13 @@ class ParallelLinearizer {
   std::vector<ElementLists> local_, cross_;
   bool hasCross_ = false;
   std::vector<std::vector<ScatterItem>> scatter_;
-  /// Steering racks and tyres: evaluated and added to the rows on the calling thread between the
-  /// bushings' and P2P elements' blocks and the body forces (the order of the serial stages).
+  /// Steering racks, tyres and flexible bodies: evaluated and added to the rows on the calling
+  /// thread between the bushings' and P2P elements' blocks and the body forces (the order of the
+  /// serial stages); a flexible body's rows after every row's body forces.
   bool serialTail_ = false;
   std::vector<std::vector<int>> tyres_;  ///< per thread, the wheels whose tyre contacts it computes
+  bool flexible_ = false;
+  std::vector<char> modalSlot_;  ///< per free body: a flexible body's modal slot
   std::vector<char> unitMaps_;  ///< per free body: a tyre's slot (unit maps, calcTyreKinematics())
 };
 

@@ -143,12 +143,16 @@ class TestAllocation : public QObject {
   void flexibleBodyStepDoesNotAllocate_data() {
     QTest::addColumn<QString>("integrator");
     QTest::addColumn<int>("linEvery");
-    for (const char* i : {"lsrt2", "lie", "ros34pw2", "bdf2", "galpha", "cvode"}) QTest::newRow(i) << i << 1;
-    QTest::newRow("lsrt2, lin-every 3") << "lsrt2" << 3;
+    QTest::addColumn<int>("threads");
+    for (const char* i : {"lsrt2", "lie", "ros34pw2", "bdf2", "galpha", "cvode"}) QTest::newRow(i) << i << 1 << 1;
+    QTest::newRow("lsrt2, lin-every 3") << "lsrt2" << 3 << 1;
+    QTest::newRow("lsrt2, 2 threads") << "lsrt2" << 1 << 2;  // the flexible pass on the calling thread
   }
   void flexibleBodyStepDoesNotAllocate() {
     QFETCH(QString, integrator);
     QFETCH(int, linEvery);
+    QFETCH(int, threads);
+    if (threads > 1 && !threadsAvailable()) QSKIP("a build without threads (ELASTOKIN_THREADS=OFF)");
     Project p = test::flexibleBar(8, true);
     test::addFreeLoadCase(p, 0.1);
     p.outputs = {{"bar end z", OutputQuantity::MarkerPosition, 13, "z"}, {"mount", OutputQuantity::BushingForce, 1, "z"}};
@@ -174,6 +178,8 @@ class TestAllocation : public QObject {
     o.linearizeEvery = linEvery;
     o.dt = 1e-4;
     o.duration = 0.01;
+    o.threads = threads;
+    o.threadsAlways = true;
     Simulation sim(SuspensionModel::build(p), "free", o);
     QCOMPARE(allocationsAfterWarmUp(sim), 0LL);
     QVERIFY(sim.stepsDone() > 90);

@@ -45,6 +45,11 @@ class TestParallelStep : public QObject {
     // the rack go through the serial tail of the parallel linearization.
     QTest::newRow("full_vehicle_tyres step steer, 2 threads") << "full_vehicle_tyres" << "step steer" << 1.55 << "topology"
                                                               << 2 << 1 << true;
+    // A flexible anti-roll bar (26 modes): its kinematics, elements and rows on the calling thread.
+    QTest::newRow("double_wishbone_flexible_bar LC1, 2 threads") << "double_wishbone_flexible_bar" << "LC1" << 4.95
+                                                                 << "topology" << 2 << 1 << true;
+    QTest::newRow("double_wishbone_flexible_bar LC1, 2 threads when faster, lin-every 3")
+        << "double_wishbone_flexible_bar" << "LC1" << 4.95 << "topology" << 2 << 3 << false;
   }
   void threadedEqualsSerial() {
     QFETCH(QString, project);
