@@ -221,10 +221,10 @@ void tyreContact(const TyreProperty& tyre, const TyreRoad& road, const TyreConta
     tyre_contact_detail::evaluate<double>(tyre, road, options, x, out.result, out);
     return;
   }
-  // The values from the scalar pass, so that they equal the values-only pass bit for bit
-  // whatever order the automatic differentiation's operations take.
-  std::array<double, kTyreVariables> values;
-  std::copy(in, in + kTyreVariables, values.begin());
+  // The values too come from the automatic differentiation: its value parts are the scalar
+  // pass's operations in the same order, and this file and magic_formula.cpp are compiled without
+  // floating-point contraction (engine/CMakeLists.txt), so they equal the values-only pass bit for
+  // bit (tst_tyre_contact partialsPassValuesEqualTheValuesOnlyPass) without a second pass.
   std::array<tyre_contact_detail::Ad, kTyreVariables> x;
   for (int i = 0; i < kTyreVariables; ++i) x[i] = tyre_contact_detail::Ad(in[i], kTyreVariables, i);
   std::array<tyre_contact_detail::Ad, kTyreResults> r;
@@ -232,8 +232,8 @@ void tyreContact(const TyreProperty& tyre, const TyreRoad& road, const TyreConta
   for (int o = 0; o < kTyreResults; ++o) {
     if (r[o].derivatives().size()) out.partials.row(o) = r[o].derivatives().transpose();
     else out.partials.row(o).setZero();
+    out.result[o] = r[o].value();
   }
-  tyre_contact_detail::evaluate<double>(tyre, road, options, values, out.result, out);
 }
 
 }  // namespace ek

@@ -8,6 +8,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include <random>
 
 #include "engine/dynamics/tyre_contact.h"
 #include "engine/model/tyre_property.h"
@@ -309,6 +310,57 @@ class TestTyreContact : public QObject {
       worstAll = std::max(worstAll, worst);
     }
     QVERIFY(worstAll < 1e-6);
+  }
+
+  /// The partials' pass takes its values from the automatic differentiation (no second, scalar
+  /// pass): they must equal the values-only pass bit for bit wherever a step goes, for every
+  /// version, vertical law and option (magic_formula.cpp and tyre_contact.cpp are compiled without
+  /// floating-point contraction, so both passes round alike).
+  void partialsPassValuesEqualTheValuesOnlyPass() {
+    std::vector<std::pair<const char*, TyreProperty>> tyres;
+    tyres.emplace_back("MF 6.1, deflection-load curve", tyre());
+    TyreProperty noCurve = tyre();
+    noCurve.deflectionLoad.clear();
+    tyres.emplace_back("MF 6.1, Cz", noCurve);
+    TyreProperty pac = noCurve;
+    pac.version = MfVersion::Pac2002;
+    tyres.emplace_back("PAC2002", pac);
+    TyreProperty mf62 = noCurve;
+    mf62.version = MfVersion::Mf62;
+    tyres.emplace_back("MF 6.2", mf62);
+    std::mt19937 random(20261207);
+    const auto uniform = [&random](double a, double b) { return std::uniform_real_distribution<double>(a, b)(random); };
+    int states = 0;
+    for (const auto& [name, t] : tyres) {
+      int differing = 0;
+      for (int k = 0; k < 3000; ++k) {
+        TyreContactState s;
+        const double deflection = uniform(-0.005, 0.04);  // below 0: off the road
+        s.centre = Vec3(uniform(-2.0, 2.0), uniform(-2.0, 2.0), t.unloadedRadius - deflection);
+        s.axis = Vec3(uniform(-0.1, 0.1), 1.0, uniform(-0.1, 0.1)).normalized();
+        const double vx = k % 5 == 0 ? uniform(-0.8, 0.8) : uniform(-5.0, 40.0);  // a fifth below VXLOW
+        s.velocity = Vec3(vx, uniform(-0.2, 0.2) * std::abs(vx) + uniform(-0.3, 0.3), uniform(-0.3, 0.3));
+        s.angularVelocity = Vec3(uniform(-1.0, 1.0), uniform(-1.0, 1.0), uniform(-1.0, 1.0));
+        s.spin = vx * (1.0 + uniform(-0.3, 0.3)) / t.unloadedRadius + (k % 7 == 0 ? uniform(-3.0, 3.0) : 0.0);
+        s.deflectionX = uniform(-0.02, 0.02);
+        s.deflectionY = uniform(-0.02, 0.02);
+        TyreContactOptions o;
+        o.mirrored = k % 2 == 1;
+        o.lowSpeedDamping = k % 3 == 0 ? 2000.0 : 0.0;
+        const TyreContact full = contactOf(s, o, true, t);
+        const TyreContact plain = contactOf(s, o, false, t);
+        bool same = full.point == plain.point && full.fz == plain.fz && full.kappa == plain.kappa &&
+                    full.alpha == plain.alpha && full.gamma == plain.gamma && full.vx == plain.vx &&
+                    full.effectiveRadius == plain.effectiveRadius && full.spin == plain.spin &&
+                    full.sigmaKappa == plain.sigmaKappa && full.sigmaAlpha == plain.sigmaAlpha && full.forces == plain.forces;
+        for (int r = 0; r < kTyreResults; ++r) same = same && full.result[r] == plain.result[r];
+        if (!same && ++differing <= 3) qInfo("  %s: state %d differs", name, k);
+        ++states;
+      }
+      qInfo("%-30s 3000 states, %d with a value that differs", name, differing);
+      QCOMPARE(differing, 0);
+    }
+    QCOMPARE(states, 12000);
   }
 };
 
