@@ -21,15 +21,8 @@
 #include "engine/core/text.h"
 #include "engine/fe/calculix.h"
 #include "support/calculix.h"
+#include "support/sanitized.h"
 
-// Under AddressSanitizer (scripts/sanitize.sh) the shipped cross member is left to the normal build.
-#if defined(__SANITIZE_ADDRESS__)
-#define EK_SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define EK_SANITIZED 1
-#endif
-#endif
 
 using namespace ek;
 using test::errorOf;

@@ -21,6 +21,7 @@
 #include "engine/model/validate.h"
 #include "support/calculix.h"
 #include "support/runs.h"
+#include "support/sanitized.h"
 
 using namespace ek;
 using test::errorOf;
@@ -40,6 +41,10 @@ class TestFeImport : public QObject {
   /// lower) takes the arms' roll axis down with it, and the outer wheel's roll understeer becomes
   /// oversteer (projects/README.md, "The shear centre's effect").
   void twistBeamShearCentreSteers() {
+#ifdef EK_SANITIZED
+    QSKIP("the shipped cross member imported twice (13,535 rows each; over two minutes under the sanitizers) is "
+          "left to the normal build; stripOntoABody runs the import's code paths here");
+#endif
     if (QStandardPaths::findExecutable("ccx").isEmpty())
       QFAIL("ccx is not installed: scripts/setup-debian.sh installs calculix-ccx");
     const std::string root = ELASTOKIN_SOURCE_DIR;
