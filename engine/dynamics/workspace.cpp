@@ -10,6 +10,10 @@
 
 namespace ek {
 
+bool joinsFlexibleBody(const SuspensionModel& model, MarkerIndex i, MarkerIndex j) {
+  return model.markers[i.value].flexible >= 0 || model.markers[j.value].flexible >= 0;
+}
+
 Workspace::Workspace(const SuspensionModel& m)
     : bodies(m.bodies.size()),
       drives(m.nInputs()),
@@ -59,16 +63,13 @@ Workspace::Workspace(const SuspensionModel& m)
   }
   // Elements with a side on a flexible body go through the flexible pass, the others through the
   // lane kernels.
-  auto onFlexible = [&](MarkerIndex i, MarkerIndex j) {
-    return m.markers[i.value].flexible >= 0 || m.markers[j.value].flexible >= 0;
-  };
   std::vector<int> rigid;
   for (int e = 0; e < static_cast<int>(m.bushings.size()); ++e)
-    (onFlexible(m.bushings[e].i, m.bushings[e].j) ? flexibleBushings : rigid).push_back(e);
+    (joinsFlexibleBody(m, m.bushings[e].i, m.bushings[e].j) ? flexibleBushings : rigid).push_back(e);
   bushingOrder = batchOrder(m, rigid, true);
   rigid.clear();
   for (int e = 0; e < static_cast<int>(m.p2ps.size()); ++e)
-    (onFlexible(m.p2ps[e].i, m.p2ps[e].j) ? flexibleP2Ps : rigid).push_back(e);
+    (joinsFlexibleBody(m, m.p2ps[e].i, m.p2ps[e].j) ? flexibleP2Ps : rigid).push_back(e);
   p2pOrder = batchOrder(m, rigid, false);
   flexibleMarkers.resize(m.hasFlexibleBodies() ? m.markers.size() : 0);
   tyres.resize(m.hasTyres() ? m.wheels.size() : 0);

@@ -163,6 +163,11 @@ struct FlexibleMarkerState {
   Vec3 elasticVelocity = Vec3::Zero();  ///< R T q' (global)
 };
 
+/// Whether a force element between markers i and j has a side on a flexible body: it then goes
+/// through the flexible pass (calcFlexibleElements()), the others through the lane kernels. The
+/// one place that splits them (the Workspace's element lists, the parallel step's thread lists).
+bool joinsFlexibleBody(const SuspensionModel& model, MarkerIndex i, MarkerIndex j);
+
 struct Workspace {
   explicit Workspace(const SuspensionModel& model);
 

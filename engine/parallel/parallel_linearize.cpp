@@ -72,11 +72,8 @@ ParallelLinearizer::ParallelLinearizer(const SuspensionModel& model, WorkerPool&
   std::vector<double> crossLoad(T, 0.0);
   // An element with a side on a flexible body goes through the flexible pass on the calling
   // thread (calcFlexibleElements(), addFlexibleElementForces()), as in the serial step.
-  auto onFlexible = [&](MarkerIndex i, MarkerIndex j) {
-    return model.markers[i.value].flexible >= 0 || model.markers[j.value].flexible >= 0;
-  };
   auto place = [&](ElementRef e, MarkerIndex i, MarkerIndex j) {
-    if (onFlexible(i, j)) return;
+    if (joinsFlexibleBody(model, i, j)) return;
     const int a = sideThread(i), b = sideThread(j);
     const bool local = a < 0 || b < 0 || a == b;
     const int t = local ? std::max(0, std::max(a, b))
@@ -109,9 +106,9 @@ ParallelLinearizer::ParallelLinearizer(const SuspensionModel& model, WorkerPool&
   };
   std::vector<int> bushings, p2ps;
   for (int e = 0; e < static_cast<int>(model.bushings.size()); ++e)
-    if (!onFlexible(model.bushings[e].i, model.bushings[e].j)) bushings.push_back(e);
+    if (!joinsFlexibleBody(model, model.bushings[e].i, model.bushings[e].j)) bushings.push_back(e);
   for (int e = 0; e < static_cast<int>(model.p2ps.size()); ++e)
-    if (!onFlexible(model.p2ps[e].i, model.p2ps[e].j)) p2ps.push_back(e);
+    if (!joinsFlexibleBody(model, model.p2ps[e].i, model.p2ps[e].j)) p2ps.push_back(e);
   forEachRowBlock(batchOrder(model, bushings, true), [&](int e, RowBlock b) {
     addScatter({ElementRef::Bushing, e}, model.bushings[e].i, model.bushings[e].j, b);
   });
