@@ -1325,6 +1325,18 @@ class TestWorkbench : public QObject {
     QCOMPARE(t->item(3, 4)->foreground().color(), QColor(190, 30, 30));
     QCOMPARE(t->item(0, 4)->text(), QString("met ([12, 14] m/s)"));
     QVERIFY(t->item(1, 4)->text().isEmpty());  // exit speed: no target
+    // A run the engine refuses: the panel says why, reports failure and keeps the last result.
+    const int rows = t->rowCount();
+    m->setManoeuvre("double-lane-change-limit");
+    QVERIFY(m->setParameter("speed", 20.0));
+    QVERIFY(m->setParameter("speed max", 15.0));
+    m->run();
+    QVERIFY(done.wait(300000));
+    QVERIFY(!done.last().first().toBool());
+    QVERIFY2(m->status()->text().startsWith("Stopped: ") && m->status()->text().contains("'speed max' at least 'speed'"),
+             qPrintable(m->status()->text()));
+    QVERIFY(!m->isRunning());
+    QCOMPARE(t->rowCount(), rows);
     settle();
   }
 

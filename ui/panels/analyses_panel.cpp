@@ -29,6 +29,7 @@
 #include "engine/core/rotation.h"
 #include "engine/model/project_diff.h"
 #include "ui/document/file_output.h"
+#include "ui/run/background_job.h"
 
 namespace ek::ui {
 namespace {
@@ -411,78 +412,68 @@ void AnalysesPanel::run() {
   progress_->setValue(0);
   showStatus(status_, tr("Running %1...").arg(kindTitle(a)));
   updateControls();
-  auto progress = [this](double f) {
-    QMetaObject::invokeMethod(progress_, [this, f] { progress_->setValue(static_cast<int>(1000 * f)); },
-                              Qt::QueuedConnection);
-  };
-  thread_ = QThread::create([this, a, model, from, to, points, wheel, load, input, loadCase, progress] {
+  auto work = [this, a, model, from, to, points, wheel, load, input, loadCase, progress = progressTo(progress_)] {
     Result r;
     r.analysis = a;
     r.project = model->project();
-    QString error;
-    try {
-      if (a == "frequency-response" || a == "modes") {
-        r.point = loadCase.empty() ? designPoint(*model) : loadCasePoint(model, loadCase);
-        if (a == "modes") {
-          r.kind = Kind::Modes;
-          r.modes = computeModes(*model, r.point);
-        } else {
-          r.kind = Kind::Frequency;
-          ResponseInput in;
-          if (input >= 0) {
-            in.index = input;
-          } else {
-            in.kind = ResponseInput::Kind::WheelLoad;
-            in.index = wheel;
-            in.load = load;
-          }
-          const std::vector<Channel> ch = responseChannels(*model);
-          FrequencyOptions o;
-          o.from = from;
-          o.to = to;
-          o.points = points;
-          r.frequency = frequencyResponse(*model, r.point, in, ch, o, progress, &cancel_flag_);
-        }
+    if (a == "frequency-response" || a == "modes") {
+      r.point = loadCase.empty() ? designPoint(*model) : loadCasePoint(model, loadCase);
+      if (a == "modes") {
+        r.kind = Kind::Modes;
+        r.modes = computeModes(*model, r.point);
       } else {
-        r.kind = Kind::Kc;
-        KcOptions o;
-        parseKcKind(a.toStdString(), o.kind);
-        double scale = o.kind == KcKind::StaticLoad ? 1.0 : 1e-3;  // mm on screen
-        if (o.kind == KcKind::Steering) {
-          o.input = input;
-          if (input >= 0 && model->inputs[input].kind == InputKind::Rotation) scale = M_PI / 180.0;  // deg
+        r.kind = Kind::Frequency;
+        ResponseInput in;
+        if (input >= 0) {
+          in.index = input;
+        } else {
+          in.kind = ResponseInput::Kind::WheelLoad;
+          in.index = wheel;
+          in.load = load;
         }
-        o.from = scale * from;
-        o.to = scale * to;
+        const std::vector<Channel> ch = responseChannels(*model);
+        FrequencyOptions o;
+        o.from = from;
+        o.to = to;
         o.points = points;
-        if (o.kind == KcKind::SingleTravel || o.kind == KcKind::StaticLoad) o.wheel = wheel;
-        o.load = load;
-        r.kc = runKc(*model, o, progress, &cancel_flag_);
+        r.frequency = frequencyResponse(*model, r.point, in, ch, o, progress, &cancel_flag_);
       }
-    } catch (const std::exception& e) {
-      error = QString::fromStdString(e.what());
+    } else {
+      r.kind = Kind::Kc;
+      KcOptions o;
+      parseKcKind(a.toStdString(), o.kind);
+      double scale = o.kind == KcKind::StaticLoad ? 1.0 : 1e-3;  // mm on screen
+      if (o.kind == KcKind::Steering) {
+        o.input = input;
+        if (input >= 0 && model->inputs[input].kind == InputKind::Rotation) scale = M_PI / 180.0;  // deg
+      }
+      o.from = scale * from;
+      o.to = scale * to;
+      o.points = points;
+      if (o.kind == KcKind::SingleTravel || o.kind == KcKind::StaticLoad) o.wheel = wheel;
+      o.load = load;
+      r.kc = runKc(*model, o, progress, &cancel_flag_);
     }
-    QMetaObject::invokeMethod(
-        this, [this, r = std::move(r), error]() mutable { onResult(std::move(r), error); }, Qt::QueuedConnection);
-  });
-  connect(thread_, &QThread::finished, thread_, &QObject::deleteLater);
-  thread_->start();
+    return r;
+  };
+  thread_ = startBackgroundJob(this, std::move(work),
+                               [this](std::optional<Result> r, QString error) { onResult(std::move(r), error); });
 }
 
 void AnalysesPanel::cancel() { cancel_flag_ = true; }
 
-void AnalysesPanel::onResult(Result r, QString error) {
+void AnalysesPanel::onResult(std::optional<Result> r, QString error) {
   thread_ = nullptr;  // deletes itself once finished
   running_ = false;
   const bool cancelled = cancel_flag_.load();
-  if (!error.isEmpty() || cancelled) {
+  if (!r || cancelled) {
     showStatus(status_, cancelled ? tr("Cancelled.") : tr("Stopped: %1").arg(error));
     progress_->setValue(0);
     updateControls();
     emit finished(false, cancelled ? tr("cancelled") : error);
     return;
   }
-  current_ = std::move(r);
+  current_ = std::move(*r);
   current_.label = tr("current");
   hasCurrent_ = true;
   progress_->setValue(1000);

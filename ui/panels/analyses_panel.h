@@ -9,8 +9,8 @@
 
 #include <QWidget>
 #include <atomic>
-#include <optional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "engine/analysis/kc_measured.h"
@@ -118,7 +118,7 @@ class AnalysesPanel : public QWidget {
 
  private:
   void updateControls();
-  void onResult(Result r, QString error);
+  void onResult(std::optional<Result> r, QString error);
   void redraw();
   void fillTable();
   void updateStale();

@@ -17,6 +17,7 @@
 
 #include "engine/analysis/kc.h"
 #include "ui/document/number_entry.h"
+#include "ui/run/background_job.h"
 
 namespace ek::ui {
 
@@ -172,23 +173,11 @@ void ManoeuvresPanel::run() {
   progress_->setValue(0);
   status_->setText(tr("Running %1...").arg(manoeuvre()));
   updateControls();
-  auto progress = [this](double f) {
-    QMetaObject::invokeMethod(progress_, [this, f] { progress_->setValue(static_cast<int>(1000 * f)); },
-                              Qt::QueuedConnection);
-  };
-  thread_ = QThread::create([this, name, project, params, progress] {
-    std::optional<ManoeuvreResult> r;
-    QString error;
-    try {
-      r = runManoeuvre(project, name, params, progress, &cancel_);
-    } catch (const std::exception& e) {
-      error = QString::fromStdString(e.what());
-    }
-    QMetaObject::invokeMethod(
-        this, [this, r = std::move(r), error]() mutable { onResult(std::move(r), error); }, Qt::QueuedConnection);
-  });
-  connect(thread_, &QThread::finished, thread_, &QObject::deleteLater);
-  thread_->start();
+  thread_ = startBackgroundJob(
+      this, [this, name, project, params, progress = progressTo(progress_)] {
+        return runManoeuvre(project, name, params, progress, &cancel_);
+      },
+      [this](std::optional<ManoeuvreResult> r, QString error) { onResult(std::move(r), error); });
 }
 
 void ManoeuvresPanel::cancel() { cancel_ = true; }
