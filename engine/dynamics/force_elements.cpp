@@ -774,15 +774,24 @@ void calcSteeringRacks(const SuspensionModel& model, Workspace& ws, bool partial
     SteeringRackResult& out = ws.steeringRacks[e];
     out.travel = dW.dot(z) - r.travel0;
     out.rate = vRel.dot(z);
-    const double g = out.travel - r.ratio * ws.u[r.input], gRate = out.rate - r.ratio * ws.uDot[r.input];
-    out.force = -(r.stiffness * g + r.damping * gRate) + 0.0;  // + 0.0: a rack at rest reads 0, not -0
-    out.columnTorque = r.ratio * out.force;
-    out.columnTwist = -g / r.ratio;
+    // The column's stiffness and damping at the rack with the ratio at this angle.
+    const ModelSteeringRack::Command cmd = r.command(ws.u[r.input]);
+    const double k = r.travelCurve ? r.columnStiffness / (cmd.ratio * cmd.ratio) : r.stiffness;
+    const double c = r.travelCurve ? r.columnDamping / (cmd.ratio * cmd.ratio) : r.damping;
+    const double g = out.travel - cmd.travel, gRate = out.rate - cmd.ratio * ws.uDot[r.input];
+    out.force = -(k * g + c * gRate) + 0.0;  // + 0.0: a rack at rest reads 0, not -0
+    out.columnTorque = cmd.ratio * out.force;
+    out.columnTwist = -g / cmd.ratio;
     out.wrench.F = out.force * z;
     out.wrench.tau.setZero();
+    // By the angle and its rate: k = K_c / S'^2 and c = C_c / S'^2 change with S'' (a variable ratio).
+    out.dForce_du = k * cmd.ratio;
+    out.dForce_dudot = c * cmd.ratio;
+    if (cmd.ratioSlope != 0.0)
+      out.dForce_du += c * cmd.ratioSlope * ws.uDot[r.input] - 2.0 * cmd.ratioSlope / cmd.ratio * out.force;
     if (!partials) continue;
     // A bushing's z direction alone (bushingPartials() with K = k z z^T, C = c z z^T, no torque).
-    const Mat3 K = r.stiffness * z * z.transpose(), C = r.damping * z * z.transpose();
+    const Mat3 K = k * z * z.transpose(), C = c * z * z.transpose();
     MarkerPartialsOf<double> m;
     m.FpI = scalarOf(Mat3(C * skew(mj.w) - K));
     m.FvI = scalarOf(Mat3(-C));

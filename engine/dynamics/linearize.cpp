@@ -89,8 +89,9 @@ void scatterBlock(const SuspensionModel& model, const Element& element, const El
 }
 
 /// A steering rack's force by the steering-wheel angle and its rate (dF/du = k ratio z, dF/du' =
-/// c ratio z) into the world-wrench columns of its input: on the rack about its centre, the
-/// reaction at p_I on the housing.
+/// c ratio z, and with a variable ratio the change of k and c: calcSteeringRacks()) into the
+/// world-wrench columns of its input: on the rack about its centre, the reaction at p_I on the
+/// housing.
 void addSteeringAngleColumns(const SuspensionModel& model, int e, Workspace& ws) {
   const ModelSteeringRack& r = model.steeringRacks[e];
   const MarkerKinematics& mi = ws.markers[r.i.value];
@@ -99,13 +100,13 @@ void addSteeringAngleColumns(const SuspensionModel& model, int e, Workspace& ws)
   Vec6 unit;
   if (r.inputSlotA >= 0) {
     unit << z, mi.rho.cross(z);
-    ws.Jw_u[r.inputSlotA] += r.stiffness * r.ratio * unit;
-    ws.Jw_udot[r.inputSlotA] += r.damping * r.ratio * unit;
+    ws.Jw_u[r.inputSlotA] += ws.steeringRacks[e].dForce_du * unit;
+    ws.Jw_udot[r.inputSlotA] += ws.steeringRacks[e].dForce_dudot * unit;
   }
   if (r.inputSlotB >= 0) {
     unit << -z, -(mi.p - ws.bodies[mj.body].p).cross(z);
-    ws.Jw_u[r.inputSlotB] += r.stiffness * r.ratio * unit;
-    ws.Jw_udot[r.inputSlotB] += r.damping * r.ratio * unit;
+    ws.Jw_u[r.inputSlotB] += ws.steeringRacks[e].dForce_du * unit;
+    ws.Jw_udot[r.inputSlotB] += ws.steeringRacks[e].dForce_dudot * unit;
   }
 }
 

@@ -101,6 +101,7 @@ struct P2PResult {
 /// rack along the housing's z axis [N], the column's torque [N m] and twist [rad].
 struct SteeringRackResult {
   double travel = 0.0, rate = 0.0, force = 0.0, columnTorque = 0.0, columnTwist = 0.0;
+  double dForce_du = 0.0, dForce_dudot = 0.0;  ///< the force's partials by the angle and its rate
   ElementWrench wrench;
 };
 

@@ -422,8 +422,16 @@ std::shared_ptr<const SuspensionModel> SuspensionModel::build(const Project& p) 
     mr.j = m->markerById(e.markerJ);
     mr.input = m->inputById(e.input);
     mr.ratio = e.ratio;
-    mr.stiffness = e.columnStiffness / (e.ratio * e.ratio);
-    mr.damping = e.columnDamping / (e.ratio * e.ratio);
+    if (e.travelCurve) {
+      mr.travelCurve = curveById.at(*e.travelCurve);
+      const CurveValue atZero = mr.travelCurve->eval(0.0);
+      mr.travelAtZero = atZero.y;
+      mr.ratio = atZero.dydx;
+    }
+    mr.columnStiffness = e.columnStiffness;
+    mr.columnDamping = e.columnDamping;
+    mr.stiffness = e.columnStiffness / (mr.ratio * mr.ratio);
+    mr.damping = e.columnDamping / (mr.ratio * mr.ratio);
     // The travel as modelled: d_W . z_J at the markers' design poses.
     auto position = [&](MarkerIndex mi) {
       const ModelMarker& mk = m->markers[mi.value];
@@ -555,6 +563,12 @@ std::shared_ptr<const SuspensionModel> SuspensionModel::build(const Project& p) 
     m->wheels.push_back(mw);
   }
   return m;
+}
+
+ModelSteeringRack::Command ModelSteeringRack::command(double u) const {
+  if (travelCurve == nullptr) return {ratio * u, ratio, 0.0};
+  const CurveValue s = travelCurve->eval(u);
+  return {s.y - travelAtZero, s.dydx, travelCurve->secondDerivative(u)};
 }
 
 BodyIndex SuspensionModel::bodyById(int id) const {

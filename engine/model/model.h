@@ -146,12 +146,24 @@ struct ModelSteeringRack {
   std::string name;
   MarkerIndex i, j;  ///< rack, housing (its z axis is the rack's)
   int input = -1;    ///< the steering-wheel angle's input
-  double ratio = 0.0;      ///< [m/rad]
-  double stiffness = 0.0;  ///< the column's, at the rack: column stiffness / ratio^2 [N/m]
-  double damping = 0.0;    ///< [N s/m]
+  /// A variable ratio: the rack's travel against the steering-wheel angle S(u) (owned by the
+  /// model); null: the constant `ratio`.
+  const Curve* travelCurve = nullptr;
+  double travelAtZero = 0.0;  ///< S(0): the angle zero stands for the rack as modelled [m]
+  double ratio = 0.0;      ///< [m/rad]; with a travel curve its slope at zero angle
+  double columnStiffness = 0.0, columnDamping = 0.0;  ///< torsional [N m/rad], [N m s/rad]
+  double stiffness = 0.0;  ///< the column's, at the rack: column stiffness / ratio^2 [N/m] (at zero angle)
+  double damping = 0.0;    ///< [N s/m] (at zero angle)
   double travel0 = 0.0;    ///< (p_I - p_J) . z_J as modelled [m]
   BlockSlots blocks;
   int inputSlotA = -1, inputSlotB = -1;  ///< J_u's slots (row of I's body, of J's body; -1 if not free)
+
+  /// What the steering-wheel angle u asks of the rack (docs/steering.md, "Variable ratio"): the
+  /// travel S(u) - S(0) (ratio u for a constant ratio), the ratio S'(u) and its slope S''(u).
+  struct Command {
+    double travel = 0.0, ratio = 0.0, ratioSlope = 0.0;
+  };
+  Command command(double u) const;
 };
 
 struct ModelInput {

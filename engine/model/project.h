@@ -175,6 +175,9 @@ struct SteeringRackRow {
   double ratio = 0.0;            ///< rack travel per steering-wheel angle [m/rad] (the pinion radius), != 0
   double columnStiffness = 0.0;  ///< torsional, column and torsion bar in series [N m/rad], > 0
   double columnDamping = 0.0;    ///< torsional [N m s/rad], >= 0
+  /// A variable ratio instead of `ratio`: the curve of the rack's travel [m] against the
+  /// steering-wheel angle [rad]; its slope is the ratio (docs/steering.md, "Variable ratio").
+  std::optional<int> travelCurve;
   bool operator==(const SteeringRackRow&) const = default;
 };
 

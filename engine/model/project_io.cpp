@@ -356,7 +356,13 @@ SteeringRackRow readSteeringRack(ObjectReader& r) {
   s.input = r.integer("steering input");
   s.markerI = r.integer("marker_i");
   s.markerJ = r.integer("marker_j");
-  s.ratio = r.number("ratio [m/rad]");
+  if (r.has("travel curve")) {
+    s.travelCurve = r.integer("travel curve");
+    if (r.has("ratio [m/rad]"))
+      r.fail("ratio [m/rad]", "give either 'ratio [m/rad]' (a constant ratio) or 'travel curve' (a variable one), not both");
+  } else {
+    s.ratio = r.number("ratio [m/rad]");
+  }
   s.columnStiffness = r.number("column stiffness [N m/rad]");
   s.columnDamping = r.number("column damping [N m s/rad]", 0.0);
   return s;
@@ -900,11 +906,17 @@ std::string writeProjectText(const Project& p) {
   j["p2p elements"] = p2ps;
   if (!p.steeringRacks.empty()) {  // older projects have no such table: it stays out when empty
     Json racks = Json::array();
-    for (const auto& e : p.steeringRacks)
-      racks.push_back(Json{{"id", e.id}, {"name", e.name}, {"steering input", e.input}, {"marker_i", e.markerI},
-                           {"marker_j", e.markerJ}, {"ratio [m/rad]", e.ratio},
-                           {"column stiffness [N m/rad]", e.columnStiffness},
-                           {"column damping [N m s/rad]", e.columnDamping}});
+    for (const auto& e : p.steeringRacks) {
+      Json row{{"id", e.id}, {"name", e.name}, {"steering input", e.input}, {"marker_i", e.markerI},
+               {"marker_j", e.markerJ}};
+      if (e.travelCurve)
+        row["travel curve"] = *e.travelCurve;
+      else
+        row["ratio [m/rad]"] = e.ratio;
+      row["column stiffness [N m/rad]"] = e.columnStiffness;
+      row["column damping [N m s/rad]"] = e.columnDamping;
+      racks.push_back(row);
+    }
     j["steering racks"] = racks;
   }
   Json curves = Json::array();

@@ -72,6 +72,43 @@ void checkLaw(const Checker& c, const std::map<int, std::size_t>& curves, const 
   }
 }
 
+/// A steering rack's travel curve (docs/steering.md, "Variable ratio"): its slope is the rack's
+/// ratio, so it must keep one sign and never vanish, beyond the points too (linear extrapolation).
+/// A curve with errors of its own is left to their messages.
+void checkTravelCurve(const Checker& c, const CurveRow& cv, const Location& where) {
+  Interpolation ip;
+  Extrapolation ep;
+  if (!parseInterpolation(cv.interpolation, ip) || !parseExtrapolation(cv.extrapolation, ep) || cv.points.size() < 2)
+    return;
+  std::vector<double> x, y;
+  for (const auto& pt : cv.points) {
+    if (!std::isfinite(pt[0]) || !std::isfinite(pt[1]) || (!x.empty() && !(pt[0] > x.back()))) return;
+    x.push_back(pt[0]);
+    y.push_back(pt[1]);
+  }
+  const std::string which = "curve " + std::to_string(cv.id);
+  if (ep != Extrapolation::Linear) {
+    c.error(where, which + " holds its end values (extrapolation 'constant'): the slope of a travel curve is the "
+                           "rack's ratio, beyond the points too, so it needs 'linear' extrapolation");
+    return;
+  }
+  const Curve curve(x, y, ip, ep);
+  constexpr int kSamples = 16;  // per interval, the points included
+  double sign = 0.0;
+  for (std::size_t k = 0; k + 1 < x.size(); ++k)
+    for (int j = 0; j <= kSamples; ++j) {
+      const double at = x[k] + (x[k + 1] - x[k]) * j / kSamples;
+      const double slope = curve.eval(at).dydx;
+      if (!(std::abs(slope) > 0.0) || slope * sign < 0.0) {
+        c.error(where, which + (slope * sign < 0.0 ? " turns back" : " is flat") + " at x = " + num(at) +
+                           " (slope " + num(slope) + "): its slope is the rack's ratio, so the travel must rise "
+                           "or fall strictly over the whole curve");
+        return;
+      }
+      sign = slope;
+    }
+}
+
 bool componentValid(OutputQuantity q, const std::string& comp) {
   static const std::set<std::string> xyz{"x", "y", "z"}, rot{"rx", "ry", "rz"};
   switch (q) {
@@ -600,8 +637,14 @@ Diagnostics check(const Project& p) {
       c.error(c.at(t, e, "steering input"),
               "input " + std::to_string(e.input) + " is a " + inputKindName(p.inputs[inputs.at(e.input)].kind) +
                   " input; the steering-wheel angle is a rotation input (it turns the steering wheel's body)");
-    if (std::isfinite(e.ratio) && e.ratio == 0.0)
+    if (e.travelCurve) {
+      if (!curves.count(*e.travelCurve))
+        c.error(c.at(t, e, "travel curve"), "curve " + std::to_string(*e.travelCurve) + " does not exist");
+      else
+        checkTravelCurve(c, p.curves[curves.at(*e.travelCurve)], c.at(t, e, "travel curve"));
+    } else if (std::isfinite(e.ratio) && e.ratio == 0.0) {
       c.error(c.at(t, e, "ratio [m/rad]"), "must not be zero (the rack's travel per steering-wheel angle)");
+    }
     if (std::isfinite(e.columnStiffness) && !(e.columnStiffness > 0.0))
       c.error(c.at(t, e, "column stiffness [N m/rad]"), "must be positive");
     if (std::isfinite(e.columnDamping) && e.columnDamping < 0.0)

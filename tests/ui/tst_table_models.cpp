@@ -366,6 +366,7 @@ class TestTableModels : public QObject {
     Project p = doc_->project();
     p.inputs.push_back(InputRow{77, "steering wheel angle", p.markers.front().id, InputKind::Rotation,
                                 InputFrame::Marker, Vec3::UnitZ()});
+    p.curves.push_back(CurveRow{88, "rack travel", "spline", "linear", {{-3.0, -0.025}, {0.0, 0.0}, {3.0, 0.025}}});
     doc_->reset(p, QString());
     auto model = makeTableModel(doc_.get(), Table::SteeringRacks);
     QCOMPARE(model->rowCount(), 0);
@@ -386,6 +387,20 @@ class TestTableModels : public QObject {
     QVERIFY(model->headerData(ratio, Qt::Horizontal, Qt::ToolTipRole).toString().contains("pinion radius"));
     doc_->undoStack()->undo();
     QCOMPARE(doc_->project().steeringRacks[0].columnStiffness, r.columnStiffness);
+    // A variable ratio: "curve N" in the ratio's cell makes the curve the rack's travel, a number
+    // makes the ratio constant again; undo (the cell's edits merged into one step) the first ratio.
+    QVERIFY(model->headerData(ratio, Qt::Horizontal, Qt::ToolTipRole).toString().contains("curve ID"));
+    QVERIFY2(model->setData(model->index(0, ratio), "curve 88", Qt::EditRole), qPrintable(model->lastError()));
+    QCOMPARE(doc_->project().steeringRacks[0].travelCurve, std::optional<int>(88));
+    QCOMPARE(model->data(model->index(0, ratio)).toString(), QString("curve 88"));
+    QVERIFY(model->setData(model->index(0, ratio), "0.009", Qt::EditRole));
+    QCOMPARE(doc_->project().steeringRacks[0].travelCurve, std::optional<int>());
+    QCOMPARE(doc_->project().steeringRacks[0].ratio, 0.009);
+    doc_->undoStack()->undo();
+    QCOMPARE(doc_->project().steeringRacks[0].travelCurve, std::optional<int>());
+    QCOMPARE(doc_->project().steeringRacks[0].ratio, r.ratio);
+    QVERIFY(!model->setData(model->index(0, ratio), "curve x", Qt::EditRole));
+    QVERIFY2(model->lastError().contains("expected a number or 'curve <id>'"), qPrintable(model->lastError()));
   }
 
   void typedEditorsEditRowsAsAWhole() {

@@ -32,7 +32,8 @@ QString columnHelp(const QString& header) {
       {"column stiffness", "Torsional stiffness of the steering column and torsion bar in series, at the steering wheel."},
       {"column damping", "Torsional damping of the steering column, at the steering wheel."},
       {"ratio", "Rack travel per steering-wheel angle (the pinion radius): 50 mm per turn is 0.00796 m/rad. "
-                "Negative: a positive angle moves the rack along -z of marker J."},
+                "Negative: a positive angle moves the rack along -z of marker J. Or \"curve ID\": a variable ratio, "
+                "the curve of rack travel [m] against steering-wheel angle [rad] (its slope is the ratio)."},
       {"steering input", "The steering-wheel angle: a rotation input (id) that turns the steering wheel's body."},
       // The flexible bodies' columns first: their words recur in other tables' headers.
       {"beam points", "The beam axis through these points, \"x y z; x y z; ...\" in metres in the body frame (at "
@@ -731,7 +732,17 @@ std::unique_ptr<TableModel> steeringRacks(ProjectDocument* d) {
   c.back().choices = markerChoices;
   c.push_back(intCol<R>("marker j (housing, z = axis)", "marker_j", &R::markerJ));
   c.back().choices = markerChoices;
-  c.push_back(numCol<R>("ratio [m/rad]", "ratio [m/rad]", [](R& r) -> double& { return r.ratio; }));
+  // A number (a constant ratio) or "curve N" (a variable one: the travel curve), as a law's cell.
+  c.push_back({"ratio [m/rad]", "ratio [m/rad]",
+               [](const R& r) { return QVariant(lawText(LawRow{r.ratio, r.travelCurve})); },
+               [](R& r, const QVariant& v) {
+                 LawRow law{r.ratio, r.travelCurve};
+                 const QString error = parseLaw(v, law);
+                 if (!error.isEmpty()) return error;
+                 r.ratio = law.coefficient;
+                 r.travelCurve = law.curve;
+                 return QString();
+               }});
   c.push_back(numCol<R>("column stiffness [N m/rad]", "column stiffness [N m/rad]",
                         [](R& r) -> double& { return r.columnStiffness; }));
   c.push_back(numCol<R>("column damping [N m s/rad]", "column damping [N m s/rad]",

@@ -58,6 +58,19 @@ Project rackOnGuide(double ratio, const SignalRow& angle, InitialState start) {
   return p;
 }
 
+/// rackOnGuide() on a variable ratio: the travel curve S(u) = S0 + r0 u + a u^3 sampled as a spline
+/// (quicker towards the lock: 6.8 mm/rad at the centre, 9.5 at 3 rad), S0 = 50 mm (a curve of the
+/// rack's position: the angle zero stands for the rack as modelled).
+Project variableRack(const SignalRow& angle, InitialState start) {
+  Project p = rackOnGuide(kRatio, angle, start);
+  CurveRow travel{7, "rack travel", "spline", "linear", {}};
+  for (double u = -3.0; u <= 3.0 + 1e-9; u += 0.75) travel.points.push_back({u, 0.05 + 0.0068 * u + 1e-4 * u * u * u});
+  p.curves = {travel};
+  p.steeringRacks[0].ratio = 0.0;
+  p.steeringRacks[0].travelCurve = 7;
+  return p;
+}
+
 SteeringRackResult rackAt(const SuspensionModel& m, const State& s, double angle, double rate) {
   Workspace ws(m);
   VecX u(1), ud(1);
@@ -95,6 +108,59 @@ class TestSteering : public QObject {
       QVERIFY(std::abs(r.columnTwist - r.columnTorque / kColumnStiffness) <= 1e-9);
       QVERIFY(r.columnTorque > 0.0);  // the driver holds against the turn, whichever way the rack runs
     }
+  }
+
+  // A variable ratio (docs/steering.md, "Variable ratio"): at rest under an angle u the column, at
+  // the rack k_r = K_c / S'(u)^2, and the guide share the travel S(u) - S(0): s = k_r (S(u) -
+  // S(0)) / (k_r + k_g); the column holds S'(u) k_g s, twisted by that over K_c. Beyond the curve's
+  // points (3.6 rad) it continues with its end slope; quicker towards the lock than the centre's
+  // ratio would take the rack.
+  void variableRatioStaticTravel() {
+    const Project p = variableRack(SignalRow{}, InitialState::Equilibrium);
+    for (double angle : {0.5, -1.7, 3.6}) {
+      Project q = p;
+      q.loadCases[0].drives[0].signal.value = angle;
+      Simulation sim(SuspensionModel::build(q), "steer", RunOptions{});
+      sim.initialize();
+      const ModelSteeringRack& rack = sim.model().steeringRacks[0];
+      const CurveValue at = rack.travelCurve->eval(angle), zero = rack.travelCurve->eval(0.0);
+      const SteeringRackResult r = rackAt(sim.model(), sim.state(), angle, 0.0);
+      const double kr = kColumnStiffness / (at.dydx * at.dydx);
+      const double travel = kr * (at.y - zero.y) / (kr + kGuide);
+      qInfo("angle %+.2f rad: ratio %.5f m/rad (%.5f at 0), travel %.9f mm (expected %.9f), column torque %.6f N m",
+            angle, at.dydx, zero.dydx, 1e3 * r.travel, 1e3 * travel, r.columnTorque);
+      QVERIFY(std::abs(r.travel - travel) <= 1e-10);
+      QVERIFY(std::abs(r.columnTorque - at.dydx * kGuide * travel) <= 1e-6 * std::abs(r.columnTorque));
+      QVERIFY(std::abs(r.columnTwist - r.columnTorque / kColumnStiffness) <= 1e-9);
+      // Towards the lock the rack runs further than the centre's ratio times the angle.
+      QVERIFY(std::abs(travel) > std::abs(kr * zero.dydx * angle / (kr + kGuide)));
+    }
+  }
+
+  // A travel curve that is the straight line ratio x u runs as the constant ratio: the rack's
+  // equation, its partials by the angle (the integrator's J_u) and the ramp's whole run agree to
+  // round-off.
+  void straightTravelCurveIsTheRatio() {
+    SignalRow ramp;
+    ramp.type = SignalType::Ramp, ramp.value = 0.0, ramp.value2 = 1.5, ramp.t0 = 0.1, ramp.t1 = 0.6;
+    Project line = rackOnGuide(kRatio, ramp, InitialState::AsModelled);
+    line.curves = {CurveRow{7, "line", "linear", "linear", {{-2.0, -2.0 * kRatio}, {2.0, 2.0 * kRatio}}}};
+    line.steeringRacks[0].ratio = 0.0;
+    line.steeringRacks[0].travelCurve = 7;
+    Simulation a(SuspensionModel::build(rackOnGuide(kRatio, ramp, InitialState::AsModelled)), "steer", RunOptions{});
+    Simulation b(SuspensionModel::build(line), "steer", RunOptions{});
+    a.initialize();
+    b.initialize();
+    double worst = 0.0, largest = 0.0;
+    for (bool more = true; more;) {
+      more = a.step();
+      QCOMPARE(b.step(), more);
+      worst = std::max(worst, (a.state().r - b.state().r).cwiseAbs().maxCoeff());
+      largest = std::max(largest, a.state().r.cwiseAbs().maxCoeff());
+    }
+    qInfo("straight travel curve against the ratio: largest difference %.3e m of %.3f m", worst, largest);
+    QCOMPARE(a.state().t, b.state().t);
+    QVERIFY(worst <= 1e-12 * largest);
   }
 
   // A ramp of the angle, u = a (t - t0): once the start's transient has died the rack's equation

@@ -297,6 +297,11 @@ class TestLinearize : public QObject {
     p.steeringRacks.push_back({701, "housing on a free body", 900, marker(2), marker(3), -0.012, 900.0, 1.5});
     p.steeringRacks.push_back({702, "housing driven", 900, marker(4), marker(201), 0.01, 2000.0, 2.0});
     p.steeringRacks.push_back({703, "rack driven", 900, marker(201), marker(2), 0.009, 1200.0, 1.0});
+    // A variable ratio (a spline of the travel, quicker towards the lock): at 1.3 rad its slope
+    // changes, so k = K_c / S'^2 and c = C_c / S'^2 move with the angle.
+    p.curves.push_back({990, "rack travel", "spline", "linear",
+                        {{-3.0, -0.0255}, {-1.5, -0.0108}, {0.0, 0.0}, {1.5, 0.0108}, {3.0, 0.0255}}});
+    p.steeringRacks.push_back({704, "variable ratio", 900, marker(3), marker(100), 0.0, 1100.0, 2.5, 990});
     const auto m = SuspensionModel::build(p);
     State st;
     m->initialState(st.r, st.v);
@@ -324,6 +329,16 @@ class TestLinearize : public QObject {
     QCOMPARE(out.force, -(r.stiffness * g + r.damping * gRate));
     QCOMPARE(out.columnTorque, r.ratio * out.force);
     QVERIFY(std::abs(out.force) > 10.0);
+    // The variable rack: its slope at the angle differs from the one at zero by more than 10 %,
+    // and its force is the law's with the ratio there.
+    const ModelSteeringRack& v = m->steeringRacks[4];
+    const ModelSteeringRack::Command cmd = v.command(u[angle]);
+    const SteeringRackResult& vo = ws.steeringRacks[4];
+    const double kv = v.columnStiffness / (cmd.ratio * cmd.ratio), cv = v.columnDamping / (cmd.ratio * cmd.ratio);
+    qInfo("variable ratio: %.5f m/rad at 1.3 rad, %.5f at 0; S'' %.5f m/rad^2", cmd.ratio, v.ratio, cmd.ratioSlope);
+    QVERIFY(std::abs(cmd.ratio / v.ratio - 1.0) > 0.1 && std::abs(cmd.ratioSlope) > 1e-4);
+    QCOMPARE(vo.force, -(kv * (vo.travel - cmd.travel) + cv * (vo.rate - cmd.ratio * ud[angle])));
+    QCOMPARE(vo.columnTorque, cmd.ratio * vo.force);
   }
 
   void kinematicsMatrixDerivative() {

@@ -237,6 +237,59 @@ class TestValidate : public QObject {
     QVERIFY(joined(errorsOf(j.dump())).contains("row id 1 ('rack'), field 'ratio [m/rad]': required field is missing"));
   }
 
+  // A variable ratio (docs/steering.md, "Variable ratio"): a travel curve instead of the ratio,
+  // read and written back; the curve must exist, continue linearly beyond its points and rise or
+  // fall strictly (its slope is the ratio); the ratio and a travel curve together are refused.
+  // Every problem named in one pass.
+  void steeringRackTravelCurves() {
+    auto j = minimalJson();
+    j["bodies"].push_back({{"id", 5}, {"name", "steering wheel"}, {"fixed", true}});
+    j["markers"].push_back({{"id", 9}, {"name", "column"}, {"body", 5}});
+    j["inputs"].push_back(
+        {{"id", 3}, {"name", "steering wheel angle"}, {"marker", 9}, {"kind", "rotation"}, {"direction", {0, 0, 1}}});
+    auto curve = [&](int id, const char* interpolation, const char* extrapolation, std::vector<std::array<double, 2>> pts) {
+      j["curves"].push_back({{"id", id}, {"name", "travel " + std::to_string(id)}, {"interpolation", interpolation},
+                             {"extrapolation", extrapolation}, {"points", pts}});
+    };
+    if (!j.contains("curves")) j["curves"] = nlohmann::ordered_json::array();
+    curve(40, "spline", "linear", {{-3.0, -0.0230}, {-1.0, -0.0071}, {0.0, 0.0}, {1.0, 0.0071}, {3.0, 0.0230}});
+    curve(41, "pchip", "linear", {{-1.0, -0.007}, {0.0, 0.0}, {0.5, 0.0}, {1.0, 0.007}});         // flat in the middle
+    curve(42, "spline", "linear", {{-1.0, 0.01}, {0.0, 0.0}, {1.5, 0.02}});  // turns back near 0
+    curve(43, "linear", "constant", {{-1.0, -0.007}, {1.0, 0.007}});                               // held beyond
+    j["steering racks"] = nlohmann::ordered_json::array();
+    auto rack = [&](int id, const char* name, nlohmann::ordered_json ratio) {
+      nlohmann::ordered_json r{{"id", id}, {"name", name}, {"steering input", 3}, {"marker_i", 2}, {"marker_j", 1}};
+      for (auto& [k, v] : ratio.items()) r[k] = v;
+      r["column stiffness [N m/rad]"] = 1500.0;
+      j["steering racks"].push_back(r);
+    };
+    rack(1, "variable", {{"travel curve", 40}});
+    QVERIFY2(errorsOf(j.dump()).empty(), qPrintable(joined(errorsOf(j.dump()))));
+    const Project p = parseProject(j.dump(), "test.json");
+    QCOMPARE(p.steeringRacks[0].travelCurve, std::optional<int>(40));
+    QCOMPARE(parseProject(writeProjectText(p), "again.json").steeringRacks, p.steeringRacks);
+    QVERIFY(!QString::fromStdString(writeProjectText(p)).contains("ratio [m/rad]"));
+
+    rack(2, "no curve", {{"travel curve", 77}});
+    rack(3, "flat", {{"travel curve", 41}});
+    rack(4, "back", {{"travel curve", 42}});
+    rack(5, "held", {{"travel curve", 43}});
+    const auto errors = errorsOf(j.dump());
+    const QString all = joined(errors);
+    for (const char* expected :
+         {"row id 2 ('no curve'), field 'travel curve': curve 77 does not exist",
+          "row id 3 ('flat'), field 'travel curve': curve 41 is flat at x = 0 (slope 0)",
+          "row id 4 ('back'), field 'travel curve': curve 42 turns back at x = ",
+          "row id 5 ('held'), field 'travel curve': curve 43 holds its end values (extrapolation 'constant')"})
+      QVERIFY2(all.contains(expected), qPrintable(QString(expected) + "\n in:\n" + all));
+    QCOMPARE(int(errors.size()), 4);
+    // Both ways at once: refused when the file is read.
+    j["steering racks"][0]["ratio [m/rad]"] = 0.008;
+    QVERIFY(joined(errorsOf(j.dump()))
+                .contains("row id 1 ('variable'), field 'ratio [m/rad]': give either 'ratio [m/rad]' (a constant "
+                          "ratio) or 'travel curve' (a variable one), not both"));
+  }
+
   // A load case's speed follower: a free body that exists, a positive gain, drive inputs that
   // exist, are wheels' drive inputs and have no signal of their own: every problem in one pass;
   // a valid one reads back as written.
