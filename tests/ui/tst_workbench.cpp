@@ -1340,6 +1340,42 @@ class TestWorkbench : public QObject {
     settle();
   }
 
+  // A run the engine refuses (K&C on a vehicle standing on Magic Formula tyres): the status says
+  // it stopped and a wrapped banner under it shows the engine's whole reason, inside the window,
+  // until the next run starts.
+  void analysesTabShowsWhyARunStopped() {
+    MainWindow w;
+    QVERIFY(openShown(w, kRoot + "/projects/full_vehicle_tyres.json", {1400, 900}));
+    w.showTab("Analyses");
+    AnalysesPanel* a = w.analyses();
+    QSignalSpy done(a, &AnalysesPanel::finished);
+    a->setAnalysis("parallel-travel");
+    QVERIFY(!a->failureLabel()->isVisible());
+    a->run();
+    QVERIFY(done.wait(60000));
+    QVERIFY(!done.last().first().toBool());
+    settle();
+    QLabel* failure = a->failureLabel();
+    const QString reason = done.last().at(1).toString();
+    qInfo("status '%s'; banner %dx%d: %s", qPrintable(a->statusLabel()->text()), failure->width(), failure->height(),
+          qPrintable(failure->text()));
+    QCOMPARE(a->statusLabel()->text(), QString("Stopped."));
+    QVERIFY(failure->isVisible());
+    QCOMPARE(failure->text(), reason);
+    QVERIFY2(reason.contains("stands on a Magic Formula tyre") && reason.contains("whose vehicle body is fixed"),
+             qPrintable(reason));
+    // Wrapped within the panel: the whole text fits the banner's lines at its width.
+    QVERIFY(failure->wordWrap());
+    QVERIFY(failure->mapTo(a, QPoint(failure->width(), 0)).x() <= a->width());
+    QVERIFY2(failure->heightForWidth(failure->width()) <= failure->height() + 1,
+             qPrintable(QString("needs %1 px, has %2").arg(failure->heightForWidth(failure->width())).arg(failure->height())));
+    // The next run takes the banner away.
+    a->run();
+    QVERIFY(!failure->isVisible());
+    QVERIFY(done.wait(60000));
+    QVERIFY(failure->isVisible());
+  }
+
   void analysesTabSweepsKeepsComparesAndReports() {
     MainWindow w;
     QVERIFY(openShown(w, kRoot + "/projects/double_wishbone.json", {1500, 950}));

@@ -152,6 +152,14 @@ AnalysesPanel::AnalysesPanel(QWidget* parent) : QWidget(parent) {
   limits_->setVisible(false);
   capLines(limits_, 3);
   layout->addWidget(limits_);
+  failure_ = new QLabel(this);  // why the last run stopped, whole: the status line is cut to one
+  failure_->setWordWrap(true);
+  failure_->setTextInteractionFlags(Qt::TextSelectableByMouse);  // to copy into a report
+  failure_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+  failure_->setStyleSheet("color: #b00020;");
+  failure_->setVisible(false);
+  capLines(failure_, 4);
+  layout->addWidget(failure_);
   measuredLabel_ = new QLabel(this);  // the correlation with measured data
   measuredLabel_->setWordWrap(true);
   measuredLabel_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
@@ -410,6 +418,7 @@ void AnalysesPanel::run() {
   cancel_flag_ = false;
   running_ = true;
   progress_->setValue(0);
+  failure_->setVisible(false);
   showStatus(status_, tr("Running %1...").arg(kindTitle(a)));
   updateControls();
   auto work = [this, a, model, from, to, points, wheel, load, input, loadCase, progress = progressTo(progress_)] {
@@ -467,7 +476,13 @@ void AnalysesPanel::onResult(std::optional<Result> r, QString error) {
   running_ = false;
   const bool cancelled = cancel_flag_.load();
   if (!r || cancelled) {
-    showStatus(status_, cancelled ? tr("Cancelled.") : tr("Stopped: %1").arg(error));
+    if (cancelled) {
+      showStatus(status_, tr("Cancelled."));
+    } else {
+      showStatus(status_, tr("Stopped."));
+      showStatus(failure_, error);
+      failure_->setVisible(true);
+    }
     progress_->setValue(0);
     updateControls();
     emit finished(false, cancelled ? tr("cancelled") : error);
@@ -547,6 +562,7 @@ void AnalysesPanel::clearResults() {
   hasCurrent_ = false;
   current_ = Result{};
   status_->clear();
+  failure_->setVisible(false);
   progress_->setValue(0);
   redraw();
   fillTable();

@@ -76,8 +76,10 @@ class AnalysesPanel : public QWidget {
   void setBannerFolded(QLabel* banner, bool folded);
   bool bannerFolded(const QLabel* banner) const;
   QTableWidget* table() const { return table_; }
+  QLabel* statusLabel() const { return status_; }  ///< one line, cut to its width (tooltip: all)
   QLabel* staleLabel() const { return stale_; }
   QLabel* limitsLabel() const { return limits_; }  ///< where a sweep ended at a travel limit
+  QLabel* failureLabel() const { return failure_; }  ///< why the last run stopped, in full
   /// Selects the output shown in the Bode plots.
   void selectOutput(const QString& name);
 
@@ -135,7 +137,7 @@ class AnalysesPanel : public QWidget {
   QPushButton *run_, *cancel_, *keep_, *clear_, *csv_, *pdf_, *animate_, *measuredButton_;
   QProgressBar* progress_;
   QCheckBox* difference_;  ///< K&C plots as current minus reference
-  QLabel *status_, *stale_, *limits_, *measuredLabel_;
+  QLabel *status_, *stale_, *limits_, *failure_, *measuredLabel_;
   std::optional<MeasuredKc> measured_;  ///< drawn over K&C sweeps
   QString measuredAnalysis_;             ///< the analysis measured_ was loaded for (runner name)
   /// measured_ belongs to the current sweep (loaded for its analysis, in this project).
