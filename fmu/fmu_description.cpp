@@ -9,7 +9,6 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "engine/analysis/linear_analysis.h"
 #include "engine/core/error.h"
 #include "engine/core/text.h"
 #include "engine/model/signal.h"

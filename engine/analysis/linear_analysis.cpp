@@ -296,23 +296,6 @@ ModesResult computeModes(const SuspensionModel& model, const OperatingPoint& poi
   return res;
 }
 
-std::vector<Channel> wheelOutputChannels(const SuspensionModel& model) {
-  std::vector<Channel> out;
-  for (std::size_t w = 0; w < model.wheels.size(); ++w)
-    for (int c = 0; c < kWheelChannels; ++c) {
-      if (needsSteeringAxis(c) && !model.wheels[w].hasSteeringAxis()) continue;
-      Channel ch;
-      ch.name = model.wheels[w].name + " " + kWheelComponents[c];
-      ch.unit = wheelChannelUnit(c);
-      ch.quantity = OutputQuantity::Wheel;
-      ch.index = static_cast<int>(w);
-      ch.component = c;
-      ch.wheel = &model.wheels[w];
-      out.push_back(ch);
-    }
-  return out;
-}
-
 std::vector<Channel> responseChannels(const SuspensionModel& model) {
   std::vector<Channel> ch = stateChannels(model);
   for (const auto& c : wheelOutputChannels(model)) ch.push_back(c);

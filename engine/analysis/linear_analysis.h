@@ -116,9 +116,6 @@ struct FrequencyResponse {
   std::size_t peak(std::size_t output) const;
 };
 
-/// Every wheel's alignment channels as output channels ("<wheel name> <component>"), those that
-/// need a steering axis only where the wheel has one.
-std::vector<Channel> wheelOutputChannels(const SuspensionModel& model);
 
 /// The outputs of a frequency response by default: the project's outputs, then every wheel's
 /// alignment channels.

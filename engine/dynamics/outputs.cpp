@@ -169,6 +169,23 @@ std::vector<Channel> stateChannels(const SuspensionModel& model) {
   return out;
 }
 
+std::vector<Channel> wheelOutputChannels(const SuspensionModel& model) {
+  std::vector<Channel> out;
+  for (std::size_t w = 0; w < model.wheels.size(); ++w)
+    for (int c = 0; c < kWheelChannels; ++c) {
+      if (needsSteeringAxis(c) && !model.wheels[w].hasSteeringAxis()) continue;
+      Channel ch;
+      ch.name = model.wheels[w].name + " " + kWheelComponents[c];
+      ch.unit = wheelChannelUnit(c);
+      ch.quantity = OutputQuantity::Wheel;
+      ch.index = static_cast<int>(w);
+      ch.component = c;
+      ch.wheel = &model.wheels[w];
+      out.push_back(ch);
+    }
+  return out;
+}
+
 std::string describeChannel(const SuspensionModel& model, const Channel& c) {
   static const char* axes[] = {"x", "y", "z", "x", "y", "z"};
   const char* axis = axes[std::clamp(c.component, 0, 5)];

@@ -30,6 +30,10 @@ std::vector<Channel> resolveChannels(const SuspensionModel& model, const std::ve
 /// in table order: what the analyses that run no integrator (K&C, linear analysis) report.
 std::vector<Channel> stateChannels(const SuspensionModel& model);
 
+/// Every wheel's alignment channels as output channels ("<wheel name> <component>"), those that
+/// need a steering axis only where the wheel has one.
+std::vector<Channel> wheelOutputChannels(const SuspensionModel& model);
+
 /// What a channel measures, in a line for a reader outside Elastokin (an FMU's variable
 /// description): the quantity, the point or element with its ids and names, the axis and its
 /// frame, and the sign (ISO 8855 axes: x forward, y left, z up; docs/analyses.md, Conventions).
