@@ -233,8 +233,8 @@ void calcFlexibleKinematics(const SuspensionModel& model, const State& state, Wo
   }
 }
 
-void calcFlexibleElements(const SuspensionModel& model, Workspace& ws) {
-  for (int e : ws.flexibleBushings) calcBushingScalar(model, ws, e);
+void calcFlexibleElements(const SuspensionModel& model, Workspace& ws, double branchStageGain) {
+  for (int e : ws.flexibleBushings) calcBushingScalar(model, ws, e, branchStageGain);
   for (int e : ws.flexibleP2Ps) calcP2PScalar(model, ws, e);
 }
 
@@ -405,6 +405,41 @@ void addFlexibleLoads(const SuspensionModel& model, Workspace& ws, bool partials
   }
 }
 
+/// The viscoelastic directions' sides on flexible bodies (BranchModalSide): the rate's and the
+/// deflection's marker-level partials times the marker's motion Jacobian give their partials by
+/// the frame's (p, theta, v, w_B) and the modes' (q, q'); the unit wrench on I (the reaction at
+/// p_I on J's side) gives the frame's force and the generalized torque and modal forces that
+/// flexibleBodyRows() maps through M0 M(q)^-1 (docs/flexible-bodies.md, "Maxwell branches").
+void flexibleBranchSides(const SuspensionModel& model, Workspace& ws) {
+  for (std::size_t d = 0; d < ws.branches.size(); ++d) {
+    BranchCoupling& c = ws.branches[d];
+    for (int side = 0; side < 2; ++side) {
+      BranchModalSide& s = side ? c.modalB : c.modalA;
+      if (s.modes == 0) continue;
+      const int n = s.modes, nc = 6 + n;
+      const MatX& J = ws.flexJacobians[ws.flexJacobianOf[s.marker]];
+      const BodyKinematics& bk = ws.bodies[ws.markers[s.marker].body];
+      Vec6& gr = side ? c.grB : c.grA;
+      Vec6& gv = side ? c.gvB : c.gvA;
+      Vec6& dr = side ? c.drB : c.drA;
+      gr << J.block<12, 3>(0, 0).transpose() * s.gMarker, bk.RT.transpose() * (J.block<12, 3>(0, 3).transpose() * s.gMarker);
+      gv = J.block<12, 6>(0, nc).transpose() * s.gMarker;
+      s.gq.noalias() = J.block(0, 6, 12, n).transpose() * s.gMarker;
+      s.gqd.noalias() = J.block(0, nc + 6, 12, n).transpose() * s.gMarker;
+      dr << J.block<6, 3>(0, 0).transpose() * s.dMarker.head<6>(),
+          bk.RT.transpose() * (J.block<6, 3>(0, 3).transpose() * s.dMarker.head<6>());
+      s.dq.noalias() = J.block(0, 6, 6, n).transpose() * s.dMarker.head<6>();
+      const ModelBushing& b = model.bushings[model.branchDirections[d].bushing];
+      const Vec3 lever = ws.markers[b.i.value].p - ws.markers[b.j.value].p;
+      const Vec6 frame = side ? sideWrench(model, ws, s.marker, -s.F, Vec3(-s.tau - lever.cross(s.F)), s.wq)
+                              : sideWrench(model, ws, s.marker, s.F, s.tau, s.wq);
+      Vec6& w = side ? c.wB : c.wA;
+      w.head<3>() = frame.head<3>();
+      s.torqueB = bk.R.transpose() * frame.tail<3>();
+    }
+  }
+}
+
 }  // namespace
 
 void addFlexibleElementForces(const SuspensionModel& model, Workspace& ws, bool partials) {
@@ -415,6 +450,7 @@ void addFlexibleElementForces(const SuspensionModel& model, Workspace& ws, bool 
   for (int e : ws.flexibleBushings)
     addElement(model, ws, model.bushings[e].i, model.bushings[e].j, ws.bushings[e].wrench, partials);
   for (int e : ws.flexibleP2Ps) addElement(model, ws, model.p2ps[e].i, model.p2ps[e].j, ws.p2ps[e].wrench, partials);
+  if (partials) flexibleBranchSides(model, ws);
 }
 
 void flexibleBodyRows(const SuspensionModel& model, Workspace& ws, bool partials) {
@@ -489,6 +525,18 @@ void flexibleBodyRows(const SuspensionModel& model, Workspace& ws, bool partials
         engineSolve(fw);
         J[s].tail<3>() = fw.hg.head<3>();
         for (int j = 0; j < n; ++j) J[ip.find(modalSlot(j), k)][j % 6] = fw.hg[3 + j];
+      }
+    // The viscoelastic directions' sides on the body (flexibleBranchSides()): their generalized
+    // force per unit branch force through M0 M(q)^-1 as well.
+    for (BranchCoupling& c : ws.branches)
+      for (int side = 0; side < 2; ++side) {
+        BranchModalSide& s = side ? c.modalB : c.modalA;
+        if (s.firstSlot != f.firstModalSlot) continue;
+        fw.g.head<3>() = s.torqueB;
+        fw.g.tail(n) = s.wq;
+        engineSolve(fw);
+        (side ? c.wB : c.wA).tail<3>() = fw.hg.head<3>();
+        s.wq = fw.hg.tail(n);
       }
     ws.Jw_v[bp.diag[l0]].bottomRightCorner<3, 3>() += b.R * (skew(w) * J0 - skew(J0w));
     ws.Jw_r[bp.diag[l0]].bottomRightCorner<3, 3>() -= skew(Wrot);

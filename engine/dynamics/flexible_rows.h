@@ -32,8 +32,9 @@ namespace ek {
 void calcFlexibleKinematics(const SuspensionModel& model, const State& state, Workspace& ws);
 
 /// The force elements with a side on a flexible body: their values (the scalar laws) into
-/// ws.bushings and ws.p2ps. @pre calcFlexibleKinematics() and calcMarkerKinematics() ran.
-void calcFlexibleElements(const SuspensionModel& model, Workspace& ws);
+/// ws.bushings and ws.p2ps, the Maxwell branches eliminated with `branchStageGain` as
+/// ElementPass says. @pre calcFlexibleKinematics() and calcMarkerKinematics() ran.
+void calcFlexibleElements(const SuspensionModel& model, Workspace& ws, double branchStageGain = 0.0);
 
 /// Their wrenches (and with `partials` their partials, marker motions chained through the nodes'
 /// mode shapes) added to the rows of the bodies they join: a flexible body's frame and modal

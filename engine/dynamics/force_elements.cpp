@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <tuple>
 
 #include "engine/core/error.h"
 #include "engine/core/lanes.h"
@@ -101,6 +102,16 @@ void branchCoupling(int k, const MarkerKinematics& mi, const BodyKinematics& bi,
   if (mj.moves) {
     side(mj, bj, gpJ, gvJ, gwJ, gthJ, qpJ, qthJ, out.grB, out.gvB, out.drB, out.gDrivenB, out.dDrivenB);
     if (mj.state >= 0) out.wB << -F, -bj.R.transpose() * (tau + (mi.p - bj.p).cross(F));  // the reaction acts at p_I
+  }
+  // A side on a flexible body: the marker-level partials, chained through its node by the flexible
+  // pass (flexible_rows.cpp, flexibleBranchSides()), which overwrites that side's frame parts.
+  for (const auto& [s, gp, gth, gv, gw, qp, qth] : {std::tuple{&out.modalA, &gpI, &gthI, &gvI, &gwI, &qpI, &qthI},
+                                                   std::tuple{&out.modalB, &gpJ, &gthJ, &gvJ, &gwJ, &qpJ, &qthJ}}) {
+    if (s->modes == 0) continue;
+    s->gMarker << *gp, *gth, *gv, *gw;
+    s->dMarker << *qp, *qth, zero, zero;
+    s->F = F;
+    s->tau = tau;
   }
 }
 

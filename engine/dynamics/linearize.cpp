@@ -288,7 +288,7 @@ void evaluateElements(const SuspensionModel& model, const State& state, const Ve
   calcBushings(model, ws, pass);
   calcP2Ps(model, ws, pass);
   if (!model.steeringRacks.empty()) calcSteeringRacks(model, ws, pass.partials);
-  if (model.hasFlexibleBodies()) calcFlexibleElements(model, ws);
+  if (model.hasFlexibleBodies()) calcFlexibleElements(model, ws, pass.branchStageGain);
   if (model.hasTyres()) calcTyreContacts(model, ws, pass.partials);
 }
 

@@ -103,6 +103,19 @@ Workspace::Workspace(const SuspensionModel& m)
       jacobianFor(m.inputs[k].marker);
     }
   flexValues.setZero(6 + largest);
+  // Viscoelastic directions with a side on a flexible body: that side's modal parts.
+  for (std::size_t d = 0; d < m.branchDirections.size(); ++d) {
+    const ModelBushing& b = m.bushings[m.branchDirections[d].bushing];
+    for (const auto& [marker, side] : {std::pair{b.i.value, &branches[d].modalA}, std::pair{b.j.value, &branches[d].modalB}}) {
+      const int f = m.bodies[m.markers[marker].body.value].flexible;
+      if (f < 0 || m.flexibleBodies[f].modes() == 0) continue;
+      const int n = m.flexibleBodies[f].modes();
+      side->firstSlot = m.flexibleBodies[f].firstModalSlot;
+      side->modes = n;
+      side->marker = marker;
+      for (VecX* v : {&side->wq, &side->gq, &side->gqd, &side->dq}) v->setZero(n);
+    }
+  }
 }
 
 FlexibleBodyState::FlexibleBodyState(const ModelFlexibleBody& body, const BlockPattern& bp)

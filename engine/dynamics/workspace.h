@@ -120,6 +120,21 @@ struct LocalErrorEstimate {
   double position = 0.0, angle = 0.0, velocity = 0.0, angularVelocity = 0.0;
 };
 
+/// A side of a viscoelastic direction on a flexible body with modes (docs/flexible-bodies.md,
+/// "Maxwell branches"): the parts of BranchCoupling in the body's modal coordinates q (the frame's
+/// stay in wA, grA, ...), sized once. The element pass leaves the side's marker-level partials and
+/// the unit wrench on I here; the flexible pass chains them through the node (gq, gqd, dq) and
+/// gives the generalized force (R^T torque; Q), which the body's rows map through M0 M(q)^-1 (wq).
+struct BranchModalSide {
+  int firstSlot = -1;  ///< the body's first modal slot (-1: a rigid side); q = r.segment(6 firstSlot, modes)
+  int modes = 0;
+  int marker = -1;     ///< the side's marker
+  VecX wq, gq, gqd, dq;  ///< h's modal rows per unit branch force; the rate's and deflection's partials
+  Vec12 gMarker = Vec12::Zero(), dMarker = Vec12::Zero();  ///< by the marker's (p, theta, v, w)
+  Vec3 F = Vec3::Zero(), tau = Vec3::Zero();  ///< the unit wrench on I at p_I
+  Vec3 torqueB = Vec3::Zero();                ///< R^T (frame torque) before the mapping
+};
+
 /// A viscoelastic bushing direction's coupling to the bodies, in generalized coordinates (the
 /// rows and columns of h, J_r, J_v of the two bodies; a fixed body's parts stay zero):
 /// h changes by -(wA; wB) dF for a change dF of the direction's branch force sum_i k_i z_i, and
@@ -139,6 +154,7 @@ struct BranchCoupling {
   Vec6 drA = Vec6::Zero(), drB = Vec6::Zero();
   Vec12 dDrivenA = Vec12::Zero(), dDrivenB = Vec12::Zero();
   double scale = 1.0, scaleSlope = 0.0;
+  BranchModalSide modalA, modalB;  ///< a side on a flexible body: its modal coordinates' parts
 };
 
 /// What the stages keep of a flexible body (dynamics/flexible_rows.h), sized once.

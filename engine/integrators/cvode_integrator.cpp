@@ -143,7 +143,12 @@ CvodeIntegrator::CvodeIntegrator(const SuspensionModel& model, const IntegratorO
     for (int side : {model.markers[b.i.value].body.value, model.markers[b.j.value].body.value}) {
       const int l = model.bodies[side].state;
       if (l < 0) continue;
-      for (std::size_t i = 0; i < dir.branches.size(); ++i) branchColumns_[l].push_back({int(d), dir.first + int(i)});
+      // A flexible body's side: its modal slots' columns too.
+      const int f = model.bodies[side].flexible;
+      const int slots = f < 0 || model.flexibleBodies[f].modes() == 0 ? 0 : model.flexibleBodies[f].modalSlots;
+      for (int m = 0; m <= slots; ++m)
+        for (std::size_t i = 0; i < dir.branches.size(); ++i)
+          branchColumns_[m == 0 ? l : model.flexibleBodies[f].firstModalSlot + m - 1].push_back({int(d), dir.first + int(i)});
     }
   }
   for (auto& c : branchColumns_) {
@@ -235,6 +240,13 @@ void CvodeIntegrator::jacobian(double t, const double* y, double* J, long ld) {
         Jm.block<1, 6>(row, 6 * l) += (*gr + q * *dr).transpose();
         Jm.block<1, 6>(row, n + 6 * l) += gv->transpose();
       }
+      for (const BranchModalSide* ms : {&bc.modalA, &bc.modalB}) {  // a side's modes (unit modal mass)
+        if (ms->modes == 0) continue;
+        const int c = 6 * ms->firstSlot;
+        Jm.block(n + c, row, ms->modes, 1) -= k * ms->wq;
+        Jm.block(row, c, 1, ms->modes) += (ms->gq + q * ms->dq).transpose();
+        Jm.block(row, n + c, 1, ms->modes) += ms->gqd.transpose();
+      }
       Jm(row, row) = -dir.branches[i].lambda() * bc.scale;
     }
   }
@@ -257,8 +269,13 @@ long CvodeIntegrator::jacobianNonzeros() const {
   }
   for (const ModelBranchDirection& dir : model_.branchDirections) {
     const ModelBushing& b = model_.bushings[dir.bushing];
-    int sides = 0;
-    for (int m : {b.i.value, b.j.value}) sides += model_.bodies[model_.markers[m].body.value].state >= 0;
+    int sides = 0;  // slots: a free side's, and a flexible side's modal slots
+    for (int m : {b.i.value, b.j.value}) {
+      const ModelBody& body = model_.bodies[model_.markers[m].body.value];
+      sides += body.state >= 0;
+      if (body.flexible >= 0 && model_.flexibleBodies[body.flexible].modes() > 0)
+        sides += model_.flexibleBodies[body.flexible].modalSlots;
+    }
     nnz += long(dir.branches.size()) * (6 * sides + 1);  // force rows of z_i's column, diagonal
   }
   return nnz;
@@ -286,6 +303,10 @@ void CvodeIntegrator::sparseJacobian(double t, const double* y, sunindextype* co
       double g = 0.0;
       if (bc.stateA == c) g += velocity ? bc.gvA[j] : bc.grA[j] + q * bc.drA[j];
       if (bc.stateB == c) g += velocity ? bc.gvB[j] : bc.grB[j] + q * bc.drB[j];
+      for (const BranchModalSide* ms : {&bc.modalA, &bc.modalB}) {
+        const int e = 6 * (c - ms->firstSlot) + j;  // the mode of column (c, j) on that side
+        if (ms->modes > 0 && c >= ms->firstSlot && e < ms->modes) g += velocity ? ms->gqd[e] : ms->gq[e] + q * ms->dq[e];
+      }
       rowIdx[k] = 2 * n + state;
       val[k++] = g;
     }
@@ -311,13 +332,26 @@ void CvodeIntegrator::sparseJacobian(double t, const double* y, sunindextype* co
   for (std::size_t d = 0; d < model_.branchDirections.size(); ++d) {  // branch state columns
     const ModelBranchDirection& dir = model_.branchDirections[d];
     const BranchCoupling& bc = ws_.branches[d];
-    // The force rows of the free sides in increasing body slot (both sides on one body: summed).
-    std::array<std::pair<int, Vec6>, 2> sides{{{bc.stateA, bc.wA}, {bc.stateB, bc.wB}}};
-    if (sides[0].first == sides[1].first) {
-      sides[0].second += sides[1].second;
-      sides[1].first = -1;
+    // The force rows of the free sides in increasing body slot (both sides on one slot: summed),
+    // a flexible side's modal slots among them.
+    std::vector<std::pair<int, Vec6>>& sides = branchSides_;
+    sides.clear();
+    for (const auto& [l, w, ms] : {std::tuple{bc.stateA, &bc.wA, &bc.modalA}, std::tuple{bc.stateB, &bc.wB, &bc.modalB}}) {
+      if (l >= 0) sides.push_back({l, *w});
+      for (int e0 = 0; e0 < ms->modes; e0 += 6) {
+        Vec6 chunk = Vec6::Zero();
+        chunk.head(std::min(6, ms->modes - e0)) = ms->wq.segment(e0, std::min(6, ms->modes - e0));
+        sides.push_back({ms->firstSlot + e0 / 6, chunk});
+      }
     }
-    if (sides[1].first >= 0 && (sides[0].first < 0 || sides[1].first < sides[0].first)) std::swap(sides[0], sides[1]);
+    std::sort(sides.begin(), sides.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::size_t kept = 0;
+    for (std::size_t a = 0; a < sides.size(); ++a)
+      if (kept > 0 && sides[kept - 1].first == sides[a].first)
+        sides[kept - 1].second += sides[a].second;
+      else
+        sides[kept++] = sides[a];
+    sides.resize(kept);
     for (std::size_t i = 0; i < dir.branches.size(); ++i) {
       const int s = dir.first + int(i);
       colPtr[2 * n + s] = k;

@@ -61,6 +61,7 @@ class CvodeIntegrator final : public Integrator {
   /// Per body c: the (branch direction, branch state) pairs whose rate depends on c's r and v,
   /// in increasing state (the rows below the force rows in c's columns).
   std::vector<std::vector<std::pair<int, int>>> branchColumns_;
+  std::vector<std::pair<int, Vec6>> branchSides_;  ///< a branch column's force rows (sparseJacobian())
   /// M_l^-1 h for body slot l: (h_F / m, I^-1 h_tau).
   Vec6 generalizedAcceleration(int l, const Vec6& h) const;
   bool started_ = false;

@@ -244,6 +244,8 @@ void addBranchForces(const Workspace& ws, const VecX& f, VecX& rhs) {
     const BranchCoupling& c = ws.branches[d];
     if (c.stateA >= 0) rhs.segment<6>(6 * c.stateA) -= f[d] * c.wA;
     if (c.stateB >= 0) rhs.segment<6>(6 * c.stateB) -= f[d] * c.wB;
+    for (const BranchModalSide* s : {&c.modalA, &c.modalB})  // a side on a flexible body's modes
+      if (s->modes > 0) rhs.segment(6 * s->firstSlot, s->modes) -= f[d] * s->wq;
   }
 }
 
@@ -252,6 +254,9 @@ void addBranchRateChanges(const Workspace& ws, const VecX& xr, const VecX& xv, V
     const BranchCoupling& c = ws.branches[d];
     if (c.stateA >= 0) q[d] += c.grA.dot(xr.segment<6>(6 * c.stateA)) + c.gvA.dot(xv.segment<6>(6 * c.stateA));
     if (c.stateB >= 0) q[d] += c.grB.dot(xr.segment<6>(6 * c.stateB)) + c.gvB.dot(xv.segment<6>(6 * c.stateB));
+    for (const BranchModalSide* s : {&c.modalA, &c.modalB})
+      if (s->modes > 0)
+        q[d] += s->gq.dot(xr.segment(6 * s->firstSlot, s->modes)) + s->gqd.dot(xv.segment(6 * s->firstSlot, s->modes));
   }
 }
 
@@ -274,6 +279,8 @@ void addBranchDeflectionChanges(const SuspensionModel& model, const Workspace& w
     if (c.scaleSlope == 0.0) continue;  // only scaled branches use it
     if (c.stateA >= 0) p[d] += c.drA.dot(xr.segment<6>(6 * c.stateA));
     if (c.stateB >= 0) p[d] += c.drB.dot(xr.segment<6>(6 * c.stateB));
+    for (const BranchModalSide* s : {&c.modalA, &c.modalB})
+      if (s->modes > 0) p[d] += s->dq.dot(xr.segment(6 * s->firstSlot, s->modes));
     if (!model.hasMotionInputs()) continue;
     for (const auto& [body, g] : {std::pair{c.drivenA, &c.dDrivenA}, std::pair{c.drivenB, &c.dDrivenB}}) {
       if (body < 0) continue;

@@ -310,8 +310,8 @@ void checkReducedBody(const Project& p, const Checker& c, const FlexibleBodyRow&
 }
 
 /// Flexible bodies: a free body each, a beam that can be assembled, a marker to carry the body,
-/// and only the elements that ride on its nodes so far (bushings without Maxwell branches, P2P
-/// elements); wheels on a flexible body are not supported yet (docs/flexible-bodies.md).
+/// and only the elements that ride on its nodes so far (bushings, P2P elements); wheels and
+/// steering racks on a flexible body are not supported yet (docs/flexible-bodies.md).
 void checkFlexibleBodies(const Project& p, const Checker& c, const std::map<int, std::size_t>& bodies,
                          const std::map<int, std::size_t>& markers) {
   const std::string t = "flexible bodies";
@@ -377,13 +377,6 @@ void checkFlexibleBodies(const Project& p, const Checker& c, const std::map<int,
   auto onFlexible = [&](int markerId) {
     return markers.count(markerId) && flexible.count(p.markers[markers.at(markerId)].body);
   };
-  for (const auto& b : p.bushings)
-    for (int k = 0; k < 6; ++k)
-      if (!b.directions[k].maxwell.empty() && (onFlexible(b.markerI) || onFlexible(b.markerJ))) {
-        c.error(c.at("bushings", b, branchKey(k, 0, true)),
-                "Maxwell branches on a flexible body are not supported yet; join it with an elastic bushing");
-        break;
-      }
   for (const auto& e : p.steeringRacks)
     for (const auto& [id, key] : {std::pair{e.markerI, "marker_i"}, std::pair{e.markerJ, "marker_j"}})
       if (onFlexible(id))

@@ -158,7 +158,7 @@ void ParallelLinearizer::linearize(const State& state, const VecX& u, const VecX
         if (modalSlot_[l]) work->body(l);
   }
   if (!model_.steeringRacks.empty()) calcSteeringRacks(model_, ws, true);
-  if (flexible_) calcFlexibleElements(model_, ws);
+  if (flexible_) calcFlexibleElements(model_, ws, options.branchStageGain);
   // Wheel loads (K&C analyses only) are added to all rows after the body forces: then the rows
   // wait for them; in runs they are zero and each row is finished by its thread in one go.
   const bool wheelLoads = options.wheelLoads && !options.wheelLoads->isZero(0.0);

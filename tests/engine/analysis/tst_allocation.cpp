@@ -144,17 +144,24 @@ class TestAllocation : public QObject {
     QTest::addColumn<QString>("integrator");
     QTest::addColumn<int>("linEvery");
     QTest::addColumn<int>("threads");
-    for (const char* i : {"lsrt2", "lie", "ros34pw2", "bdf2", "galpha", "cvode"}) QTest::newRow(i) << i << 1 << 1;
-    QTest::newRow("lsrt2, lin-every 3") << "lsrt2" << 3 << 1;
-    QTest::newRow("lsrt2, 2 threads") << "lsrt2" << 1 << 2;  // the flexible pass on the calling thread
+    QTest::addColumn<bool>("branches");
+    for (const char* i : {"lsrt2", "lie", "ros34pw2", "bdf2", "galpha", "cvode"}) QTest::newRow(i) << i << 1 << 1 << false;
+    QTest::newRow("lsrt2, lin-every 3") << "lsrt2" << 3 << 1 << false;
+    QTest::newRow("lsrt2, 2 threads") << "lsrt2" << 1 << 2 << false;  // the flexible pass on the calling thread
+    // Maxwell branches on the bar's bushings (the methods that integrate them).
+    for (const char* i : {"lsrt2", "ros34pw2", "cvode"})
+      QTest::newRow(qPrintable(QString(i) + ", Maxwell branches")) << i << 1 << 1 << true;
+    QTest::newRow("lsrt2, Maxwell branches, 2 threads") << "lsrt2" << 1 << 2 << true;
   }
   void flexibleBodyStepDoesNotAllocate() {
     QFETCH(QString, integrator);
     QFETCH(int, linEvery);
     QFETCH(int, threads);
+    QFETCH(bool, branches);
     if (threads > 1 && !threadsAvailable()) QSKIP("a build without threads (ELASTOKIN_THREADS=OFF)");
     Project p = test::flexibleBar(8, true);
     test::addFreeLoadCase(p, 0.1);
+    if (branches) test::addMaxwellBranches(p, 7);
     p.outputs = {{"bar end z", OutputQuantity::MarkerPosition, 13, "z"}, {"mount", OutputQuantity::BushingForce, 1, "z"}};
     // Loads on the bar too, a force in the marker's axes and a global torque, driven by sines.
     for (int k = 0; k < 2; ++k) {

@@ -4,6 +4,8 @@
 // stiffened towards infinity) approaches the rigid body with the beams' mass properties.
 #include <QtTest>
 
+#include <algorithm>
+
 #include "engine/analysis/equilibrium.h"
 #include "engine/analysis/kc.h"
 #include "engine/analysis/linear_analysis.h"
@@ -28,6 +30,28 @@ Project barRun(int modes, double duration) {
                {"arm z", OutputQuantity::MarkerPosition, 20, "z"},
                {"mount force z", OutputQuantity::BushingForce, 1, "z"}};
   test::addFreeLoadCase(p, duration);
+  return p;
+}
+
+/// barRun() with viscoelastic mounts and arm link (docs/flexible-bodies.md, "Maxwell branches"):
+/// Maxwell branches on the bar's two ground mounts (z: two branches, y: one; the left mount's
+/// marker I on the bar, the right's J) and on the arm's bushing to it (x, rx), and the branch
+/// deflections and a mount's force (springs and branches) as outputs.
+Project viscoelasticBarRun(int modes, double duration) {
+  Project p = barRun(modes, duration);
+  for (BushingRow& b : p.bushings) {
+    if (b.id == 1 || b.id == 2) {
+      b.directions[2].maxwell = {{1e6, 1e6 / 200.0}, {5e5, 5e5 / 20.0}};
+      b.directions[1].maxwell = {{8e5, 8e5 / 80.0}};
+    } else if (b.id == 4) {
+      b.directions[0].maxwell = {{5e4, 5e4 / 50.0}};
+      b.directions[3].maxwell = {{200.0, 200.0 / 120.0}};
+    }
+  }
+  p.outputs.push_back({"left z1", OutputQuantity::BushingBranchDeflection, 1, "z1"});
+  p.outputs.push_back({"right z2", OutputQuantity::BushingBranchDeflection, 2, "z2"});
+  p.outputs.push_back({"arm link x1", OutputQuantity::BushingBranchDeflection, 4, "x1"});
+  p.outputs.push_back({"arm link rx1", OutputQuantity::BushingBranchDeflection, 4, "rx1"});
   return p;
 }
 
@@ -158,6 +182,64 @@ class TestFlexibleRuns : public QObject {
     for (const char* c : {"bar end z", "bar end left z", "arm x", "arm z"}) worst = std::max(worst, relativeDifference(*sim, *reference, c));
     qInfo("%s at %g ms: the positions differ from CVODE by at most %.2e of their range", qPrintable(method), 1e3 * dt, worst);
     QVERIFY2(worst < limit, qPrintable(QString::number(worst)));
+  }
+
+  // Maxwell branches on bushings that ride on the bar's nodes: the branch forces act on its frame
+  // and, through the nodes' mode shapes, on its modes; the branch deflections' rates follow the
+  // nodes. LSRT2 and ROS34PW2 against CVODE (relative tolerance 1e-10, its Jacobian checked
+  // against differences in tst_cvode): positions, branch deflections and a mount's force (which
+  // the bar's kHz modes ring in: the largest differences); LSRT2's error falls with the step's
+  // square (its stages need the branch coupling's modal parts).
+  void maxwellBranchesOnTheBar() {
+    const Project p = viscoelasticBarRun(6, 0.2);
+    RunOptions ref;
+    ref.integrator = "cvode";
+    ref.relativeTolerance = 1e-10;
+    const auto reference = test::runProject(p, "free", ref);
+    const std::vector<std::string> positions{"bar end z", "bar end left z", "arm x", "arm z"};
+    std::vector<std::string> all = positions;
+    for (const char* c : {"mount force z", "left z1", "right z2", "arm link x1", "arm link rx1"}) all.push_back(c);
+    for (const std::string& c : all) {
+      const std::vector<double> x = column(*reference, c);
+      QVERIFY2(!x.empty(), c.c_str());
+      const auto [lo, hi] = std::minmax_element(x.begin(), x.end());
+      QVERIFY2(*hi - *lo > 0.0, c.c_str());  // every channel moves
+    }
+    auto worstOf = [&](const std::string& method, double dt, const std::vector<std::string>& channels) {
+      RunOptions o;
+      o.integrator = method;
+      o.dt = dt;
+      o.sampleRate = 1000.0;
+      const auto sim = test::runProject(p, "free", o);
+      double worst = 0.0;
+      for (const std::string& c : channels) worst = std::max(worst, relativeDifference(*sim, *reference, c));
+      return worst;
+    };
+    const double coarse = worstOf("lsrt2", 2e-4, all), fine = worstOf("lsrt2", 1e-4, all);
+    const double finer = worstOf("lsrt2", 5e-5, all), rt = worstOf("lsrt2", 1e-3, positions);
+    const double ros = worstOf("ros34pw2", 1e-4, all);
+    qInfo("branches on the bar: largest difference from CVODE, of a channel's range: LSRT2 %.2e (0.2 ms), %.2e "
+          "(0.1 ms), %.2e (0.05 ms; ratios %.2f, %.2f), the positions at 1 ms %.2e; ROS34PW2 %.2e (0.1 ms)",
+          coarse, fine, finer, coarse / fine, fine / finer, rt, ros);
+    QVERIFY2(fine < 4e-2 && finer < 1e-2, qPrintable(QString("%1 %2").arg(fine).arg(finer)));
+    QVERIFY2(coarse / fine > 3.0 && fine / finer > 3.0, qPrintable(QString("%1 %2").arg(coarse / fine).arg(fine / finer)));
+    QVERIFY2(rt < 5e-2, qPrintable(QString::number(rt)));
+    QVERIFY2(ros < 3e-2, qPrintable(QString::number(ros)));
+  }
+
+  // The viscoelastic bar stiffened towards rigid equals its rigid twin with the same branches:
+  // the frame's part of the coupling is the rigid body's (LSRT2 at 1 ms, beams 1e10 times stiffer).
+  void maxwellBranchesInTheRigidLimit() {
+    Project p = viscoelasticBarRun(4, 0.1);
+    p.flexibleBodies[0].material.youngsModulus *= 1e10;
+    p.flexibleBodies[0].material.shearModulus *= 1e10;
+    const auto flexible = test::runProject(p, "free", 1e-3);
+    const auto rigid = test::runProject(rigidTwin(p), "free", 1e-3);
+    double worst = 0.0;
+    for (const char* c : {"bar end z", "bar end left z", "arm x", "arm z", "left z1", "right z2", "arm link x1", "arm link rx1"})
+      worst = std::max(worst, relativeDifference(*flexible, *rigid, c));
+    qInfo("branches, beams stiffened 1e10 times: largest difference from the rigid twin %.2e of the range", worst);
+    QVERIFY2(worst < 1e-8, qPrintable(QString::number(worst)));
   }
 
   // Beams stiffened by a factor s approach the rigid body with their mass properties: the

@@ -16,8 +16,22 @@ using namespace ek;
 
 namespace {
 
+/// A shipped project, or "flexible_bar" (test::flexibleBar() with 8 modes and gravity, load case
+/// "free"), with Maxwell branches when asked.
 std::shared_ptr<const SuspensionModel> load(const std::string& name, bool branches = false) {
-  Project p = readProject(std::string(ELASTOKIN_SOURCE_DIR) + "/projects/" + name + ".json");
+  Project p;
+  if (name == "flexible_bar") {
+    p = test::flexibleBar(8, true);
+    test::addFreeLoadCase(p, 1.0);
+    // Progressive mounts (2e6 N/m at rest), so that their branches scale with the curve's slope.
+    p.curves.push_back({1, "progressive mount", "pchip", "linear",
+                        {{-2e-3, -6e3}, {-5e-4, -1.05e3}, {0.0, 0.0}, {5e-4, 1.05e3}, {2e-3, 6e3}}});
+    for (BushingRow& b : p.bushings)
+      if (b.id <= 2)
+        for (int d = 0; d < 3; ++d) b.directions[d].stiffness.curve = 1;
+  } else {
+    p = readProject(std::string(ELASTOKIN_SOURCE_DIR) + "/projects/" + name + ".json");
+  }
   if (branches) test::addMaxwellBranches(p, 5);
   return SuspensionModel::build(p);
 }
@@ -43,6 +57,7 @@ class TestCvode : public QObject {
     QTest::newRow("multilink") << "multilink" << "LC1";
     QTest::newRow("full vehicle") << "full_vehicle" << "bump";
     QTest::newRow("double wishbone with Maxwell branches") << "double_wishbone+maxwell" << "LC2";
+    QTest::newRow("flexible bar with Maxwell branches") << "flexible_bar+maxwell" << "free";
   }
   void sparseJacobianEqualsDense() {
     QFETCH(QString, project);
@@ -92,10 +107,20 @@ class TestCvode : public QObject {
   }
 
   // The reference's Jacobian with Maxwell branches (the z columns -M^-1 k_i W, the z rows G_r,
-  // G_v and -k_i / c_i) against central differences of its right-hand side at random states.
+  // G_v and -k_i / c_i) against central differences of its right-hand side at random states; on
+  // the flexible bar the branches of its mounts act on its modes and their rates depend on them
+  // (docs/flexible-bodies.md, "Maxwell branches").
+  void jacobianWithBranchesMatchesDifferences_data() {
+    QTest::addColumn<QString>("project");
+    QTest::addColumn<QString>("loadCase");
+    QTest::newRow("double wishbone") << "double_wishbone" << "LC2";
+    QTest::newRow("flexible bar") << "flexible_bar" << "free";
+  }
   void jacobianWithBranchesMatchesDifferences() {
-    const auto m = load("double_wishbone", true);
-    const LoadCaseRow& lc = *m->loadCase("LC2");
+    QFETCH(QString, project);
+    QFETCH(QString, loadCase);
+    const auto m = load(project.toStdString(), true);
+    const LoadCaseRow& lc = *m->loadCase(loadCase.toStdString());
     IntegratorOptions o;
     o.method = "cvode";
     CvodeIntegrator cv(*m, o, lc);

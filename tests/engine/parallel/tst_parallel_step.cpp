@@ -50,6 +50,9 @@ class TestParallelStep : public QObject {
                                                                  << "topology" << 2 << 1 << true;
     QTest::newRow("double_wishbone_flexible_bar LC1, 2 threads when faster, lin-every 3")
         << "double_wishbone_flexible_bar" << "LC1" << 4.95 << "topology" << 2 << 3 << false;
+    // With Maxwell branches on every bushing, the bar's mounts among them.
+    QTest::newRow("double_wishbone_flexible_bar+maxwell LC2, 2 threads") << "double_wishbone_flexible_bar+maxwell" << "LC2"
+                                                                         << 0.5 << "topology" << 2 << 1 << true;
   }
   void threadedEqualsSerial() {
     QFETCH(QString, project);
