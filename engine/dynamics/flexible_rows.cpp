@@ -405,6 +405,35 @@ void addFlexibleLoads(const SuspensionModel& model, Workspace& ws, bool partials
   }
 }
 
+/// A steering rack with a side on a flexible body: its force's partials by the steering-wheel
+/// angle and its rate (calcSteeringRacks()) times the force's generalized form on each moving
+/// side (the rack's pull at p_I, the reaction at p_I on the housing; on a flexible side the frame's
+/// and the modes' rows, sideWrench()) into the angle's columns of Jw_u and Jw_udot, which the rows
+/// then map as a rigid rack's (addBodyForcesRow(), flexibleBodyRows()).
+void addFlexibleSteeringAngleColumns(const SuspensionModel& model, Workspace& ws, int e) {
+  const ModelSteeringRack& r = model.steeringRacks[e];
+  const SteeringRackResult& out = ws.steeringRacks[e];
+  const InputPattern& ip = model.inputPattern;
+  const MarkerKinematics& mi = ws.markers[r.i.value];
+  const MarkerKinematics& mj = ws.markers[r.j.value];
+  const Vec3 z = mj.R.col(2);
+  for (int side = 0; side < 2; ++side) {
+    const MarkerKinematics& mk = side ? mj : mi;
+    if (mk.state < 0) continue;
+    const int marker = side ? r.j.value : r.i.value, c = mk.body, n = coordinates(model, c) - 6;
+    const Vec6 frame = side ? sideWrench(model, ws, marker, -z, Vec3(-(mi.p - mj.p).cross(z)), ws.flexValues)
+                            : sideWrench(model, ws, marker, z, Vec3::Zero(), ws.flexValues);
+    const int s0 = ip.find(slotOf(model, c, 0), r.input);
+    ws.Jw_u[s0] += out.dForce_du * frame;
+    ws.Jw_udot[s0] += out.dForce_dudot * frame;
+    for (int k = 0; k < n; ++k) {
+      const int s = ip.find(slotOf(model, c, 6 + k), r.input);
+      ws.Jw_u[s][k % 6] += out.dForce_du * ws.flexValues[k];
+      ws.Jw_udot[s][k % 6] += out.dForce_dudot * ws.flexValues[k];
+    }
+  }
+}
+
 /// The viscoelastic directions' sides on flexible bodies (BranchModalSide): the rate's and the
 /// deflection's marker-level partials times the marker's motion Jacobian give their partials by
 /// the frame's (p, theta, v, w_B) and the modes' (q, q'); the unit wrench on I (the reaction at
@@ -450,6 +479,11 @@ void addFlexibleElementForces(const SuspensionModel& model, Workspace& ws, bool 
   for (int e : ws.flexibleBushings)
     addElement(model, ws, model.bushings[e].i, model.bushings[e].j, ws.bushings[e].wrench, partials);
   for (int e : ws.flexibleP2Ps) addElement(model, ws, model.p2ps[e].i, model.p2ps[e].j, ws.p2ps[e].wrench, partials);
+  for (int e : ws.flexibleRacks) {
+    const ModelSteeringRack& r = model.steeringRacks[e];
+    addElement(model, ws, r.i, r.j, ws.steeringRacks[e].wrench, partials);
+    if (partials) addFlexibleSteeringAngleColumns(model, ws, e);
+  }
   if (partials) flexibleBranchSides(model, ws);
 }
 

@@ -168,7 +168,7 @@ void calcSurfaceForces(const SuspensionModel& model, Workspace& ws, const Elemen
 }
 
 void scatterSteeringRacks(const SuspensionModel& model, Workspace& ws, bool partials) {
-  for (int e = 0, n = static_cast<int>(model.steeringRacks.size()); e < n; ++e) {
+  for (int e : ws.rigidRacks) {  // a rack on a flexible body: addFlexibleElementForces()
     for (int b = kBlockAA; b <= kBlockBB; ++b)
       scatterBlock(model, model.steeringRacks[e], ws.steeringRacks[e].wrench, static_cast<RowBlock>(b), partials, partials,
                    ws);

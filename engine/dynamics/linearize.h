@@ -25,7 +25,8 @@ namespace ek {
 /// Every way, every block and wrench receives the same sums in the same order.
 void calcSurfaceForces(const SuspensionModel& model, Workspace& ws, const ElementPass& pass = {});
 /// The steering racks' part of calcSurfaceForces() (their wrenches, with `partials` their blocks
-/// and steering-wheel angle columns), after the bushings' and P2P elements'.
+/// and steering-wheel angle columns), after the bushings' and P2P elements'; a rack with a side on
+/// a flexible body goes through addFlexibleElementForces() instead.
 void scatterSteeringRacks(const SuspensionModel& model, Workspace& ws, bool partials);
 /// Sets the world wrenches and all their partials (ws.wrench, Jw_r, Jw_v, Jw_u, Jw_udot) to zero.
 void clearSurfaceForces(const SuspensionModel& model, Workspace& ws);

@@ -71,6 +71,8 @@ Workspace::Workspace(const SuspensionModel& m)
   for (int e = 0; e < static_cast<int>(m.p2ps.size()); ++e)
     (joinsFlexibleBody(m, m.p2ps[e].i, m.p2ps[e].j) ? flexibleP2Ps : rigid).push_back(e);
   p2pOrder = batchOrder(m, rigid, false);
+  for (int e = 0; e < static_cast<int>(m.steeringRacks.size()); ++e)
+    (joinsFlexibleBody(m, m.steeringRacks[e].i, m.steeringRacks[e].j) ? flexibleRacks : rigidRacks).push_back(e);
   flexibleMarkers.resize(m.hasFlexibleBodies() ? m.markers.size() : 0);
   tyres.resize(m.hasTyres() ? m.wheels.size() : 0);
   int largest = 0;
@@ -96,6 +98,10 @@ Workspace::Workspace(const SuspensionModel& m)
   for (int e : flexibleP2Ps) {
     jacobianFor(m.p2ps[e].i);
     jacobianFor(m.p2ps[e].j);
+  }
+  for (int e : flexibleRacks) {
+    jacobianFor(m.steeringRacks[e].i);
+    jacobianFor(m.steeringRacks[e].j);
   }
   for (int k = 0; k < m.nInputs(); ++k)
     if (!m.inputs[k].motion() && m.markers[m.inputs[k].marker.value].flexible >= 0) {

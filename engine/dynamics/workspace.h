@@ -228,6 +228,8 @@ struct Workspace {
   std::vector<FlexibleBodyState> flexible;
   std::vector<FlexibleMarkerState> flexibleMarkers;
   std::vector<int> flexibleBushings, flexibleP2Ps;
+  /// The steering racks with a side on a flexible body (through the flexible pass) and the others.
+  std::vector<int> flexibleRacks, rigidRacks;
   std::vector<int> flexibleLoads;  ///< force and torque inputs at a marker on a flexible body
   /// The motion Jacobians of the markers of those elements (12 x both levels of the marker's
   /// body's coordinates), computed once per linearization; flexJacobianOf[marker] indexes them

@@ -310,8 +310,8 @@ void checkReducedBody(const Project& p, const Checker& c, const FlexibleBodyRow&
 }
 
 /// Flexible bodies: a free body each, a beam that can be assembled, a marker to carry the body,
-/// and only the elements that ride on its nodes so far (bushings, P2P elements); wheels and
-/// steering racks on a flexible body are not supported yet (docs/flexible-bodies.md).
+/// and only the elements that ride on its nodes so far (bushings, P2P elements, steering racks);
+/// wheels on a flexible body are not supported yet (docs/flexible-bodies.md).
 void checkFlexibleBodies(const Project& p, const Checker& c, const std::map<int, std::size_t>& bodies,
                          const std::map<int, std::size_t>& markers) {
   const std::string t = "flexible bodies";
@@ -377,11 +377,6 @@ void checkFlexibleBodies(const Project& p, const Checker& c, const std::map<int,
   auto onFlexible = [&](int markerId) {
     return markers.count(markerId) && flexible.count(p.markers[markers.at(markerId)].body);
   };
-  for (const auto& e : p.steeringRacks)
-    for (const auto& [id, key] : {std::pair{e.markerI, "marker_i"}, std::pair{e.markerJ, "marker_j"}})
-      if (onFlexible(id))
-        c.error(c.at("steering racks", e, key),
-                "marker " + std::to_string(id) + " is on a flexible body: a steering rack joins rigid bodies (for now)");
   for (const auto& w : p.wheels) {
     if (onFlexible(w.marker))
       c.error(c.at("wheels", w, "marker"), "marker " + std::to_string(w.marker) + " is on a flexible body: a wheel must be rigid");

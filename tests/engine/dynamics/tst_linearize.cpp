@@ -341,6 +341,57 @@ class TestLinearize : public QObject {
     QCOMPARE(vo.columnTorque, cmd.ratio * vo.force);
   }
 
+  // Steering racks with a side on a flexible body (docs/flexible-bodies.md, "Steering racks"): the
+  // test bar as the housing (its marker J) of a rack on the arm, and as the rack (its marker I) in
+  // a housing on the ground on a variable ratio, at a moved state (modes deflected and moving):
+  // J_u and J_udot (the angle's pull on the bar's frame and modes, through M0 M(q)^-1), J_r and
+  // J_v against central differences.
+  void steeringRacksOnAFlexibleBody() {
+    Project p = test::flexibleBar(8);
+    BodyRow wheel;
+    wheel.id = 200;
+    wheel.name = "steering wheel";
+    wheel.fixed = true;
+    wheel.position = Vec3(0.3, 0.0, 0.8);
+    p.bodies.push_back(wheel);
+    const FlexibleBodyRow& f = p.flexibleBodies[0];
+    p.markers.push_back({1000, "steering wheel", 200, Vec3::Zero(), Vec3(0.2, 0.1, 0.0)});
+    p.markers.push_back({1001, "housing on the bar", 1, f.points[2] + Vec3(0.03, -0.1, 0.02), Vec3(0.3, -0.2, 1.2)});
+    p.markers.push_back({1002, "rack on the arm", 2, Vec3(0.02, -0.1, 0.03), Vec3::Zero()});
+    p.markers.push_back({1003, "rack on the bar", 1, f.points[1] + Vec3(0.0, 0.02, -0.01), Vec3::Zero()});
+    p.markers.push_back({1004, "housing on the ground", 0, Vec3(0.1, -0.3, 0.25), Vec3(-1.4, 0.1, 0.2)});
+    p.inputs.push_back({900, "steering wheel angle", 1000, InputKind::Rotation, InputFrame::Marker, Vec3::UnitZ()});
+    p.curves.push_back({990, "rack travel", "spline", "linear",
+                        {{-3.0, -0.0255}, {-1.5, -0.0108}, {0.0, 0.0}, {1.5, 0.0108}, {3.0, 0.0255}}});
+    p.steeringRacks.push_back({700, "housing on the bar", 900, 1002, 1001, 0.008, 150.0, 0.3});
+    p.steeringRacks.push_back({701, "rack on the bar", 900, 1003, 1004, 0.0, 110.0, 0.25, 990});
+    const auto m = SuspensionModel::build(p);
+    State st;
+    m->initialState(st.r, st.v);
+    for (int i = 0; i < st.r.size(); ++i) {
+      st.r[i] += 2e-3 * std::cos(1.7 * i + 0.3);
+      st.v[i] = 0.4 * std::sin(2.0 + 1.3 * i);
+    }
+    const ModelFlexibleBody& fb = m->flexibleBodies[0];
+    for (int k = fb.modes(); k < 6 * fb.modalSlots; ++k) st.r[6 * fb.firstModalSlot + k] = st.v[6 * fb.firstModalSlot + k] = 0.0;
+    VecX u = VecX::Zero(m->nInputs()), ud = VecX::Zero(m->nInputs());
+    const int angle = m->inputById(900);
+    u[angle] = 1.3, ud[angle] = -0.8;
+    const auto [eU, eUd, eR, eV] = partialsAgainstDifferences(*m, st, u, ud);
+    Workspace ws(*m);
+    linearize(*m, st, u, ud, ws);
+    const MatX Ju = inputMatrix(*m, ws.Ju);
+    const double modal = Ju.col(angle).segment(6 * fb.firstModalSlot, fb.modes()).cwiseAbs().maxCoeff();
+    qInfo("steering racks on a flexible body, relative errors: J_u %.2e, J_udot %.2e, J_r %.2e, J_v %.2e; the angle's "
+          "largest modal entry %.3g, rack forces %.1f N, %.1f N",
+          eU, eUd, eR, eV, modal, ws.steeringRacks[0].force, ws.steeringRacks[1].force);
+    QVERIFY(std::abs(ws.steeringRacks[0].force) > 1.0 && std::abs(ws.steeringRacks[1].force) > 1.0);
+    QVERIFY(modal > 0.0);
+    QVERIFY2(eU <= 1e-6, qPrintable(QString("J_u error %1").arg(eU)));
+    QVERIFY2(eUd <= 1e-6, qPrintable(QString("J_udot error %1").arg(eUd)));
+    QVERIFY2(eR <= 1e-6 && eV <= 1e-6, qPrintable(QString("J_r %1, J_v %2").arg(eR).arg(eV)));
+  }
+
   void kinematicsMatrixDerivative() {
     const Fixture f = make(5, 4, 5, 2, true);
     const SuspensionModel& m = *f.model;
