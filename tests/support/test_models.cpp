@@ -394,6 +394,17 @@ void addMaxwellBranches(Project& p, unsigned seed) {
   }
 }
 
+void addSteeringWheel(Project& p, const Vec3& orientation) {
+  BodyRow wheel;
+  wheel.id = 200;
+  wheel.name = "steering wheel";
+  wheel.fixed = true;
+  wheel.position = Vec3(0.3, 0.0, 0.8);
+  p.bodies.push_back(wheel);
+  p.markers.push_back({1000, "steering wheel", 200, Vec3::Zero(), orientation});
+  p.inputs.push_back({900, "steering wheel angle", 1000, InputKind::Rotation, InputFrame::Marker, Vec3::UnitZ()});
+}
+
 Project tyreCarriage(double slipAngle) {
   Project p;
   p.name = "tyre carriage";

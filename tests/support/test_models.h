@@ -46,6 +46,10 @@ void addMaxwellBranches(Project& p, unsigned seed);
 /// and an offset bushing to a rigid arm that a bushing holds to the ground; markers turned
 /// against their bodies, the bar's frame turned against the ground, no gravity unless asked.
 Project flexibleBar(int modes, bool gravity = false);
+/// A steering wheel: a fixed body (id 200) at (0.3, 0, 0.8) m with a marker (id 1000, turned by
+/// `orientation`) and input 900, the steering-wheel angle, a rotation about the marker's z axis
+/// (the input a steering rack's row names).
+void addSteeringWheel(Project& p, const Vec3& orientation);
 /// To flexibleBar(): a rig body (id 3, fixed) with a pad (marker 30, turned by `padOrientation`)
 /// 5 cm below the left ground mount, joined to the bar's left end (marker 12) by a copy of the
 /// left mount bushing (id 5), and input 1, a translation of the rig along `lift`.

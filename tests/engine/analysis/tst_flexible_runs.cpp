@@ -55,6 +55,16 @@ Project viscoelasticBarRun(int modes, double duration) {
   return p;
 }
 
+/// Drives input `input` of the last load case by a sine.
+void addSineDrive(Project& p, int input, double amplitude, double frequency) {
+  LoadCaseRow::Drive drive;
+  drive.input = input;
+  drive.signal.type = SignalType::Sine;
+  drive.signal.amplitude = amplitude;
+  drive.signal.frequency = frequency;
+  p.loadCases.back().drives.push_back(drive);
+}
+
 /// The same body rigid: the beams' mass, centre of mass and inertia on the body row.
 Project rigidTwin(const Project& flexible) {
   Project p = flexible;
@@ -233,24 +243,12 @@ class TestFlexibleRuns : public QObject {
   // force, the rack's travel and the positions.
   void steeringRackHousedInTheBar() {
     Project p = barRun(6, 0.2);
-    BodyRow wheel;
-    wheel.id = 200;
-    wheel.name = "steering wheel";
-    wheel.fixed = true;
-    wheel.position = Vec3(0.3, 0.0, 0.8);
-    p.bodies.push_back(wheel);
+    test::addSteeringWheel(p, Vec3::Zero());
     const FlexibleBodyRow& f = p.flexibleBodies[0];
-    p.markers.push_back({1000, "steering wheel", 200, Vec3::Zero(), Vec3::Zero()});
     p.markers.push_back({1001, "housing on the bar", 1, f.points[3] + Vec3(0.0, -0.05, 0.0), Vec3(0.0, -1.5708, 0.0)});
     p.markers.push_back({1002, "rack on the arm", 2, Vec3(0.0, -0.05, 0.0), Vec3::Zero()});
-    p.inputs.push_back({900, "steering wheel angle", 1000, InputKind::Rotation, InputFrame::Marker, Vec3::UnitZ()});
     p.steeringRacks.push_back({700, "rack", 900, 1002, 1001, 0.008, 60.0, 0.2});
-    LoadCaseRow::Drive drive;
-    drive.input = 900;
-    drive.signal.type = SignalType::Sine;
-    drive.signal.amplitude = 0.2;
-    drive.signal.frequency = 3.0;
-    p.loadCases.back().drives.push_back(drive);
+    addSineDrive(p, 900, 0.2, 3.0);
     p.outputs.push_back({"rack force", OutputQuantity::SteeringRack, 700, "force"});
     p.outputs.push_back({"rack travel", OutputQuantity::SteeringRack, 700, "travel"});
     RunOptions ref;
@@ -453,12 +451,7 @@ class TestFlexibleRuns : public QObject {
   void drivenRigShakesTheBar() {
     Project p = barRun(6, 0.1);
     test::addDrivenRig(p, Vec3::UnitZ(), Vec3::Zero());
-    LoadCaseRow::Drive drive;
-    drive.input = 1;
-    drive.signal.type = SignalType::Sine;
-    drive.signal.amplitude = 0.01;
-    drive.signal.frequency = 30.0;
-    p.loadCases.back().drives.push_back(drive);
+    addSineDrive(p, 1, 0.01, 30.0);
 #ifdef EK_SANITIZED
     {  // The input's columns through the bar's rows, once; the order against CVODE is the normal build's.
       RunOptions o;

@@ -348,19 +348,12 @@ class TestLinearize : public QObject {
   // J_v against central differences.
   void steeringRacksOnAFlexibleBody() {
     Project p = test::flexibleBar(8);
-    BodyRow wheel;
-    wheel.id = 200;
-    wheel.name = "steering wheel";
-    wheel.fixed = true;
-    wheel.position = Vec3(0.3, 0.0, 0.8);
-    p.bodies.push_back(wheel);
+    test::addSteeringWheel(p, Vec3(0.2, 0.1, 0.0));
     const FlexibleBodyRow& f = p.flexibleBodies[0];
-    p.markers.push_back({1000, "steering wheel", 200, Vec3::Zero(), Vec3(0.2, 0.1, 0.0)});
     p.markers.push_back({1001, "housing on the bar", 1, f.points[2] + Vec3(0.03, -0.1, 0.02), Vec3(0.3, -0.2, 1.2)});
     p.markers.push_back({1002, "rack on the arm", 2, Vec3(0.02, -0.1, 0.03), Vec3::Zero()});
     p.markers.push_back({1003, "rack on the bar", 1, f.points[1] + Vec3(0.0, 0.02, -0.01), Vec3::Zero()});
     p.markers.push_back({1004, "housing on the ground", 0, Vec3(0.1, -0.3, 0.25), Vec3(-1.4, 0.1, 0.2)});
-    p.inputs.push_back({900, "steering wheel angle", 1000, InputKind::Rotation, InputFrame::Marker, Vec3::UnitZ()});
     p.curves.push_back({990, "rack travel", "spline", "linear",
                         {{-3.0, -0.0255}, {-1.5, -0.0108}, {0.0, 0.0}, {1.5, 0.0108}, {3.0, 0.0255}}});
     p.steeringRacks.push_back({700, "housing on the bar", 900, 1002, 1001, 0.008, 150.0, 0.3});
