@@ -391,6 +391,44 @@ class TestStudy : public QObject {
     }
   }
 
+  // A flexible body's cells as design variables (docs/studies.md): the anti-roll bar's torsion
+  // constant and modal damping ratio on the double wishbone with the flexible bar. Each design's
+  // roll stiffness is the K&C analysis's of the changed project; a stiffer section stiffens the
+  // axle in roll and the damping ratio leaves the static figure alone, while it changes a run's
+  // criterion (the bar's modes ring less over the load case's bumps).
+  void flexibleBodyCellsAsVariables() {
+    QTemporaryDir dir;
+    const std::string project = std::string(ELASTOKIN_SOURCE_DIR) + "/projects/double_wishbone_flexible_bar.json";
+    const std::string path = dir.filePath("bar.study.json").toStdString();
+    const std::string torsion = "flexible bodies/1/section.torsion [m^4]", damping = "flexible bodies/1/damping ratio";
+    std::ofstream(path) << "{\"project\": \"" + project + "\", "
+                           "\"variables\": [{\"name\": \"J\", \"path\": \"" + torsion + "\", \"lower\": 1e-8, \"upper\": 1e-7}, "
+                           "{\"name\": \"zeta\", \"path\": \"" + damping + "\", \"lower\": 0.01, \"upper\": 0.5}], "
+                           "\"criteria\": [{\"name\": \"roll\", \"kind\": \"kc metric\", \"metric\": \"roll stiffness (wheel pads)\"}, "
+                           "{\"name\": \"force rms\", \"load case\": \"LC1\", \"channel\": \"trailing arm bushing fx left\", "
+                           "\"kind\": \"rms\", \"from [s]\": 4.0}], "
+                           "\"study\": {\"type\": \"evaluate\"}}";
+    const StudyContext c = loadStudy(path);
+    const double j0 = tableValue(c.project, torsion);
+    auto roll = [&](double j, double zeta) {
+      const auto model = SuspensionModel::build(withTableValue(withTableValue(c.project, torsion, j), damping, zeta));
+      for (const KcMetric& m : designMetrics(*model, solveDesign(*model)))
+        if (m.name == "roll stiffness (wheel pads)") return m.value;
+      return std::nan("");
+    };
+    const DesignResult base = evaluateDesign(c, {j0, 0.02}), stiffer = evaluateDesign(c, {2.0 * j0, 0.02});
+    const DesignResult damped = evaluateDesign(c, {j0, 0.3});
+    for (const DesignResult* r : {&base, &stiffer, &damped}) QVERIFY2(r->ok, r->message.c_str());
+    qInfo("roll stiffness %.2f N m/deg (J %.3g m^4), %.2f (2 J), %.2f (zeta 0.3); trailing-arm force rms %.4f N, "
+          "%.4f N (zeta 0.3)",
+          base.criteria[0], j0, stiffer.criteria[0], damped.criteria[0], base.criteria[1], damped.criteria[1]);
+    QCOMPARE(base.criteria[0], roll(j0, 0.02));
+    QCOMPARE(stiffer.criteria[0], roll(2.0 * j0, 0.02));
+    QVERIFY(stiffer.criteria[0] > 1.1 * base.criteria[0]);
+    QVERIFY(std::abs(damped.criteria[0] / base.criteria[0] - 1.0) < 1e-9);
+    QVERIFY(std::abs(damped.criteria[1] - base.criteria[1]) > 1e-9 * base.criteria[1]);  // beyond round-off
+  }
+
   /// The project's K&C targets as limits: one criterion per target and wheel with the metric's
   /// value; COBYLA keeps the wheel centre's recession at least 2.2 mm/kN while it takes the toe
   /// compliance under braking towards zero (unconstrained: 1.89 mm/kN at the optimum), so the
