@@ -288,7 +288,8 @@ void Instance::release(void** slot) {
 
 namespace {
 
-/// The saved state as numbers: magic, sizes, then t, step, r, v, z, held flags and values, inputs.
+/// The saved state as numbers: magic, sizes, then t, step, r, v, z, held flags and values, inputs,
+/// and a path follower's reaction: its last step, the angle it acts on and its pending commands.
 std::vector<double> flatten(const Simulation::Snapshot& s, const std::vector<double>& inputs) {
   std::vector<double> f;
   f.push_back(static_cast<double>(s.state.r.size()));
@@ -303,6 +304,9 @@ std::vector<double> flatten(const Simulation::Snapshot& s, const std::vector<dou
     f.push_back(k < static_cast<std::size_t>(s.heldValues.size()) ? s.heldValues[static_cast<Eigen::Index>(k)] : 0.0);
     f.push_back(inputs[k]);
   }
+  f.push_back(static_cast<double>(s.steeringStep));
+  f.push_back(s.steeringActed);
+  f.insert(f.end(), s.steering.begin(), s.steering.end());
   return f;
 }
 
@@ -332,8 +336,9 @@ Status Instance::deserialize(const std::uint8_t* bytes, std::size_t size, Saved*
     if (!(f[k] >= 0 && f[k] <= 1e15 && f[k] == std::floor(f[k])))
       return fail("the serialized FMU state is damaged: its header holds " + shortestText(f[k]) + " where a count belongs");
   const auto nr = static_cast<std::size_t>(f[0]), nz = static_cast<std::size_t>(f[1]), ni = static_cast<std::size_t>(f[2]);
+  const std::size_t nh = sim_ ? sim_->snapshot().steering.size() : 0;  // the driver's pending commands
   if (!sim_ || nr != static_cast<std::size_t>(sim_->state().r.size()) || ni != inputs_.size() ||
-      count != 5 + 2 * nr + nz + 3 * ni)
+      count != 5 + 2 * nr + nz + 3 * ni + 2 + nh)
     return fail("the serialized FMU state is of another model or cut off");
   auto* s = new Saved;
   s->snapshot.state.t = f[3];
@@ -351,6 +356,13 @@ Status Instance::deserialize(const std::uint8_t* bytes, std::size_t size, Saved*
     s->snapshot.heldValues[static_cast<Eigen::Index>(k)] = f[at++];
     s->inputs.push_back(f[at++]);
   }
+  if (!(f[at] >= -1 && f[at] <= f[4] && f[at] == std::floor(f[at]))) {
+    delete s;
+    return fail("the serialized FMU state is damaged: its driver's last step is " + shortestText(f[at]));
+  }
+  s->snapshot.steeringStep = static_cast<long long>(f[at++]);
+  s->snapshot.steeringActed = f[at++];
+  s->snapshot.steering.assign(f.begin() + static_cast<std::ptrdiff_t>(at), f.end());
   *out = s;
   return Status::OK;
 }

@@ -63,6 +63,7 @@ std::vector<Spec> specs() {
       {"rear overhang", "m", 0.0, "the footprint's reach behind the rear axle"},
       {"preview time", "s", 0.6, "the path follower looks this far ahead (times the speed)"},
       {"minimum preview", "m", 5.0, "the path follower looks at least this far ahead"},
+      {"reaction time", "s", 0.0, "the path follower acts on what it saw this long before (0 to 2 s)"},
       {"steering gain", "rad m", 0.0, "steering-wheel angle per path curvature; 0: from a calibration turn"},
       {"lift off", "", 1.0, "1: the driver lifts off as the front axle passes the entry gate; 0: the speed is held"}};
   const std::vector<std::string> laneChangeMetrics{
@@ -602,11 +603,14 @@ double referencePath(const std::vector<Lane>& lanes, double x) {
 bool laneChangeRun(Context& c) {
   const double part = c.p("track"), preview = c.p("preview time"), minPreview = c.p("minimum preview");
   const double frontOverhang = c.p("front overhang"), rearOverhang = c.p("rear overhang");
+  const double reaction = c.p("reaction time");
   if ((part != 1.0 && part != 2.0) || !(preview > 0.0) || !(minPreview > 0.0) || !(frontOverhang >= 0.0) ||
-      !(rearOverhang >= 0.0) || !(c.p("vehicle width") >= 0.0) || !(c.p("steering gain") >= 0.0))
+      !(rearOverhang >= 0.0) || !(c.p("vehicle width") >= 0.0) || !(c.p("steering gain") >= 0.0) ||
+      !(reaction >= 0.0 && reaction <= 2.0))
     throw std::invalid_argument(
         "double-lane-change: 'track' is 1 or 2, 'preview time' and 'minimum preview' positive (as the path "
-        "follower takes them), the overhangs, 'vehicle width' and 'steering gain' not negative");
+        "follower takes them), 'reaction time' 0 to 2 s, the overhangs, 'vehicle width' and 'steering gain' not "
+        "negative");
   // The vehicle as modelled: its axles from the centre of mass, its width across the tyres.
   auto model = SuspensionModel::build(c.project);
   const ModelBody& body = model->bodies[model->bodyById(c.vehicle.body).value];
@@ -647,6 +651,7 @@ bool laneChangeRun(Context& c) {
   follower.previewTime = preview;
   follower.minimumPreview = minPreview;
   follower.gain = gain;
+  follower.reactionTime = reaction;
   for (double x = -c.speed * c.settle - 5.0; x <= length + 100.0; x += 0.5) {
     const Vec3 q = entry + x * heading + referencePath(lanes, x) * left;
     follower.path.push_back({q.x(), q.y()});

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/analysis/simulation.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -97,6 +98,7 @@ Simulation::Simulation(std::shared_ptr<const SuspensionModel> model, const std::
   if (const auto& f = loadCase_->pathFollower) {
     pathSlot_ = model_->bodies[model_->bodyById(f->body).value].state;
     pathInput_ = model_->inputById(f->steeringInput);
+    steerHistory_.assign(static_cast<std::size_t>(std::llround(f->reactionTime / options_.dt)), 0.0);
   }
   if (!options_.record) {
     model_->initialState(state_.r, state_.v);
@@ -158,7 +160,7 @@ void Simulation::outputValues(const std::vector<Channel>& channels, double* out)
 }
 
 Simulation::Snapshot Simulation::snapshot() const {
-  Snapshot s{state_, step_, {}, VecX::Zero(model_->nInputs())};
+  Snapshot s{state_, step_, {}, VecX::Zero(model_->nInputs()), steerHistory_, steerStep_, steerActed_};
   VecX u(model_->nInputs());
   inputs_.evaluate(state_.t, u);
   for (int k = 0; k < model_->nInputs(); ++k) {
@@ -181,6 +183,11 @@ std::string Simulation::snapshotProblem(const Snapshot& s) const {
   if (s.state.z.size() != 0) length("the bushing branch state", s.state.z.size(), model_->nElementStates());
   length("the held-input flags", static_cast<Eigen::Index>(s.held.size()), model_->nInputs());
   length("the held-input values", s.heldValues.size(), model_->nInputs());
+  if (s.steering.size() != steerHistory_.size())
+    add("it holds " + std::to_string(s.steering.size()) + " delayed steering commands, the run's driver " +
+        std::to_string(steerHistory_.size()) + " (a snapshot of another load case)");
+  if (s.steeringStep < -1 || s.steeringStep > s.step)
+    add("its driver's last step " + std::to_string(s.steeringStep) + " is not one of its steps");
   if (!std::isfinite(s.state.t)) add("its time is " + shortestText(s.state.t));
   if (s.step < 0 || s.step > nSteps_) {
     add("its step " + std::to_string(s.step) + " is outside the run's 0.." + std::to_string(nSteps_));
@@ -191,7 +198,9 @@ std::string Simulation::snapshotProblem(const Snapshot& s) const {
       add("its time " + shortestText(s.state.t) + " s is not that of its step " + std::to_string(s.step) + " (" +
           shortestText(grid) + " s up to the next step)");
   }
-  if (!s.state.r.allFinite() || !s.state.v.allFinite() || !s.state.z.allFinite() || !s.heldValues.allFinite())
+  if (!s.state.r.allFinite() || !s.state.v.allFinite() || !s.state.z.allFinite() || !s.heldValues.allFinite() ||
+      !std::isfinite(s.steeringActed) ||
+      !std::all_of(s.steering.begin(), s.steering.end(), [](double x) { return std::isfinite(x); }))
     add("it holds values that are not finite");
   return problems;
 }
@@ -201,6 +210,9 @@ void Simulation::restore(const Snapshot& s) {
   if (!problem.empty()) throw std::invalid_argument("the snapshot does not fit this run: " + problem);
   state_ = s.state;
   step_ = s.step;
+  std::copy(s.steering.begin(), s.steering.end(), steerHistory_.begin());
+  steerStep_ = s.steeringStep;
+  steerActed_ = s.steeringActed;
   offGrid_ = s.state.t > gridTime(options_.start, options_.dt, static_cast<double>(s.step)) + kGridTolerance * options_.dt;
   for (int k = 0; k < model_->nInputs(); ++k) {
     if (s.held[static_cast<std::size_t>(k)]) inputs_.hold(k, s.heldValues[k]);
@@ -422,7 +434,22 @@ void Simulation::followPath() {
   const double left = heading.x() * toTarget.y() - heading.y() * toTarget.x();
   const double distance2 = toTarget.squaredNorm();
   const double curvature = distance2 > 0.0 ? 2.0 * left / distance2 : 0.0;
-  inputs_.hold(pathInput_, f.gain * curvature);
+  const double command = f.gain * curvature;
+  if (steerHistory_.empty()) {
+    inputs_.hold(pathInput_, command);
+    return;
+  }
+  // A reaction time of N steps: at the first look of grid step s the driver starts acting on
+  // the command of step s - N (before the run: its first command, held) and keeps this one for
+  // step s + N; a step cut short between grid times acts on the same (it saw nothing new).
+  if (steerStep_ < 0) std::fill(steerHistory_.begin(), steerHistory_.end(), command);
+  if (step_ != steerStep_) {
+    double& slot = steerHistory_[static_cast<std::size_t>(step_ % static_cast<long long>(steerHistory_.size()))];
+    steerActed_ = slot;
+    slot = command;
+    steerStep_ = step_;
+  }
+  inputs_.hold(pathInput_, steerActed_);
 }
 
 Vec3 Simulation::travel() const {

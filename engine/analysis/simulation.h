@@ -143,6 +143,11 @@ class Simulation {
     long long step = 0;
     std::vector<char> held;
     VecX heldValues;
+    /// A path follower with a reaction time: the commands it has not acted on yet (by step modulo
+    /// their number), the step it last looked at (-1: not yet) and the angle it acts on now.
+    std::vector<double> steering;
+    long long steeringStep = -1;
+    double steeringActed = 0.0;
   };
   Snapshot snapshot() const;
   /// What makes `s` unfit for this run, every problem in one line ("" when it fits): vectors of
@@ -165,7 +170,8 @@ class Simulation {
   /// current state. No allocation.
   void followSpeed();
   /// The load case's path follower (if any) sets the steering-wheel angle for the next step from
-  /// the current state. No allocation.
+  /// the current state, with a reaction time from the state that many steps before (the
+  /// command it computed then). No allocation.
   void followPath();
   /// Rethrows an integrator's failure on the step that was to end at tEnd with its cause.
   [[noreturn]] void stopped(const SimulationError& e, double tEnd);
@@ -198,6 +204,11 @@ class Simulation {
   std::vector<int> followerInputs_;   ///< its drive inputs (model order)
   int pathSlot_ = -1;                 ///< the path follower's body's state slot, -1 without one
   int pathInput_ = -1;                ///< its steering input (model order)
+  /// Its reaction time in steps (N = size, 0: none): the commands of the last N grid steps, the
+  /// command of step s at s % N; the grid step it last looked at and the command it acts on.
+  std::vector<double> steerHistory_;
+  long long steerStep_ = -1;
+  double steerActed_ = 0.0;
   EquilibriumResult equilibrium_;
   long long nSteps_ = 0, step_ = 0, sampleStride_ = 1;
   bool offGrid_ = false;  ///< state_.t lies between the grid times of step_ and step_ + 1

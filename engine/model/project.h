@@ -312,7 +312,9 @@ struct SpeedFollowerRow {
 /// step it sets the steering-wheel angle to gain times the curvature of the arc that leaves the
 /// vehicle body's centre of mass along its heading and passes through the preview point, the
 /// point of the path `preview time` times the forward speed (at least `minimum preview`) ahead
-/// of the path's point nearest to the centre of mass (pure pursuit). No state of its own.
+/// of the path's point nearest to the centre of mass (pure pursuit). With a reaction time it acts
+/// on what it saw that long before (rounded to the run's step; before the run it held its first
+/// command).
 struct PathFollowerRow {
   int body = 0;                             ///< the vehicle body (free)
   int steeringInput = 0;                    ///< a steering rack's input: the steering-wheel angle
@@ -320,6 +322,7 @@ struct PathFollowerRow {
   double previewTime = 0.0;                 ///< [s], > 0
   double minimumPreview = 0.0;              ///< [m], > 0
   double gain = 0.0;                        ///< steering-wheel angle per curvature [rad m], > 0
+  double reactionTime = 0.0;                ///< [s], 0 to 2
   bool operator==(const PathFollowerRow&) const = default;
 };
 

@@ -604,6 +604,7 @@ LoadCaseRow readLoadCase(ObjectReader& r) {
     s.previewTime = f.number("preview time [s]");
     s.minimumPreview = f.number("minimum preview [m]");
     s.gain = f.number("gain [rad m]");
+    s.reactionTime = f.number("reaction time [s]", 0.0);
     s.path = readPairs(f, "path [m]");
     f.finish();
     lc.pathFollower = s;
@@ -957,6 +958,8 @@ std::string writeProjectText(const Project& p) {
       lcs.back()["path follower"] = Json{{"body", f->body}, {"steering input", f->steeringInput},
                                          {"preview time [s]", f->previewTime}, {"minimum preview [m]", f->minimumPreview},
                                          {"gain [rad m]", f->gain}, {"path [m]", f->path}};
+    if (const auto& f = lc.pathFollower; f && f->reactionTime != 0.0)
+      lcs.back()["path follower"]["reaction time [s]"] = f->reactionTime;
   }
   j["load cases"] = lcs;
   Json outs = Json::array();

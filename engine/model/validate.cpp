@@ -760,6 +760,8 @@ Diagnostics check(const Project& p) {
       if (!(f->minimumPreview > 0.0) || !std::isfinite(f->minimumPreview))
         c.error(at("minimum preview [m]"), "must be positive (at standstill the preview point would lie on the vehicle)");
       if (!(f->gain > 0.0) || !std::isfinite(f->gain)) c.error(at("gain [rad m]"), "must be positive");
+      if (!(f->reactionTime >= 0.0 && f->reactionTime <= 2.0))
+        c.error(at("reaction time [s]"), "must be 0 to 2 s (a driver's is 0.1 to 0.5 s), is " + num(f->reactionTime));
       if (f->path.size() < 2) c.error(at("path [m]"), "needs at least two points");
       for (std::size_t k = 0; k < f->path.size(); ++k) {
         const auto& q = f->path[k];

@@ -939,13 +939,15 @@ std::unique_ptr<TableModel> loadCases(ProjectDocument* d) {
                [](const LoadCaseRow& r) {
                  if (!r.pathFollower) return QVariant(QString("none"));
                  const PathFollowerRow& f = *r.pathFollower;
-                 return QVariant(QStringLiteral("body %1, input %2: %3 points, preview %4 s (>= %5 m), gain %6 rad m")
-                                     .arg(f.body)
-                                     .arg(f.steeringInput)
-                                     .arg(f.path.size())
-                                     .arg(f.previewTime)
-                                     .arg(f.minimumPreview)
-                                     .arg(f.gain));
+                 QString text = QStringLiteral("body %1, input %2: %3 points, preview %4 s (>= %5 m), gain %6 rad m")
+                                    .arg(f.body)
+                                    .arg(f.steeringInput)
+                                    .arg(f.path.size())
+                                    .arg(f.previewTime)
+                                    .arg(f.minimumPreview)
+                                    .arg(f.gain);
+                 if (f.reactionTime > 0.0) text += QStringLiteral(", reaction %1 s").arg(f.reactionTime);
+                 return QVariant(text);
                },
                {}});
   return std::make_unique<RowTableModel<LoadCaseRow>>(d, Table::LoadCases, &Project::loadCases, c, [](const Project& p) {

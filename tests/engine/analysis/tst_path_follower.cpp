@@ -124,6 +124,57 @@ class TestPathFollower : public QObject {
     QVERIFY2(most < 1.2, significant(most).c_str());
   }
 
+  // A reaction time of N steps: the driver acts on the command it computed N steps before (before
+  // the run it held its first command). From 1 m beside a straight path at 20 m/s with 0.1 s: for
+  // the first N + 1 steps the angle is the first command, then the angle of step N + 1 is the
+  // command the driver without a delay set at step 1 (the two runs are one until then), bit for
+  // bit; the late driver overshoots more. A snapshot taken while commands are pending and
+  // restored gives the same run again.
+  void reactionTimeDelaysTheSteering() {
+    const std::vector<std::array<double, 2>> path{{-10.0, 1.0}, {400.0, 1.0}};
+    Project late = following(path, 20.0, 80.0, 5.0);
+    late.loadCases[0].pathFollower->reactionTime = 0.1;
+    auto plainRun = simulation(following(path, 20.0, 80.0, 5.0)), lateRun = simulation(late);
+    Simulation &plain = *plainRun, &delayed = *lateRun;
+    const long long n = std::llround(0.1 / plain.options().dt);
+    const int input = plain.model().inputById(1);
+    VecX u(plain.model().nInputs());
+    std::vector<double> a, b;  // the angle each run held over step k (k from 0)
+    Simulation::Snapshot mid;
+    double plainMost = 0.0, lateMost = 0.0;  // the largest y
+    for (long long k = 0; k < plain.totalSteps(); ++k) {
+      if (k == n / 2) mid = delayed.snapshot();
+      plain.step();
+      delayed.step();
+      plain.inputValues(u);
+      a.push_back(u[input]);
+      delayed.inputValues(u);
+      b.push_back(u[input]);
+      plainMost = std::max(plainMost, plain.state().r[1]);
+      lateMost = std::max(lateMost, delayed.state().r[1]);
+    }
+    for (long long k = 0; k <= n; ++k) QCOMPARE(b[k], a[0]);
+    QCOMPARE(b[n + 1], a[1]);
+    QVERIFY(a[1] != a[0] && b[n + 2] != b[n + 1]);
+    // The snapshot with pending commands: restored, the same angles again.
+    try {
+      delayed.restore(mid);
+    } catch (const std::exception& e) {
+      QFAIL(e.what());
+    }
+    bool same = true;
+    for (long long k = n / 2; k < n + 50; ++k) {
+      delayed.step();
+      delayed.inputValues(u);
+      same = same && u[input] == b[static_cast<std::size_t>(k)];
+    }
+    QVERIFY(same);
+    qInfo("reaction time 0.1 s (%lld steps): first command %.4f rad held, the command of step 1 (%.4f rad) acted on "
+          "at step %lld; largest y %.4f m (no delay %.4f m)",
+          n, a[0], a[1], n + 1, lateMost, plainMost);
+    QVERIFY(lateMost > plainMost);
+  }
+
   // ISO 3888-2 at 50 km/h: the lanes sized by the vehicle width as the standard's table does; a
   // driver who steers along the path passes without touching a cone and lifts off at the entry
   // gate. ISO 3888-1 at the same speed with a driver who steers a third as much as he should

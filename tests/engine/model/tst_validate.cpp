@@ -335,6 +335,11 @@ class TestValidate : public QObject {
     p.loadCases.push_back(lane);
     QVERIFY2(errors(p).empty(), qPrintable(joined(errors(p))));
     QCOMPARE(parseProject(writeProjectText(p), p.sourcePath).loadCases, p.loadCases);
+    // A reaction time is written only when set, and reads back.
+    QVERIFY(!QString::fromStdString(writeProjectText(p)).contains("reaction time"));
+    p.loadCases.back().pathFollower->reactionTime = 0.25;
+    QVERIFY(QString::fromStdString(writeProjectText(p)).contains("\"reaction time [s]\": 0.25"));
+    QCOMPARE(parseProject(writeProjectText(p), p.sourcePath).loadCases, p.loadCases);
     int fixed = -1;
     for (const BodyRow& b : p.bodies)
       if (b.fixed) fixed = b.id;
@@ -345,7 +350,7 @@ class TestValidate : public QObject {
     SignalRow s;
     s.value = 0.1;
     driven.drives = {{1, s}};
-    driven.pathFollower = PathFollowerRow{77, 1, {{0.0, 0.0}}, 0.5, 1.0, 10.0};
+    driven.pathFollower = PathFollowerRow{77, 1, {{0.0, 0.0}}, 0.5, 1.0, 10.0, 2.5};
     p.loadCases.push_back(driven);
     const auto e = errors(p);
     const QString all = joined(e);
@@ -358,9 +363,10 @@ class TestValidate : public QObject {
           QString("field 'path follower.path [m]': point 2 repeats point 1 (a segment needs a length)"),
           QString("field 'path follower.body': body 77 does not exist"),
           QString("field 'path follower.steering input': input 1 has a signal in this load case as well; the follower sets it"),
-          QString("field 'path follower.path [m]': needs at least two points")})
+          QString("field 'path follower.path [m]': needs at least two points"),
+          QString("field 'path follower.reaction time [s]': must be 0 to 2 s (a driver's is 0.1 to 0.5 s), is 2.5")})
       QVERIFY2(all.contains(expected), qPrintable(expected + "\n in:\n" + all));
-    QCOMPARE(int(e.size()), 9);
+    QCOMPARE(int(e.size()), 10);
   }
 
   // A wheel with a Magic Formula tyre: no negative spin inertia or damping, both named in one
